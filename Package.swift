@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No package dependencies by design: only C system libraries (libcurl) are linked.
+let package = Package(
+  name: "RepoScroll",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "repo-scroll", targets: ["repo-scroll"]),
+    .executable(name: "github-double", targets: ["github-double"]),
+  ],
+  targets: [
+    // MARK: C shims
+    .target(name: "CEpoll"),
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+
+    // MARK: Libraries
+    .target(name: "Sockets", dependencies: ["CEpoll"]),
+    .target(name: "HTTP"),
+    .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP"]),
+    .target(name: "Mustache"),
+    .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
+    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
+    .target(name: "Paging"),
+    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
+    .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
+
+    // MARK: Executables
+    .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
+    .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
+
+    // MARK: Tests
+    .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+    .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+    .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
+    .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
+    .testTarget(name: "PagingTests", dependencies: ["Paging"]),
+    .testTarget(
+      name: "GitHubDoubleTests",
+      dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
+    ),
+    .testTarget(name: "AppTests", dependencies: ["App", "GitHubDouble", "TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

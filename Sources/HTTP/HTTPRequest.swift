@@ -1,0 +1,67 @@
+/// A parsed HTTP/1.x request head plus its (small, fully read) body.
+public struct HTTPRequest: Sendable {
+  /// The request method.
+  public var method: HTTPMethod
+  /// The request target exactly as received (origin-form: path and optional query).
+  public var target: String
+  /// The major and minor protocol version, for example (1, 1).
+  public var version: HTTPVersion
+  /// The header fields in order, duplicates kept.
+  public var headers: HTTPHeaders
+  /// The body, read in full (bodies are only accepted with Content-Length and a small limit).
+  public var body: [UInt8]
+
+  /// A request from its parts.
+  public init(
+    method: HTTPMethod, target: String, version: HTTPVersion = .http11, headers: HTTPHeaders = [:],
+    body: [UInt8] = []
+  ) {
+    self.method = method
+    self.target = target
+    self.version = version
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The raw (still percent-encoded) path: the target up to `?`.
+  public var path: Substring {
+    if let q = target.firstIndex(of: "?") { return target[..<q] }
+    return target[...]
+  }
+
+  /// The raw query string after `?`, or nil.
+  public var query: Substring? {
+    guard let q = target.firstIndex(of: "?") else { return nil }
+    return target[target.index(after: q)...]
+  }
+
+  /// Decoded query parameters in order (`+` is a space, percent escapes decoded).
+  public var queryItems: [(name: String, value: String)] {
+    guard let query else { return [] }
+    return URLEncoding.parseQuery(query)
+  }
+
+  /// The first decoded value of a query parameter, or nil.
+  public func queryValue(_ name: String) -> String? {
+    queryItems.first { $0.name == name }?.value
+  }
+}
+
+/// An HTTP protocol version.
+public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
+  /// The major version digit.
+  public var major: Int
+  /// The minor version digit.
+  public var minor: Int
+  /// A version from its digits.
+  public init(major: Int, minor: Int) {
+    self.major = major
+    self.minor = minor
+  }
+  /// HTTP/1.0.
+  public static let http10 = HTTPVersion(major: 1, minor: 0)
+  /// HTTP/1.1.
+  public static let http11 = HTTPVersion(major: 1, minor: 1)
+  /// `HTTP/1.1`.
+  public var description: String { "HTTP/\(major).\(minor)" }
+}

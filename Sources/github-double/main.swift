@@ -1,0 +1,1 @@
+print("github-double: not yet implemented")

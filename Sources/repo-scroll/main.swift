@@ -1,0 +1,1 @@
+print("repo-scroll: not yet implemented")

@@ -1,0 +1,1 @@
+// Tests for AppTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for BrowserTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for CurlClientTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for EndToEndTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for GitHubDoubleTests land with their target.

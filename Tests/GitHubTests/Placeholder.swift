@@ -1,0 +1,1 @@
+// Tests for GitHubTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for HTTPServerTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for MustacheTests land with their target.

@@ -1,0 +1,1 @@
+// Tests for PagingTests land with their target.

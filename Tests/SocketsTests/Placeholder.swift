@@ -1,0 +1,1 @@
+// Tests for SocketsTests land with their target.
