@@ -4,7 +4,7 @@ import PackageDescription
 // No package dependencies by design: only C system libraries (libcurl) are linked.
 let package = Package(
   name: "RepoScroll",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "repo-scroll", targets: ["repo-scroll"]),
     .executable(name: "github-double", targets: ["github-double"]),
