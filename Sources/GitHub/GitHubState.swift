@@ -1,32 +1,6 @@
 import CurlClient
 import HTTP
 
-/// What a cached or fetched response decodes to.
-enum Payload: Sendable {
-  case search(SearchPage)
-  case history(StarHistory)
-  case count(Int)
-  case avatar(Avatar)
-}
-
-/// A payload and whether it came from an expired entry after an upstream failure.
-struct Delivered: Sendable {
-  var payload: Payload
-  var stale: Bool
-}
-
-/// One cacheable GET: where to send it and how to read the answer.
-struct Fetch: Sendable {
-  /// The full URL; also the cache and coalescing key.
-  var key: String
-  var endpoint: GitHubEndpoint
-  /// The rate-limit bucket; nil for the avatar host.
-  var resource: String?
-  var request: ClientRequest
-  var ttl: Double
-  var decode: @Sendable ([UInt8], HTTPHeaders) throws(GitHubError) -> Payload
-}
-
 /// The client's mutable state: cache, in-flight requests, rate limits and metrics, in one actor so
 /// the check-then-act sequences (cache miss → join or start a request) cannot interleave.
 actor GitHubState {
@@ -188,15 +162,5 @@ actor GitHubState {
     case .cancelled: return "cancelled"
     case .other(let message): return message
     }
-  }
-}
-
-/// Removes the token from any text that might reach a log or a page.
-struct Redactor: Sendable {
-  let secret: String?
-
-  func redact(_ text: String) -> String {
-    guard let secret, !secret.isEmpty, text.contains(secret) else { return text }
-    return text.replacing(secret, with: "[redacted]")
   }
 }

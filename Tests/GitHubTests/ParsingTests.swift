@@ -61,3 +61,47 @@ struct ParsingTests {
     }
   }
 }
+
+@Suite("Nullable and odd fields")
+struct NullableFieldTests {
+  @Test func nullOwnerAndUnusualLicenseDecode() async throws {
+    let item = """
+      {"id":5,"name":"n","full_name":"ghost/n","owner":null,"html_url":"https://github.com/ghost/n",
+      "description":null,"language":null,"stargazers_count":1,"forks_count":0,"open_issues_count":0,
+      "created_at":"2020-01-01T00:00:00Z","updated_at":"2020-01-02T00:00:00Z","homepage":"",
+      "license":{"key":"other","name":"Other","spdx_id":"NOASSERTION","url":null}}
+      """
+    let body = "{\"total_count\":1,\"incomplete_results\":true,\"items\":[\(item)]}"
+    let transport = FakeTransport { _ in
+      Fixtures.response(body, headers: [("Link", "<https://x/?page=1>; rel=\"prev\"")])
+    }
+    let client = GitHubClient(
+      configuration: GitHubConfiguration(), transport: transport, now: TestClock().now)
+    let page = try await client.searchRepositories(SearchQuery(text: "ghost"), page: 2, perPage: 1)
+    let repo = try #require(page.items.first)
+    #expect(page.incompleteResults)
+    #expect(page.links == ["prev": "https://x/?page=1"])
+    #expect(repo.owner == nil)
+    #expect(repo.license == "Other")
+    #expect(repo.homepage == nil)
+    #expect(repo.topics == [])
+    #expect(repo.pushedAt == nil)
+    #expect(repo.fork == false)
+    #expect(repo.archived == false)
+  }
+
+  @Test func nonHTTPBasesAreRefused() async {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "file:///etc"
+    configuration.avatarBase = "ftp://x"
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    await #expect(throws: GitHubError.invalidInput("API base is not an http(s) URL")) {
+      _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
+    }
+    await #expect(throws: GitHubError.invalidInput("avatar base is not an http(s) URL")) {
+      _ = try await client.avatar(userID: 1, size: 1)
+    }
+    #expect(transport.callCount == 0)
+  }
+}
