@@ -21,11 +21,10 @@ func openFileDescriptorCount() -> Int {
   return count
 }
 
-/// A loopback port that was bound and closed, so connecting to it is refused.
-func closedLoopbackPort() -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+/// A nonblocking listener on 127.0.0.1 with a free port.
+func loopbackListener() -> (fd: Int32, port: Int) {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
   precondition(fd >= 0, "socket failed")
-  defer { close(fd) }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = 0
@@ -34,11 +33,37 @@ func closedLoopbackPort() -> Int {
   // Safe: the pointer casts view a local sockaddr_in as sockaddr for the duration of each call.
   let bound = withUnsafeMutablePointer(to: &address) { pointer in
     pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-      bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+      bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0 && listen(fd, 8) == 0
     }
   }
   precondition(bound, "bind failed")
-  return Int(UInt16(bigEndian: address.sin_port))
+  return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// A loopback port that was bound and closed, so connecting to it is refused.
+func closedLoopbackPort() -> Int {
+  let (fd, port) = loopbackListener()
+  close(fd)
+  return port
+}
+
+/// Accepts one connection on `fd` (polling, so no thread blocks), reads what arrives, answers
+/// with `reply` and closes both sockets.
+func answerOnce(fd: Int32, reply: String, within limit: Duration = .seconds(10)) async {
+  defer { close(fd) }
+  let deadline = ContinuousClock.now + limit
+  while ContinuousClock.now < deadline {
+    let connection = accept(fd, nil, nil)
+    if connection < 0 {
+      try? await Task.sleep(for: .milliseconds(5))
+      continue
+    }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    _ = recv(connection, &buffer, buffer.count, 0)
+    _ = Array(reply.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    close(connection)
+    return
+  }
 }
 
 /// A body of `count` bytes cycling through the letters.
