@@ -66,6 +66,7 @@ final class CurlEngine: Sendable {
         return nil
       }, context)
     guard started == 0 else {
+      // Safe: the thread never started, so the retain taken above is still ours to drop.
       Unmanaged<MultiLoop>.fromOpaque(context).release()
       curl_multi_cleanup(multi)
       throw .other("cannot start the curl thread")

@@ -5,6 +5,7 @@ import HTTP
 /// pool of idle easy handles. Every member is touched only by the loop thread.
 final class MultiLoop {
   private let engine: CurlEngine
+  // Opaque libcurl handles: only ever passed back to libcurl, and only on the loop thread.
   private let multi: UnsafeMutableRawPointer
   private let configuration: CurlClientConfiguration
   private var active: [UnsafeMutableRawPointer: Transfer] = [:]

@@ -5,7 +5,7 @@ import HTTP
 final class Transfer {
   /// The caller's side of the request.
   let ticket: RequestTicket
-  /// The easy handle, owned by the loop's pool.
+  /// The easy handle, owned by the loop's pool (an opaque pointer only libcurl dereferences).
   let easy: UnsafeMutableRawPointer
   /// Body size limit for this request.
   let limit: Int
@@ -18,8 +18,9 @@ final class Transfer {
   /// Reason phrase of the latest status line, empty for HTTP/2.
   private(set) var reasonPhrase = ""
   private var reserved = false
+  /// Owned by this transfer and freed in deinit, after the handle was reset and no longer uses it.
   private var headerList: UnsafeMutablePointer<curl_slist>?
-  /// libcurl writes its detailed error message here.
+  /// libcurl writes its detailed error message here; allocated and freed by this transfer.
   let errorBuffer: UnsafeMutablePointer<CChar>
 
   init(ticket: RequestTicket, easy: UnsafeMutableRawPointer, limit: Int) {
@@ -118,6 +119,7 @@ final class Transfer {
     var end = bytes.count
     while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
     guard end > 0 else { return }
+    // Safe: a view into the callback buffer, used only within this call.
     let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
     if line.starts(with: "HTTP/".utf8) {
       headers = HTTPHeaders()
