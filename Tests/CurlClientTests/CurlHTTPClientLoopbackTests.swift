@@ -156,4 +156,31 @@ import Testing
     if case .tls = error { isTLS = true }
     #expect(isTLS, "expected tls, got \(String(describing: error))")
   }
+
+  /// "RepoScroll gzip body " 20 times, gzip-compressed (46 bytes).
+  static let gzipBody: [UInt8] = [
+    0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x0b, 0x4a, 0x2d, 0xc8, 0x0f, 0x4e, 0x2e,
+    0xca,
+    0xcf, 0xc9, 0x51, 0x48, 0xaf, 0xca, 0x2c, 0x50, 0x48, 0xca, 0x4f, 0xa9, 0x54, 0x08, 0x1a, 0x15, 0x1c,
+    0x4c,
+    0x82, 0x00, 0x45, 0xe5, 0xff, 0xfe, 0xa4, 0x01, 0x00, 0x00,
+  ]
+
+  @Test func compressedBodiesAreDecodedByLibcurl() async throws {
+    let server = try LoopbackServer {
+      $0.get("/gzip") { request, _ in
+        guard request.headers.containsToken("gzip", in: "Accept-Encoding") else {
+          return .text(.badRequest, "no gzip offered")
+        }
+        return HTTPResponse(
+          headers: ["Content-Encoding": "gzip"], body: .bytes(CurlHTTPClientLoopbackTests.gzipBody))
+      }
+    }
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    let response = try await client.execute(ClientRequest(url: server.url("/gzip")))
+    #expect(response.status.code == 200)
+    #expect(response.body == Array(String(repeating: "RepoScroll gzip body ", count: 20).utf8))
+    await server.server.shutdown()
+  }
 }

@@ -171,4 +171,20 @@ import Testing
     #expect(await eventually { establishedConnections(toPort: server.port) == 0 })
     await server.server.shutdown()
   }
+
+  @Test func droppedClientsStopTheirThreads() async throws {
+    let server = try LoopbackServer {
+      $0.get("/small") { _, _ in HTTPResponse(body: .bytes(Array("small".utf8))) }
+    }
+    let threadsBefore = threadCount()
+    for _ in 0..<20 {
+      // No shutdown(): deinit must stop the loop thread and free the handles.
+      let client = CurlHTTPClient()
+      let response = try await client.execute(ClientRequest(url: server.url("/small")))
+      #expect(response.body == Array("small".utf8))
+    }
+    // Twenty leaked loop threads would show; the margin allows for tests running in parallel.
+    #expect(await eventually { threadCount() - threadsBefore < 10 })
+    await server.server.shutdown()
+  }
 }

@@ -12,9 +12,15 @@ func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) 
   return condition()
 }
 
+/// Threads of this process.
+func threadCount() -> Int { entries(in: "/proc/self/task") }
+
 /// Open file descriptors of this process.
-func openFileDescriptorCount() -> Int {
-  guard let dir = opendir("/proc/self/fd") else { return -1 }
+func openFileDescriptorCount() -> Int { entries(in: "/proc/self/fd") }
+
+/// Directory entries, "." and ".." included.
+func entries(in path: String) -> Int {
+  guard let dir = opendir(path) else { return -1 }
   defer { closedir(dir) }
   var count = 0
   while readdir(dir) != nil { count += 1 }
