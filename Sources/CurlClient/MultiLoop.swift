@@ -1,6 +1,12 @@
 import CCurl
 import HTTP
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The state of the loop thread: the multi handle, attached transfers, the wait queue and the
 /// pool of idle easy handles. Every member is touched only by the loop thread.
 final class MultiLoop {
@@ -38,7 +44,10 @@ final class MultiLoop {
       collectFinished()
       promoteWaiting()
       // Returns early on socket activity, libcurl's own timers, or curl_multi_wakeup.
-      curl_multi_poll(multi, nil, 0, 1000, nil)
+      if curl_multi_poll(multi, nil, 0, 1000, nil) != CURLM_OK {
+        // Never spin if polling fails; commands are still picked up on the next pass.
+        usleep(10_000)
+      }
     }
     tearDown()
   }
