@@ -21,7 +21,7 @@ public struct RawClientError: Error, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// A blocking TCP client for tests: it sends arbitrary (also malformed) bytes, can trickle them, and
+/// A blocking TCP client for tests (call it inside `onThread`): it sends arbitrary (also malformed) bytes, can trickle them, and
 /// reads responses or everything until the server closes, each with a receive timeout.
 public final class RawSocketClient {
   private let fd: Int32
@@ -127,6 +127,8 @@ public final class RawSocketClient {
     (try? readUntilClose()) != nil
   }
 
+  func readHeadLine() throws -> String { try readLine() }
+
   private func readLine() throws -> String {
     while true {
       if let i = buffer.firstIndex(of: 10) {
@@ -208,4 +210,16 @@ public func sleepFor(_ duration: Duration) {
   var ts = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
   var rest = timespec()
   while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+}
+
+extension RawSocketClient {
+  /// Reads one head (up to the blank line) as text, without interpreting it.
+  public func readRawHead() throws -> String {
+    var lines: [String] = []
+    while true {
+      let line = try readHeadLine()
+      if line.isEmpty { return lines.joined(separator: "\r\n") }
+      lines.append(line)
+    }
+  }
 }
