@@ -1,8 +1,8 @@
 import HTTP
 import HTTPServer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A flag that handler tasks set and tests poll.
 final class Flag: Sendable {
@@ -40,7 +40,8 @@ final class Flag: Sendable {
       #expect(try endless.readResponse().status == 414)
 
       let bigHeaders = try RawSocketClient(port: port)
-      try bigHeaders.send("GET /hello HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 250) + "\r\n\r\n")
+      try bigHeaders.send(
+        "GET /hello HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 250) + "\r\n\r\n")
       #expect(try bigHeaders.readResponse().status == 431)
 
       let many = try RawSocketClient(port: port)
