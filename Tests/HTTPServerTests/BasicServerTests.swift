@@ -8,7 +8,7 @@ func withServer(
   _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
   handler: @escaping HTTPHandler,
   log: (@Sendable (AccessLogEntry) -> Void)? = nil,
-  _ body: (Int) async throws -> Void
+  _ body: @escaping @Sendable (Int) throws -> Void
 ) async throws {
   var configuration = HTTPServerConfiguration()
   configuration.port = 0
@@ -16,7 +16,7 @@ func withServer(
   let server = HTTPServer(configuration: configuration, handler: handler, log: log)
   let port = try server.start()
   do {
-    try await body(port)
+    try await onThread { try body(port) }
   } catch {
     await server.shutdown()
     throw error

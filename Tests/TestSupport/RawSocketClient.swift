@@ -21,9 +21,11 @@ public struct RawClientError: Error, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// A blocking TCP client for tests: it sends arbitrary (also malformed) bytes, can trickle them, and
+/// A blocking TCP client for tests (call it inside `onThread`): it sends arbitrary (also malformed) bytes, can trickle them, and
 /// reads responses or everything until the server closes, each with a receive timeout.
-public final class RawSocketClient {
+public final class RawSocketClient: @unchecked Sendable {
+  // @unchecked Sendable: a test uses each client from one thread at a time (it may hand it to another
+  // thread between calls, as `onThread` does), so the buffer is never accessed concurrently.
   private let fd: Int32
   private var buffer: [UInt8] = []
   private var isOpen = true
@@ -127,6 +129,8 @@ public final class RawSocketClient {
     (try? readUntilClose()) != nil
   }
 
+  func readHeadLine() throws -> String { try readLine() }
+
   private func readLine() throws -> String {
     while true {
       if let i = buffer.firstIndex(of: 10) {
@@ -208,4 +212,16 @@ public func sleepFor(_ duration: Duration) {
   var ts = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
   var rest = timespec()
   while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
+}
+
+extension RawSocketClient {
+  /// Reads one head (up to the blank line) as text, without interpreting it.
+  public func readRawHead() throws -> String {
+    var lines: [String] = []
+    while true {
+      let line = try readHeadLine()
+      if line.isEmpty { return lines.joined(separator: "\r\n") }
+      lines.append(line)
+    }
+  }
 }
