@@ -18,9 +18,9 @@ struct WebDriverHTTP: Sendable {
   ) async throws -> WebDriverJSON {
     let command = "\(method) \(path)"
     let payload = try body.map { [UInt8](try $0.serialized()) }
-    let reply: LoopbackHTTP.Reply
+    let reply: WebDriverLoopbackHTTP.Reply
     do {
-      reply = try await LoopbackHTTP.exchange(
+      reply = try await WebDriverLoopbackHTTP.exchange(
         port: port, method: method, path: path, body: payload, timeout: timeout ?? defaultTimeout)
     } catch {
       throw WebDriverError.transport(command: command, message: String(describing: error))

@@ -4,21 +4,28 @@ import Foundation
   import Glibc
 #endif
 
-/// One HTTP/1.1 exchange with a server on 127.0.0.1, done with blocking socket calls on a fresh
-/// thread so the cooperative pool is never blocked while Chromium loads a page.
-enum LoopbackHTTP {
+/// A minimal HTTP/1.1 client for servers on 127.0.0.1 (chromedriver, test control endpoints): one
+/// request per connection, blocking socket calls on a fresh thread so the cooperative pool is never
+/// blocked while Chromium loads a page.
+public enum WebDriverLoopbackHTTP {
   /// A status code and a (de-chunked) body.
-  struct Reply: Sendable {
-    let status: Int
-    let body: [UInt8]
+  public struct Reply: Sendable {
+    /// The status code.
+    public let status: Int
+    /// The body bytes.
+    public let body: [UInt8]
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
   }
 
-  /// What can go wrong below HTTP.
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
+  /// What went wrong below HTTP (connect, send, receive, framing, timeout).
+  public struct Failure: Error, CustomStringConvertible {
+    /// What failed and why.
+    public let description: String
   }
 
-  static func exchange(
+  /// Sends `method path` with an optional body to 127.0.0.1:`port` and reads the whole reply.
+  public static func exchange(
     port: Int, method: String, path: String, body: [UInt8]?, timeout: Duration
   ) async throws -> Reply {
     try await withCheckedThrowingContinuation { continuation in
