@@ -15,6 +15,23 @@ struct ProcessRunnerTests {
     #expect(!runner.isRunning)
   }
 
+  /// sed writes through C stdio, which fully buffers a file: only stdbuf makes its line visible early.
+  @Test(arguments: [true, false])
+  func lineBufferingRevealsStdioOutputBeforeExit(lineBuffered: Bool) async throws {
+    let runner = try ProcessRunner(
+      executable: "/bin/sh",
+      arguments: ["-c", "{ echo x; exec sleep 30; } | sed 's|x|listening on http://127.0.0.1:5151|'"],
+      lineBuffered: lineBuffered)
+    if lineBuffered {
+      #expect(try await runner.waitForListeningPort(timeout: .seconds(10)) == 5151)
+    } else {
+      await #expect(throws: WebDriverError.self) {
+        try await runner.waitForListeningPort(timeout: .milliseconds(700))
+      }
+    }
+    await runner.terminate()
+  }
+
   @Test func capturesOutputExitCodeEnvironmentAndDirectory() async throws {
     let runner = try ProcessRunner(
       executable: "sh", arguments: ["-c", "echo \"$GREETING\"; pwd; echo oops >&2; exit 3"],

@@ -63,6 +63,7 @@ public final class ChromeSession: Sendable {
       let port = try ProcessRunner.freeLoopbackPort()
       let driver = try ProcessRunner(
         executable: chromedriverPath, arguments: ["--port=\(port)", "--allowed-ips=127.0.0.1"],
+        lineBuffered: false,
         name: "chromedriver")
       let http = WebDriverHTTP(port: port, defaultTimeout: options.commandTimeout)
       do {

@@ -7,6 +7,9 @@ import Foundation
 #endif
 
 extension ProcessRunner {
+  private static let stdbufPath = "/usr/bin/stdbuf"
+  private static let envPath = "/usr/bin/env"
+
   /// Finds an executable: paths containing "/" are taken as they are, bare names are searched in PATH.
   static func resolveExecutable(_ executable: String) throws -> String {
     if executable.contains("/") {
@@ -27,7 +30,7 @@ extension ProcessRunner {
   /// default signal handling (the test process may ignore SIGPIPE, which children would inherit).
   static func spawn(
     path: String, arguments: [String], environment: [String], workingDirectory: String?,
-    stdoutPath: String, stderrPath: String
+    lineBuffered: Bool, stdoutPath: String, stderrPath: String
   ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -52,8 +55,10 @@ extension ProcessRunner {
 
     // strdup'd copies live until the deferred free below, which runs after posix_spawn has copied them.
     // Glibc's posix_spawn_file_actions_addchdir_np is not visible to Swift; `env -C` chdirs, then execs.
-    let command = workingDirectory.map { ["/usr/bin/env", "-C", $0] + arguments } ?? arguments
-    let executable = workingDirectory == nil ? path : "/usr/bin/env"
+    var command = arguments
+    if lineBuffered && access(stdbufPath, X_OK) == 0 { command = [stdbufPath, "-oL", "-eL"] + command }
+    if let workingDirectory { command = [envPath, "-C", workingDirectory] + command }
+    let executable = command[0]
     let argv = command.map { strdup($0) } + [nil]
     let envp = environment.map { strdup($0) } + [nil]
     defer {

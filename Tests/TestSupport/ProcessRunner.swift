@@ -39,9 +39,11 @@ public final class ProcessRunner: Sendable {
 
   /// Spawns `executable` (a path, or a bare name looked up in PATH) with `arguments`.
   /// `environment` entries are added to (and override) the test process's environment.
+  /// `lineBuffered` runs the child under `stdbuf -oL -eL`, because C stdio (and Swift's `print`) fully
+  /// buffers output to a file, which would hide a "listening on" line until the child exits.
   public init(
     executable: String, arguments: [String] = [], environment: [String: String] = [:],
-    workingDirectory: String? = nil, name: String? = nil
+    workingDirectory: String? = nil, lineBuffered: Bool = true, name: String? = nil
   ) throws {
     let path = try Self.resolveExecutable(executable)
     let label = name ?? (path as NSString).lastPathComponent
@@ -56,6 +58,7 @@ public final class ProcessRunner: Sendable {
     self.pid = try Self.spawn(
       path: path, arguments: [path] + arguments,
       environment: merged.map { "\($0.key)=\($0.value)" }, workingDirectory: workingDirectory,
+      lineBuffered: lineBuffered,
       stdoutPath: stdoutPath, stderrPath: stderrPath)
   }
 
