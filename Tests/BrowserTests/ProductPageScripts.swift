@@ -34,9 +34,9 @@ enum ProductPageScripts {
     };
     """
 
-  /// The error row's Retry button, or null.
+  /// The error row's Retry button, or null (the row may sit inside the feed or right after it).
   static let retryButton = """
-    return Array.from(document.querySelectorAll('[role=feed] button'))
-      .find((b) => /retry/i.test(b.textContent)) || null;
+    return Array.from(document.querySelectorAll('button'))
+      .find((b) => /^\\s*retry/i.test(b.textContent)) || null;
     """
 }
