@@ -102,6 +102,11 @@ extension BrowserSuites {
       let afterPageDown = try await session.waitForScript("window.scrollY > 0 && window.scrollY")
       #expect((afterPageDown.int ?? 0) > 300)
       #expect(try await session.attribute("data-seen", of: sentinel) == "no")
+      let body = try #require(try await session.findElement(css: "body"))
+      try await session.sendKeys(WebDriverKey.pageDown, to: body)
+      let firstY = afterPageDown.int ?? 0
+      try await session.waitForScript(
+        "window.scrollY > \(firstY)", description: "sendKeys Page Down scrolls further")
 
       for _ in 0..<10 { try await session.executeScript("window.scrollBy(0, 500);") }
       try await waitUntil("the sentinel's IntersectionObserver callback") {

@@ -49,8 +49,10 @@ public enum WebDriverLoopbackHTTP {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw failure("socket") }
     defer { close(descriptor) }
-    var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-    if limit.tv_sec == 0 { limit.tv_usec = 500_000 }
+    let parts = timeout.components
+    var limit = timeval(tv_sec: Int(parts.seconds), tv_usec: Int(parts.attoseconds / 1_000_000_000_000))
+    if limit.tv_sec == 0 && limit.tv_usec < 1000 { limit.tv_usec = 1000 }
+    // setsockopt only reads the local timeval during the call.
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
