@@ -3,7 +3,7 @@ struct RenderLimits: Sendable {
   /// Deepest nesting of sections, partials, parents and blocks while rendering.
   var maxDepth = 200
   /// Total nodes visited before rendering stops (guards exponential partial recursion).
-  var maxNodes = 20_000_000
+  var maxNodes = 1_000_000
   /// Output size after which rendering stops.
   var maxBytes = 256 * 1024 * 1024
 
