@@ -58,6 +58,7 @@ struct Renderer {
 
   private mutating func appendIndented(_ bytes: [UInt8], _ starts: [Int]) {
     var previous = 0
+    // Slices stay within the buffer: line starts are offsets inside `bytes`, made by the parser.
     bytes.withUnsafeBufferPointer { buffer in
       for start in starts {
         out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<start]))
@@ -70,11 +71,13 @@ struct Renderer {
 
   private mutating func appendRaw(_ s: String) {
     var s = s
+    // The UTF-8 view is only read inside the closure, while `s` is alive.
     s.withUTF8 { out.append(contentsOf: $0) }
   }
 
   private mutating func appendEscaped(_ s: String) {
     var s = s
+    // One pass over the UTF-8 bytes, read only inside the closure; runs are sliced within bounds (i < n).
     s.withUTF8 { bytes in
       var runStart = 0
       var i = 0
@@ -93,6 +96,7 @@ struct Renderer {
           }
           if let entity {
             if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            // Entities are multi-character literals, so the StaticString has a valid UTF-8 pointer.
             out.append(
               contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
             runStart = i + 1
@@ -110,6 +114,7 @@ struct Renderer {
       return
     }
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch space, enough for Int.min
+    // Writes at most 20 bytes (19 digits and a sign) backwards into the 24-byte local scratch.
     withUnsafeMutableBytes(of: &digits) { scratch in
       var magnitude = value.magnitude
       var i = scratch.count

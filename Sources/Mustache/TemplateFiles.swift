@@ -64,6 +64,7 @@ enum TemplateFiles {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
+      // fread writes at most `count` bytes into the chunk's own storage.
       let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
       if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
       if n < chunk.count { break }

@@ -55,11 +55,16 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
     "comments", "delimiters", "interpolation", "inverted", "partials", "sections", "~inheritance",
   ]
 
-  /// The spec folder: package root (found from this file) then ../shared/mustache-spec.
+  /// The spec folder: the package root (the first folder above this file holding Package.swift), then
+  /// ../shared/mustache-spec.
   static var folder: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/mustache-spec")
+    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while dir.path != "/"
+      && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path)
+    {
+      dir = dir.deletingLastPathComponent()
+    }
+    return dir.deletingLastPathComponent().appendingPathComponent("shared/mustache-spec")
   }
 
   private struct File: Decodable {
