@@ -32,6 +32,7 @@ let package = Package(
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
+    .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),

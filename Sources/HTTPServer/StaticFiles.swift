@@ -1,0 +1,263 @@
+import Glibc
+import HTTP
+import Synchronization
+
+/// Static files confined to one root folder, with validators, 304s and an in-memory cache for small files.
+public final class StaticFiles: Sendable {
+  /// What is known about one file; rebuilt when its size or mtime changes.
+  struct Entry: Sendable {
+    let realPath: String
+    let size: Int
+    let mtimeSeconds: Int
+    let mtimeNanoseconds: Int
+    let hash: String
+    let etag: String
+    /// The contents when small enough to keep in memory.
+    let bytes: [UInt8]?
+    let headers: HTTPHeaders
+    let immutableHeaders: HTTPHeaders
+    var checkedAt: Int
+  }
+
+  private let root: String
+  private let cacheControl: String
+  private let immutableCacheControl: String
+  private let memoryCacheMaxFileBytes: Int
+  private let entries = Mutex<[String: Entry]>([:])
+
+  /// Serves files below `root`, which must be an existing folder.
+  public init(
+    root: String, cacheControl: String = "public, max-age=300",
+    immutableCacheControl: String = "public, max-age=31536000, immutable",
+    memoryCacheMaxFileBytes: Int = 256 * 1024
+  ) throws {
+    guard let resolved = StaticFiles.realPath(root) else {
+      throw HTTPError(.internalServerError, "static root \(root) does not exist")
+    }
+    var st = stat()
+    guard stat(resolved, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+      throw HTTPError(.internalServerError, "static root \(root) is not a folder")
+    }
+    self.root = resolved.hasSuffix("/") ? resolved : resolved + "/"
+    self.cacheControl = cacheControl
+    self.immutableCacheControl = immutableCacheControl
+    self.memoryCacheMaxFileBytes = memoryCacheMaxFileBytes
+  }
+
+  /// Serves `request.path` (percent-decoded, normalised) below root; 404 for anything outside,
+  /// ETag/Last-Modified/304, content type by extension. `urlPrefix` is stripped first (e.g. "/static").
+  public func response(for request: HTTPRequest, urlPrefix: String = "") async -> HTTPResponse {
+    guard request.method == .get || request.method == .head else {
+      return HTTPError(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]).response
+    }
+    guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
+    var immutable = false
+    var found: Entry?
+    if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash {
+      found = entry
+      immutable = true
+    } else {
+      found = entry(for: relative)
+    }
+    guard let entry = found else { return notFound }
+    let headers = immutable ? entry.immutableHeaders : entry.headers
+    if isNotModified(request.headers, entry) {
+      return HTTPResponse(status: .notModified, headers: headers)
+    }
+    if let bytes = entry.bytes { return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes)) }
+    guard let bytes = Self.readFile(entry.realPath, limit: Int.max) else { return notFound }
+    return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes))
+  }
+
+  /// Content-hashed URL for a file, e.g. "app.css" -> "/static/app.3f2a9c1b.css"; a file name of the form
+  /// name.<8 hex>.ext resolves to name.ext and gets immutableCacheControl (if the hash matches).
+  public func hashedPath(for relativePath: String, urlPrefix: String) -> String? {
+    guard let normalised = Self.normalise(relativePath), let entry = entry(for: normalised) else {
+      return nil
+    }
+    var parts = normalised.split(separator: "/", omittingEmptySubsequences: false)
+    guard let last = parts.popLast() else { return nil }
+    let name: String
+    if let dot = last.lastIndex(of: "."), dot != last.startIndex {
+      name = "\(last[..<dot]).\(entry.hash)\(last[dot...])"
+    } else {
+      name = "\(last).\(entry.hash)"
+    }
+    parts.append(Substring(name))
+    let prefix = urlPrefix.hasSuffix("/") ? String(urlPrefix.dropLast()) : urlPrefix
+    return prefix + "/" + parts.joined(separator: "/")
+  }
+
+  private var notFound: HTTPResponse { .text(.notFound, "not found") }
+
+  // MARK: Paths
+
+  /// The normalised relative path for a raw (percent-encoded) request path, or nil to answer 404.
+  func relativePath(_ rawPath: Substring, urlPrefix: String) -> String? {
+    var raw = rawPath
+    if !urlPrefix.isEmpty {
+      let prefix = urlPrefix.hasSuffix("/") ? urlPrefix.dropLast() : Substring(urlPrefix)
+      guard raw.hasPrefix(prefix) else { return nil }
+      raw = raw.dropFirst(prefix.count)
+      guard raw.isEmpty || raw.hasPrefix("/") else { return nil }
+    }
+    // Encoded slashes and backslashes would let a single segment smuggle a separator.
+    let lower = raw.lowercased()
+    if lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00") { return nil }
+    guard let decoded = URLEncoding.percentDecode(raw) else { return nil }
+    var path = Self.normalise(decoded)
+    if raw.isEmpty || raw.hasSuffix("/") {
+      path = path.map { $0.isEmpty ? "index.html" : $0 + "/index.html" }
+    }
+    return path
+  }
+
+  /// Drops empty and `.` segments; nil for `..`, NUL or backslashes.
+  static func normalise(_ path: String) -> String? {
+    if path.utf8.contains(0) || path.utf8.contains(92) { return nil }
+    var out: [Substring] = []
+    for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if segment == "." { continue }
+      if segment == ".." { return nil }
+      out.append(segment)
+    }
+    return out.joined(separator: "/")
+  }
+
+  /// `app.3f2a9c1b.css` -> (`app.css`, `3f2a9c1b`) with the folder kept.
+  static func splitHashedName(_ path: String) -> (String, String)? {
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    let name = path[slash...]
+    let pieces = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard pieces.count >= 2 else { return nil }
+    let hashIndex = pieces.count >= 3 ? pieces.count - 2 : pieces.count - 1
+    let hash = pieces[hashIndex]
+    guard hashIndex > 0, hash.utf8.count == 8,
+      hash.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+    else { return nil }
+    var plain = pieces
+    plain.remove(at: hashIndex)
+    return (String(path[..<slash]) + plain.joined(separator: "."), String(hash))
+  }
+
+  // MARK: Cache
+
+  private func entry(for relative: String) -> Entry? {
+    guard !relative.isEmpty else { return nil }
+    let now = EventLoopClock.seconds()
+    if let cached = entries.withLock({ $0[relative] }), cached.checkedAt == now { return cached }
+    let candidate = root + relative
+    guard let real = Self.realPath(candidate), real.hasPrefix(root) else {
+      entries.withLock { $0[relative] = nil }
+      return nil
+    }
+    var st = stat()
+    guard stat(real, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+      entries.withLock { $0[relative] = nil }
+      return nil
+    }
+    let size = Int(st.st_size)
+    let mtime = Int(st.st_mtim.tv_sec)
+    let mtimeNs = Int(st.st_mtim.tv_nsec)
+    let previous = entries.withLock { $0[relative] }
+    if var kept = previous, kept.size == size, kept.mtimeSeconds == mtime, kept.mtimeNanoseconds == mtimeNs,
+      kept.realPath == real
+    {
+      kept.checkedAt = now
+      entries.withLock { $0[relative] = kept }
+      return kept
+    }
+    guard let bytes = Self.readFile(real, limit: Int.max) else { return nil }
+    let hash = Self.contentHash(bytes)
+    let etag = "\"\(hash)\(String(bytes.count, radix: 16))\""
+    var headers: HTTPHeaders = [
+      "Content-Type": MediaTypes.type(forFileName: Substring(relative)), "ETag": etag,
+      "Last-Modified": HTTPDate.format(epochSeconds: mtime),
+    ]
+    var immutableHeaders = headers
+    headers.add(name: "Cache-Control", value: cacheControl)
+    immutableHeaders.add(name: "Cache-Control", value: immutableCacheControl)
+    let entry = Entry(
+      realPath: real, size: size, mtimeSeconds: mtime, mtimeNanoseconds: mtimeNs, hash: hash, etag: etag,
+      bytes: bytes.count <= memoryCacheMaxFileBytes ? bytes : nil, headers: headers,
+      immutableHeaders: immutableHeaders, checkedAt: now)
+    entries.withLock { $0[relative] = entry }
+    return entry
+  }
+
+  private func isNotModified(_ headers: HTTPHeaders, _ entry: Entry) -> Bool {
+    if let match = headers["If-None-Match"] {
+      for tag in match.split(separator: ",") {
+        var t = tag.trimmingCharacters(in: " \t")
+        if t == "*" { return true }
+        if t.hasPrefix("W/") { t = t.dropFirst(2) }
+        if t == entry.etag { return true }
+      }
+      return false
+    }
+    if let since = headers["If-Modified-Since"], let date = HTTPDate.parse(since) {
+      return entry.mtimeSeconds <= date
+    }
+    return false
+  }
+
+  // MARK: Files
+
+  /// 8 hex digits of a 64-bit FNV-1a hash of the contents.
+  static func contentHash(_ bytes: [UInt8]) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes {
+      h ^= UInt64(b)
+      h &*= 0x100_0000_01b3
+    }
+    let folded = UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    let hex = String(folded, radix: 16)
+    return String(repeating: "0", count: 8 - hex.count) + hex
+  }
+
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return nil }
+    let size = Int(st.st_size)
+    guard size <= limit else { return nil }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var offset = 0
+    while offset < size {
+      let n = bytes.withUnsafeMutableBytes { raw in
+        read(fd, raw.baseAddress.map { $0 + offset }, size - offset)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      offset += n
+    }
+    if offset < size { bytes.removeLast(size - offset) }
+    return bytes
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(in set: String) -> Substring {
+    var s = self
+    while let f = s.first, set.contains(f) { s = s.dropFirst() }
+    while let l = s.last, set.contains(l) { s = s.dropLast() }
+    return s
+  }
+}
+
+/// Whole seconds of the monotonic clock, used to revalidate cached files at most once a second.
+enum EventLoopClock {
+  static func seconds() -> Int {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec
+  }
+}
