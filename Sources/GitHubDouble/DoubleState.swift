@@ -5,6 +5,11 @@ public struct DoubleCounters: Sendable, Equatable {
   /// Calls per endpoint and status code.
   public var statuses: [DoubleEndpoint: [Int: Int]] = [:]
 
+  /// Requests being served right now (including hangs and latency sleeps).
+  public var inFlight = 0
+  /// Requests whose task was cancelled (the client went away) before an answer.
+  public var cancelled = 0
+
   /// Empty counters.
   public init() {}
 
@@ -22,11 +27,13 @@ public struct DoubleCounters: Sendable, Equatable {
     statuses[e, default: [:]][status, default: 0] += 1
   }
 
-  /// `{"total":N,"endpoints":{"search":{"calls":N,"statuses":{"200":N}}}}`.
+  /// `{"total":N,"in_flight":N,"cancelled":N,"endpoints":{"search":{"calls":N,"statuses":{"200":N}}}}`.
   func json() -> [UInt8] {
     var w = JSONWriter()
     w.objectStart()
     w.field("total", total)
+    w.field("in_flight", inFlight)
+    w.field("cancelled", cancelled)
     w.key("endpoints")
     w.objectStart()
     for e in DoubleEndpoint.allCases where calls[e] != nil {

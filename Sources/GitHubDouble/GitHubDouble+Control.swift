@@ -1,65 +1,45 @@
 import HTTP
 
 extension GitHubDouble {
-  /// The `/_double/` control API: counters, reset, faults and rate-limit overrides.
-  func control(_ request: HTTPRequest) -> HTTPResponse {
-    let action = request.path.dropFirst("/_double/".count)
-    let isPost = request.method == .post
-    switch action {
-    case "counters":
-      guard request.method == .get || request.method == .head else { return methodNotAllowed("GET") }
-      return controlJSON(counters().json())
-    case "reset":
-      guard isPost else { return methodNotAllowed("POST") }
-      reset()
-      return controlJSON(Array("{\"ok\":true}".utf8))
-    case "faults":
-      if isPost {
-        switch Self.parseFaults(request.queryItems, into: faults()) {
-        case .success(let f): setFaults(f)
-        case .failure(let e): return HTTPResponse.text(.badRequest, e.message)
-        }
-      } else if request.method != .get {
-        return methodNotAllowed("GET, POST")
-      }
-      return controlJSON(Self.faultsJSON(faults()))
-    case "ratelimit":
-      guard isPost else { return methodNotAllowed("POST") }
-      guard let resource = DoubleResource(rawValue: request.queryValue("resource") ?? "search") else {
-        return HTTPResponse.text(.badRequest, "resource must be search or core")
-      }
-      var values: [String: Int] = [:]
-      for name in ["limit", "remaining", "reset"] {
-        guard let raw = request.queryValue(name) else { continue }
-        guard let v = Int(raw) else { return HTTPResponse.text(.badRequest, "\(name) must be an integer") }
-        values[name] = v
-      }
-      setRateLimit(
-        resource: resource, limit: values["limit"], remaining: values["remaining"], reset: values["reset"])
-      var w = JSONWriter()
-      if let win = rateWindow(resource) {
-        w.objectStart()
-        w.field("resource", resource.rawValue)
-        w.field("limit", win.limit)
-        w.field("remaining", win.remaining)
-        w.field("reset", win.reset)
-        w.field("used", win.used)
-        w.objectEnd()
-      }
-      return controlJSON(w.bytes)
-    default:
-      return HTTPResponse.text(.notFound, "unknown control endpoint")
+  /// `POST /_double/faults?…`: updates the fault settings and echoes them.
+  func updateFaults(_ request: HTTPRequest) -> HTTPResponse {
+    switch Self.parseFaults(request.queryItems, into: faults()) {
+    case .success(let f): setFaults(f)
+    case .failure(let e): return HTTPResponse.text(.badRequest, e.message)
     }
+    return controlJSON(Self.faultsJSON(faults()))
   }
 
-  private func controlJSON(_ body: [UInt8]) -> HTTPResponse {
+  /// `POST /_double/ratelimit?resource=search&remaining=0&reset=<unix>&limit=N`.
+  func updateRateLimit(_ request: HTTPRequest) -> HTTPResponse {
+    guard let resource = DoubleResource(rawValue: request.queryValue("resource") ?? "search") else {
+      return HTTPResponse.text(.badRequest, "resource must be search or core")
+    }
+    var values: [String: Int] = [:]
+    for name in ["limit", "remaining", "reset"] {
+      guard let raw = request.queryValue(name) else { continue }
+      guard let v = Int(raw) else { return HTTPResponse.text(.badRequest, "\(name) must be an integer") }
+      values[name] = v
+    }
+    setRateLimit(
+      resource: resource, limit: values["limit"], remaining: values["remaining"], reset: values["reset"])
+    var w = JSONWriter()
+    if let win = rateWindow(resource) {
+      w.objectStart()
+      w.field("resource", resource.rawValue)
+      w.field("limit", win.limit)
+      w.field("remaining", win.remaining)
+      w.field("reset", win.reset)
+      w.field("used", win.used)
+      w.objectEnd()
+    }
+    return controlJSON(w.bytes)
+  }
+
+  func controlJSON(_ body: [UInt8]) -> HTTPResponse {
     HTTPResponse(
       status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
       body: .bytes(body))
-  }
-
-  private func methodNotAllowed(_ allow: String) -> HTTPResponse {
-    HTTPResponse.text(.methodNotAllowed, "method not allowed", headers: ["Allow": allow])
   }
 
   /// Applies `rate5xx`, `hang`, `truncated`, `secondary` (rates), `retryAfter` (s), `hangLimit` (ms),

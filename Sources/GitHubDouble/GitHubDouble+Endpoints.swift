@@ -1,4 +1,5 @@
 import HTTP
+import HTTPServer
 
 extension GitHubDouble {
   /// `GET /search/repositories`.

@@ -1,4 +1,5 @@
 import HTTP
+import HTTPServer
 import Synchronization
 
 /// A GitHub-compatible server for tests, benchmarks and the offline demo: a deterministic catalog with
@@ -12,7 +13,7 @@ public final class GitHubDouble: Sendable {
   let state: Mutex<DoubleState>
   let clock: @Sendable () -> Double
   let avatarCache = Mutex<[Int: [UInt8]]>([:])
-  let serverBox = Mutex<ServerBox>(ServerBox())
+  let serverBox = Mutex<HTTPServer?>(nil)
 
   /// Builds the catalog (deterministic from the seed) and the initial state.
   /// - Parameter now: the wall clock in Unix seconds; tests inject their own.
@@ -25,9 +26,8 @@ public final class GitHubDouble: Sendable {
   }
 
   /// The handler for everything: GitHub endpoints, avatars and the `/_double/` control API.
-  public var handler: HTTPHandler {
-    { [self] request, context in try await self.handle(request, context) }
-  }
+  /// Built on each access so the double does not hold its own handler (no reference cycle).
+  public var handler: HTTPHandler { makeRouter().handler }
 
   /// A snapshot of the call counters.
   public func counters() -> DoubleCounters { state.withLock { $0.counters } }
@@ -35,7 +35,11 @@ public final class GitHubDouble: Sendable {
   /// Resets counters, rate-limit windows and faults to the configuration's values.
   public func reset() {
     let now = Int(clock())
-    state.withLock { $0 = DoubleState(configuration: configuration, now: now) }
+    state.withLock { s in
+      let inFlight = s.counters.inFlight
+      s = DoubleState(configuration: configuration, now: now)
+      s.counters.inFlight = inFlight
+    }
   }
 
   /// Replaces the fault settings.
@@ -73,17 +77,22 @@ public final class GitHubDouble: Sendable {
 
   // MARK: Dispatch
 
-  func handle(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-    let path = request.path
-    if path.hasPrefix("/_double/") { return control(request) }
-    let route = Route(path: path)
-    let response = try await serve(route, request, context)
-    state.withLock { $0.counters.record(route.endpoint, status: response.status.code) }
-    return response
+  /// Counts the call, then serves it.
+  func serve(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    state.withLock { $0.counters.inFlight += 1 }
+    defer { state.withLock { $0.counters.inFlight -= 1 } }
+    do {
+      let response = try await serveUncounted(route, request, context)
+      state.withLock { $0.counters.record(route.endpoint, status: response.status.code) }
+      return response
+    } catch {
+      state.withLock { $0.counters.cancelled += 1 }
+      throw error
+    }
   }
 
   /// Latency, faults, rate limit, then the endpoint itself.
-  private func serve(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws
+  private func serveUncounted(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws
     -> HTTPResponse
   {
     guard request.method == .get || request.method == .head else {
@@ -185,10 +194,4 @@ public final class GitHubDouble: Sendable {
     headers.replaceOrAdd(name: "Retry-After", value: String(retry))
     return GitHubResponses.secondaryLimit(headers: headers, requestID: context.requestID)
   }
-}
-
-/// Holds the running server, if any (set by `start`).
-struct ServerBox: @unchecked Sendable {
-  // Only touched inside the owning Mutex, so the reference is never shared unguarded.
-  var server: AnyObject?
 }

@@ -1,5 +1,6 @@
 import GitHubDouble
 import HTTP
+import HTTPServer
 import Synchronization
 import TestSupport
 import Testing
