@@ -60,11 +60,24 @@ public struct Catalog: Sendable {
   let ownerByLogin: [String: Int]
   /// Index of each repository by "owner/name", lowercased.
   let repositoryByFullName: [String: Int]
-  /// Precomputed lowercased search text (UTF-8) per repository.
-  let nameText: [[UInt8]]
-  let descriptionText: [[UInt8]]
-  let topicText: [[UInt8]]
+  /// Precomputed lowercased, NUL-terminated search text per repository (for `strstr`).
+  let nameText: [[CChar]]
+  let descriptionText: [[CChar]]
+  let topicText: [[CChar]]
   let lowerLanguage: [String?]
+  /// Hot columns, so filtering and sorting never copy whole records.
+  let columns: Columns
+
+  /// Numeric fields per repository, index-aligned with `repositories`.
+  struct Columns: Sendable {
+    var ids: [Int] = []
+    var stars: [Int] = []
+    var forks: [Int] = []
+    var helpWanted: [Int] = []
+    var updated: [Int] = []
+    var isFork: [Bool] = []
+    var archived: [Bool] = []
+  }
   /// The frozen "now".
   public let referenceTime: Int
 
@@ -80,9 +93,10 @@ public struct Catalog: Sendable {
     ownerByLogin = byLogin
     var byName: [String: Int] = [:]
     byName.reserveCapacity(repos.count)
-    var names: [[UInt8]] = []
-    var descs: [[UInt8]] = []
-    var tops: [[UInt8]] = []
+    var names: [[CChar]] = []
+    var descs: [[CChar]] = []
+    var tops: [[CChar]] = []
+    var cols = Columns()
     var langs: [String?] = []
     names.reserveCapacity(repos.count)
     descs.reserveCapacity(repos.count)
@@ -91,17 +105,34 @@ public struct Catalog: Sendable {
     for (i, r) in repos.enumerated() {
       let lowerName = r.name.lowercased()
       byName[owners[r.ownerIndex].login.lowercased() + "/" + lowerName] = i
-      names.append(Array(lowerName.utf8))
-      descs.append(Array((r.description ?? "").lowercased().utf8))
-      tops.append(Array(r.topics.joined(separator: " ").lowercased().utf8))
+      names.append(Catalog.cString(lowerName))
+      descs.append(Catalog.cString((r.description ?? "").lowercased()))
+      tops.append(Catalog.cString(r.topics.joined(separator: " ").lowercased()))
       langs.append(r.language?.lowercased())
+      cols.ids.append(r.id)
+      cols.stars.append(r.stars)
+      cols.forks.append(r.forks)
+      cols.helpWanted.append(r.helpWantedIssues)
+      cols.updated.append(r.updatedAt)
+      cols.isFork.append(r.fork)
+      cols.archived.append(r.archived)
     }
     repositoryByFullName = byName
     nameText = names
     descriptionText = descs
     topicText = tops
     lowerLanguage = langs
+    columns = cols
     referenceTime = configuration.referenceTime
+  }
+
+  /// UTF-8 bytes plus a terminating NUL (NUL bytes inside are dropped: they cannot be searched for).
+  static func cString(_ s: String) -> [CChar] {
+    var out: [CChar] = []
+    out.reserveCapacity(s.utf8.count + 1)
+    for b in s.utf8 where b != 0 { out.append(CChar(bitPattern: b)) }
+    out.append(0)
+    return out
   }
 
   /// The repository index for owner and name (case-insensitive), or nil.

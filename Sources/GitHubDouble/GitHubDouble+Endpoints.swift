@@ -22,7 +22,7 @@ extension GitHubDouble {
     if start >= 1000 { return GitHubResponses.thousandCap(extra: rate) }
     let sort = request.queryValue("sort").flatMap(DoubleSearchSort.init(rawValue:))
     let ascending = request.queryValue("order")?.lowercased() == "asc"
-    let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending)
+    let hits = self.hits(q: q, sort: sort, ascending: ascending)
     let end = min(start + perPage, hits.count, 1000)
     let writer = RepositoryJSON(apiBase: base, htmlBase: configuration.htmlBaseURL)
     var w = JSONWriter(capacity: 64 + max(0, end - start) * 6000)

@@ -13,6 +13,8 @@ public final class GitHubDouble: Sendable {
   let state: Mutex<DoubleState>
   let clock: @Sendable () -> Double
   let avatarCache = Mutex<[Int: [UInt8]]>([:])
+  /// Recent result lists (the catalog never changes), so paging through one query searches once.
+  let searchCache = Mutex<[(key: String, hits: [SearchHit])]>([])
   let serverBox = Mutex<HTTPServer?>(nil)
 
   /// Builds the catalog (deterministic from the seed) and the initial state.
@@ -73,6 +75,18 @@ public final class GitHubDouble: Sendable {
       s.windows[resource]?.roll(now: now)
       return s.windows[resource]
     }
+  }
+
+  /// Ordered hits for a query, from the small recent-results cache when possible.
+  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool) -> [SearchHit] {
+    let key = "\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
+    if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
+    let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending)
+    searchCache.withLock { cache in
+      if cache.count >= 16 { cache.removeFirst() }
+      cache.append((key: key, hits: hits))
+    }
+    return hits
   }
 
   // MARK: Dispatch

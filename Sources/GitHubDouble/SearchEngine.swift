@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The sort keys GitHub's repository search accepts; nil means best match.
 public enum DoubleSearchSort: String, Sendable {
   /// By stargazers.
@@ -10,10 +16,13 @@ public enum DoubleSearchSort: String, Sendable {
   case updated
 }
 
-/// One search hit: the repository index and its relevance score.
+/// One search hit: the repository index, its relevance score and precomputed sort keys.
 struct SearchHit {
   var index: Int
   var score: Double
+  var primary: Int
+  var secondary: Int
+  var id: Int
 }
 
 /// Runs parsed queries over a catalog: filtering, relevance and ordering.
@@ -22,24 +31,38 @@ struct SearchEngine {
 
   /// All hits for `query`, ordered as GitHub would return them.
   func search(_ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool) -> [SearchHit] {
-    let terms = query.terms.map { Array($0.utf8) }
+    let terms = query.terms.map { Catalog.cString($0) }.filter { $0.count > 1 }
     let ownerFilter = ownerIndices(query)
     if ownerFilter?.isEmpty == true { return [] }
+    let c = catalog.columns
     var hits: [SearchHit] = []
     let candidates: [Int] =
       ownerFilter.map { set in set.flatMap { catalog.owners[$0].repositoryIndices } }
       ?? Array(catalog.repositories.indices)
     for i in candidates {
-      let r = catalog.repositories[i]
-      if !passesFilters(r, i, query) { continue }
+      if !passesFilters(i, query) { continue }
       var score = 1.0
       if !terms.isEmpty {
         guard let s = relevance(i, terms, query.fields) else { continue }
         score = s
       }
-      hits.append(SearchHit(index: i, score: score))
+      let primary: Int
+      switch sort {
+      case .none: primary = Int(score * 1000)
+      case .stars: primary = c.stars[i]
+      case .forks: primary = c.forks[i]
+      case .helpWantedIssues: primary = c.helpWanted[i]
+      case .updated: primary = c.updated[i]
+      }
+      hits.append(SearchHit(index: i, score: score, primary: primary, secondary: c.stars[i], id: c.ids[i]))
     }
-    order(&hits, sort: sort, ascending: ascending)
+    // Best match ignores `order`, like GitHub: relevance, then stars, then id.
+    let up = sort != nil && ascending
+    hits.sort { a, b in
+      if a.primary != b.primary { return up ? a.primary < b.primary : a.primary > b.primary }
+      if sort == nil && a.secondary != b.secondary { return a.secondary > b.secondary }
+      return a.id < b.id
+    }
     return hits
   }
 
@@ -53,24 +76,28 @@ struct SearchEngine {
     return Array(Set(result)).sorted()
   }
 
-  private func passesFilters(_ r: CatalogRepository, _ i: Int, _ q: SearchQuery) -> Bool {
+  private func passesFilters(_ i: Int, _ q: SearchQuery) -> Bool {
+    let c = catalog.columns
     switch q.fork {
-    case .exclude: if r.fork { return false }
-    case .only: if !r.fork { return false }
+    case .exclude: if c.isFork[i] { return false }
+    case .only: if !c.isFork[i] { return false }
     case .include: break
     }
-    if let a = q.archived, r.archived != a { return false }
-    if let s = q.stars, !s.contains(r.stars) { return false }
-    if let f = q.forks, !f.contains(r.forks) { return false }
+    if let a = q.archived, c.archived[i] != a { return false }
+    if let s = q.stars, !s.contains(c.stars[i]) { return false }
+    if let f = q.forks, !f.contains(c.forks[i]) { return false }
     if !q.languages.isEmpty {
       guard let lang = catalog.lowerLanguage[i], q.languages.contains(lang) else { return false }
     }
-    for t in q.topics where !r.topics.contains(where: { $0.lowercased() == t }) { return false }
+    if !q.topics.isEmpty {
+      let topics = catalog.repositories[i].topics
+      for t in q.topics where !topics.contains(where: { $0.lowercased() == t }) { return false }
+    }
     return true
   }
 
   /// Sum of per-term weights (name beats topics beats description); nil when a term misses.
-  private func relevance(_ i: Int, _ terms: [[UInt8]], _ fields: SearchQuery.Fields) -> Double? {
+  private func relevance(_ i: Int, _ terms: [[CChar]], _ fields: SearchQuery.Fields) -> Double? {
     var score = 0.0
     for term in terms {
       var best = 0.0
@@ -95,54 +122,15 @@ struct SearchEngine {
     return score
   }
 
-  private func order(_ hits: inout [SearchHit], sort: DoubleSearchSort?, ascending: Bool) {
-    let repos = catalog.repositories
-    guard let sort else {
-      // Best match ignores `order`, like GitHub: relevance, then stars, then id.
-      hits.sort { a, b in
-        if a.score != b.score { return a.score > b.score }
-        let sa = repos[a.index].stars
-        let sb = repos[b.index].stars
-        if sa != sb { return sa > sb }
-        return repos[a.index].id < repos[b.index].id
-      }
-      return
-    }
-    let key: (CatalogRepository) -> Int
-    switch sort {
-    case .stars: key = { $0.stars }
-    case .forks: key = { $0.forks }
-    case .helpWantedIssues: key = { $0.helpWantedIssues }
-    case .updated: key = { $0.updatedAt }
-    }
-    hits.sort { a, b in
-      let ka = key(repos[a.index])
-      let kb = key(repos[b.index])
-      if ka != kb { return ascending ? ka < kb : ka > kb }
-      return repos[a.index].id < repos[b.index].id
-    }
-  }
-
-  /// Byte substring search: scans for the first byte, then compares the rest.
-  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    let n = needle.count
-    if n == 0 { return true }
-    if n > haystack.count { return false }
-    // Both buffers are only read inside these closures, within their bounds (i + n <= h.count).
+  /// Substring test on NUL-terminated buffers via `strstr`, which is fast even in debug builds.
+  static func contains(_ haystack: [CChar], _ needle: [CChar]) -> Bool {
+    if needle.count <= 1 { return true }
+    if needle.count > haystack.count { return false }
+    // Both arrays end in NUL (built by Catalog.cString) and are only read inside the closures.
     return haystack.withUnsafeBufferPointer { h in
-      needle.withUnsafeBufferPointer { nd in
-        let first = nd[0]
-        var i = 0
-        let lastStart = h.count - n
-        while i <= lastStart {
-          if h[i] == first {
-            var j = 1
-            while j < n && h[i + j] == nd[j] { j += 1 }
-            if j == n { return true }
-          }
-          i += 1
-        }
-        return false
+      needle.withUnsafeBufferPointer { n in
+        guard let hp = h.baseAddress, let np = n.baseAddress else { return false }
+        return strstr(hp, np) != nil
       }
     }
   }
