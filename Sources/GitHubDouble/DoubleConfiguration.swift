@@ -25,10 +25,15 @@ public struct LatencyRange: Sendable, Equatable, CustomStringConvertible {
   /// The largest delay in milliseconds.
   public var max: Int
 
-  /// A range; bounds are ordered and clamped at zero.
+  /// The longest injectable delay: ten minutes.
+  public static let ceiling = 600_000
+
+  /// A range; bounds are ordered and clamped to 0…`ceiling`.
   public init(min: Int, max: Int) {
-    self.min = Swift.max(0, Swift.min(min, max))
-    self.max = Swift.max(0, Swift.max(min, max))
+    let lo = Swift.min(min, max)
+    let hi = Swift.max(min, max)
+    self.min = Swift.min(Swift.max(0, lo), LatencyRange.ceiling)
+    self.max = Swift.min(Swift.max(0, hi), LatencyRange.ceiling)
   }
 
   /// A fixed delay.

@@ -17,9 +17,10 @@ extension GitHubDouble {
         rate)
     }
     let perPage = Self.perPage(request, max: 100)
-    let page = max(1, Int(request.queryValue("page") ?? "") ?? 1)
+    let page = Self.page(request)
+    // page > 1000 always starts past the 1000th result; checking it first keeps the product small.
+    if page > 1000 || (page - 1) * perPage >= 1000 { return GitHubResponses.thousandCap(extra: rate) }
     let start = (page - 1) * perPage
-    if start >= 1000 { return GitHubResponses.thousandCap(extra: rate) }
     let sort = request.queryValue("sort").flatMap(DoubleSearchSort.init(rawValue:))
     let ascending = request.queryValue("order")?.lowercased() == "asc"
     let hits = self.hits(q: q, sort: sort, ascending: ascending)
@@ -61,7 +62,7 @@ extension GitHubDouble {
       return notFound(docs, context, request)
     }
     let perPage = Self.perPage(request, max: 30)
-    let page = max(1, Int(request.queryValue("page") ?? "") ?? 1)
+    let page = Self.page(request)
     if page > 100 {
       let (rate, limited) = take(.core, context, request)
       if let limited { return limited }
@@ -132,7 +133,7 @@ extension GitHubDouble {
     let repos = owner.repositoryIndices.map { catalog.repositories[$0] }
       .sorted { $0.name.lowercased() < $1.name.lowercased() }
     let perPage = Self.perPage(request, max: 100)
-    let page = max(1, Int(request.queryValue("page") ?? "") ?? 1)
+    let page = min(Self.page(request), 100_000)
     let start = min((page - 1) * perPage, repos.count)
     let end = min(start + perPage, repos.count)
     let writer = RepositoryJSON(apiBase: base, htmlBase: configuration.htmlBaseURL)
@@ -255,6 +256,9 @@ extension GitHubDouble {
     for f in extra { r.headers.add(name: f.name, value: f.value) }
     return r
   }
+
+  /// `page`, at least 1 (malformed values mean 1, as on GitHub).
+  static func page(_ request: HTTPRequest) -> Int { max(1, Int(request.queryValue("page") ?? "") ?? 1) }
 
   /// `per_page` clamped to 1…max (default 30), like GitHub.
   static func perPage(_ request: HTTPRequest, max: Int) -> Int {

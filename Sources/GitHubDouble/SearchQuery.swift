@@ -23,13 +23,13 @@ struct SearchQuery: Equatable {
         lower = n
       } else if text.hasPrefix(">") {
         guard let n = Int(text.dropFirst()) else { return nil }
-        lower = n + 1
+        lower = n < Int.max ? n + 1 : Int.max
       } else if text.hasPrefix("<=") {
         guard let n = Int(text.dropFirst(2)) else { return nil }
         upper = n
       } else if text.hasPrefix("<") {
         guard let n = Int(text.dropFirst()) else { return nil }
-        upper = n - 1
+        upper = n > Int.min ? n - 1 : Int.min
       } else if let dots = text.firstRange(of: "..") {
         let a = text[..<dots.lowerBound]
         let b = text[dots.upperBound...]

@@ -204,3 +204,35 @@ struct SearchTests {
     #expect(descs.contains { $0.contains("\"><script>window.__xss=1</script>") })
   }
 }
+
+@Suite("Hostile input")
+struct HostileInputTests {
+  let double = Fixtures.small()
+
+  @Test(
+    "extreme numbers and malformed parameters never crash",
+    arguments: [
+      "/search/repositories?q=go&page=9223372036854775807&per_page=100",
+      "/search/repositories?q=go&page=-5&per_page=-1",
+      "/search/repositories?q=stars%3A%3E9223372036854775807",
+      "/search/repositories?q=stars%3A%3C-9223372036854775808",
+      "/search/repositories?q=stars%3Aabc..%2A",
+      "/search/repositories?q=%22unterminated",
+      "/search/repositories?q=%00%FF",
+      "/users/x/repos?page=9223372036854775807",
+      "/u/99999999999999999999?s=99999999999999999999",
+      "/repos/a/b/stargazers/history?page=9223372036854775807&per_page=9223372036854775807",
+    ])
+  func extremes(target: String) async throws {
+    let r = try await double.get(target)
+    #expect(r.status.code < 500)
+  }
+
+  @Test("a huge injected latency is capped, not overflowed")
+  func latencyCap() {
+    let r = LatencyRange(min: 0, max: Int.max)
+    #expect(r.max == LatencyRange.ceiling)
+    #expect(LatencyRange(parsing: "5..x") == nil)
+    #expect(LatencyRange(parsing: "20..10") == LatencyRange(min: 10, max: 20))
+  }
+}
