@@ -7,7 +7,7 @@ public struct DoubleCounters: Sendable, Equatable {
 
   /// Requests being served right now (including hangs and latency sleeps).
   public var inFlight = 0
-  /// Requests whose task was cancelled (the client went away) before an answer.
+  /// Requests that ended without an answer because their task was cancelled (the client went away).
   public var cancelled = 0
 
   /// Empty counters.
@@ -37,12 +37,15 @@ public struct DoubleCounters: Sendable, Equatable {
     w.key("endpoints")
     w.objectStart()
     for e in DoubleEndpoint.allCases where calls[e] != nil {
-      w.key(e.rawValue)
+      w.dynamicKey(e.rawValue)
       w.objectStart()
       w.field("calls", calls(e))
       w.key("statuses")
       w.objectStart()
-      for (code, n) in (statuses[e] ?? [:]).sorted(by: { $0.key < $1.key }) { w.field(String(code), n) }
+      for (code, n) in (statuses[e] ?? [:]).sorted(by: { $0.key < $1.key }) {
+        w.dynamicKey(String(code))
+        w.int(n)
+      }
       w.objectEnd()
       w.objectEnd()
     }

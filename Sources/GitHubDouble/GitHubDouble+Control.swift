@@ -120,7 +120,10 @@ extension GitHubDouble {
     w.key("perEndpointLatency")
     w.objectStart()
     for e in DoubleEndpoint.allCases {
-      if let r = f.latency.perEndpoint[e] { w.field(e.rawValue, r.description) }
+      if let r = f.latency.perEndpoint[e] {
+        w.dynamicKey(e.rawValue)
+        w.string(r.description)
+      }
     }
     w.objectEnd()
     w.objectEnd()

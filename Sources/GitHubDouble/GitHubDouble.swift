@@ -83,7 +83,7 @@ public final class GitHubDouble: Sendable {
     if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
     let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending)
     searchCache.withLock { cache in
-      if cache.count >= 16 { cache.removeFirst() }
+      if cache.count >= 8 { cache.removeFirst() }
       cache.append((key: key, hits: hits))
     }
     return hits
