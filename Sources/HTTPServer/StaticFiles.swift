@@ -24,6 +24,10 @@ public final class StaticFiles: Sendable {
   private let immutableCacheControl: String
   private let memoryCacheMaxFileBytes: Int
   private let entries = Mutex<[String: Entry]>([:])
+  /// Raw request paths (with their prefix) already resolved to a relative path, so that repeat requests
+  /// skip decoding and normalising. Only paths of existing files get in; it is bounded.
+  private let resolved = Mutex<[String: (relative: String, immutable: Bool)]>([:])
+  private static let resolvedLimit = 4096
 
   /// Serves files below `root`, which must be an existing folder.
   public init(
@@ -50,14 +54,29 @@ public final class StaticFiles: Sendable {
     guard request.method == .get || request.method == .head else {
       return HTTPError(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]).response
     }
-    guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
+    let key = urlPrefix.isEmpty ? String(request.path) : urlPrefix + "\u{0}" + request.path
     var immutable = false
     var found: Entry?
-    if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash {
-      found = entry
-      immutable = true
+    if let known = resolved.withLock({ $0[key] }) {
+      immutable = known.immutable
+      found = entry(for: known.relative)
+      if immutable, let entry = found, Self.splitHashedName(String(request.path))?.1 != entry.hash { found = nil }
     } else {
-      found = entry(for: relative)
+      guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
+      var plainPath = relative
+      if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash {
+        found = entry
+        immutable = true
+        plainPath = plain
+      } else {
+        found = entry(for: relative)
+      }
+      if found != nil {
+        resolved.withLock {
+          if $0.count >= Self.resolvedLimit { $0.removeAll() }
+          $0[key] = (plainPath, immutable)
+        }
+      }
     }
     guard let entry = found else { return notFound }
     let headers = immutable ? entry.immutableHeaders : entry.headers
