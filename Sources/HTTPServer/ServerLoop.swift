@@ -19,6 +19,10 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private var forced = false
   /// Handler tasks still running (the loop must outlive them so their jobs can run).
   var liveTasks = 0
+  /// Every loop of the server (this one included); accepted connections are dealt out round-robin so
+  /// that a burst of connections does not all land on whichever loop woke first. Set before start.
+  var siblings: [ServerLoop] = []
+  private var nextSibling = 0
   /// One read buffer per loop, reused by every connection.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
 
@@ -71,17 +75,29 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       }
       core.openConnections.add(1, ordering: .relaxed)
       Socket.setNoDelay(fd)
-      let connection = Connection(fd: fd, peer: peer, owner: self)
-      do {
-        try loop.register(fd: fd, events: Connection.readInterest, handler: connection)
-      } catch {
-        core.openConnections.subtract(1, ordering: .relaxed)
-        Socket.close(fd)
-        continue
+      nextSibling = (nextSibling + 1) % max(siblings.count, 1)
+      let target = siblings.isEmpty ? self : siblings[nextSibling]
+      if target === self {
+        adopt(fd: fd, peer: peer)
+      } else {
+        target.loop.execute { target.adopt(fd: fd, peer: peer) }
       }
-      connections[fd] = connection
-      connection.started(now: EventLoop.monotonicMilliseconds())
     }
+  }
+
+  /// Takes over an accepted descriptor; on this loop's thread.
+  func adopt(fd: Int32, peer: String) {
+    let connection = Connection(fd: fd, peer: peer, owner: self)
+    do {
+      if draining { throw SocketError("adopt", code: ECANCELED) }
+      try loop.register(fd: fd, events: Connection.readInterest, handler: connection)
+    } catch {
+      core.openConnections.subtract(1, ordering: .relaxed)
+      Socket.close(fd)
+      return
+    }
+    connections[fd] = connection
+    connection.started(now: EventLoop.monotonicMilliseconds())
   }
 
   func removed(_ connection: Connection) {

@@ -60,11 +60,14 @@ public final class StaticFiles: Sendable {
     if let known = resolved.withLock({ $0[key] }) {
       immutable = known.immutable
       found = entry(for: known.relative)
-      if immutable, let entry = found, Self.splitHashedName(String(request.path))?.1 != entry.hash { found = nil }
+      if immutable, let entry = found, Self.splitHashedName(String(request.path))?.1 != entry.hash {
+        found = nil
+      }
     } else {
       guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
       var plainPath = relative
-      if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash {
+      if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash
+      {
         found = entry
         immutable = true
         plainPath = plain
