@@ -58,6 +58,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     fields.makeIterator()
   }
 
+  /// Equal when the same fields appear in the same order (names compared exactly).
   public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
     lhs.fields.count == rhs.fields.count
       && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }

@@ -23,10 +23,14 @@ final class Recorder: EventHandler, @unchecked Sendable {
     }
     #expect(value == 7)
     #expect(calls == 3)
-    guard case .wouldBlock = try Syscall.run("fake", { () -> Int32 in
-      errno = EAGAIN
-      return -1
-    }) else {
+    guard
+      case .wouldBlock = try Syscall.run(
+        "fake",
+        { () -> Int32 in
+          errno = EAGAIN
+          return -1
+        })
+    else {
       Issue.record("EAGAIN must be a value")
       return
     }
@@ -54,7 +58,9 @@ final class Recorder: EventHandler, @unchecked Sendable {
     addr.sin_addr.s_addr = inet_addr("127.0.0.1")
     let rc = withUnsafePointer(to: &addr) { p in
       // sockaddr_in passed as sockaddr, as connect expects.
-      p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     #expect(rc == 0)
     var accepted: (fd: Int32, peer: String)?
@@ -110,7 +116,9 @@ final class Recorder: EventHandler, @unchecked Sendable {
       }
     }
     _ = write(fds[1], "x", 1)
-    for _ in 0..<100 where recorder.events.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+    for _ in 0..<100 where recorder.events.withLock({ $0.isEmpty }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
     #expect(recorder.events.withLock { $0.first.map { $0 & EpollEvents.input != 0 } } == true)
     loop.execute {
       loop.unregister(fd: readEnd)
