@@ -23,6 +23,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   /// that a burst of connections does not all land on whichever loop woke first. Set before start.
   var siblings: [ServerLoop] = []
   private var nextSibling = 0
+  private var acceptPausedUntil = 0
   /// One read buffer per loop, reused by every connection.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
 
@@ -65,7 +66,11 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       do {
         accepted = try Socket.accept(core.listenFD)
       } catch {
-        return  // EMFILE and friends: try again on the next readiness event.
+        // Out of descriptors (EMFILE and friends): the listener stays readable, so stop watching it for
+        // a moment instead of spinning; the tick puts it back.
+        loop.unregister(fd: core.listenFD)
+        acceptPausedUntil = EventLoop.monotonicMilliseconds() + 200
+        return
       }
       guard case .done(let (fd, peer)) = accepted else { return }
       if core.openConnections.load(ordering: .relaxed) >= core.configuration.maxConnections {
@@ -122,6 +127,13 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private func tick() {
     refreshDate()
     let now = EventLoop.monotonicMilliseconds()
+    if acceptPausedUntil != 0 && now >= acceptPausedUntil {
+      acceptPausedUntil = 0
+      if !draining {
+        try? loop.register(
+          fd: core.listenFD, events: EpollEvents.input | EpollEvents.exclusive, handler: self)
+      }
+    }
     for connection in connections.values where connection.deadline != 0 && now >= connection.deadline {
       connection.timedOut()
     }
