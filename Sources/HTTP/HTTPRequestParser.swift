@@ -204,12 +204,22 @@ public struct HTTPRequestParser: Sendable {
 
   /// Checks Host and body framing; returns the body length.
   static func framing(of request: HTTPRequest, limits: HTTPParserLimits) -> Result<Int, HTTPError> {
-    let headers = request.headers
-    if request.version == .http11 && headers.values(for: "Host").count != 1 {
+    // One pass over the fields; most requests have neither Content-Length nor Transfer-Encoding.
+    var hosts = 0
+    var lengths: [String] = []
+    var transferEncoding = false
+    for field in request.headers.fields {
+      switch field.name.utf8.count {
+      case 4 where HTTPHeaders.equalsIgnoringCase(field.name, "Host"): hosts += 1
+      case 14 where HTTPHeaders.equalsIgnoringCase(field.name, "Content-Length"): lengths.append(field.value)
+      case 17 where HTTPHeaders.equalsIgnoringCase(field.name, "Transfer-Encoding"): transferEncoding = true
+      default: break
+      }
+    }
+    if request.version == .http11 && hosts != 1 {
       return .failure(HTTPError(.badRequest, "exactly one Host header is required"))
     }
-    let lengths = headers.values(for: "Content-Length")
-    if headers.contains(name: "Transfer-Encoding") {
+    if transferEncoding {
       if !lengths.isEmpty {
         return .failure(HTTPError(.badRequest, "both Content-Length and Transfer-Encoding"))
       }

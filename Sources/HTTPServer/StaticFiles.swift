@@ -4,8 +4,9 @@ import Synchronization
 
 /// Static files confined to one root folder, with validators, 304s and an in-memory cache for small files.
 public final class StaticFiles: Sendable {
-  /// What is known about one file; rebuilt when its size or mtime changes.
-  struct Entry: Sendable {
+  /// What is known about one file; rebuilt when its size or mtime changes. A class, so that handing it
+  /// out of the cache costs one retain rather than one per field.
+  final class Entry: Sendable {
     let realPath: String
     let size: Int
     let mtimeSeconds: Int
@@ -16,7 +17,24 @@ public final class StaticFiles: Sendable {
     let bytes: [UInt8]?
     let headers: HTTPHeaders
     let immutableHeaders: HTTPHeaders
-    var checkedAt: Int
+    /// Monotonic second of the last stat; updated in place by whichever request revalidates.
+    let checkedAt: Atomic<Int>
+
+    init(
+      realPath: String, size: Int, mtimeSeconds: Int, mtimeNanoseconds: Int, hash: String, etag: String,
+      bytes: [UInt8]?, headers: HTTPHeaders, immutableHeaders: HTTPHeaders, checkedAt: Int
+    ) {
+      self.realPath = realPath
+      self.size = size
+      self.mtimeSeconds = mtimeSeconds
+      self.mtimeNanoseconds = mtimeNanoseconds
+      self.hash = hash
+      self.etag = etag
+      self.bytes = bytes
+      self.headers = headers
+      self.immutableHeaders = immutableHeaders
+      self.checkedAt = Atomic(checkedAt)
+    }
   }
 
   private let root: String
@@ -167,7 +185,9 @@ public final class StaticFiles: Sendable {
   private func entry(for relative: String) -> Entry? {
     guard !relative.isEmpty else { return nil }
     let now = EventLoopClock.seconds()
-    if let cached = entries.withLock({ $0[relative] }), cached.checkedAt == now { return cached }
+    if let cached = entries.withLock({ $0[relative] }), cached.checkedAt.load(ordering: .relaxed) == now {
+      return cached
+    }
     let candidate = root + relative
     guard let real = Self.realPath(candidate), real.hasPrefix(root) else {
       entries.withLock { $0[relative] = nil }
@@ -182,11 +202,10 @@ public final class StaticFiles: Sendable {
     let mtime = Int(st.st_mtim.tv_sec)
     let mtimeNs = Int(st.st_mtim.tv_nsec)
     let previous = entries.withLock { $0[relative] }
-    if var kept = previous, kept.size == size, kept.mtimeSeconds == mtime, kept.mtimeNanoseconds == mtimeNs,
+    if let kept = previous, kept.size == size, kept.mtimeSeconds == mtime, kept.mtimeNanoseconds == mtimeNs,
       kept.realPath == real
     {
-      kept.checkedAt = now
-      entries.withLock { $0[relative] = kept }
+      kept.checkedAt.store(now, ordering: .relaxed)
       return kept
     }
     guard let bytes = Self.readFile(real, limit: Int.max) else { return nil }
