@@ -44,19 +44,21 @@ extension Connection {
         try Socket.write(fd, UnsafeRawBufferPointer(rebasing: raw[pendingOffset...]))
       }
     }
-    // Gather up to 8 buffers into one sendmsg; the arrays stay alive (and unmoved) in `pending` meanwhile.
-    let count = min(pending.count, 8)
-    var vectors = [iovec](repeating: iovec(), count: count)
-    for i in 0..<count {
-      pending[i].withUnsafeBytes { raw in
-        let start = i == 0 ? pendingOffset : 0
-        // The pointer outlives this closure only until sendmsg returns below, while `pending` is untouched.
-        vectors[i] = iovec(
-          iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + start }),
-          iov_len: raw.count - start)
+    // Head and body go out together in one sendmsg; the pointers are only used inside the closures.
+    return try pending[0].withUnsafeBytes { first in
+      try pending[1].withUnsafeBytes { second in
+        let head = UnsafeRawBufferPointer(rebasing: first[pendingOffset...])
+        // iovec wants mutable pointers, but sendmsg only reads through them.
+        var vectors = (
+          iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+          iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+        )
+        // A homogeneous tuple is laid out like an array, so it can be passed as two iovecs.
+        return try withUnsafeBytes(of: &vectors) { raw in
+          try Socket.writev(fd, raw.bindMemory(to: iovec.self))
+        }
       }
     }
-    return try vectors.withUnsafeBufferPointer { v in try Socket.writev(fd, v) }
   }
 
   func consume(_ written: Int) {
