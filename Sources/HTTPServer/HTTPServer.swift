@@ -59,6 +59,8 @@ public final class HTTPServer: Sendable {
       return (s.core, s.loops)
     }
     guard let core else { return }
+    // Refuse new connections at once; the descriptor stays open until every loop has let go of it.
+    Socket.stopListening(core.listenFD)
     await withTaskGroup(of: Void.self) { group in
       for serverLoop in loops {
         group.addTask { await serverLoop.drain() }

@@ -149,7 +149,7 @@ final class Flag: Sendable {
     var router = Router()
     router.get("/slow") { _, _ in
       started.set()
-      try await Task.sleep(for: .milliseconds(400))
+      try await Task.sleep(for: .milliseconds(1200))
       return .text(.ok, "finished")
     }
     router.get("/hello") { _, _ in .text(.ok, "hello") }
@@ -173,7 +173,20 @@ final class Flag: Sendable {
     }
     #expect(await started.wait(timeout: .seconds(5)))
     let start = ContinuousClock.now
-    await server.shutdown()
+    let shutdown = Task { await server.shutdown() }
+    try await Task.sleep(for: .milliseconds(100))
+    // While draining, new connections are refused (or closed unanswered).
+    let duringDrain = try await onThread { () -> String in
+      guard let c = try? RawSocketClient(port: port, timeout: .milliseconds(500)) else { return "refused" }
+      try? c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      do {
+        return try c.readUntilClose().isEmpty ? "closed" : "answered"
+      } catch {
+        return "hung"
+      }
+    }
+    #expect(duringDrain == "refused" || duringDrain == "closed")
+    await shutdown.value
     #expect(ContinuousClock.now - start < .seconds(5))
     let response = try await inFlight.value
     #expect(response.status == 200)
