@@ -75,7 +75,8 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
   }
 
   @Test func fieldsAreParsedAndTrimmed() throws {
-    let (request, consumed) = try #require(parseOne("GET /p?q=1 HTTP/1.1\r\nHost: ex\r\nX-Y:\t  v a l \t\r\n\r\nrest"))
+    let (request, consumed) = try #require(
+      parseOne("GET /p?q=1 HTTP/1.1\r\nHost: ex\r\nX-Y:\t  v a l \t\r\n\r\nrest"))
     #expect(request.method == .get)
     #expect(request.target == "/p?q=1")
     #expect(request.version == .http11)
@@ -84,7 +85,8 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
   }
 
   @Test func absoluteFormKeepsOnlyThePath() throws {
-    #expect(try #require(parseOne("GET http://h.example/a/b?c HTTP/1.1\r\nHost: h\r\n\r\n")).0.target == "/a/b?c")
+    #expect(
+      try #require(parseOne("GET http://h.example/a/b?c HTTP/1.1\r\nHost: h\r\n\r\n")).0.target == "/a/b?c")
     #expect(try #require(parseOne("GET https://h.example HTTP/1.1\r\nHost: h\r\n\r\n")).0.target == "/")
   }
 
@@ -138,10 +140,13 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
   }
 
   @Test func smallerLimitsApply() {
-    let limits = HTTPParserLimits(maxRequestLineBytes: 20, maxHeaderBytes: 40, maxHeaderCount: 2, maxBodyBytes: 3)
+    let limits = HTTPParserLimits(
+      maxRequestLineBytes: 20, maxHeaderBytes: 40, maxHeaderCount: 2, maxBodyBytes: 3)
     #expect(outcome("GET /0123456789012345 HTTP/1.1\r\nHost: a\r\n\r\n", limits: limits) == 414)
     #expect(outcome("GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\n\r\n", limits: limits) == 431)
-    #expect(outcome("GET / HTTP/1.1\r\nHost: a\r\nA: \(String(repeating: "x", count: 40))\r\n\r\n", limits: limits) == 431)
+    #expect(
+      outcome("GET / HTTP/1.1\r\nHost: a\r\nA: \(String(repeating: "x", count: 40))\r\n\r\n", limits: limits)
+        == 431)
     #expect(outcome("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd", limits: limits) == 413)
   }
 
@@ -156,46 +161,5 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
   @Test(arguments: keepAliveCases)
   func keepAliveRules(_ input: String, _ expected: Bool) throws {
     #expect(try #require(parseOne(input)).0.keepAlive == expected)
-  }
-}
-
-@Suite struct HTTPDateTests {
-  @Test(arguments: [
-    (0, "Thu, 01 Jan 1970 00:00:00 GMT"), (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
-    (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"), (1_795_000_000, "Wed, 18 Nov 2026 11:06:40 GMT"),
-  ])
-  func formatsAndParses(_ seconds: Int, _ text: String) {
-    #expect(HTTPDate.format(epochSeconds: seconds) == text)
-    #expect(HTTPDate.parse(text) == seconds)
-  }
-
-  @Test(arguments: ["", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT"])
-  func rejectsOtherForms(_ text: String) {
-    #expect(HTTPDate.parse(text) == nil)
-  }
-}
-
-@Suite struct HTTPResponseSerializerTests {
-  @Test func headCarriesFramingAndDropsUnsafeFields() {
-    var out: [UInt8] = []
-    let headers: HTTPHeaders = ["Content-Length": "999", "X-Ok": "1", "X-Bad": "a\r\nInjected: yes", "Connection": "x"]
-    HTTPResponseSerializer.writeHead(
-      status: .ok, headers: headers, framing: .length(12), keepAlive: nil, date: Array("D".utf8),
-      server: Array("S".utf8), into: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "HTTP/1.1 200 OK\r\nX-Ok: 1\r\nDate: D\r\nServer: S\r\nContent-Length: 12\r\n\r\n")
-  }
-
-  @Test func chunkedAndCloseForms() {
-    var out: [UInt8] = []
-    HTTPResponseSerializer.writeHead(
-      status: .notModified, headers: [:], framing: .length(0), keepAlive: false, date: [], server: [], into: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "HTTP/1.1 304 Not Modified\r\nDate: \r\nServer: \r\nConnection: close\r\n\r\n")
-    out = []
-    HTTPResponseSerializer.writeChunk(Array(repeating: 65, count: 26), into: &out)
-    HTTPResponseSerializer.writeChunk([], into: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "1a\r\n" + String(repeating: "A", count: 26) + "\r\n")
-    out = []
-    HTTPResponseSerializer.appendDecimal(1_234_567_890, to: &out)
-    #expect(out == Array("1234567890".utf8))
   }
 }

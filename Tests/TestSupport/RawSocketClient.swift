@@ -23,7 +23,9 @@ public struct RawClientError: Error, CustomStringConvertible {
 
 /// A blocking TCP client for tests (call it inside `onThread`): it sends arbitrary (also malformed) bytes, can trickle them, and
 /// reads responses or everything until the server closes, each with a receive timeout.
-public final class RawSocketClient {
+public final class RawSocketClient: @unchecked Sendable {
+  // @unchecked Sendable: a test uses each client from one thread at a time (it may hand it to another
+  // thread between calls, as `onThread` does), so the buffer is never accessed concurrently.
   private let fd: Int32
   private var buffer: [UInt8] = []
   private var isOpen = true
