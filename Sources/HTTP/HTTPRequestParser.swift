@@ -41,6 +41,7 @@ public struct HTTPRequestParser: Sendable {
   /// True once a complete head with `Expect: 100-continue` awaits its body.
   public private(set) var expectsContinue = false
   private var scanned = 0
+  private var lineScanned = 0
   private var pending: (request: HTTPRequest, headLength: Int, bodyLength: Int)?
 
   /// A parser enforcing `limits`.
@@ -49,6 +50,7 @@ public struct HTTPRequestParser: Sendable {
   /// Forgets partial progress (after a request was consumed or the buffer changed).
   public mutating func reset() {
     scanned = 0
+    lineScanned = 0
     pending = nil
     expectsContinue = false
   }
@@ -78,7 +80,8 @@ public struct HTTPRequestParser: Sendable {
     if start > limits.maxRequestLineBytes { return .failure(HTTPError(.badRequest, "too many empty lines")) }
     // Find the end of the request line.
     var lineEnd = -1
-    var i = start
+    // Resume where the last call stopped, so a trickled request line is not rescanned from the start.
+    var i = max(start, lineScanned)
     while i < count {
       if bytes[i] == 10 {
         lineEnd = i
@@ -87,6 +90,7 @@ public struct HTTPRequestParser: Sendable {
       i += 1
     }
     if lineEnd < 0 {
+      lineScanned = count
       if count - start > limits.maxRequestLineBytes {
         return .failure(HTTPError(.uriTooLong, "request line too long"))
       }
@@ -200,12 +204,22 @@ public struct HTTPRequestParser: Sendable {
 
   /// Checks Host and body framing; returns the body length.
   static func framing(of request: HTTPRequest, limits: HTTPParserLimits) -> Result<Int, HTTPError> {
-    let headers = request.headers
-    if request.version == .http11 && headers.values(for: "Host").count != 1 {
+    // One pass over the fields; most requests have neither Content-Length nor Transfer-Encoding.
+    var hosts = 0
+    var lengths: [String] = []
+    var transferEncoding = false
+    for field in request.headers.fields {
+      switch field.name.utf8.count {
+      case 4 where HTTPHeaders.equalsIgnoringCase(field.name, "Host"): hosts += 1
+      case 14 where HTTPHeaders.equalsIgnoringCase(field.name, "Content-Length"): lengths.append(field.value)
+      case 17 where HTTPHeaders.equalsIgnoringCase(field.name, "Transfer-Encoding"): transferEncoding = true
+      default: break
+      }
+    }
+    if request.version == .http11 && hosts != 1 {
       return .failure(HTTPError(.badRequest, "exactly one Host header is required"))
     }
-    let lengths = headers.values(for: "Content-Length")
-    if headers.contains(name: "Transfer-Encoding") {
+    if transferEncoding {
       if !lengths.isEmpty {
         return .failure(HTTPError(.badRequest, "both Content-Length and Transfer-Encoding"))
       }

@@ -29,22 +29,22 @@ final class Connection: EventHandler, @unchecked Sendable {
   let fd: Int32
   let peer: String
   let owner: ServerLoop
-  private var core: ServerCore { owner.core }
-  private(set) var phase = Phase.reading
-  private var input: [UInt8] = []
-  private var inputStart = 0
-  private var parser: HTTPRequestParser
-  private var pending: [[UInt8]] = []
-  private var pendingOffset = 0
-  private var interest = Connection.readInterest
-  private var task: Task<Void, Never>?
-  private var flushWaiter: CheckedContinuation<Bool, Never>?
-  private var responseComplete = false
-  private var keepAlive = true
-  private(set) var deadline = 0
-  private var deadlineKind = Deadline.header
-  private var logEntry: AccessLogEntry?
-  private var requestStart = ContinuousClock.now
+  var core: ServerCore { owner.core }
+  var phase = Phase.reading
+  var input: [UInt8] = []
+  var inputStart = 0
+  var parser: HTTPRequestParser
+  var pending: [[UInt8]] = []
+  var pendingOffset = 0
+  var interest = Connection.readInterest
+  var task: Task<Void, Never>?
+  var flushWaiter: CheckedContinuation<Bool, Never>?
+  var responseComplete = false
+  var keepAlive = true
+  var deadline = 0
+  var deadlineKind = Deadline.header
+  var logEntry: AccessLogEntry?
+  var requestStart = ContinuousClock.now
 
   init(fd: Int32, peer: String, owner: ServerLoop) {
     self.fd = fd
@@ -55,7 +55,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
   func started(now: Int) { setDeadline(.header, now: now) }
 
-  private func setDeadline(_ kind: Deadline, now: Int = EventLoop.monotonicMilliseconds()) {
+  func setDeadline(_ kind: Deadline, now: Int = EventLoop.monotonicMilliseconds()) {
     deadlineKind = kind
     switch kind {
     case .header: deadline = now + core.headerTimeoutMS
@@ -79,7 +79,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     if events & (EpollEvents.input | EpollEvents.readHangUp) != 0 { readAvailable() }
   }
 
-  private func readAvailable() {
+  func readAvailable() {
     let buffer = owner.readBuffer
     let result: IOResult<Int>
     do {
@@ -108,19 +108,19 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
   }
 
-  private var pipelineLimit: Int {
+  var pipelineLimit: Int {
     core.configuration.maxRequestLineBytes + core.configuration.maxHeaderBytes
       + core.configuration.maxBodyBytes
   }
 
-  private func setInterest(_ mask: UInt32) {
+  func setInterest(_ mask: UInt32) {
     guard mask != interest, phase != .closed else { return }
     interest = mask
     owner.loop.modify(fd: fd, events: mask)
   }
 
   /// Parses and dispatches the next request, if the buffer holds one.
-  private func process() {
+  func process() {
     guard phase == .reading else { return }
     if inputStart == input.count {
       if deadlineKind != .idle || deadline == 0 { setDeadline(.idle) }
@@ -151,7 +151,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
   // MARK: Handling
 
-  private func dispatch(_ request: HTTPRequest) {
+  func dispatch(_ request: HTTPRequest) {
     phase = .handling
     deadline = 0
     keepAlive = request.keepAlive
@@ -164,7 +164,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
   }
 
-  private func run(_ request: HTTPRequest, _ context: RequestContext) async {
+  func run(_ request: HTTPRequest, _ context: RequestContext) async {
     var response: HTTPResponse
     do {
       response = try await core.handler(request, context)
@@ -181,7 +181,7 @@ final class Connection: EventHandler, @unchecked Sendable {
   }
 
   /// Writes a response; streamed bodies are written chunk by chunk, each flushed before the next.
-  private func send(_ response: HTTPResponse, for request: HTTPRequest, id: String) async {
+  func send(_ response: HTTPResponse, for request: HTTPRequest, id: String) async {
     if owner.draining { keepAlive = false }
     let bodyAllowed = request.method != .head && !response.status.forbidsBody
     // HTTP/1.0 defaults to close, so keep-alive must be confirmed; HTTP/1.1 only announces close.
@@ -245,7 +245,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
   }
 
-  private func complete(_ request: HTTPRequest, id: String, status: Int, bytes: Int) {
+  func complete(_ request: HTTPRequest, id: String, status: Int, bytes: Int) {
     if core.log != nil {
       logEntry = AccessLogEntry(
         requestID: id, method: request.method.rawValue, path: String(request.path), status: status,
@@ -257,7 +257,7 @@ final class Connection: EventHandler, @unchecked Sendable {
   }
 
   /// Waits until everything queued has been written; false if the connection closed meanwhile.
-  private func flushed() async -> Bool {
+  func flushed() async -> Bool {
     flush()
     if phase == .closed { return false }
     if pending.isEmpty { return true }
@@ -265,7 +265,7 @@ final class Connection: EventHandler, @unchecked Sendable {
   }
 
   /// Answers a request that could not be parsed, then closes.
-  private func fail(_ error: HTTPError) {
+  func fail(_ error: HTTPError) {
     phase = .handling
     keepAlive = false
     deadline = 0
@@ -284,135 +284,5 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
     responseComplete = true
     flush()
-  }
-
-  // MARK: Writing
-
-  private func flush() {
-    while !pending.isEmpty && phase != .closed {
-      let result: IOResult<Int>
-      do {
-        result = try writePending()
-      } catch {
-        abort()
-        return
-      }
-      switch result {
-      case .wouldBlock:
-        if interest & EpollEvents.output == 0 {
-          setInterest(interest | EpollEvents.output)
-          setDeadline(.write)
-        }
-        return
-      case .done(let written):
-        consume(written)
-        if deadlineKind == .write { setDeadline(.write) }
-      }
-    }
-    guard phase != .closed else { return }
-    if interest & EpollEvents.output != 0 { setInterest(interest & ~EpollEvents.output) }
-    if deadlineKind == .write { deadline = 0 }
-    if let waiter = flushWaiter {
-      flushWaiter = nil
-      waiter.resume(returning: true)
-    }
-    if responseComplete {
-      responseComplete = false
-      finishResponse()
-    }
-  }
-
-  private func writePending() throws -> IOResult<Int> {
-    if pending.count == 1 {
-      return try pending[0].withUnsafeBytes { raw in
-        try Socket.write(fd, UnsafeRawBufferPointer(rebasing: raw[pendingOffset...]))
-      }
-    }
-    // Gather up to 8 buffers into one sendmsg; the arrays stay alive (and unmoved) in `pending` meanwhile.
-    let count = min(pending.count, 8)
-    var vectors = [iovec](repeating: iovec(), count: count)
-    for i in 0..<count {
-      pending[i].withUnsafeBytes { raw in
-        let start = i == 0 ? pendingOffset : 0
-        // The pointer outlives this closure only until sendmsg returns below, while `pending` is untouched.
-        vectors[i] = iovec(
-          iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + start }),
-          iov_len: raw.count - start)
-      }
-    }
-    return try vectors.withUnsafeBufferPointer { v in try Socket.writev(fd, v) }
-  }
-
-  private func consume(_ written: Int) {
-    var left = written
-    while left > 0, let first = pending.first {
-      let remaining = first.count - pendingOffset
-      if left >= remaining {
-        left -= remaining
-        pending.removeFirst()
-        pendingOffset = 0
-      } else {
-        pendingOffset += left
-        left = 0
-      }
-    }
-  }
-
-  private func finishResponse() {
-    task = nil
-    if let entry = logEntry {
-      logEntry = nil
-      core.log?(entry)
-    }
-    if !keepAlive || owner.draining {
-      linger()
-      return
-    }
-    phase = .reading
-    setInterest(Connection.readInterest)
-    deadline = 0
-    process()
-  }
-
-  /// Half-closes and discards input briefly, so that unread request bytes do not turn the close into a
-  /// reset that would destroy the response before the client reads it.
-  private func linger() {
-    phase = .lingering
-    Socket.shutdownWrite(fd)
-    setInterest(Connection.readInterest)
-    setDeadline(.linger)
-  }
-
-  // MARK: Ending
-
-  func timedOut() {
-    switch (deadlineKind, phase) {
-    case (.header, .reading):
-      fail(HTTPError(.requestTimeout, "request head not received in time"))
-    case (.idle, .reading), (.write, _), (.linger, _), (.header, _), (.idle, _):
-      abort()
-    }
-  }
-
-  /// During shutdown: closes the connection now if no request is in progress.
-  func drainIfIdle() {
-    if phase == .reading && inputStart == input.count { abort() }
-  }
-
-  /// Closes at once, cancelling the handler task (its upstream work stops).
-  func abort() {
-    guard phase != .closed else { return }
-    phase = .closed
-    deadline = 0
-    task?.cancel()
-    task = nil
-    pending.removeAll()
-    if let waiter = flushWaiter {
-      flushWaiter = nil
-      waiter.resume(returning: false)
-    }
-    owner.loop.unregister(fd: fd)
-    Socket.close(fd)
-    owner.removed(self)
   }
 }

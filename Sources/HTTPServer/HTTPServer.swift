@@ -36,11 +36,9 @@ public final class HTTPServer: Sendable {
     let count = min(max(cpus, 1), 2)
     var loops: [ServerLoop] = []
     do {
-      for _ in 0..<count {
-        let serverLoop = ServerLoop(core: core, loop: try EventLoop())
-        try serverLoop.start()
-        loops.append(serverLoop)
-      }
+      for _ in 0..<count { loops.append(ServerLoop(core: core, loop: try EventLoop())) }
+      for serverLoop in loops { serverLoop.siblings = loops }
+      for serverLoop in loops { try serverLoop.start() }
     } catch {
       for serverLoop in loops { serverLoop.loop.execute { serverLoop.forceStop() } }
       Socket.close(fd)
@@ -61,6 +59,8 @@ public final class HTTPServer: Sendable {
       return (s.core, s.loops)
     }
     guard let core else { return }
+    // Refuse new connections at once; the descriptor stays open until every loop has let go of it.
+    Socket.stopListening(core.listenFD)
     await withTaskGroup(of: Void.self) { group in
       for serverLoop in loops {
         group.addTask { await serverLoop.drain() }

@@ -19,6 +19,11 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private var forced = false
   /// Handler tasks still running (the loop must outlive them so their jobs can run).
   var liveTasks = 0
+  /// Every loop of the server (this one included); accepted connections are dealt out round-robin so
+  /// that a burst of connections does not all land on whichever loop woke first. Set before start.
+  var siblings: [ServerLoop] = []
+  private var nextSibling = 0
+  private var acceptPausedUntil = 0
   /// One read buffer per loop, reused by every connection.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
 
@@ -61,7 +66,11 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       do {
         accepted = try Socket.accept(core.listenFD)
       } catch {
-        return  // EMFILE and friends: try again on the next readiness event.
+        // Out of descriptors (EMFILE and friends): the listener stays readable, so stop watching it for
+        // a moment instead of spinning; the tick puts it back.
+        loop.unregister(fd: core.listenFD)
+        acceptPausedUntil = EventLoop.monotonicMilliseconds() + 200
+        return
       }
       guard case .done(let (fd, peer)) = accepted else { return }
       if core.openConnections.load(ordering: .relaxed) >= core.configuration.maxConnections {
@@ -71,17 +80,29 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       }
       core.openConnections.add(1, ordering: .relaxed)
       Socket.setNoDelay(fd)
-      let connection = Connection(fd: fd, peer: peer, owner: self)
-      do {
-        try loop.register(fd: fd, events: Connection.readInterest, handler: connection)
-      } catch {
-        core.openConnections.subtract(1, ordering: .relaxed)
-        Socket.close(fd)
-        continue
+      nextSibling = (nextSibling + 1) % max(siblings.count, 1)
+      let target = siblings.isEmpty ? self : siblings[nextSibling]
+      if target === self {
+        adopt(fd: fd, peer: peer)
+      } else {
+        target.loop.execute { target.adopt(fd: fd, peer: peer) }
       }
-      connections[fd] = connection
-      connection.started(now: EventLoop.monotonicMilliseconds())
     }
+  }
+
+  /// Takes over an accepted descriptor; on this loop's thread.
+  func adopt(fd: Int32, peer: String) {
+    let connection = Connection(fd: fd, peer: peer, owner: self)
+    do {
+      if draining { throw SocketError("adopt", code: ECANCELED) }
+      try loop.register(fd: fd, events: Connection.readInterest, handler: connection)
+    } catch {
+      core.openConnections.subtract(1, ordering: .relaxed)
+      Socket.close(fd)
+      return
+    }
+    connections[fd] = connection
+    connection.started(now: EventLoop.monotonicMilliseconds())
   }
 
   func removed(_ connection: Connection) {
@@ -106,6 +127,13 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private func tick() {
     refreshDate()
     let now = EventLoop.monotonicMilliseconds()
+    if acceptPausedUntil != 0 && now >= acceptPausedUntil {
+      acceptPausedUntil = 0
+      if !draining {
+        try? loop.register(
+          fd: core.listenFD, events: EpollEvents.input | EpollEvents.exclusive, handler: self)
+      }
+    }
     for connection in connections.values where connection.deadline != 0 && now >= connection.deadline {
       connection.timedOut()
     }

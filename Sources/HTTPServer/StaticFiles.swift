@@ -4,8 +4,9 @@ import Synchronization
 
 /// Static files confined to one root folder, with validators, 304s and an in-memory cache for small files.
 public final class StaticFiles: Sendable {
-  /// What is known about one file; rebuilt when its size or mtime changes.
-  struct Entry: Sendable {
+  /// What is known about one file; rebuilt when its size or mtime changes. A class, so that handing it
+  /// out of the cache costs one retain rather than one per field.
+  final class Entry: Sendable {
     let realPath: String
     let size: Int
     let mtimeSeconds: Int
@@ -16,7 +17,24 @@ public final class StaticFiles: Sendable {
     let bytes: [UInt8]?
     let headers: HTTPHeaders
     let immutableHeaders: HTTPHeaders
-    var checkedAt: Int
+    /// Monotonic second of the last stat; updated in place by whichever request revalidates.
+    let checkedAt: Atomic<Int>
+
+    init(
+      realPath: String, size: Int, mtimeSeconds: Int, mtimeNanoseconds: Int, hash: String, etag: String,
+      bytes: [UInt8]?, headers: HTTPHeaders, immutableHeaders: HTTPHeaders, checkedAt: Int
+    ) {
+      self.realPath = realPath
+      self.size = size
+      self.mtimeSeconds = mtimeSeconds
+      self.mtimeNanoseconds = mtimeNanoseconds
+      self.hash = hash
+      self.etag = etag
+      self.bytes = bytes
+      self.headers = headers
+      self.immutableHeaders = immutableHeaders
+      self.checkedAt = Atomic(checkedAt)
+    }
   }
 
   private let root: String
@@ -24,6 +42,10 @@ public final class StaticFiles: Sendable {
   private let immutableCacheControl: String
   private let memoryCacheMaxFileBytes: Int
   private let entries = Mutex<[String: Entry]>([:])
+  /// Raw request paths (with their prefix) already resolved to a relative path, so that repeat requests
+  /// skip decoding and normalising. Only paths of existing files get in; it is bounded.
+  private let resolved = Mutex<[String: (relative: String, immutable: Bool)]>([:])
+  private static let resolvedLimit = 4096
 
   /// Serves files below `root`, which must be an existing folder.
   public init(
@@ -50,14 +72,32 @@ public final class StaticFiles: Sendable {
     guard request.method == .get || request.method == .head else {
       return HTTPError(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]).response
     }
-    guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
+    let key = urlPrefix.isEmpty ? String(request.path) : urlPrefix + "\u{0}" + request.path
     var immutable = false
     var found: Entry?
-    if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash {
-      found = entry
-      immutable = true
+    if let known = resolved.withLock({ $0[key] }) {
+      immutable = known.immutable
+      found = entry(for: known.relative)
+      if immutable, let entry = found, Self.splitHashedName(String(request.path))?.1 != entry.hash {
+        found = nil
+      }
     } else {
-      found = entry(for: relative)
+      guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
+      var plainPath = relative
+      if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash
+      {
+        found = entry
+        immutable = true
+        plainPath = plain
+      } else {
+        found = entry(for: relative)
+      }
+      if found != nil {
+        resolved.withLock {
+          if $0.count >= Self.resolvedLimit { $0.removeAll() }
+          $0[key] = (plainPath, immutable)
+        }
+      }
     }
     guard let entry = found else { return notFound }
     let headers = immutable ? entry.immutableHeaders : entry.headers
@@ -90,62 +130,14 @@ public final class StaticFiles: Sendable {
 
   private var notFound: HTTPResponse { .text(.notFound, "not found") }
 
-  // MARK: Paths
-
-  /// The normalised relative path for a raw (percent-encoded) request path, or nil to answer 404.
-  func relativePath(_ rawPath: Substring, urlPrefix: String) -> String? {
-    var raw = rawPath
-    if !urlPrefix.isEmpty {
-      let prefix = urlPrefix.hasSuffix("/") ? urlPrefix.dropLast() : Substring(urlPrefix)
-      guard raw.hasPrefix(prefix) else { return nil }
-      raw = raw.dropFirst(prefix.count)
-      guard raw.isEmpty || raw.hasPrefix("/") else { return nil }
-    }
-    // Encoded slashes and backslashes would let a single segment smuggle a separator.
-    let lower = raw.lowercased()
-    if lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00") { return nil }
-    guard let decoded = URLEncoding.percentDecode(raw) else { return nil }
-    var path = Self.normalise(decoded)
-    if raw.isEmpty || raw.hasSuffix("/") {
-      path = path.map { $0.isEmpty ? "index.html" : $0 + "/index.html" }
-    }
-    return path
-  }
-
-  /// Drops empty and `.` segments; nil for `..`, NUL or backslashes.
-  static func normalise(_ path: String) -> String? {
-    if path.utf8.contains(0) || path.utf8.contains(92) { return nil }
-    var out: [Substring] = []
-    for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-      if segment == "." { continue }
-      if segment == ".." { return nil }
-      out.append(segment)
-    }
-    return out.joined(separator: "/")
-  }
-
-  /// `app.3f2a9c1b.css` -> (`app.css`, `3f2a9c1b`) with the folder kept.
-  static func splitHashedName(_ path: String) -> (String, String)? {
-    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-    let name = path[slash...]
-    let pieces = name.split(separator: ".", omittingEmptySubsequences: false)
-    guard pieces.count >= 2 else { return nil }
-    let hashIndex = pieces.count >= 3 ? pieces.count - 2 : pieces.count - 1
-    let hash = pieces[hashIndex]
-    guard hashIndex > 0, hash.utf8.count == 8,
-      hash.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
-    else { return nil }
-    var plain = pieces
-    plain.remove(at: hashIndex)
-    return (String(path[..<slash]) + plain.joined(separator: "."), String(hash))
-  }
-
   // MARK: Cache
 
   private func entry(for relative: String) -> Entry? {
     guard !relative.isEmpty else { return nil }
     let now = EventLoopClock.seconds()
-    if let cached = entries.withLock({ $0[relative] }), cached.checkedAt == now { return cached }
+    if let cached = entries.withLock({ $0[relative] }), cached.checkedAt.load(ordering: .relaxed) == now {
+      return cached
+    }
     let candidate = root + relative
     guard let real = Self.realPath(candidate), real.hasPrefix(root) else {
       entries.withLock { $0[relative] = nil }
@@ -160,11 +152,10 @@ public final class StaticFiles: Sendable {
     let mtime = Int(st.st_mtim.tv_sec)
     let mtimeNs = Int(st.st_mtim.tv_nsec)
     let previous = entries.withLock { $0[relative] }
-    if var kept = previous, kept.size == size, kept.mtimeSeconds == mtime, kept.mtimeNanoseconds == mtimeNs,
+    if let kept = previous, kept.size == size, kept.mtimeSeconds == mtime, kept.mtimeNanoseconds == mtimeNs,
       kept.realPath == real
     {
-      kept.checkedAt = now
-      entries.withLock { $0[relative] = kept }
+      kept.checkedAt.store(now, ordering: .relaxed)
       return kept
     }
     guard let bytes = Self.readFile(real, limit: Int.max) else { return nil }
@@ -199,48 +190,6 @@ public final class StaticFiles: Sendable {
       return entry.mtimeSeconds <= date
     }
     return false
-  }
-
-  // MARK: Files
-
-  /// 8 hex digits of a 64-bit FNV-1a hash of the contents.
-  static func contentHash(_ bytes: [UInt8]) -> String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes {
-      h ^= UInt64(b)
-      h &*= 0x100_0000_01b3
-    }
-    let folded = UInt32(truncatingIfNeeded: h ^ (h >> 32))
-    let hex = String(folded, radix: 16)
-    return String(repeating: "0", count: 8 - hex.count) + hex
-  }
-
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
-
-  static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { return nil }
-    let size = Int(st.st_size)
-    guard size <= limit else { return nil }
-    var bytes = [UInt8](repeating: 0, count: size)
-    var offset = 0
-    while offset < size {
-      let n = bytes.withUnsafeMutableBytes { raw in
-        read(fd, raw.baseAddress.map { $0 + offset }, size - offset)
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      offset += n
-    }
-    if offset < size { bytes.removeLast(size - offset) }
-    return bytes
   }
 }
 

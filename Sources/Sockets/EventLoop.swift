@@ -32,6 +32,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
   private var tickHandler: (() -> Void)?
   private var tickMilliseconds: Int32 = 100
   private var onExit: (@Sendable () -> Void)?
+  /// The drained batch; swapped with the queue's array so that neither buffer is reallocated.
+  private var batch: [Work] = []
 
   /// Creates the epoll instance and wake-up eventfd.
   public init() throws(SocketError) {
@@ -163,20 +165,19 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
   private func drainQueue() {
     // Bounded so that a task that keeps rescheduling itself cannot starve I/O.
     for _ in 0..<4 {
-      let items = queue.withLock { q in
+      queue.withLock { q in
         q.wakeScheduled = false
-        let items = q.items
-        q.items.removeAll(keepingCapacity: true)
-        return items
+        swap(&q.items, &batch)
       }
-      if items.isEmpty { return }
+      if batch.isEmpty { return }
       let executor = asUnownedTaskExecutor()
-      for item in items {
+      for item in batch {
         switch item {
         case .job(let job): job.runSynchronously(on: executor)
         case .closure(let work): work()
         }
       }
+      batch.removeAll(keepingCapacity: true)
     }
   }
 

@@ -129,6 +129,9 @@ public enum Socket {
   /// Closes a descriptor, ignoring errors (there is nothing useful to do about them).
   public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
+  /// Stops a listening socket: pending and new connection attempts are refused, and `accept` fails.
+  public static func stopListening(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_RD)) }
+
   /// Shuts down the sending side so the peer sees end of stream after the queued bytes.
   public static func shutdownWrite(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 }

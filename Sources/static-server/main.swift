@@ -5,7 +5,7 @@ import HTTPServer
 // A minimal static file server for benchmarks: --root DIR --port N --host ADDR.
 // SIGINT/SIGTERM drain gracefully and exit 0.
 
-// Block the signals in every thread (loop threads inherit the mask) and wait for them synchronously on the main thread.
+// Block the signals in every thread (loop threads inherit the mask); the main thread waits for them.
 var signals = sigset_t()
 sigemptyset(&signals)
 sigaddset(&signals, SIGINT)
@@ -17,20 +17,20 @@ var root = "."
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
   guard let value = arguments.popFirst() else {
-    print("missing value for \(flag)")
+    say("missing value for \(flag)")
     exit(2)
   }
   switch flag {
   case "--root": root = value
   case "--port":
     guard let port = Int(value) else {
-      print("bad port \(value)")
+      say("bad port \(value)")
       exit(2)
     }
     configuration.port = port
   case "--host": configuration.host = value
   default:
-    print("usage: static-server --root DIR [--port N] [--host ADDR]")
+    say("usage: static-server --root DIR [--port N] [--host ADDR]")
     exit(2)
   }
 }
@@ -39,7 +39,7 @@ let files: StaticFiles
 do {
   files = try StaticFiles(root: root)
 } catch {
-  print("static-server: \(error)")
+  say("static-server: \(error)")
   exit(1)
 }
 let server = HTTPServer(configuration: configuration) { request, _ in
@@ -49,14 +49,14 @@ let port: Int
 do {
   port = try server.start()
 } catch {
-  print("static-server: \(error)")
+  say("static-server: \(error)")
   exit(1)
 }
-print("static-server listening on \(configuration.host):\(port), root \(root)")
+say("static-server listening on \(configuration.host):\(port), root \(root)")
 
 var received: Int32 = 0
 sigwait(&signals, &received)
-print("static-server: signal \(received), draining")
+say("static-server: signal \(received), draining")
 let done = Semaphore()
 Task.detached {
   await server.shutdown()
@@ -72,4 +72,10 @@ final class Semaphore: @unchecked Sendable {
   init() { sem_init(sem, 0, 0) }
   func signal() { sem_post(sem) }
   func wait() { while sem_wait(sem) != 0 && errno == EINTR {} }
+}
+
+/// Writes a line straight to standard output, unbuffered, so scripts see it at once.
+func say(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 }
