@@ -108,3 +108,21 @@ struct RepositoryEndpointTests {
     #expect(try await double.get("/users/no-such-owner-x/repos").status == .notFound)
   }
 }
+
+@Suite("Validator against real recordings")
+struct RecordedResponseTests {
+  @Test(
+    "recorded 2019-2022 GitHub search bodies validate: the checker is not too strict",
+    arguments: [
+      "077-get-search-repositories.json", "078-get-search-repositories.json",
+      "079-get-search-repositories.json",
+    ])
+  func recorded(file: String) throws {
+    let path = Fixtures.sharedDirectory() + "/github-recordings/normalized/" + file
+    let recording = try JSONSchemaValidator.loadJSON(path: path)
+    let body = try #require(recording["response"]?["body_json"])
+    #expect((body["items"]?.array?.count ?? 0) > 0)
+    let errors = Fixtures.validator.validate(body, file: "search-repositories-200-response.schema.json")
+    #expect(errors.isEmpty, "\(errors.prefix(5))")
+  }
+}
