@@ -64,6 +64,7 @@ public struct Catalog: Sendable {
   let nameText: [[CChar]]
   let descriptionText: [[CChar]]
   let topicText: [[CChar]]
+  /// Lowercased languages with spaces as hyphens, so `language:jupyter-notebook` also matches.
   let lowerLanguage: [String?]
   /// Hot columns, so filtering and sorting never copy whole records.
   let columns: Columns
@@ -108,7 +109,7 @@ public struct Catalog: Sendable {
       names.append(Catalog.cString(lowerName))
       descs.append(Catalog.cString((r.description ?? "").lowercased()))
       tops.append(Catalog.cString(r.topics.joined(separator: " ").lowercased()))
-      langs.append(r.language?.lowercased())
+      langs.append(r.language.map { $0.lowercased().replacing(" ", with: "-") })
       cols.ids.append(r.id)
       cols.stars.append(r.stars)
       cols.forks.append(r.forks)

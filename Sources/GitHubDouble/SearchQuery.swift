@@ -80,7 +80,7 @@ struct SearchQuery: Equatable {
         continue
       }
       switch name {
-      case "language": languages.append(value.lowercased())
+      case "language": languages.append(value.lowercased().replacing(" ", with: "-"))
       case "user": users.append(value.lowercased())
       case "org": orgs.append(value.lowercased())
       case "topic": topics.append(value.lowercased())

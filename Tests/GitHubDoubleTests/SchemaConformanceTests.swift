@@ -76,3 +76,53 @@ struct SchemaConformanceTests {
     #expect(v.validate(try r.json(), file: "schema.basic-error.json").isEmpty)
   }
 }
+
+@Suite("Repository and user endpoints")
+struct RepositoryEndpointTests {
+  let double = Fixtures.shared
+
+  @Test("GET /repos/{owner}/{repo} is case-insensitive and matches the catalog")
+  func repository() async throws {
+    let repo = double.catalog.repositories[123]
+    let owner = double.catalog.owner(of: repo)
+    let r = try await double.get("/repos/\(owner.login.uppercased())/\(repo.name.uppercased())")
+    #expect(r.status == .ok)
+    let j = try r.json()
+    #expect(j["id"]?.int == repo.id)
+    #expect(j["full_name"]?.string == owner.login + "/" + repo.name)
+    #expect(j["stargazers_count"]?.int == repo.stars)
+    #expect(j["owner"]?["avatar_url"]?.string == "http://double.test/u/\(owner.id)?v=4")
+    #expect(j["score"] == nil)
+    #expect(r.headers["ETag"] != nil)
+  }
+
+  @Test("GET /users/{login}/repos lists the owner's repositories by name, paginated")
+  func userRepos() async throws {
+    let owner = try #require(
+      double.catalog.owners.max { $0.repositoryIndices.count < $1.repositoryIndices.count })
+    let r = try await double.get("/users/\(owner.login)/repos?per_page=5")
+    let names = try #require(try r.json().array?.compactMap { $0["name"]?.string })
+    #expect(names.count == min(5, owner.repositoryIndices.count))
+    #expect(names == names.sorted { $0.lowercased() < $1.lowercased() })
+    #expect(r.headers["Link"]?.contains("rel=\"last\"") == (owner.repositoryIndices.count > 5))
+    #expect(try await double.get("/users/no-such-owner-x/repos").status == .notFound)
+  }
+}
+
+@Suite("Validator against real recordings")
+struct RecordedResponseTests {
+  @Test(
+    "recorded 2019-2022 GitHub search bodies validate: the checker is not too strict",
+    arguments: [
+      "077-get-search-repositories.json", "078-get-search-repositories.json",
+      "079-get-search-repositories.json",
+    ])
+  func recorded(file: String) throws {
+    let path = Fixtures.sharedDirectory() + "/github-recordings/normalized/" + file
+    let recording = try JSONSchemaValidator.loadJSON(path: path)
+    let body = try #require(recording["response"]?["body_json"])
+    #expect((body["items"]?.array?.count ?? 0) > 0)
+    let errors = Fixtures.validator.validate(body, file: "search-repositories-200-response.schema.json")
+    #expect(errors.isEmpty, "\(errors.prefix(5))")
+  }
+}

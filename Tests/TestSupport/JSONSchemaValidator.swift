@@ -217,6 +217,16 @@ public struct JSONSchemaValidator: Sendable {
       && s.index(after: colon) < s.endIndex
   }
 
+  /// Reads and parses one JSON file.
+  public static func loadJSON(path: String) throws(LoadError) -> SchemaJSON {
+    let bytes = try readFile(path)
+    do {
+      return try SchemaJSON.parse(bytes)
+    } catch {
+      throw LoadError(description: "\(path): \(error)")
+    }
+  }
+
   private static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
     guard let f = fopen(path, "rb") else { throw LoadError(description: "cannot read \(path)") }
     defer { fclose(f) }
