@@ -5,6 +5,7 @@
   'use strict';
 
   if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+  document.documentElement.classList.add('js');
 
   var feed = document.getElementById('feed');
   var tail = document.getElementById('feed-tail');
