@@ -51,6 +51,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private func finishExit() {
     // Runs on the loop thread just before it ends; waiters resume on their own executors.
     exited = true
+    siblings = []  // breaks the reference cycle between loops, so their descriptors are released
     let waiters = exitWaiters
     exitWaiters = []
     for w in waiters { w.resume() }
