@@ -67,6 +67,8 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       do {
         accepted = try Socket.accept(core.listenFD)
       } catch {
+        // A connection that died in the queue only costs itself.
+        if error.code == ECONNABORTED || error.code == EPROTO || error.code == EPERM { continue }
         // Out of descriptors (EMFILE and friends): the listener stays readable, so stop watching it for
         // a moment instead of spinning; the tick puts it back.
         loop.unregister(fd: core.listenFD)
