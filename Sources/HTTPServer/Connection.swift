@@ -80,6 +80,11 @@ final class Connection: EventHandler, @unchecked Sendable {
   }
 
   func readAvailable() {
+    if phase == .handling && input.count > pipelineLimit {
+      // Reading is paused, so only a hang-up gets here: the peer sent too much and left.
+      abort()
+      return
+    }
     let buffer = owner.readBuffer
     let result: IOResult<Int>
     do {
@@ -211,8 +216,10 @@ final class Connection: EventHandler, @unchecked Sendable {
         keepAlive = false
         connectionField = false
       }
+      let framing: HTTPResponseSerializer.Framing =
+        response.status.forbidsBody ? .length(0) : (chunked ? .chunked : .untilClose)
       HTTPResponseSerializer.writeHead(
-        status: response.status, headers: response.headers, framing: chunked ? .chunked : .untilClose,
+        status: response.status, headers: response.headers, framing: framing,
         keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
       pending.append(head)
       var sent = 0

@@ -51,6 +51,9 @@ public final class HTTPServer: Sendable {
     return port
   }
 
+  /// The loops, so that tests can check that they are released after shutdown.
+  var eventLoops: [EventLoop] { state.withLock { $0.loops.map(\.loop) } }
+
   /// Graceful drain: stop accepting, let in-flight requests finish within `drainTimeout`, close everything.
   public func shutdown() async {
     let (core, loops) = state.withLock { s -> (ServerCore?, [ServerLoop]) in

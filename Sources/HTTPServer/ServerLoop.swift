@@ -51,6 +51,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private func finishExit() {
     // Runs on the loop thread just before it ends; waiters resume on their own executors.
     exited = true
+    siblings = []  // breaks the reference cycle between loops, so their descriptors are released
     let waiters = exitWaiters
     exitWaiters = []
     for w in waiters { w.resume() }
@@ -66,6 +67,8 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       do {
         accepted = try Socket.accept(core.listenFD)
       } catch {
+        // A connection that died in the queue only costs itself.
+        if error.code == ECONNABORTED || error.code == EPROTO || error.code == EPERM { continue }
         // Out of descriptors (EMFILE and friends): the listener stays readable, so stop watching it for
         // a moment instead of spinning; the tick puts it back.
         loop.unregister(fd: core.listenFD)

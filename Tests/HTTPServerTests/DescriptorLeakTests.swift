@@ -1,8 +1,9 @@
 import Foundation
 import HTTP
-import HTTPServer
 import TestSupport
 import Testing
+
+@testable import HTTPServer
 
 /// Server-side TCP sockets on `port` that are still open (ESTABLISHED or CLOSE_WAIT), from /proc/net/tcp.
 func openServerSockets(port: Int) throws -> Int {
@@ -57,5 +58,34 @@ func openServerSockets(port: Int) throws -> Int {
       }
       #expect(open == 0)
     }
+  }
+}
+
+extension DescriptorLeakTests {
+  /// Weak references to a server's loops, taken while it runs.
+  final class WeakLoops: @unchecked Sendable {
+    // @unchecked Sendable: written once before the server stops, read after; never concurrently.
+    var loops: [() -> AnyObject?] = []
+  }
+
+  @Test func stoppedServersReleaseTheirLoops() async throws {
+    let weak = WeakLoops()
+    do {
+      var configuration = HTTPServerConfiguration()
+      configuration.port = 0
+      let server = HTTPServer(configuration: configuration) { _, _ in .text(.ok, "x") }
+      let port = try server.start()
+      _ = try await onThread { try RawSocketClient(port: port).request("GET", "/").status }
+      for loop in server.eventLoops {
+        weak.loops.append({ [weak loop] in loop })
+      }
+      #expect(weak.loops.count >= 1)
+      await server.shutdown()
+    }
+    // The loop threads let go of their loops just after they stop.
+    for _ in 0..<100 where weak.loops.contains(where: { $0() != nil }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(weak.loops.allSatisfy { $0() == nil }, "event loops (and their descriptors) outlive the server")
   }
 }
