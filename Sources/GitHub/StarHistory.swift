@@ -1,3 +1,5 @@
+import HTTP
+
 /// Stars created during one week.
 public struct StarWeek: Sendable, Hashable {
   /// The ISO date (`YYYY-MM-DD`, UTC) of the week start.
@@ -11,7 +13,7 @@ public struct StarWeek: Sendable, Hashable {
 
   /// A week from GitHub's Unix timestamp; `week` is derived from it.
   public init(weekStart: Int, total: Int, days: [Int]) {
-    self.week = StarWeek.isoDate(unixSeconds: weekStart)
+    self.week = CivilDate.isoDate(unixSeconds: weekStart)
     self.weekStart = weekStart
     self.total = total
     self.days = days
@@ -23,27 +25,6 @@ public struct StarWeek: Sendable, Hashable {
     self.weekStart = weekStart
     self.total = total
     self.days = days
-  }
-
-  /// `YYYY-MM-DD` in UTC for Unix seconds, by civil-calendar arithmetic (no formatter needed).
-  static func isoDate(unixSeconds: Int) -> String {
-    let days = unixSeconds >= 0 ? unixSeconds / 86400 : (unixSeconds - 86399) / 86400
-    // Days since 1970-01-01 to a proleptic Gregorian date (era-based algorithm).
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-  }
-
-  private static func pad(_ value: Int, _ width: Int) -> String {
-    let s = String(value)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }
 }
 

@@ -1,3 +1,5 @@
+import HTTP
+
 /// A minimal streaming JSON writer into a byte buffer; commas are placed automatically.
 struct JSONWriter {
   /// The bytes written so far.
@@ -101,9 +103,9 @@ struct JSONWriter {
   mutating func date(_ k: StaticString, _ unix: Int) {
     key(k)
     bytes.append(UInt8(ascii: "\""))
-    let days = unix >= 0 ? unix / 86400 : (unix - 86399) / 86400
+    let days = CivilDate.days(fromUnix: unix)
     let secs = unix - days * 86400
-    let (y, m, d) = ISODate.civil(fromDays: days)
+    let (y, m, d) = CivilDate.civil(fromDays: days)
     appendPadded(y, 4)
     bytes.append(UInt8(ascii: "-"))
     appendPadded(m, 2)

@@ -1,3 +1,4 @@
+import HTTP
 import Testing
 
 @testable import GitHub
@@ -42,7 +43,7 @@ struct ParsingTests {
     (4_107_542_400, "2100-03-01"),
   ])
   func isoDates(_ seconds: Int, _ expected: String) {
-    #expect(StarWeek.isoDate(unixSeconds: seconds) == expected)
+    #expect(CivilDate.isoDate(unixSeconds: seconds) == expected)
   }
 
   @Test func historyDecoding() throws {
