@@ -119,6 +119,15 @@ func socketDescriptors(port: Int) throws -> Int {
   return count
 }
 
+/// Descriptors of this process open on files below `folder` (static files read and not closed).
+func fileDescriptors(under folder: String) throws -> Int {
+  let fm = FileManager.default
+  let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path + "/"
+  return try fm.contentsOfDirectory(atPath: "/proc/self/fd").filter { name in
+    (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name))?.hasPrefix(real) == true
+  }.count
+}
+
 @Suite(.serialized) struct HostileCorpusTests {
   @Test func corpusIsLargeWithUniqueNames() {
     #expect(HostileCorpus.cases.count >= 60)
@@ -174,6 +183,8 @@ func socketDescriptors(port: Int) throws -> Int {
         open = try socketDescriptors(port: port)
       }
       if open != baseline { problems.append("socket descriptors: \(baseline) before, \(open) after") }
+      let files = try fileDescriptors(under: root.base)
+      if files != 0 { problems.append("\(files) descriptors left open on static files") }
       return problems
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
