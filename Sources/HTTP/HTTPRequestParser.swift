@@ -208,11 +208,17 @@ public struct HTTPRequestParser: Sendable {
     var hosts = 0
     var lengths: [String] = []
     var transferEncoding = false
+    var finalCoding: Substring = ""
     for field in request.headers.fields {
       switch field.name.utf8.count {
       case 4 where HTTPHeaders.equalsIgnoringCase(field.name, "Host"): hosts += 1
       case 14 where HTTPHeaders.equalsIgnoringCase(field.name, "Content-Length"): lengths.append(field.value)
-      case 17 where HTTPHeaders.equalsIgnoringCase(field.name, "Transfer-Encoding"): transferEncoding = true
+      case 17 where HTTPHeaders.equalsIgnoringCase(field.name, "Transfer-Encoding"):
+        transferEncoding = true
+        // Several fields form one list; empty list elements do not count.
+        for part in field.value.split(separator: ",") where !part.trimmingSpaces.isEmpty {
+          finalCoding = part.trimmingSpaces
+        }
       default: break
       }
     }
@@ -225,6 +231,10 @@ public struct HTTPRequestParser: Sendable {
       }
       if request.version == .http10 {
         return .failure(HTTPError(.badRequest, "Transfer-Encoding in HTTP/1.0"))
+      }
+      // Without chunked last the body length is unknowable (RFC 9112 §6.3): 400, not 411.
+      if !HTTPHeaders.equalsIgnoringCase(finalCoding, "chunked") {
+        return .failure(HTTPError(.badRequest, "chunked is not the final transfer coding"))
       }
       return .failure(HTTPError(HTTPStatus(code: 411), "a request body needs Content-Length"))
     }

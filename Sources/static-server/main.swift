@@ -2,7 +2,7 @@ import Glibc
 import HTTP
 import HTTPServer
 
-// A minimal static file server for benchmarks: --root DIR --port N --host ADDR.
+// A minimal static file server for benchmarks: --root DIR --port N --host ADDR --header-timeout SECONDS.
 // SIGINT/SIGTERM drain gracefully and exit 0.
 
 // Block the signals in every thread (loop threads inherit the mask); the main thread waits for them.
@@ -29,8 +29,15 @@ while let flag = arguments.popFirst() {
     }
     configuration.port = port
   case "--host": configuration.host = value
+  case "--header-timeout":
+    // Fractional seconds, so that attack scripts can use short timeouts.
+    guard let seconds = Double(value), seconds > 0, seconds < 86_400 else {
+      say("bad header timeout \(value)")
+      exit(2)
+    }
+    configuration.headerTimeout = .milliseconds(Int(seconds * 1000))
   default:
-    say("usage: static-server --root DIR [--port N] [--host ADDR]")
+    say("usage: static-server --root DIR [--port N] [--host ADDR] [--header-timeout SECONDS]")
     exit(2)
   }
 }

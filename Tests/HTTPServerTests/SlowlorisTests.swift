@@ -1,0 +1,176 @@
+import Glibc
+import HTTP
+import HTTPServer
+import TestSupport
+import Testing
+
+/// A client socket that trickles a request head one byte at a time and notes when the answer and the
+/// close arrive. Nonblocking, so one thread can drive many of them.
+final class TricklingConnection {
+  let fd: Int32
+  let opened = ContinuousClock.now
+  private(set) var sent = 0
+  private(set) var received: [UInt8] = []
+  private(set) var answeredAt: ContinuousClock.Instant?
+  private(set) var closedAt: ContinuousClock.Instant?
+  private let head: [UInt8]
+
+  init(port: Int, head: String) throws {
+    self.head = Array(head.utf8)
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw RawClientError("socket failed") }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr)
+    let rc = withUnsafePointer(to: &addr) { p in
+      // sockaddr_in is passed as sockaddr, as the sockets API expects.
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard rc == 0 else {
+      Glibc.close(fd)
+      throw RawClientError("connect failed: errno \(errno)")
+    }
+  }
+
+  deinit { Glibc.close(fd) }
+
+  var isClosed: Bool { closedAt != nil }
+
+  /// Collects whatever arrived, then sends the next head byte unless the server has answered.
+  func step() {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while closedAt == nil {
+      let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+      if n > 0 {
+        if answeredAt == nil { answeredAt = .now }
+        received += chunk[0..<n]
+      } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        closedAt = .now
+      } else {
+        break
+      }
+    }
+    guard answeredAt == nil, closedAt == nil, sent < head.count else { return }
+    let n = head[sent...].withUnsafeBytes { send(fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    if n == 1 { sent += 1 }
+  }
+}
+
+/// What the slow connections saw, measured on the test thread.
+struct TrickleReport: Sendable {
+  var answered408 = 0
+  var answeredOther: [String] = []
+  var unanswered = 0
+  var notClosed = 0
+  var earliestAnswer: Duration = .zero
+  var latestAnswer: Duration = .zero
+  var fewestBytesSent = 0
+}
+
+@Suite(.serialized) struct SlowlorisTests {
+  static let slowCount = 100
+  static let headerTimeout = Duration.seconds(1)
+
+  /// Trickles a head on `count` connections, one byte per connection every 200 ms, until the server has
+  /// answered and closed them all (or 10 s pass).
+  static func trickle(port: Int, count: Int) throws -> TrickleReport {
+    let head = "GET /hello HTTP/1.1\r\nHost: a\r\nX-Slow: " + String(repeating: "s", count: 200) + "\r\n\r\n"
+    let connections = try (0..<count).map { _ in try TricklingConnection(port: port, head: head) }
+    let start = ContinuousClock.now
+    while ContinuousClock.now - start < .seconds(10) && !connections.allSatisfy(\.isClosed) {
+      for connection in connections { connection.step() }
+      sleepFor(.milliseconds(200))
+    }
+    var report = TrickleReport()
+    var delays: [Duration] = []
+    for connection in connections {
+      let text = String(decoding: connection.received, as: UTF8.self)
+      if let answered = connection.answeredAt {
+        if text.hasPrefix("HTTP/1.1 408 ") {
+          report.answered408 += 1
+          delays.append(answered - connection.opened)
+        } else {
+          report.answeredOther.append(String(text.prefix(40)))
+        }
+      } else {
+        report.unanswered += 1
+      }
+      if !connection.isClosed { report.notClosed += 1 }
+    }
+    report.earliestAnswer = delays.min() ?? .zero
+    report.latestAnswer = delays.max() ?? .zero
+    report.fewestBytesSent = connections.map(\.sent).min() ?? 0
+    return report
+  }
+
+  /// Requests `/hello` until `stop` is set, on one keep-alive connection and on a new connection every
+  /// fifth time; returns (successes, failures).
+  static func keepRequesting(port: Int, until stop: Flag) -> (Int, [String]) {
+    var successes = 0
+    var failures: [String] = []
+    var keeper = try? RawSocketClient(port: port)
+    var round = 0
+    while !stop.isSet {
+      round += 1
+      do {
+        let client =
+          round % 5 == 0 ? try RawSocketClient(port: port) : try keeper ?? RawSocketClient(port: port)
+        let response = try client.request("GET", "/hello")
+        if response.status == 200 && response.text == "hello\n" {
+          successes += 1
+        } else {
+          failures.append("round \(round): status \(response.status)")
+        }
+      } catch {
+        failures.append("round \(round): \(error)")
+        keeper = try? RawSocketClient(port: port)
+      }
+      sleepFor(.milliseconds(20))
+    }
+    return (successes, failures)
+  }
+
+  @Test func slowHeadsGet408AtTheHeaderTimeoutWhileOthersAreServed() async throws {
+    var router = Router()
+    router.get("/hello") { _, _ in .text(.ok, "hello") }
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    configuration.headerTimeout = Self.headerTimeout
+    let server = HTTPServer(configuration: configuration, handler: router.handler)
+    let port = try server.start()
+    let stop = Flag()
+    // The normal client starts first and stops once every slow connection has been dealt with.
+    async let normal = onThread { Self.keepRequesting(port: port, until: stop) }
+    let report: TrickleReport
+    do {
+      report = try await onThread { try Self.trickle(port: port, count: Self.slowCount) }
+    } catch {
+      stop.set()
+      _ = try await normal
+      await server.shutdown()
+      throw error
+    }
+    stop.set()
+    let (successes, failures) = try await normal
+    var open = try socketDescriptors(port: port)
+    for _ in 0..<100 where open != 1 {
+      try await Task.sleep(for: .milliseconds(50))
+      open = try socketDescriptors(port: port)
+    }
+    await server.shutdown()
+
+    #expect(report.answered408 == Self.slowCount, "\(report)")
+    #expect(report.answeredOther.isEmpty)
+    #expect(report.notClosed == 0)
+    // The deadline covers the whole head, so trickling does not extend it; margins are generous.
+    #expect(report.earliestAnswer >= .milliseconds(900))
+    #expect(report.latestAnswer < Self.headerTimeout + .seconds(3))
+    #expect(report.fewestBytesSent >= 2, "the heads were trickled before the timeout")
+    #expect(failures.isEmpty, "\(failures.prefix(5))")
+    #expect(successes >= 10)
+    #expect(open == 1, "only the listener is left")
+  }
+}
