@@ -4,7 +4,7 @@ import PackageDescription
 // No package dependencies by design: only C system libraries (libcurl) are linked.
 let package = Package(
   name: "RepoScroll",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "repo-scroll", targets: ["repo-scroll"]),
     .executable(name: "github-double", targets: ["github-double"]),
@@ -32,6 +32,7 @@ let package = Package(
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
+    .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),

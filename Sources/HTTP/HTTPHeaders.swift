@@ -45,8 +45,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
   /// Whether a comma-separated header of this name lists `token` (ASCII case-insensitive).
   public func containsToken(_ token: String, in name: String) -> Bool {
-    for value in values(for: name) {
-      for part in value.split(separator: ",") {
+    // Walks the fields in place: this runs for every request (Connection, Expect), so no arrays are built.
+    for i in fields.indices where HTTPHeaders.equalsIgnoringCase(fields[i].name, name) {
+      for part in fields[i].value.split(separator: ",") {
         if HTTPHeaders.equalsIgnoringCase(part.trimmingSpaces, token) { return true }
       }
     }
@@ -58,6 +59,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     fields.makeIterator()
   }
 
+  /// Equal when the same fields appear in the same order (names compared exactly).
   public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
     lhs.fields.count == rhs.fields.count
       && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }

@@ -18,7 +18,8 @@ public struct HTTPResponse: Sendable {
   }
 
   /// A plain-text response, used for errors the user may read.
-  public static func text(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+  public static func text(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = [:]) -> HTTPResponse
+  {
     var h = headers
     h.replaceOrAdd(name: "Content-Type", value: "text/plain; charset=utf-8")
     return HTTPResponse(status: status, headers: h, body: .bytes(Array((message + "\n").utf8)))

@@ -1,0 +1,225 @@
+import CurlClient
+import HTTP
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The typed GitHub REST layer: repository search, star history and count, and avatars, with a
+/// byte-bounded cache, ETag revalidation, coalescing of identical requests and local enforcement
+/// of GitHub's per-resource rate limits.
+public final class GitHubClient: Sendable {
+  /// GitHub's message for pages past the 1000-result cap, also used for the local refusal.
+  public static let searchCapMessage = "Only the first 1000 search results are available"
+  /// Largest avatar size GitHub serves.
+  public static let maxAvatarSize = 460
+
+  private let state: GitHubState
+  private let apiBase: String
+  private let avatarBase: String
+  private let apiHeaders: HTTPHeaders
+  private let avatarHeaders: HTTPHeaders
+  private let searchTTL: Double
+  private let historyTTL: Double
+  private let avatarTTL: Double
+  private let maxAvatarBytes: Int
+
+  /// A client over `transport`. `now` gives Unix seconds (injected so tests control time).
+  public init(
+    configuration: GitHubConfiguration, transport: any HTTPClientTransport,
+    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+  ) {
+    apiBase = GitHubClient.trimmedBase(configuration.apiBase)
+    avatarBase = GitHubClient.trimmedBase(configuration.avatarBase)
+    var headers: HTTPHeaders = [
+      "User-Agent": GitHubClient.headerSafe(configuration.userAgent),
+      "Accept": "application/vnd.github+json",
+      "X-GitHub-Api-Version": "2022-11-28",
+    ]
+    avatarHeaders = headers
+    let token = configuration.token.map(GitHubClient.headerSafe)
+    if let token, !token.isEmpty { headers.add(name: "Authorization", value: "Bearer \(token)") }
+    apiHeaders = headers
+    searchTTL = configuration.searchTTL.seconds
+    historyTTL = configuration.historyTTL.seconds
+    avatarTTL = configuration.avatarTTL.seconds
+    maxAvatarBytes = max(0, configuration.maxAvatarBytes)
+    state = GitHubState(
+      transport: transport, now: now, cacheBytes: configuration.cacheBytes,
+      redactor: Redactor(secret: configuration.token))
+  }
+
+  /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page
+  /// past the first 1000 results is refused locally with GitHub's own 422 message.
+  /// `reload` bypasses a fresh cache entry (still coalesced, still rate-limit-guarded).
+  public func searchRepositories(_ query: SearchQuery, page: Int, perPage: Int = 100, reload: Bool = false)
+    async throws(GitHubError) -> SearchPage
+  {
+    guard (1...100).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 100") }
+    guard page >= 1 else { throw .invalidInput("page must be at least 1") }
+    let (last, overflow) = page.multipliedReportingOverflow(by: perPage)
+    guard !overflow, last <= 1000 else { throw .validation(GitHubClient.searchCapMessage) }
+    let url = try searchURL(query, page: page, perPage: perPage)
+    let fetch = Fetch(
+      key: url, endpoint: .search, resource: RateLimitResource.search.rawValue,
+      request: ClientRequest(url: url, headers: apiHeaders), ttl: searchTTL
+    ) { body, headers throws(GitHubError) in
+      .search(try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage))
+    }
+    let delivered = try await load(fetch, reload: reload)
+    guard case .search(var result) = delivered.payload else {
+      throw .decoding("cached entry of another kind")
+    }
+    result.isStale = delivered.stale
+    return result
+  }
+
+  /// The weekly star history, newest first (`GET /repos/{owner}/{repo}/stargazers/history`).
+  public func starHistory(owner: String, repo: String, perPage: Int = 30) async throws(GitHubError)
+    -> StarHistory
+  {
+    guard (1...30).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 30") }
+    let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
+    let fetch = Fetch(
+      key: url, endpoint: .history, resource: RateLimitResource.core.rawValue,
+      request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
+    ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body)) }
+    let delivered = try await load(fetch, reload: false)
+    guard case .history(var result) = delivered.payload else {
+      throw .decoding("cached entry of another kind")
+    }
+    result.isStale = delivered.stale
+    return result
+  }
+
+  /// The current stargazer count (`GET /repos/{owner}/{repo}/stargazers/count`).
+  public func stargazerCount(owner: String, repo: String) async throws(GitHubError) -> Int {
+    let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/count")
+    let fetch = Fetch(
+      key: url, endpoint: .count, resource: RateLimitResource.core.rawValue,
+      request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
+    ) { body, _ throws(GitHubError) in .count(try ResponseDecoding.stargazerCount(body)) }
+    guard case .count(let count) = try await load(fetch, reload: false).payload else {
+      throw .decoding("cached entry of another kind")
+    }
+    return count
+  }
+
+  /// Avatar bytes from the configured avatar host only (`/u/{id}?s={size}`, size clamped to
+  /// 1…460). Only png, jpeg, gif and webp up to `maxAvatarBytes` are accepted; redirects are not
+  /// followed (they fail as `.upstream`). No `Authorization` header is sent there.
+  public func avatar(userID: Int, size: Int) async throws(GitHubError) -> Avatar {
+    guard userID > 0 else { throw .invalidInput("avatar id must be a positive integer") }
+    guard GitHubClient.isHTTPURL(avatarBase) else { throw .invalidInput("avatar base is not an http(s) URL") }
+    let clamped = min(max(size, 1), GitHubClient.maxAvatarSize)
+    let url = "\(avatarBase)/u/\(userID)?s=\(clamped)"
+    let limit = maxAvatarBytes
+    let fetch = Fetch(
+      key: url, endpoint: .avatar, resource: nil,
+      request: ClientRequest(url: url, headers: avatarHeaders, maxResponseBytes: limit), ttl: avatarTTL
+    ) { body, headers throws(GitHubError) in
+      .avatar(try GitHubClient.checkedAvatar(body, headers: headers, limit: limit))
+    }
+    guard case .avatar(let avatar) = try await load(fetch, reload: false).payload else {
+      throw .decoding("cached entry of another kind")
+    }
+    return avatar
+  }
+
+  /// Avatar bytes for a GitHub avatar URL such as an owner's `avatarURL`
+  /// (`{avatarBase}/u/{id}?v=4`); any other host or path is refused with `.invalidInput`.
+  public func avatar(url: String, size: Int) async throws(GitHubError) -> Avatar {
+    guard let id = avatarUserID(fromURL: url) else {
+      throw .invalidInput("avatar URL is not on the configured avatar host")
+    }
+    return try await avatar(userID: id, size: size)
+  }
+
+  /// The user id of an avatar URL on the configured avatar host, or nil for any other URL.
+  public func avatarUserID(fromURL url: String) -> Int? {
+    let prefix = avatarBase + "/u/"
+    guard url.hasPrefix(prefix) else { return nil }
+    let rest = url.dropFirst(prefix.count)
+    let digits = rest.prefix { $0 != "?" }
+    guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let id = Int(digits), id > 0
+    else { return nil }
+    return id
+  }
+
+  /// The last known state of each rate-limit resource.
+  public func rateLimitSnapshots() async -> [RateLimitSnapshot] { await state.snapshots() }
+
+  /// Upstream calls by endpoint and status, and cache counters.
+  public func metrics() async -> GitHubMetrics { await state.metrics() }
+
+  // MARK: - Helpers
+
+  private func load(_ fetch: Fetch, reload: Bool) async throws(GitHubError) -> Delivered {
+    switch await state.load(fetch, reload: reload) {
+    case .success(let delivered): return delivered
+    case .failure(let error): throw error
+    }
+  }
+
+  /// The search URL; the parameter order is fixed so equal queries share a cache key.
+  func searchURL(_ query: SearchQuery, page: Int, perPage: Int) throws(GitHubError) -> String {
+    guard GitHubClient.isHTTPURL(apiBase) else { throw .invalidInput("API base is not an http(s) URL") }
+    let text = String(query.text.trimmedWhitespace)
+    guard !text.isEmpty else { throw .invalidInput("the search text is empty") }
+    guard text.count <= 256 else { throw .invalidInput("the search text is longer than 256 characters") }
+    var items: [(String, String)] = [("q", text)]
+    if let sort = query.sort {
+      items.append(("sort", sort.rawValue))
+      items.append(("order", query.order.rawValue))
+    }
+    items.append(("per_page", String(perPage)))
+    items.append(("page", String(page)))
+    return "\(apiBase)/search/repositories?\(URLEncoding.formatQuery(items))"
+  }
+
+  private func repoURL(owner: String, repo: String, suffix: String) throws(GitHubError) -> String {
+    guard isValidOwnerName(owner) else { throw .invalidInput("invalid owner name") }
+    guard isValidRepoName(repo) else { throw .invalidInput("invalid repository name") }
+    guard GitHubClient.isHTTPURL(apiBase) else { throw .invalidInput("API base is not an http(s) URL") }
+    return "\(apiBase)/repos/\(owner)/\(repo)\(suffix)"
+  }
+
+  static func checkedAvatar(_ body: [UInt8], headers: HTTPHeaders, limit: Int) throws(GitHubError) -> Avatar {
+    let raw = headers["content-type"] ?? ""
+    let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).lowercased() } ?? ""
+    let mediaType = String(type.trimmedWhitespace)
+    guard ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(mediaType) else {
+      throw .decoding("avatar content type \"\(mediaType.prefix(64))\" is not an accepted image type")
+    }
+    guard body.count <= limit else { throw .decoding("avatar larger than \(limit) bytes") }
+    guard !body.isEmpty else { throw .decoding("empty avatar") }
+    return Avatar(bytes: body, contentType: mediaType, etag: headers["etag"])
+  }
+
+  private static func trimmedBase(_ base: String) -> String {
+    var result = String(base.trimmedWhitespace)
+    while result.hasSuffix("/") { result.removeLast() }
+    return result
+  }
+
+  private static func isHTTPURL(_ base: String) -> Bool {
+    (base.hasPrefix("https://") && base.count > 8) || (base.hasPrefix("http://") && base.count > 7)
+  }
+
+  /// Drops control characters so configuration cannot inject header lines.
+  private static func headerSafe(_ value: String) -> String {
+    String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+  }
+}
+
+extension StringProtocol {
+  /// The text without leading and trailing whitespace (FoundationEssentials has no trimming).
+  var trimmedWhitespace: SubSequence {
+    guard let start = firstIndex(where: { !$0.isWhitespace }) else { return self[endIndex...] }
+    let end = lastIndex(where: { !$0.isWhitespace }) ?? start
+    return self[start...end]
+  }
+}

@@ -1,0 +1,42 @@
+/// A GitHub rate-limit bucket. Search and core are counted separately.
+public enum RateLimitResource: String, Sendable, CaseIterable {
+  /// Most REST endpoints (stargazer history and count).
+  case core
+  /// `/search/*`.
+  case search
+}
+
+/// Why a GitHub call failed. Messages never contain the token.
+public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The resource is exhausted until `until` (Unix seconds); `secondary` for abuse/secondary limits.
+  case rateLimited(resource: String, until: Int, secondary: Bool)
+  /// GitHub's 422 message, e.g. "Only the first 1000 search results are available".
+  case validation(String)
+  /// 404: the repository or user does not exist (or is not visible).
+  case notFound
+  /// A 403 (or 401) that is not a rate limit, with GitHub's message.
+  case forbidden(String)
+  /// An unexpected status: 5xx, or a status this layer does not accept (e.g. a redirect).
+  case upstream(status: Int)
+  /// The transport failed before a response arrived.
+  case network(String)
+  /// The response body was not what GitHub documents (bad JSON, wrong avatar type or size).
+  case decoding(String)
+  /// A caller argument was refused before any request (bad name, page, size, host).
+  case invalidInput(String)
+
+  /// A short human-readable explanation.
+  public var description: String {
+    switch self {
+    case .rateLimited(let resource, let until, let secondary):
+      return "GitHub \(secondary ? "secondary " : "")rate limit for \(resource) until \(until)"
+    case .validation(let message): return "GitHub validation failed: \(message)"
+    case .notFound: return "not found on GitHub"
+    case .forbidden(let message): return "GitHub refused the request: \(message)"
+    case .upstream(let status): return "GitHub answered \(status)"
+    case .network(let message): return "network error: \(message)"
+    case .decoding(let message): return "unexpected response: \(message)"
+    case .invalidInput(let message): return "invalid input: \(message)"
+    }
+  }
+}

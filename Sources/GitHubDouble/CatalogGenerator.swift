@@ -1,0 +1,248 @@
+/// Generates owners and repositories from a seed. Pure and deterministic.
+struct CatalogGenerator {
+  private var rng: SplitMix64
+  private let config: DoubleConfiguration
+  private typealias V = CatalogVocabulary
+
+  init(configuration: DoubleConfiguration) {
+    config = configuration
+    rng = SplitMix64(seed: SplitMix64.mix(configuration.seed ^ 0xC0FF_EE00_D0B1_E5ED))
+  }
+
+  mutating func generate() -> ([CatalogOwner], [CatalogRepository]) {
+    var owners = makeOwners(count: max(1, config.ownerCount))
+    var repos: [CatalogRepository] = []
+    let count = max(0, config.repositoryCount)
+    repos.reserveCapacity(count)
+    var usedNames = Set<String>()
+    usedNames.reserveCapacity(count)
+    let hostileSlots = config.hostileFixtures ? hostileIndices(count: count) : [:]
+    var nextID = 10_000 + rng.below(5000)
+    for i in 0..<count {
+      // Every owner gets one repository first; the rest go mostly to a few busy owners.
+      let ownerIndex = i < owners.count ? i : Int(Double(owners.count) * pow3(rng.unit()))
+      nextID += 1 + rng.below(9000)
+      let repo: CatalogRepository
+      if let payload = hostileSlots[i] {
+        repo = hostileRepository(
+          id: nextID, ownerIndex: ownerIndex, payload: payload, used: &usedNames, owners)
+      } else {
+        repo = makeRepository(id: nextID, ownerIndex: ownerIndex, used: &usedNames, owners)
+      }
+      owners[ownerIndex].repositoryIndices.append(repos.count)
+      repos.append(repo)
+    }
+    return (owners, repos)
+  }
+
+  private func pow3(_ x: Double) -> Double { x * x * x }
+
+  private mutating func makeOwners(count: Int) -> [CatalogOwner] {
+    var owners: [CatalogOwner] = []
+    owners.reserveCapacity(count)
+    var seen = Set<String>()
+    var id = 1000 + rng.below(1000)
+    for i in 0..<count {
+      let isOrg = rng.chance(0.25)
+      var login = word(syllables: 2 + rng.below(2))
+      if isOrg {
+        login += "-" + V.orgSuffixes[rng.below(V.orgSuffixes.count)]
+      } else if rng.chance(0.4) {
+        login += String(rng.below(1000))
+      } else if rng.chance(0.3) {
+        login += "-" + word(syllables: 1 + rng.below(2))
+      }
+      if config.hostileFixtures && i == count / 3 { login = "onerror-img-x" }
+      if rng.chance(0.3), let f = login.first { login = f.uppercased() + login.dropFirst() }
+      login = String(login.prefix(35))
+      while seen.contains(login.lowercased()) { login += String(rng.below(10)) }
+      seen.insert(login.lowercased())
+      id += 1 + rng.below(40_000)
+      owners.append(CatalogOwner(id: id, login: login, isOrganization: isOrg))
+    }
+    return owners
+  }
+
+  private mutating func word(syllables n: Int) -> String {
+    var s = ""
+    for _ in 0..<n { s += V.syllables[rng.below(V.syllables.count)] }
+    return s
+  }
+
+  private mutating func hostileIndices(count: Int) -> [Int: String] {
+    var slots: [Int: String] = [:]
+    guard count > 0 else { return slots }
+    for (k, payload) in V.xssPayloads.enumerated() {
+      slots[(k * 7919 + 13) % count] = payload
+    }
+    return slots
+  }
+
+  private mutating func uniqueName(_ base: String, owner: String, used: inout Set<String>) -> String {
+    var name = String(base.prefix(90))
+    while used.contains(owner.lowercased() + "/" + name.lowercased()) { name += "-" + String(rng.below(100)) }
+    used.insert(owner.lowercased() + "/" + name.lowercased())
+    return name
+  }
+
+  private mutating func makeName() -> String {
+    let noun = V.nouns[rng.below(V.nouns.count)]
+    let adj = V.adjectives[rng.below(V.adjectives.count)]
+    switch rng.below(8) {
+    case 0: return adj + "-" + noun
+    case 1: return noun + "." + ["js", "py", "rs", "go", "swift"][rng.below(5)]
+    case 2:
+      return adj.prefix(1).uppercased() + adj.dropFirst() + noun.prefix(1).uppercased() + noun.dropFirst()
+    case 3: return noun + "_" + word(syllables: 1)
+    case 4: return word(syllables: 2) + "-" + noun
+    case 5: return noun
+    case 6: return "awesome-" + noun
+    default: return noun + "-" + noun + String(rng.below(10))
+    }
+  }
+
+  private mutating func makeDescription(name: String, language: String?) -> String? {
+    let roll = rng.unit()
+    if roll < 0.07 { return nil }
+    if roll < 0.09 { return "" }
+    let noun = V.nouns[rng.below(V.nouns.count)]
+    let adj = V.adjectives[rng.below(V.adjectives.count)]
+    let domain = V.domains[rng.below(V.domains.count)]
+    var text = "A \(adj) \(noun) for \(domain)"
+    if let language { text += " written in \(language)" }
+    let extra = rng.unit()
+    if extra < 0.05 {
+      text += ". Now with <b>bold</b> claims & <i>\"quoted\"</i> features"
+    } else if extra < 0.10 {
+      text += " — \"it just works\", they said; it's O'Reilly-approved"
+    } else if extra < 0.17 {
+      text = V.emoji[rng.below(V.emoji.count)] + " " + text + " " + V.emoji[rng.below(V.emoji.count)]
+    } else if extra < 0.19 {
+      var long = text + "."
+      let sentences = 12 + rng.below(20)
+      for _ in 0..<sentences {
+        long +=
+          " It supports \(V.adjectives[rng.below(V.adjectives.count)]) \(V.nouns[rng.below(V.nouns.count)])"
+        long += " integration for \(V.domains[rng.below(V.domains.count)])."
+      }
+      if rng.chance(0.3) { long += " " + String(repeating: "Supercalifragilistic", count: 8) }
+      return long
+    }
+    return text + "."
+  }
+
+  private mutating func makeTopics(language: String?) -> [String] {
+    let n = rng.chance(0.3) ? 0 : 1 + rng.below(6)
+    var topics: [String] = []
+    if let language, rng.chance(0.5) {
+      let t = language.lowercased().replacingSpacesAndSymbols()
+      if !t.isEmpty { topics.append(t) }
+    }
+    while topics.count < n {
+      let t = V.topics[rng.below(V.topics.count)]
+      if !topics.contains(t) { topics.append(t) }
+    }
+    return topics
+  }
+
+  private mutating func pickLanguage() -> String? {
+    let total = V.languages.reduce(0) { $0 + $1.1 }
+    var r = rng.below(total + 12)
+    if r >= total { return nil }
+    for (name, w) in V.languages {
+      if r < w { return name }
+      r -= w
+    }
+    return nil
+  }
+
+  /// Stars follow a Pareto law (alpha 0.75): most repositories have a handful, a few have 100k+.
+  private mutating func pickStars(fork: Bool) -> Int {
+    let u = max(rng.unit(), 1e-12)
+    let raw = 1.0 / pow075(u)
+    let stars = Int(min(raw, 450_000)) - 1
+    return fork ? stars / 25 : stars
+  }
+
+  private func pow075(_ u: Double) -> Double {
+    // u^(1/0.75) = u^(4/3), without Foundation.
+    let cbrt = cubeRoot(u)
+    return u * cbrt
+  }
+
+  private func cubeRoot(_ x: Double) -> Double {
+    guard x > 0 else { return 0 }
+    var y = x > 1 ? x / 3 : max(x, 0.5)
+    for _ in 0..<40 { y = y - (y * y * y - x) / (3 * y * y) }
+    return y
+  }
+
+  private mutating func makeDates() -> (Int, Int, Int) {
+    let start = 1_204_329_600  // 2008-03-01
+    let end = config.referenceTime
+    // Skew creation towards recent years, as on GitHub.
+    let f = 1 - pow3(1 - rng.unit()) * 0.999
+    let created = start + Int(Double(end - start - 86400) * (1 - (1 - f) * (1 - f)))
+    let pushed = created + Int(Double(end - created) * rng.unit())
+    let updated = min(end, pushed + Int(Double(end - pushed) * rng.unit()))
+    return (created, updated, pushed)
+  }
+
+  private mutating func makeRepository(
+    id: Int, ownerIndex: Int, used: inout Set<String>, _ owners: [CatalogOwner]
+  ) -> CatalogRepository {
+    let fork = rng.chance(0.08)
+    let language = pickLanguage()
+    let name = uniqueName(makeName(), owner: owners[ownerIndex].login, used: &used)
+    let description = makeDescription(name: name, language: language)
+    let topics = makeTopics(language: language)
+    let stars = pickStars(fork: fork)
+    let forks = Int(Double(stars) * (0.02 + 0.3 * rng.unit())) + rng.below(3)
+    let openIssues = rng.below(max(1, stars / 40 + 3))
+    let helpWanted = rng.chance(0.2) ? rng.below(openIssues + 1) : 0
+    let (created, updated, pushed) = makeDates()
+    let homepage: String? =
+      rng.chance(0.3)
+      ? (rng.chance(0.5) ? "" : nil) : (rng.chance(0.5) ? "https://\(name.lowercased()).dev" : nil)
+    return CatalogRepository(
+      id: id, ownerIndex: ownerIndex, name: name, description: description, topics: topics,
+      language: language, stars: stars, forks: forks, openIssues: openIssues, helpWantedIssues: helpWanted,
+      size: rng.below(200_000), createdAt: created, updatedAt: updated, pushedAt: pushed, fork: fork,
+      archived: rng.chance(0.04), licenseIndex: rng.chance(0.25) ? nil : rng.below(V.licenses.count),
+      homepage: homepage, defaultBranch: rng.chance(0.8) ? "main" : "master", hasPages: rng.chance(0.1))
+  }
+
+  /// A repository whose text fields carry an XSS payload but whose name stays valid.
+  private mutating func hostileRepository(
+    id: Int, ownerIndex: Int, payload: String, used: inout Set<String>, _ owners: [CatalogOwner]
+  ) -> CatalogRepository {
+    let base = makeRepository(id: id, ownerIndex: ownerIndex, used: &used, owners)
+    let name = uniqueName("xss-fixture-" + base.name, owner: owners[ownerIndex].login, used: &used)
+    return CatalogRepository(
+      id: id, ownerIndex: ownerIndex, name: name,
+      description: "XSS fixture for web apps: " + payload + " (must render as text)",
+      topics: ["xss", "web", "javascript", payload], language: "JavaScript", stars: 5000 + rng.below(60_000),
+      forks: 300 + rng.below(2000), openIssues: rng.below(50), helpWantedIssues: rng.below(5),
+      size: base.size,
+      createdAt: base.createdAt, updatedAt: base.updatedAt, pushedAt: base.pushedAt, fork: false,
+      archived: false, licenseIndex: 0, homepage: "javascript:window.__xss=1", defaultBranch: "main",
+      hasPages: false)
+  }
+}
+
+extension String {
+  /// "Jupyter Notebook" -> "jupyter-notebook", "C++" -> "cpp", "C#" -> "csharp": a valid topic.
+  func replacingSpacesAndSymbols() -> String {
+    var out = ""
+    for ch in self {
+      switch ch {
+      case " ": out.append("-")
+      case "+": out.append("p")
+      case "#": out += "sharp"
+      case "a"..."z", "0"..."9", "-": out.append(ch)
+      default: break
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,153 @@
+/// The endpoints the double serves, used for latency settings and counters.
+public enum DoubleEndpoint: String, Sendable, CaseIterable {
+  /// `GET /search/repositories`.
+  case search
+  /// `GET /repos/{owner}/{repo}/stargazers/history`.
+  case history
+  /// `GET /repos/{owner}/{repo}/stargazers/count`.
+  case count
+  /// `GET /u/{id}` avatars.
+  case avatar
+  /// `GET /rate_limit`.
+  case rateLimit = "rate_limit"
+  /// `GET /repos/{owner}/{repo}`.
+  case repository
+  /// `GET /users/{login}/repos`.
+  case userRepos = "user_repos"
+  /// Anything else (404s).
+  case other
+}
+
+/// A latency in milliseconds: fixed (`min == max`) or uniformly random in a range.
+public struct LatencyRange: Sendable, Equatable, CustomStringConvertible {
+  /// The smallest delay in milliseconds.
+  public var min: Int
+  /// The largest delay in milliseconds.
+  public var max: Int
+
+  /// The longest injectable delay: ten minutes.
+  public static let ceiling = 600_000
+
+  /// A range; bounds are ordered and clamped to 0…`ceiling`.
+  public init(min: Int, max: Int) {
+    let lo = Swift.min(min, max)
+    let hi = Swift.max(min, max)
+    self.min = Swift.min(Swift.max(0, lo), LatencyRange.ceiling)
+    self.max = Swift.min(Swift.max(0, hi), LatencyRange.ceiling)
+  }
+
+  /// A fixed delay.
+  public init(fixed ms: Int) { self.init(min: ms, max: ms) }
+
+  /// Parses `"500"` or `"500..2000"` (milliseconds); nil when malformed.
+  public init?(parsing text: String) {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: true)
+    if text.contains("..") {
+      guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= 0 else {
+        return nil
+      }
+      self.init(min: a, max: b)
+    } else {
+      guard let a = Int(text), a >= 0 else { return nil }
+      self.init(fixed: a)
+    }
+  }
+
+  /// `"500..2000"` or `"500"`.
+  public var description: String { min == max ? "\(min)" : "\(min)..\(max)" }
+}
+
+/// Injected latency: a default for every endpoint plus per-endpoint overrides.
+public struct LatencySpec: Sendable, Equatable {
+  /// Applied to endpoints without an override; nil means no delay.
+  public var all: LatencyRange?
+  /// Overrides by endpoint.
+  public var perEndpoint: [DoubleEndpoint: LatencyRange]
+
+  /// No latency anywhere.
+  public init(all: LatencyRange? = nil, perEndpoint: [DoubleEndpoint: LatencyRange] = [:]) {
+    self.all = all
+    self.perEndpoint = perEndpoint
+  }
+
+  /// The delay range for one endpoint, if any.
+  public func range(for endpoint: DoubleEndpoint) -> LatencyRange? { perEndpoint[endpoint] ?? all }
+}
+
+/// Fault rates in [0, 1]; each request draws once from the double's seeded generator.
+public struct FaultSettings: Sendable, Equatable {
+  /// Injected latency.
+  public var latency = LatencySpec()
+  /// Share of requests answered with a 500, 502 or 503.
+  public var rate5xx: Double = 0
+  /// Share of requests that never answer (until the client goes away or `hangLimit` passes).
+  public var hangRate: Double = 0
+  /// Share of JSON responses cut off halfway.
+  public var truncatedJSONRate: Double = 0
+  /// Share of requests answered with GitHub's secondary-limit 403 and `Retry-After`.
+  public var secondaryLimitRate: Double = 0
+  /// The `Retry-After` seconds of a secondary-limit answer.
+  public var secondaryRetryAfter: Int = 60
+  /// The longest a hang lasts before answering 504, so a forgotten client cannot pin a task forever.
+  public var hangLimit: Duration = .seconds(300)
+
+  /// No faults.
+  public init() {}
+}
+
+/// Everything that shapes a double: the catalog seed and size, limits and faults.
+public struct DoubleConfiguration: Sendable {
+  /// The catalog seed: the same seed gives the same catalog.
+  public var seed: UInt64 = 1
+  /// How many repositories the catalog holds.
+  public var repositoryCount = 20000
+  /// How many owners (users and organisations) the catalog holds.
+  public var ownerCount = 2000
+  /// Whether a few repositories and owners carry XSS payloads (to test escaping).
+  public var hostileFixtures = true
+  /// When true, history `total` is the running star count at the end of each week instead of
+  /// the stars created during it (GitHub's documented meaning, the default).
+  public var cumulativeHistoryTotals = false
+  /// The frozen "now" of the synthetic world (Unix seconds); dates and star history end here.
+  public var referenceTime = 1_795_003_200
+  /// Injected latency, per endpoint.
+  public var latency: LatencySpec {
+    get { faults.latency }
+    set { faults.latency = newValue }
+  }
+  /// Share of 5xx answers.
+  public var faultRate5xx: Double {
+    get { faults.rate5xx }
+    set { faults.rate5xx = newValue }
+  }
+  /// Share of hangs.
+  public var hangRate: Double {
+    get { faults.hangRate }
+    set { faults.hangRate = newValue }
+  }
+  /// Share of truncated JSON bodies.
+  public var truncatedJSONRate: Double {
+    get { faults.truncatedJSONRate }
+    set { faults.truncatedJSONRate = newValue }
+  }
+  /// Share of secondary-limit 403s.
+  public var secondaryLimitRate: Double {
+    get { faults.secondaryLimitRate }
+    set { faults.secondaryLimitRate = newValue }
+  }
+  /// All fault settings at once.
+  public var faults = FaultSettings()
+  /// The `search` resource limit per minute (GitHub: 30 with a token, 10 without).
+  public var searchLimitPerMinute = 30
+  /// The `core` resource limit per hour (GitHub: 5000 with a token, 60 without).
+  public var coreLimitPerHour = 5000
+  /// The status of a primary-limit answer: 403 (GitHub's usual) or 429.
+  public var rateLimitStatus = 403
+  /// Base for absolute URLs in bodies and `Link`; nil derives `http://<Host header>`.
+  public var publicBaseURL: String? = nil
+  /// Base of `html_url` fields.
+  public var htmlBaseURL = "https://github.com"
+
+  /// The defaults above.
+  public init() {}
+}

@@ -1,0 +1,65 @@
+import HTTP
+import HTTPServer
+
+extension GitHubDouble {
+  /// Starts an HTTPServer on host:port (0 = a free port) and returns the bound port.
+  public func start(host: String = "127.0.0.1", port: Int = 0) throws -> Int {
+    var config = HTTPServerConfiguration()
+    config.host = host
+    config.port = port
+    config.serverName = "GitHub.com"
+    let server = HTTPServer(configuration: config, handler: handler)
+    let bound = try server.start()
+    let previous = serverBox.withLock { box -> HTTPServer? in
+      let old = box
+      box = server
+      return old
+    }
+    if let previous { Task { await previous.shutdown() } }
+    return bound
+  }
+
+  /// Drains and stops the server started by `start`, if any.
+  public func shutdown() async {
+    // Dropping the server here also breaks the double <-> handler reference cycle.
+    let server = serverBox.withLock { box -> HTTPServer? in
+      let s = box
+      box = nil
+      return s
+    }
+    await server?.shutdown()
+  }
+
+  /// The dispatcher: GitHub endpoints, avatars and the control API on one Router.
+  func makeRouter() -> Router {
+    var r = Router()
+    r.get("/search/repositories") { [self] req, ctx in try await serve(.search, req, ctx) }
+    r.get("/repos/{owner}/{repo}/stargazers/history") { [self] req, ctx in
+      try await serve(.history(ctx.parameters["owner"] ?? "", ctx.parameters["repo"] ?? ""), req, ctx)
+    }
+    r.get("/repos/{owner}/{repo}/stargazers/count") { [self] req, ctx in
+      try await serve(.count(ctx.parameters["owner"] ?? "", ctx.parameters["repo"] ?? ""), req, ctx)
+    }
+    r.get("/repos/{owner}/{repo}") { [self] req, ctx in
+      try await serve(.repository(ctx.parameters["owner"] ?? "", ctx.parameters["repo"] ?? ""), req, ctx)
+    }
+    r.get("/users/{login}/repos") { [self] req, ctx in
+      try await serve(.userRepos(ctx.parameters["login"] ?? ""), req, ctx)
+    }
+    r.get("/u/{id}") { [self] req, ctx in try await serve(.avatar(ctx.parameters["id"] ?? ""), req, ctx) }
+    r.get("/rate_limit") { [self] req, ctx in try await serve(.rateLimit, req, ctx) }
+    r.get("/_double/counters") { [self] _, _ in controlJSON(counters().json()) }
+    r.post("/_double/reset") { [self] _, _ in
+      reset()
+      return controlJSON(Array("{\"ok\":true}".utf8))
+    }
+    r.get("/_double/faults") { [self] _, _ in controlJSON(Self.faultsJSON(faults())) }
+    r.post("/_double/faults") { [self] req, _ in updateFaults(req) }
+    r.post("/_double/ratelimit") { [self] req, _ in updateRateLimit(req) }
+    r.fallback { [self] req, ctx in
+      if req.path.hasPrefix("/_double/") { return HTTPResponse.text(.notFound, "unknown control endpoint") }
+      return try await serve(.notFound, req, ctx)
+    }
+    return r
+  }
+}

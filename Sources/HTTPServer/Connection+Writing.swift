@@ -1,0 +1,136 @@
+import Glibc
+import HTTP
+import Sockets
+
+// Writing, finishing and closing; on the owning loop's thread like the rest of `Connection`.
+extension Connection {
+  func flush() {
+    while !pending.isEmpty && phase != .closed {
+      let result: IOResult<Int>
+      do {
+        result = try writePending()
+      } catch {
+        abort()
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        if interest & EpollEvents.output == 0 {
+          setInterest(interest | EpollEvents.output)
+          setDeadline(.write)
+        }
+        return
+      case .done(let written):
+        consume(written)
+        if deadlineKind == .write { setDeadline(.write) }
+      }
+    }
+    guard phase != .closed else { return }
+    if interest & EpollEvents.output != 0 { setInterest(interest & ~EpollEvents.output) }
+    if deadlineKind == .write { deadline = 0 }
+    if let waiter = flushWaiter {
+      flushWaiter = nil
+      waiter.resume(returning: true)
+    }
+    if responseComplete {
+      responseComplete = false
+      finishResponse()
+    }
+  }
+
+  func writePending() throws -> IOResult<Int> {
+    if pending.count == 1 {
+      return try pending[0].withUnsafeBytes { raw in
+        try Socket.write(fd, UnsafeRawBufferPointer(rebasing: raw[pendingOffset...]))
+      }
+    }
+    // Head and body go out together in one sendmsg; the pointers are only used inside the closures.
+    return try pending[0].withUnsafeBytes { first in
+      try pending[1].withUnsafeBytes { second in
+        let head = UnsafeRawBufferPointer(rebasing: first[pendingOffset...])
+        // iovec wants mutable pointers, but sendmsg only reads through them.
+        var vectors = (
+          iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+          iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+        )
+        // A homogeneous tuple is laid out like an array, so it can be passed as two iovecs.
+        return try withUnsafeBytes(of: &vectors) { raw in
+          try Socket.writev(fd, raw.bindMemory(to: iovec.self))
+        }
+      }
+    }
+  }
+
+  func consume(_ written: Int) {
+    var left = written
+    while left > 0, let first = pending.first {
+      let remaining = first.count - pendingOffset
+      if left >= remaining {
+        left -= remaining
+        pending.removeFirst()
+        pendingOffset = 0
+      } else {
+        pendingOffset += left
+        left = 0
+      }
+    }
+  }
+
+  func finishResponse() {
+    task = nil
+    if let entry = logEntry {
+      logEntry = nil
+      core.log?(entry)
+    }
+    if !keepAlive || owner.draining {
+      linger()
+      return
+    }
+    phase = .reading
+    setInterest(Connection.readInterest)
+    deadline = 0
+    process()
+  }
+
+  /// Half-closes and discards input briefly, so that unread request bytes do not turn the close into a
+  /// reset that would destroy the response before the client reads it.
+  func linger() {
+    phase = .lingering
+    Socket.shutdownWrite(fd)
+    setInterest(Connection.readInterest)
+    setDeadline(.linger)
+  }
+
+  // MARK: Ending
+
+  func timedOut() {
+    switch (deadlineKind, phase) {
+    case (.header, .reading):
+      fail(HTTPError(.requestTimeout, "request head not received in time"))
+    case (.idle, .reading), (.write, _), (.linger, _), (.header, _), (.idle, _):
+      abort()
+    }
+  }
+
+  /// During shutdown: closes the connection now if no request is in progress.
+  func drainIfIdle() {
+    if phase == .reading && inputStart == input.count { abort() }
+  }
+
+  /// Closes at once, cancelling the handler task (its upstream work stops).
+  func abort() {
+    guard phase != .closed else { return }
+    phase = .closed
+    deadline = 0
+    task?.cancel()
+    task = nil
+    pending.removeAll()
+    if let waiter = flushWaiter {
+      flushWaiter = nil
+      waiter.resume(returning: false)
+    }
+    owner.loop.unregister(fd: fd)
+    Socket.close(fd)
+    owner.removed(self)
+  }
+}

@@ -1,0 +1,71 @@
+import Glibc
+import HTTP
+import Sockets
+import Synchronization
+
+/// An HTTP/1.1 server: one listener, one or two epoll loop threads, async handlers run as tasks
+/// on the loop that owns their connection.
+public final class HTTPServer: Sendable {
+  private struct State {
+    var core: ServerCore?
+    var loops: [ServerLoop] = []
+    var shutDown = false
+  }
+
+  private let configuration: HTTPServerConfiguration
+  private let handler: HTTPHandler
+  private let log: (@Sendable (AccessLogEntry) -> Void)?
+  private let state = Mutex(State())
+
+  /// A server that answers every request with `handler`; `log` receives one entry per request.
+  public init(
+    configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler,
+    log: (@Sendable (AccessLogEntry) -> Void)? = nil
+  ) {
+    self.configuration = configuration
+    self.handler = handler
+    self.log = log
+  }
+
+  /// Binds, listens and starts the event loop thread(s). Returns the bound port.
+  @discardableResult public func start() throws -> Int {
+    signal(SIGPIPE, SIG_IGN)
+    let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port)
+    let core = ServerCore(configuration: configuration, handler: handler, log: log, listenFD: fd)
+    let cpus = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    let count = min(max(cpus, 1), 2)
+    var loops: [ServerLoop] = []
+    do {
+      for _ in 0..<count { loops.append(ServerLoop(core: core, loop: try EventLoop())) }
+      for serverLoop in loops { serverLoop.siblings = loops }
+      for serverLoop in loops { try serverLoop.start() }
+    } catch {
+      for serverLoop in loops { serverLoop.loop.execute { serverLoop.forceStop() } }
+      Socket.close(fd)
+      throw error
+    }
+    state.withLock {
+      $0.core = core
+      $0.loops = loops
+    }
+    return port
+  }
+
+  /// Graceful drain: stop accepting, let in-flight requests finish within `drainTimeout`, close everything.
+  public func shutdown() async {
+    let (core, loops) = state.withLock { s -> (ServerCore?, [ServerLoop]) in
+      if s.shutDown { return (nil, []) }
+      s.shutDown = true
+      return (s.core, s.loops)
+    }
+    guard let core else { return }
+    // Refuse new connections at once; the descriptor stays open until every loop has let go of it.
+    Socket.stopListening(core.listenFD)
+    await withTaskGroup(of: Void.self) { group in
+      for serverLoop in loops {
+        group.addTask { await serverLoop.drain() }
+      }
+    }
+    Socket.close(core.listenFD)
+  }
+}

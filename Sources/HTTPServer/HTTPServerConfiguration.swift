@@ -1,0 +1,47 @@
+import HTTP
+
+/// Listener address, limits and timeouts for an `HTTPServer`.
+public struct HTTPServerConfiguration: Sendable {
+  /// The address to bind (IPv4 or IPv6 literal, or `localhost`).
+  public var host: String = "127.0.0.1"
+  /// The port to bind; 0 picks a free port.
+  public var port: Int = 8080
+  /// Open connections allowed; past the cap new ones get a 503 and are closed.
+  public var maxConnections: Int = 1024
+  /// Longest request line; beyond it: 414.
+  public var maxRequestLineBytes: Int = 8192
+  /// Largest header section; beyond it: 431.
+  public var maxHeaderBytes: Int = 16384
+  /// Most header fields; beyond it: 431.
+  public var maxHeaderCount: Int = 100
+  /// Largest request body (Content-Length only); beyond it: 413.
+  public var maxBodyBytes: Int = 16384
+  /// Time to receive a complete request head once a request has begun (slowloris guard): 408.
+  public var headerTimeout: Duration = .seconds(10)
+  /// Time an idle keep-alive connection is kept open.
+  public var idleTimeout: Duration = .seconds(60)
+  /// Time a slow reader may go without accepting any response bytes.
+  public var writeTimeout: Duration = .seconds(30)
+  /// Time in-flight requests get to finish during `shutdown()`.
+  public var drainTimeout: Duration = .seconds(10)
+  /// The `Server` header value.
+  public var serverName: String = "RepoScroll"
+
+  /// The defaults above.
+  public init() {}
+
+  var parserLimits: HTTPParserLimits {
+    HTTPParserLimits(
+      maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
+      maxHeaderCount: maxHeaderCount,
+      maxBodyBytes: maxBodyBytes)
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, at least 1.
+  var milliseconds: Int {
+    let (seconds, attoseconds) = components
+    return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+  }
+}

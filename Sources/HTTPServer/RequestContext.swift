@@ -1,0 +1,54 @@
+import HTTP
+
+/// Per-request information the server passes to handlers.
+public struct RequestContext: Sendable {
+  /// A short unique id, also written in the access log line.
+  public let requestID: String
+  /// Path parameters filled by `Router`, percent-decoded.
+  public var parameters: [String: String]
+  /// The peer's IP address.
+  public let remoteAddress: String
+
+  /// A context from its parts (the server builds these; tests may too).
+  public init(requestID: String, parameters: [String: String] = [:], remoteAddress: String = "") {
+    self.requestID = requestID
+    self.parameters = parameters
+    self.remoteAddress = remoteAddress
+  }
+}
+
+/// A request handler. A thrown `HTTPError` becomes its own response; any other error becomes a 500.
+public typealias HTTPHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
+
+/// One access-log event; the server calls the log sink once per request.
+public struct AccessLogEntry: Sendable {
+  /// The request id (as in `RequestContext`), or `-` for requests that never parsed.
+  public var requestID: String
+  /// The method token, or `-`.
+  public var method: String
+  /// The raw target path (without the query), or `-`.
+  public var path: String
+  /// The status code sent.
+  public var status: Int
+  /// Body bytes sent.
+  public var bytes: Int
+  /// Time from the complete request to the last byte queued.
+  public var duration: Duration
+
+  /// An entry from its parts.
+  public init(requestID: String, method: String, path: String, status: Int, bytes: Int, duration: Duration) {
+    self.requestID = requestID
+    self.method = method
+    self.path = path
+    self.status = status
+    self.bytes = bytes
+    self.duration = duration
+  }
+
+  /// `id GET /path 200 1234B 0.42ms`, one line without a newline.
+  public var line: String {
+    let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+    let ms = Double(micros) / 1000
+    return "\(requestID) \(method) \(path) \(status) \(bytes)B \(ms)ms"
+  }
+}

@@ -1,0 +1,43 @@
+import HTTP
+import Synchronization
+
+/// State shared by every loop of one server: configuration, handler and counters.
+final class ServerCore: Sendable {
+  let configuration: HTTPServerConfiguration
+  let handler: HTTPHandler
+  let log: (@Sendable (AccessLogEntry) -> Void)?
+  let listenFD: Int32
+  let openConnections = Atomic<Int>(0)
+  let requestCounter = Atomic<UInt64>(0)
+  let idPrefix: String
+  let serverBytes: [UInt8]
+  let headerTimeoutMS: Int
+  let idleTimeoutMS: Int
+  let writeTimeoutMS: Int
+  let drainTimeoutMS: Int
+  /// Sent to connections past the cap.
+  let busyResponse: [UInt8] = Array(
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 20\r\nConnection: close\r\n\r\ntoo many connections\n"
+      .utf8)
+
+  init(
+    configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler,
+    log: (@Sendable (AccessLogEntry) -> Void)?, listenFD: Int32
+  ) {
+    self.configuration = configuration
+    self.handler = handler
+    self.log = log
+    self.listenFD = listenFD
+    self.idPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
+    self.serverBytes = Array(configuration.serverName.utf8.filter { $0 >= 32 && $0 < 127 })
+    headerTimeoutMS = configuration.headerTimeout.milliseconds
+    idleTimeoutMS = configuration.idleTimeout.milliseconds
+    writeTimeoutMS = configuration.writeTimeout.milliseconds
+    drainTimeoutMS = configuration.drainTimeout.milliseconds
+  }
+
+  func nextRequestID() -> String {
+    let n = requestCounter.add(1, ordering: .relaxed).newValue
+    return idPrefix + "-" + String(n, radix: 36)
+  }
+}

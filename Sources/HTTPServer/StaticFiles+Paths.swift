@@ -1,0 +1,93 @@
+import Glibc
+import HTTP
+
+// Path normalisation and file access for `StaticFiles`, kept apart from the cache logic.
+extension StaticFiles {
+  /// The normalised relative path for a raw (percent-encoded) request path, or nil to answer 404.
+  func relativePath(_ rawPath: Substring, urlPrefix: String) -> String? {
+    var raw = rawPath
+    if !urlPrefix.isEmpty {
+      let prefix = urlPrefix.hasSuffix("/") ? urlPrefix.dropLast() : Substring(urlPrefix)
+      guard raw.hasPrefix(prefix) else { return nil }
+      raw = raw.dropFirst(prefix.count)
+      guard raw.isEmpty || raw.hasPrefix("/") else { return nil }
+    }
+    // Encoded slashes and backslashes would let a single segment smuggle a separator.
+    let lower = raw.lowercased()
+    if lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00") { return nil }
+    guard let decoded = URLEncoding.percentDecode(raw) else { return nil }
+    var path = Self.normalise(decoded)
+    if raw.isEmpty || raw.hasSuffix("/") {
+      path = path.map { $0.isEmpty ? "index.html" : $0 + "/index.html" }
+    }
+    return path
+  }
+
+  /// Drops empty and `.` segments; nil for `..`, NUL or backslashes.
+  static func normalise(_ path: String) -> String? {
+    if path.utf8.contains(0) || path.utf8.contains(92) { return nil }
+    var out: [Substring] = []
+    for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if segment == "." { continue }
+      if segment == ".." { return nil }
+      out.append(segment)
+    }
+    return out.joined(separator: "/")
+  }
+
+  /// `app.3f2a9c1b.css` -> (`app.css`, `3f2a9c1b`) with the folder kept.
+  static func splitHashedName(_ path: String) -> (String, String)? {
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    let name = path[slash...]
+    let pieces = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard pieces.count >= 2 else { return nil }
+    let hashIndex = pieces.count >= 3 ? pieces.count - 2 : pieces.count - 1
+    let hash = pieces[hashIndex]
+    guard hashIndex > 0, hash.utf8.count == 8,
+      hash.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+    else { return nil }
+    var plain = pieces
+    plain.remove(at: hashIndex)
+    return (String(path[..<slash]) + plain.joined(separator: "."), String(hash))
+  }
+
+  /// 8 hex digits of a 64-bit FNV-1a hash of the contents.
+  static func contentHash(_ bytes: [UInt8]) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes {
+      h ^= UInt64(b)
+      h &*= 0x100_0000_01b3
+    }
+    let folded = UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    let hex = String(folded, radix: 16)
+    return String(repeating: "0", count: 8 - hex.count) + hex
+  }
+
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return nil }
+    let size = Int(st.st_size)
+    guard size <= limit else { return nil }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var offset = 0
+    while offset < size {
+      let n = bytes.withUnsafeMutableBytes { raw in
+        read(fd, raw.baseAddress.map { $0 + offset }, size - offset)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      offset += n
+    }
+    if offset < size { bytes.removeLast(size - offset) }
+    return bytes
+  }
+}

@@ -1,0 +1,43 @@
+/// A template problem found while loading or rendering, with its place in the source.
+public struct MustacheError: Error, Sendable, CustomStringConvertible {
+  /// The template's file path, or its name when it did not come from a file.
+  public var file: String
+  /// 1-based line; 0 when the error has no place (e.g. an unreadable folder).
+  public var line: Int
+  /// 1-based column in characters; 0 when the error has no place.
+  public var column: Int
+  /// What is wrong.
+  public var message: String
+
+  /// Creates an error.
+  public init(file: String, line: Int, column: Int, message: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  /// `file:line:column: message`, the form compilers use.
+  public var description: String {
+    line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
+  }
+}
+
+/// Line and column (both 1-based, column in Unicode scalars) of a byte offset in a UTF-8 source.
+func sourceLocation(of offset: Int, in source: [UInt8]) -> (line: Int, column: Int) {
+  var line = 1
+  var column = 1
+  var i = 0
+  let end = min(offset, source.count)
+  while i < end {
+    let b = source[i]
+    if b == UInt8(ascii: "\n") {
+      line += 1
+      column = 1
+    } else if b & 0xC0 != 0x80 {
+      column += 1
+    }
+    i += 1
+  }
+  return (line, column)
+}

@@ -1,0 +1,69 @@
+/// A typed value that templates render: no reflection, no `Any`.
+///
+/// Truthiness for sections: `null`, `false`, empty lists and empty strings are falsey; everything else
+/// (including `0`) is truthy.
+public enum MustacheValue: Sendable {
+  /// Text, HTML-escaped by `{{name}}` and emitted as is by `{{{name}}}` or `{{& name}}`.
+  case string(String)
+  /// An integer, written in decimal.
+  case int(Int)
+  /// A floating-point number; integral values are written without a fraction.
+  case double(Double)
+  /// A boolean: `false` hides a section, `true` shows it once.
+  case bool(Bool)
+  /// A list: a section renders once per element.
+  case list([MustacheValue])
+  /// A named set of values, searched by name lookups.
+  case object([String: MustacheValue])
+  /// No value: renders empty and hides sections.
+  case null
+  /// A pre-escaped HTML fragment, always emitted raw.
+  case html(String)
+
+  /// Whether a section over this value renders (see the type's documentation).
+  @inlinable public var isTruthy: Bool {
+    switch self {
+    case .null, .bool(false): return false
+    case .list(let items): return !items.isEmpty
+    case .string(let s), .html(let s): return !s.isEmpty
+    default: return true
+    }
+  }
+}
+
+extension MustacheValue: ExpressibleByStringLiteral {
+  /// A `.string` from a literal.
+  public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension MustacheValue: ExpressibleByIntegerLiteral {
+  /// An `.int` from a literal.
+  public init(integerLiteral value: Int) { self = .int(value) }
+}
+
+extension MustacheValue: ExpressibleByFloatLiteral {
+  /// A `.double` from a literal.
+  public init(floatLiteral value: Double) { self = .double(value) }
+}
+
+extension MustacheValue: ExpressibleByBooleanLiteral {
+  /// A `.bool` from a literal.
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension MustacheValue: ExpressibleByNilLiteral {
+  /// `.null` from `nil`.
+  public init(nilLiteral: ()) { self = .null }
+}
+
+extension MustacheValue: ExpressibleByArrayLiteral {
+  /// A `.list` from a literal.
+  public init(arrayLiteral elements: MustacheValue...) { self = .list(elements) }
+}
+
+extension MustacheValue: ExpressibleByDictionaryLiteral {
+  /// An `.object` from a literal; a repeated key keeps the last value.
+  public init(dictionaryLiteral elements: (String, MustacheValue)...) {
+    self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+}

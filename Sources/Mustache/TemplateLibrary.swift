@@ -1,0 +1,70 @@
+/// A set of named templates, all parsed and cross-checked when the library is created.
+public struct TemplateLibrary: Sendable {
+  private let templates: [String: Template]
+
+  /// The names of all templates, sorted.
+  public var names: [String] { templates.keys.sorted() }
+
+  /// Loads every `*.<extension>` file below `directory`, naming each by its relative path without the
+  /// extension (`partials/card`). Syntax errors and references to missing partials or parents throw.
+  public init(directory: String, extension: String = "mustache") throws(MustacheError) {
+    let files = try TemplateFiles.list(root: directory, extension: `extension`)
+    var parsed: [String: Template] = [:]
+    var paths: [String: String] = [:]
+    for file in files {
+      let source = try TemplateFiles.read(file.path)
+      parsed[file.name] = try Template(source, name: file.name, file: file.path)
+      paths[file.name] = file.path
+    }
+    try TemplateLibrary.checkReferences(parsed, files: paths)
+    templates = parsed
+  }
+
+  /// Parses each source under its key as the template's name.
+  public init(templates sources: [String: String]) throws(MustacheError) {
+    var parsed: [String: Template] = [:]
+    for name in sources.keys.sorted() {
+      parsed[name] = try Template(sources[name] ?? "", name: name)
+    }
+    try TemplateLibrary.checkReferences(parsed, files: [:])
+    templates = parsed
+  }
+
+  private static func checkReferences(_ templates: [String: Template], files: [String: String])
+    throws(MustacheError)
+  {
+    for name in templates.keys.sorted() {
+      guard let template = templates[name] else { continue }
+      for reference in template.references where templates[reference.name] == nil {
+        throw MustacheError(
+          file: files[name] ?? name, line: reference.line, column: reference.column,
+          message: "no template named '\(reference.name)'")
+      }
+    }
+  }
+
+  /// The template called `named`, if any.
+  public func template(named: String) -> Template? {
+    templates[named]
+  }
+
+  /// Renders the template `name` into `buffer`. Throws for an unknown name, or when rendering hit a
+  /// depth or size limit (runaway recursion).
+  public func render(_ name: String, _ value: MustacheValue, into buffer: inout [UInt8]) throws(MustacheError)
+  {
+    guard let template = templates[name] else {
+      throw MustacheError(file: name, line: 0, column: 0, message: "no template named '\(name)'")
+    }
+    guard template.render(value, into: &buffer, partials: self, limits: .standard) else {
+      throw MustacheError(
+        file: name, line: 0, column: 0, message: "rendering stopped at a depth or size limit (recursion?)")
+    }
+  }
+
+  /// Renders the template `name` to a string.
+  public func render(_ name: String, _ value: MustacheValue) throws(MustacheError) -> String {
+    var buffer: [UInt8] = []
+    try render(name, value, into: &buffer)
+    return String(decoding: buffer, as: UTF8.self)
+  }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The shared state of the WebDriver client suite: one static file server and one Chromium session,
+/// created once for the whole suite because Chromium takes seconds to start and to go away.
+struct BrowserFixture: Sendable {
+  let session: ChromeSession
+  let baseURL: String
+
+  @TaskLocal static var current: BrowserFixture?
+
+  /// The fixture of the running suite; fails the test when the suite scope did not provide one.
+  static func require() throws -> BrowserFixture {
+    try #require(current, "BrowserFixture.current is only set inside a suite marked .browserFixture")
+  }
+}
+
+/// Starts `python3 -m http.server` over a temp folder of fixture pages plus one Chromium session around
+/// a suite, and tears both down afterwards even when tests fail.
+struct BrowserFixtureTrait: SuiteTrait, TestScoping {
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let root = try FixturePages.write()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let server = try ProcessRunner(
+      executable: "python3",
+      arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root],
+      name: "http.server")
+    do {
+      let port = try await server.waitForListeningPort(pattern: #"port (\d+)"#)
+      try await withChromeSession { session in
+        try await session.installPageProbe()
+        let fixture = BrowserFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
+        try await BrowserFixture.$current.withValue(fixture) { try await function() }
+      }
+    } catch {
+      await server.terminate()
+      throw error
+    }
+    await server.terminate()
+  }
+}
+
+extension Trait where Self == BrowserFixtureTrait {
+  /// Runs the suite with a static fixture server and one shared Chromium session.
+  static var browserFixture: Self { Self() }
+}
+
+/// Browser tests run unless REPOSCROLL_SKIP_BROWSER=1; missing Chromium is a failure, not a skip.
+let skipBrowser = ChromeSession.skipRequested

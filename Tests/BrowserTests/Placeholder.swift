@@ -1,1 +1,0 @@
-// Tests for BrowserTests land with their target.

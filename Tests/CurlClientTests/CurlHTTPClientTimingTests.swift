@@ -1,0 +1,190 @@
+import HTTP
+import HTTPServer
+import Testing
+
+@testable import CurlClient
+
+/// Cancellation, timeouts, slow bodies and handle accounting; serialized so timing margins hold
+/// on a loaded machine.
+@Suite(.serialized) struct CurlHTTPClientTimingTests {
+  /// A body that never ends: a chunk every 20 ms until the server stops taking them.
+  static func endless(started: Counter, ended: Counter) -> HTTPHandler {
+    { _, _ in
+      started.increment()
+      let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+      let producer = Task {
+        while !Task.isCancelled {
+          if case .terminated = continuation.yield(letters(1024)) { break }
+          try? await Task.sleep(for: .milliseconds(20))
+        }
+      }
+      continuation.onTermination = { _ in
+        producer.cancel()
+        ended.increment()
+      }
+      return HTTPResponse(body: .stream(stream))
+    }
+  }
+
+  @Test func cancellationMidTransferIsPromptAndDisconnects() async throws {
+    let started = Counter()
+    let ended = Counter()
+    let server = try LoopbackServer {
+      $0.get("/forever", CurlHTTPClientTimingTests.endless(started: started, ended: ended))
+    }
+    let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120)))
+    defer { client.shutdown() }
+    let task = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
+    #expect(await eventually { started.count == 1 })
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(client.debugActiveTransfers == 1)
+    let cancelledAt = ContinuousClock.now
+    task.cancel()
+    await #expect(throws: ClientError.cancelled) { _ = try await task.value }
+    // Generous bound: without cancellation the request would run for 120 s.
+    #expect(ContinuousClock.now - cancelledAt < .seconds(10))
+    #expect(client.debugActiveTransfers == 0)
+    // The server notices the closed connection and stops the stream.
+    #expect(await eventually { ended.count == 1 })
+    await server.server.shutdown()
+  }
+
+  @Test func cancellingAQueuedRequestLeavesTheActiveOneRunning() async throws {
+    let started = Counter()
+    let ended = Counter()
+    let server = try LoopbackServer {
+      $0.get("/forever", CurlHTTPClientTimingTests.endless(started: started, ended: ended))
+      $0.get("/small") { _, _ in HTTPResponse(body: .bytes(Array("small".utf8))) }
+    }
+    let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120), maxConcurrentRequests: 1))
+    defer { client.shutdown() }
+    let first = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
+    #expect(await eventually { started.count == 1 })
+    let queued = Task { try await client.execute(ClientRequest(url: server.url("/small"))) }
+    try await Task.sleep(for: .milliseconds(100))
+    queued.cancel()
+    await #expect(throws: ClientError.cancelled) { _ = try await queued.value }
+    #expect(client.debugActiveTransfers == 1)
+    first.cancel()
+    await #expect(throws: ClientError.cancelled) { _ = try await first.value }
+    // The slot is free again.
+    let after = try await client.execute(ClientRequest(url: server.url("/small")))
+    #expect(after.body == Array("small".utf8))
+    await server.server.shutdown()
+  }
+
+  @Test func shutdownFailsRequestsInFlight() async throws {
+    let started = Counter()
+    let ended = Counter()
+    let server = try LoopbackServer {
+      $0.get("/forever", CurlHTTPClientTimingTests.endless(started: started, ended: ended))
+    }
+    let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120)))
+    let task = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
+    #expect(await eventually { started.count == 1 })
+    client.shutdown()
+    await #expect(throws: ClientError.cancelled) { _ = try await task.value }
+    #expect(client.debugLiveEasyHandles == 0)
+    await server.server.shutdown()
+  }
+
+  @Test func totalTimeoutIsTimedOut() async throws {
+    let server = try LoopbackServer {
+      $0.get("/sleep") { _, _ in
+        try await Task.sleep(for: .seconds(30))
+        return HTTPResponse(body: .bytes(Array("late".utf8)))
+      }
+    }
+    let client = CurlHTTPClient(configuration: .init(totalTimeout: .milliseconds(300)))
+    defer { client.shutdown() }
+    let begun = ContinuousClock.now
+    await #expect(throws: ClientError.timedOut) {
+      _ = try await client.execute(ClientRequest(url: server.url("/sleep")))
+    }
+    #expect(ContinuousClock.now - begun < .seconds(10))
+    // A per-request timeout overrides the configured one.
+    await #expect(throws: ClientError.timedOut) {
+      _ = try await client.execute(ClientRequest(url: server.url("/sleep"), timeout: .milliseconds(200)))
+    }
+    await server.server.shutdown()
+  }
+
+  @Test func slowChunkedBodiesArriveWhole() async throws {
+    let chunks = (0..<20).map { letters(500 + $0, seed: $0) }
+    let server = try LoopbackServer {
+      $0.get("/slow") { _, _ in
+        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        Task {
+          for chunk in chunks {
+            try? await Task.sleep(for: .milliseconds(25))
+            continuation.yield(chunk)
+          }
+          continuation.finish()
+        }
+        return HTTPResponse(body: .stream(stream))
+      }
+    }
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    let response = try await client.execute(ClientRequest(url: server.url("/slow")))
+    #expect(response.status.code == 200)
+    #expect(response.body == chunks.flatMap { $0 })
+    #expect(response.headers["Transfer-Encoding"] == "chunked")
+    await server.server.shutdown()
+  }
+
+  @Test func tenThousandRequestsLeakNoHandlesOrDescriptors() async throws {
+    let server = try LoopbackServer {
+      $0.get("/n/{n}") { _, context in
+        HTTPResponse(body: .bytes(Array((context.parameters["n"] ?? "").utf8)))
+      }
+    }
+    let descriptorsBefore = openFileDescriptorCount()
+    let client = CurlHTTPClient()
+    var peakDescriptors = 0
+    var peakConnections = 0
+    var wrong = 0
+    for batch in 0..<100 {
+      wrong += try await withThrowingTaskGroup(of: Int.self) { group in
+        for i in 0..<100 {
+          let n = batch * 100 + i
+          group.addTask {
+            let response = try await client.execute(ClientRequest(url: server.url("/n/\(n)")))
+            return response.body == Array(String(n).utf8) ? 0 : 1
+          }
+        }
+        return try await group.reduce(0, +)
+      }
+      peakDescriptors = max(peakDescriptors, openFileDescriptorCount())
+      peakConnections = max(peakConnections, establishedConnections(toPort: server.port))
+    }
+    #expect(wrong == 0)
+    #expect(client.debugActiveTransfers == 0)
+    #expect(client.debugLiveEasyHandles <= 32)
+    // At most one pooled connection per concurrent transfer, reused across the 100 batches.
+    #expect(peakConnections >= 1 && peakConnections <= 32)
+    // Leaking one descriptor per request would add thousands; the margin allows for client and
+    // server sockets of the pool and for tests running in parallel in this process.
+    #expect(peakDescriptors - descriptorsBefore <= 160)
+    client.shutdown()
+    #expect(client.debugLiveEasyHandles == 0)
+    #expect(await eventually { establishedConnections(toPort: server.port) == 0 })
+    await server.server.shutdown()
+  }
+
+  @Test func droppedClientsStopTheirThreads() async throws {
+    let server = try LoopbackServer {
+      $0.get("/small") { _, _ in HTTPResponse(body: .bytes(Array("small".utf8))) }
+    }
+    let threadsBefore = threadCount()
+    for _ in 0..<20 {
+      // No shutdown(): deinit must stop the loop thread and free the handles.
+      let client = CurlHTTPClient()
+      let response = try await client.execute(ClientRequest(url: server.url("/small")))
+      #expect(response.body == Array("small".utf8))
+    }
+    // Twenty leaked loop threads would show; the margin allows for tests running in parallel.
+    #expect(await eventually { threadCount() - threadsBefore < 10 })
+    await server.server.shutdown()
+  }
+}

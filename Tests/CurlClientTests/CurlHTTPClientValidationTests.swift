@@ -1,0 +1,91 @@
+import HTTP
+import Testing
+
+@testable import CurlClient
+
+/// Requests that must fail without any network use, and failures that need no local server.
+@Suite struct CurlHTTPClientValidationTests {
+  @Test(arguments: [
+    "file:///etc/passwd", "ftp://example.com/file", "gopher://example.com/", "javascript:alert(1)",
+    "not a url", "", "http://", "//example.com/path", "/relative/path", "http://exa mple.com/",
+    "https://example.com/\r\nX-Injected: 1",
+  ])
+  func rejectsNonHTTPURLsBeforeTheNetwork(url: String) async {
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    await #expect(throws: ClientError.invalidURL(url)) {
+      _ = try await client.execute(ClientRequest(url: url))
+    }
+    // No easy handle was ever created, so nothing reached libcurl's transfer machinery.
+    #expect(client.debugLiveEasyHandles == 0)
+  }
+
+  @Test(arguments: [
+    ("X-Bad", "value\r\nInjected: yes"), ("Bad Name", "v"), ("", "v"), ("X-Nul", "a\u{0}b"),
+  ])
+  func rejectsHeaderFieldsThatCouldSmuggleLines(name: String, value: String) async {
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    await #expect(throws: ClientError.other("invalid header field \(name)")) {
+      _ = try await client.execute(
+        ClientRequest(url: "http://127.0.0.1:9/", headers: HTTPHeaders([(name, value)])))
+    }
+    #expect(client.debugLiveEasyHandles == 0)
+  }
+
+  @Test func refusedConnectionIsCannotConnect() async throws {
+    let port = closedLoopbackPort()
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    let error = await #expect(throws: ClientError.self) {
+      _ = try await client.execute(ClientRequest(url: "http://127.0.0.1:\(port)/"))
+    }
+    guard case .cannotConnect = error else {
+      Issue.record("expected cannotConnect, got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test func unresolvableHostIsCannotResolve() async throws {
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    let error = await #expect(throws: ClientError.self) {
+      _ = try await client.execute(ClientRequest(url: "http://nonexistent.invalid/"))
+    }
+    guard case .cannotResolve = error else {
+      Issue.record("expected cannotResolve, got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test func alreadyCancelledTaskThrowsCancelled() async {
+    let client = CurlHTTPClient()
+    defer { client.shutdown() }
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await client.execute(ClientRequest(url: "http://127.0.0.1:9/"))
+    }
+    await #expect(throws: ClientError.cancelled) { _ = try await task.value }
+  }
+
+  @Test func requestsAfterShutdownFail() async {
+    let client = CurlHTTPClient()
+    client.shutdown()
+    client.shutdown()
+    await #expect(throws: ClientError.other("client is shut down")) {
+      _ = try await client.execute(ClientRequest(url: "http://127.0.0.1:9/"))
+    }
+  }
+
+  @Test func configurationDefaults() {
+    let c = CurlClientConfiguration()
+    #expect(c.connectTimeout == .seconds(5))
+    #expect(c.totalTimeout == .seconds(20))
+    #expect(c.maxResponseBytes == 8 * 1024 * 1024)
+    #expect(c.maxConcurrentRequests == 32)
+    #expect(c.followRedirects == false)
+    #expect(c.userAgent == "RepoScroll/1.0")
+    #expect(Duration.milliseconds(0).curlMilliseconds == 1)
+    #expect(Duration.milliseconds(1500).curlMilliseconds == 1500)
+  }
+}

@@ -1,1 +1,0 @@
-// Tests for CurlClientTests land with their target.

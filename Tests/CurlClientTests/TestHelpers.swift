@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Polls `condition` until it holds or `limit` passes; returns whether it held.
+func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + limit
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(10))
+  }
+  return condition()
+}
+
+/// Threads of this process.
+func threadCount() -> Int { entries(in: "/proc/self/task") }
+
+/// Open file descriptors of this process.
+func openFileDescriptorCount() -> Int { entries(in: "/proc/self/fd") }
+
+/// Directory entries, "." and ".." included.
+func entries(in path: String) -> Int {
+  guard let dir = opendir(path) else { return -1 }
+  defer { closedir(dir) }
+  var count = 0
+  while readdir(dir) != nil { count += 1 }
+  return count
+}
+
+/// A nonblocking listener on 127.0.0.1 with a free port.
+func loopbackListener() -> (fd: Int32, port: Int) {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+  precondition(fd >= 0, "socket failed")
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = 0
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  // Safe: the pointer casts view a local sockaddr_in as sockaddr for the duration of each call.
+  let bound = withUnsafeMutablePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+      bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0 && listen(fd, 8) == 0
+    }
+  }
+  precondition(bound, "bind failed")
+  return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
+
+/// A loopback port that was bound and closed, so connecting to it is refused.
+func closedLoopbackPort() -> Int {
+  let (fd, port) = loopbackListener()
+  close(fd)
+  return port
+}
+
+/// Accepts one connection on `fd` (polling, so no thread blocks), reads what arrives, answers
+/// with `reply` and closes both sockets.
+func answerOnce(fd: Int32, reply: String, within limit: Duration = .seconds(10)) async {
+  defer { close(fd) }
+  let deadline = ContinuousClock.now + limit
+  while ContinuousClock.now < deadline {
+    let connection = accept(fd, nil, nil)
+    if connection < 0 {
+      try? await Task.sleep(for: .milliseconds(5))
+      continue
+    }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    _ = recv(connection, &buffer, buffer.count, 0)
+    _ = Array(reply.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    close(connection)
+    return
+  }
+}
+
+/// A body of `count` bytes cycling through the letters.
+func letters(_ count: Int, seed: Int = 0) -> [UInt8] {
+  (0..<count).map { UInt8(0x61 + (($0 + seed) % 26)) }
+}
+
+/// Established loopback TCP connections whose remote end is `port` (the client side of
+/// connections to a test server), read from /proc/net/tcp so other tests' sockets do not count.
+func establishedConnections(toPort port: Int) -> Int {
+  guard let file = fopen("/proc/net/tcp", "r") else { return -1 }
+  defer { fclose(file) }
+  var count = 0
+  var line = [CChar](repeating: 0, count: 512)
+  while fgets(&line, Int32(line.count), file) != nil {
+    let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      .split(separator: " ")
+    // Fields: slot, local "ADDR:PORT", remote "ADDR:PORT", state (01 = ESTABLISHED), ...
+    guard fields.count > 3, let colon = fields[2].lastIndex(of: ":"),
+      Int(fields[2][fields[2].index(after: colon)...], radix: 16) == port, fields[3] == "01"
+    else { continue }
+    count += 1
+  }
+  return count
+}

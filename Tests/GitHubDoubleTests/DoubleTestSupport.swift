@@ -1,0 +1,100 @@
+import GitHubDouble
+import HTTP
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+/// A settable clock for rate-limit tests.
+final class TestClock: Sendable {
+  private let value: Mutex<Double>
+  init(_ start: Double) { value = Mutex(start) }
+  var now: Double { value.withLock { $0 } }
+  func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
+  var closure: @Sendable () -> Double { { [self] in self.now } }
+}
+
+enum Fixtures {
+  /// The full-size catalog, built once; tests using it must not change its state.
+  static let shared: GitHubDouble = {
+    var c = DoubleConfiguration()
+    c.searchLimitPerMinute = 1_000_000
+    c.coreLimitPerHour = 1_000_000
+    return GitHubDouble(configuration: c)
+  }()
+
+  /// A small double for tests that change limits or faults.
+  static func small(
+    seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void = { _ in }, clock: TestClock? = nil
+  ) -> GitHubDouble {
+    var c = DoubleConfiguration()
+    c.seed = seed
+    c.repositoryCount = 1500
+    c.ownerCount = 200
+    configure(&c)
+    if let clock { return GitHubDouble(configuration: c, now: clock.closure) }
+    return GitHubDouble(configuration: c)
+  }
+
+  static let validator: JSONSchemaValidator = {
+    do {
+      return try JSONSchemaValidator(directory: sharedDirectory() + "/github-openapi")
+    } catch {
+      fatalError("shared OpenAPI pieces missing: \(error)")
+    }
+  }()
+
+  /// `../shared` next to the package root, found by walking up from this file.
+  static func sharedDirectory(file: String = #filePath) -> String {
+    var dir = file
+    while let slash = dir.lastIndex(of: "/") {
+      dir = String(dir[..<slash])
+      if dir.isEmpty { break }
+      if fileExists(dir + "/Package.swift") {
+        let shared = dir + "/../shared"
+        precondition(fileExists(shared + "/github-openapi/README.md"), "missing \(shared)/github-openapi")
+        return shared
+      }
+    }
+    preconditionFailure("package root not found above \(file)")
+  }
+
+  static func fileExists(_ path: String) -> Bool {
+    guard let f = fopen(path, "r") else { return false }
+    fclose(f)
+    return true
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension GitHubDouble {
+  /// Calls the handler directly, as the server would.
+  func get(_ target: String, headers: HTTPHeaders = [:], method: HTTPMethod = .get) async throws
+    -> HTTPResponse
+  {
+    var h = headers
+    if h["Host"] == nil { h.add(name: "Host", value: "double.test") }
+    let request = HTTPRequest(method: method, target: target, headers: h)
+    return try await handler(
+      request, RequestContext(requestID: "T1", parameters: [:], remoteAddress: "127.0.0.1:5000"))
+  }
+
+  func post(_ target: String) async throws -> HTTPResponse { try await get(target, method: .post) }
+}
+
+extension HTTPResponse {
+  var bytes: [UInt8] {
+    if case .bytes(let b) = body { return b }
+    return []
+  }
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+  func json() throws -> SchemaJSON { try SchemaJSON.parse(bytes) }
+}
+
+/// Percent-encodes a search query for a URL.
+func enc(_ s: String) -> String { URLEncoding.percentEncode(s) }

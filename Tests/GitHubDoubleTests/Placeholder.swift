@@ -1,1 +1,0 @@
-// Tests for GitHubDoubleTests land with their target.

@@ -1,0 +1,77 @@
+import GitHubDouble
+import HTTP
+import TestSupport
+import Testing
+
+@Suite("Rate limits")
+struct RateLimitTests {
+  @Test("search headers count down; exhaustion is GitHub's 403; the window resets")
+  func exhaustionAndReset() async throws {
+    let clock = TestClock(1_800_000_000)
+    let d = Fixtures.small({ $0.searchLimitPerMinute = 3 }, clock: clock)
+    for expected in [2, 1, 0] {
+      let r = try await d.get("/search/repositories?q=go")
+      #expect(r.status == .ok)
+      #expect(r.headers["x-ratelimit-limit"] == "3")
+      #expect(r.headers["x-ratelimit-remaining"] == String(expected))
+      #expect(r.headers["x-ratelimit-used"] == String(3 - expected))
+      #expect(r.headers["x-ratelimit-resource"] == "search")
+      #expect(r.headers["x-ratelimit-reset"] == "1800000060")
+    }
+    let limited = try await d.get("/search/repositories?q=go")
+    #expect(limited.status == .forbidden)
+    #expect(limited.headers["x-ratelimit-remaining"] == "0")
+    let body = try limited.json()
+    #expect(body["message"]?.string?.hasPrefix("API rate limit exceeded for 127.0.0.1.") == true)
+    #expect(body["documentation_url"]?.string != nil)
+    let authed = try await d.get("/search/repositories?q=go", headers: ["Authorization": "Bearer x"])
+    #expect(try authed.json()["message"]?.string == "API rate limit exceeded for user ID 1.")
+    // The core resource is separate.
+    let repo = d.catalog.repositories[0]
+    let core = try await d.get("/repos/\(d.catalog.owner(of: repo).login)/\(repo.name)/stargazers/count")
+    #expect(core.status == .ok)
+    #expect(core.headers["x-ratelimit-resource"] == "core")
+    clock.advance(60)
+    let again = try await d.get("/search/repositories?q=go")
+    #expect(again.status == .ok)
+    #expect(again.headers["x-ratelimit-remaining"] == "2")
+    #expect(d.counters().calls(.search, status: 403) == 2)
+    #expect(d.counters().calls(.search, status: 200) == 4)
+  }
+
+  @Test("a configured 429 status is used for exhaustion")
+  func status429() async throws {
+    let d = Fixtures.small {
+      $0.coreLimitPerHour = 1
+      $0.rateLimitStatus = 429
+    }
+    let repo = d.catalog.repositories[1]
+    let path = "/repos/\(d.catalog.owner(of: repo).login)/\(repo.name)/stargazers/history"
+    #expect(try await d.get(path).status == .ok)
+    let r = try await d.get(path)
+    #expect(r.status.code == 429)
+    #expect(r.headers["x-ratelimit-remaining"] == "0")
+  }
+
+  @Test("the control API exhausts and restores a resource; /rate_limit reports it without spending")
+  func controlAPI() async throws {
+    let clock = TestClock(1_800_000_000)
+    let d = Fixtures.small(clock: clock)
+    let set = try await d.post("/_double/ratelimit?resource=search&remaining=0&reset=1800000500")
+    #expect(set.status == .ok)
+    #expect(try await d.get("/search/repositories?q=go").status == .forbidden)
+    let status = try await d.get("/rate_limit")
+    let j = try status.json()
+    #expect(j["resources"]?["search"]?["remaining"]?.int == 0)
+    #expect(j["resources"]?["search"]?["reset"]?.int == 1_800_000_500)
+    #expect(j["resources"]?["core"]?["limit"]?.int == 5000)
+    #expect(j["rate"]?["remaining"]?.int == 5000)
+    clock.advance(500)
+    #expect(try await d.get("/search/repositories?q=go").status == .ok)
+    _ = try await d.post("/_double/ratelimit?resource=search&remaining=0&reset=1900000000")
+    _ = try await d.post("/_double/reset")
+    #expect(try await d.get("/search/repositories?q=go").status == .ok)
+    #expect(try await d.post("/_double/ratelimit?resource=nope").status == .badRequest)
+    #expect(try await d.post("/_double/ratelimit?resource=core&remaining=x").status == .badRequest)
+  }
+}

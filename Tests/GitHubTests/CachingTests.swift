@@ -1,0 +1,231 @@
+import CurlClient
+import HTTP
+import Testing
+
+@testable import GitHub
+
+@Suite("Cache, revalidation, coalescing, stale-on-error")
+struct CachingTests {
+  static func client(
+    _ transport: FakeTransport, clock: TestClock, configure: (inout GitHubConfiguration) -> Void = { _ in }
+  ) -> GitHubClient {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "http://127.0.0.1:9"
+    configuration.avatarBase = "http://127.0.0.1:10"
+    configure(&configuration)
+    return GitHubClient(configuration: configuration, transport: transport, now: clock.now)
+  }
+
+  @Test func freshSearchIsServedFromCache() async throws {
+    let clock = TestClock()
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2]) }
+    let client = Self.client(transport, clock: clock)
+    let first = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    clock.advance(59)
+    let second = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    #expect(first.items.map(\.id) == [1, 2])
+    #expect(second.items == first.items)
+    #expect(transport.callCount == 1)
+    let metrics = await client.metrics()
+    #expect(metrics.cacheHits == 1)
+    #expect(metrics.cacheMisses == 1)
+    #expect(metrics.calls(.search, status: 200) == 1)
+    // A different page is a different key.
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 2)
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func searchWithoutETagIsRefetchedAfterTTL() async throws {
+    let clock = TestClock()
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport, clock: clock)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    clock.advance(61)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    #expect(transport.callCount == 2)
+    #expect(transport.requests[1].headers["If-None-Match"] == nil)
+  }
+
+  @Test func reloadSkipsAFreshHit() async throws {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport, clock: TestClock())
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, reload: true)
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func expiredHistoryIsRevalidatedWithETagAnd304CostsNoRateLimit() async throws {
+    let clock = TestClock(1_000)
+    let limits: [(String, String)] = [
+      ("x-ratelimit-limit", "5000"), ("x-ratelimit-remaining", "4999"), ("x-ratelimit-reset", "4600"),
+      ("x-ratelimit-resource", "core"),
+    ]
+    let transport = FakeTransport { _ in
+      Fixtures.response(Fixtures.historyJSON, headers: [("ETag", "W/\"h1\"")] + limits)
+    }
+    let client = Self.client(transport, clock: clock)
+    let first = try await client.starHistory(owner: "apple", repo: "swift")
+    #expect(
+      await client.rateLimitSnapshots() == [
+        RateLimitSnapshot(resource: "core", limit: 5000, remaining: 4999, reset: 4600)
+      ])
+
+    transport.respond { _ in ClientResponse(status: .notModified, headers: HTTPHeaders(limits)) }
+    clock.advance(601)
+    let second = try await client.starHistory(owner: "apple", repo: "swift")
+    #expect(transport.callCount == 2)
+    #expect(transport.requests[0].headers["If-None-Match"] == nil)
+    #expect(transport.requests[1].headers["If-None-Match"] == "W/\"h1\"")
+    #expect(second.weeks == first.weeks)
+    #expect(second.isStale == false)
+    #expect(await client.rateLimitSnapshots().first?.remaining == 4999)
+
+    // The 304 refreshed the entry: served from cache for another TTL.
+    clock.advance(599)
+    _ = try await client.starHistory(owner: "apple", repo: "swift")
+    #expect(transport.callCount == 2)
+    let metrics = await client.metrics()
+    #expect(metrics.revalidated == 1)
+    #expect(metrics.calls(.history, status: 304) == 1)
+    #expect(metrics.calls(.history, status: 200) == 1)
+  }
+
+  @Test func fiftyConcurrentIdenticalSearchesMakeOneUpstreamCall() async throws {
+    let gate = Gate()
+    let transport = FakeTransport { _ in
+      await gate.wait()
+      return Fixtures.search(ids: [1, 2, 3])
+    }
+    let client = Self.client(transport, clock: TestClock())
+    let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+      for _ in 0..<50 {
+        group.addTask {
+          try await client.searchRepositories(SearchQuery(text: "hot"), page: 1).items.map(\.id)
+        }
+      }
+      // Let every caller join before the single upstream call answers.
+      var joined = 0
+      for _ in 0..<10_000 {
+        let m = await client.metrics()
+        joined = m.coalesced + m.cacheMisses
+        if joined == 50 { break }
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      #expect(joined == 50)
+      await gate.open()
+      var all: [[Int]] = []
+      for try await ids in group { all.append(ids) }
+      return all
+    }
+    #expect(results.count == 50)
+    #expect(results.allSatisfy { $0 == [1, 2, 3] })
+    #expect(transport.callCount == 1)
+    let metrics = await client.metrics()
+    #expect(metrics.coalesced == 49)
+    #expect(metrics.calls(.search) == 1)
+  }
+
+  @Test func reloadStillCoalesces() async throws {
+    let gate = Gate()
+    let transport = FakeTransport { _ in
+      await gate.wait()
+      return Fixtures.search(ids: [1])
+    }
+    let client = Self.client(transport, clock: TestClock())
+    async let a = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
+    async let b = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
+    for _ in 0..<10_000 {
+      let m = await client.metrics()
+      if m.coalesced == 1 { break }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    await gate.open()
+    _ = try await (a, b)
+    #expect(transport.callCount == 1)
+  }
+
+  @Test func upstreamFailureServesAStaleEntry() async throws {
+    let clock = TestClock()
+    let transport = FakeTransport { _ in Fixtures.search(ids: [9]) }
+    let client = Self.client(transport, clock: clock)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    clock.advance(120)
+    transport.respond { _ in Fixtures.response("{\"message\":\"Server Error\"}", status: 502) }
+    let stale = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    #expect(stale.isStale)
+    #expect(stale.items.map(\.id) == [9])
+    transport.respond { _ in throw ClientError.timedOut }
+    let staleAgain = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    #expect(staleAgain.isStale)
+    // Nothing cached: the typed errors come through.
+    await #expect(throws: GitHubError.network("timed out")) {
+      _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
+    }
+    transport.respond { _ in Fixtures.response("", status: 503) }
+    await #expect(throws: GitHubError.upstream(status: 503)) {
+      _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
+    }
+    let metrics = await client.metrics()
+    #expect(metrics.staleServed == 2)
+    #expect(metrics.calls(.search, status: 0) == 2)
+    #expect(metrics.calls(.search, status: 502) == 1)
+  }
+
+  @Test func staleHistoryIsMarked() async throws {
+    let clock = TestClock()
+    let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
+    let client = Self.client(transport, clock: clock)
+    _ = try await client.starHistory(owner: "a", repo: "b")
+    clock.advance(700)
+    transport.respond { _ in throw ClientError.cannotConnect("refused") }
+    let history = try await client.starHistory(owner: "a", repo: "b")
+    #expect(history.isStale)
+    #expect(history.weeks.count == 2)
+  }
+
+  @Test func cacheStaysUnderItsByteBound() async throws {
+    let clock = TestClock()
+    let transport = FakeTransport { request in
+      Fixtures.search(ids: [request.url.utf8.count])
+    }
+    let bound = 6_000
+    let client = Self.client(transport, clock: clock) { $0.cacheBytes = bound }
+    for i in 0..<40 {
+      _ = try await client.searchRepositories(SearchQuery(text: "query\(i)"), page: 1)
+      let metrics = await client.metrics()
+      #expect(metrics.cacheBytes <= bound)
+      #expect(metrics.cacheBytes > 0)
+    }
+    let metrics = await client.metrics()
+    #expect(metrics.cacheEntries < 40)
+    // The most recent entry is still cached; the oldest was evicted.
+    _ = try await client.searchRepositories(SearchQuery(text: "query39"), page: 1)
+    #expect(transport.callCount == 40)
+    _ = try await client.searchRepositories(SearchQuery(text: "query0"), page: 1)
+    #expect(transport.callCount == 41)
+  }
+
+  @Test func lruEvictsTheLeastRecentlyUsed() {
+    var cache = ResponseCache<Int>(capacity: 300)
+    func entry(_ v: Int) -> ResponseCache<Int>.Entry { .init(value: v, etag: nil, expires: 0, cost: 100) }
+    cache.set("a", entry(1))
+    cache.set("b", entry(2))
+    cache.set("c", entry(3))
+    #expect(cache.get("a")?.value == 1)  // a is now newest
+    cache.set("d", entry(4))  // evicts b
+    #expect(cache.peek("b") == nil)
+    #expect(cache.peek("a")?.value == 1)
+    #expect(cache.peek("c")?.value == 3)
+    #expect(cache.totalBytes == 300)
+    cache.set("huge", .init(value: 0, etag: nil, expires: 0, cost: 301))
+    #expect(cache.peek("huge") == nil)
+    #expect(cache.count == 3)
+    cache.set("c", .init(value: 30, etag: nil, expires: 0, cost: 250))  // replaces c, evicts a and d
+    #expect(cache.count == 1)
+    #expect(cache.totalBytes == 250)
+    cache.remove("c")
+    #expect(cache.totalBytes == 0)
+    cache.set("e", entry(5))
+    #expect(cache.get("e")?.value == 5)
+  }
+}

@@ -1,0 +1,196 @@
+import CurlClient
+import HTTP
+import Testing
+
+@testable import GitHub
+
+@Suite("Requests: headers, URLs, validation")
+struct ClientRequestTests {
+  static func client(token: String? = nil, transport: FakeTransport, clock: TestClock = TestClock())
+    -> GitHubClient
+  {
+    var configuration = GitHubConfiguration()
+    configuration.token = token
+    configuration.apiBase = "http://127.0.0.1:9/"
+    configuration.avatarBase = "http://127.0.0.1:10"
+    return GitHubClient(configuration: configuration, transport: transport, now: clock.now)
+  }
+
+  static let png = ClientResponse(
+    status: .ok, headers: ["Content-Type": "image/png", "ETag": "\"a1\""], body: [0x89, 0x50, 0x4E, 0x47])
+
+  @Test func everyRequestCarriesGitHubHeadersAndTheTokenOnlyGoesToTheAPI() async throws {
+    let transport = FakeTransport { request in
+      if request.url.contains("/u/") { return ClientRequestTests.png }
+      if request.url.contains("/history") { return Fixtures.response(Fixtures.historyJSON) }
+      if request.url.contains("/count") { return Fixtures.response("{\"count\":42}") }
+      return Fixtures.search(ids: [1])
+    }
+    let client = Self.client(token: "ghp_secret123", transport: transport)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    _ = try await client.starHistory(owner: "apple", repo: "swift")
+    #expect(try await client.stargazerCount(owner: "apple", repo: "swift") == 42)
+    _ = try await client.avatar(userID: 7, size: 40)
+    let requests = transport.requests
+    #expect(requests.count == 4)
+    for request in requests {
+      #expect(request.method == .get)
+      #expect(request.headers["User-Agent"] == "RepoScroll/1.0")
+      #expect(request.headers["Accept"] == "application/vnd.github+json")
+      #expect(request.headers["X-GitHub-Api-Version"] == "2022-11-28")
+    }
+    for request in requests.prefix(3) {
+      #expect(request.url.hasPrefix("http://127.0.0.1:9/"))
+      #expect(request.headers.values(for: "Authorization") == ["Bearer ghp_secret123"])
+    }
+    #expect(requests[3].url == "http://127.0.0.1:10/u/7?s=40")
+    #expect(requests[3].headers["Authorization"] == nil)
+  }
+
+  @Test func noTokenMeansNoAuthorizationHeader() async throws {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport: transport)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    #expect(transport.requests[0].headers["Authorization"] == nil)
+  }
+
+  @Test func theTokenNeverAppearsInErrorsOrDescriptions() async throws {
+    let token = "ghp_TOPSECRET"
+    let transport = FakeTransport { request in
+      if request.url.contains("/count") {
+        return Fixtures.response("{\"message\":\"Bad token ghp_TOPSECRET here\"}", status: 403)
+      }
+      throw ClientError.other("connect failed; auth ghp_TOPSECRET")
+    }
+    let client = Self.client(token: token, transport: transport)
+    do {
+      _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+      Issue.record("expected a network error")
+    } catch {
+      #expect(error == .network("connect failed; auth [redacted]"))
+      #expect(!String(describing: error).contains(token))
+    }
+    do {
+      _ = try await client.stargazerCount(owner: "a", repo: "b")
+      Issue.record("expected a forbidden error")
+    } catch {
+      #expect(error == .forbidden("Bad token [redacted] here"))
+    }
+    var configuration = GitHubConfiguration()
+    configuration.token = token
+    #expect(!String(describing: configuration).contains(token))
+    #expect(!String(reflecting: configuration).contains(token))
+    var dumped = ""
+    dump(configuration, to: &dumped)
+    #expect(!dumped.contains(token))
+  }
+
+  @Test(arguments: [
+    (
+      SearchQuery(text: "  tetris language:assembly  ", sort: .stars, order: .asc), 2, 50,
+      "http://127.0.0.1:9/search/repositories?q=tetris%20language%3Aassembly&sort=stars&order=asc&per_page=50&page=2"
+    ),
+    (
+      SearchQuery(text: "c++ stars:>100 & é/?#"), 1, 100,
+      "http://127.0.0.1:9/search/repositories?q=c%2B%2B%20stars%3A%3E100%20%26%20%C3%A9%2F%3F%23&per_page=100&page=1"
+    ),
+    (
+      SearchQuery(text: "x", sort: .helpWantedIssues), 10, 100,
+      "http://127.0.0.1:9/search/repositories?q=x&sort=help-wanted-issues&order=desc&per_page=100&page=10"
+    ),
+  ])
+  func searchURLIsEncoded(query: SearchQuery, page: Int, perPage: Int, expected: String) async throws {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport: transport)
+    let result = try await client.searchRepositories(query, page: page, perPage: perPage)
+    #expect(transport.requests.map(\.url) == [expected])
+    #expect(result.page == page)
+    #expect(result.perPage == perPage)
+  }
+
+  @Test func starEndpointsUseDocumentedPaths() async throws {
+    let transport = FakeTransport { request in
+      request.url.contains("/count")
+        ? Fixtures.response("{\"count\":7}") : Fixtures.response(Fixtures.historyJSON)
+    }
+    let client = Self.client(transport: transport)
+    let history = try await client.starHistory(owner: "my-org", repo: "my.repo_1")
+    _ = try await client.stargazerCount(owner: "my-org", repo: "my.repo_1")
+    #expect(
+      transport.requests.map(\.url) == [
+        "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/history?per_page=30",
+        "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/count",
+      ])
+    #expect(history.weeks.count == 2)
+    #expect(history.weeks[0] == StarWeek(weekStart: 1_754_784_000, total: 19, days: [0, 12, 7, 0, 0, 0, 0]))
+    #expect(history.weeks[0].week == "2025-08-10")
+    #expect(history.weeks[1].week == "2025-08-03")
+  }
+
+  @Test(arguments: [
+    (0, 100, GitHubError.invalidInput("page must be at least 1")),
+    (1, 0, GitHubError.invalidInput("perPage must be between 1 and 100")),
+    (1, 101, GitHubError.invalidInput("perPage must be between 1 and 100")),
+    (11, 100, GitHubError.validation("Only the first 1000 search results are available")),
+    (34, 30, GitHubError.validation("Only the first 1000 search results are available")),
+    (Int.max, 100, GitHubError.validation("Only the first 1000 search results are available")),
+  ])
+  func badPagesAreRefusedLocally(page: Int, perPage: Int, expected: GitHubError) async {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport: transport)
+    await #expect(throws: expected) {
+      _ = try await client.searchRepositories(SearchQuery(text: "x"), page: page, perPage: perPage)
+    }
+    #expect(transport.callCount == 0)
+  }
+
+  @Test func pagingToTheCapNeverAsksForPageEleven() async throws {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport: transport)
+    var page = 1
+    while true {
+      do {
+        _ = try await client.searchRepositories(SearchQuery(text: "all"), page: page, perPage: 100)
+        page += 1
+      } catch {
+        #expect(error == .validation(GitHubClient.searchCapMessage))
+        break
+      }
+    }
+    #expect(page == 11)
+    #expect(transport.callCount == 10)
+    #expect(!transport.requests.contains { $0.url.contains("page=11") })
+    #expect(transport.requests.last?.url.hasSuffix("per_page=100&page=10") == true)
+  }
+
+  @Test(arguments: ["", "   ", String(repeating: "a", count: 257)])
+  func badQueryTextIsRefusedLocally(_ text: String) async {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport: transport)
+    await #expect(throws: GitHubError.self) {
+      _ = try await client.searchRepositories(SearchQuery(text: text), page: 1)
+    }
+    #expect(transport.callCount == 0)
+  }
+
+  @Test(arguments: [
+    ("octocat", "../../etc"), ("-bad", "repo"), ("a/b", "repo"), ("owner", ".."), ("owner", "a b"),
+    ("", "repo"), ("owner", ""), ("own%2e", "r"), ("owner", "r?x=1"),
+  ])
+  func invalidNamesNeverReachTheTransport(owner: String, repo: String) async {
+    let transport = FakeTransport { _ in Fixtures.response("{\"count\":1}") }
+    let client = Self.client(transport: transport)
+    await #expect(throws: GitHubError.self) { _ = try await client.stargazerCount(owner: owner, repo: repo) }
+    await #expect(throws: GitHubError.self) { _ = try await client.starHistory(owner: owner, repo: repo) }
+    #expect(transport.callCount == 0)
+  }
+
+  @Test func historyPerPageIsAtMostThirty() async {
+    let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
+    let client = Self.client(transport: transport)
+    await #expect(throws: GitHubError.invalidInput("perPage must be between 1 and 30")) {
+      _ = try await client.starHistory(owner: "a", repo: "b", perPage: 31)
+    }
+    #expect(transport.callCount == 0)
+  }
+}

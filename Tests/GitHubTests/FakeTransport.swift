@@ -1,0 +1,83 @@
+import CurlClient
+import HTTP
+import Synchronization
+
+/// A scriptable transport that records every request it receives.
+/// (Lives here rather than in TestSupport because TestSupport does not depend on CurlClient.)
+final class FakeTransport: HTTPClientTransport {
+  typealias Handler = @Sendable (ClientRequest) async throws -> ClientResponse
+
+  private let recorded = Mutex<[ClientRequest]>([])
+  private let handler: Mutex<Handler>
+
+  init(_ handler: @escaping Handler) { self.handler = Mutex(handler) }
+
+  /// Replaces the script for later requests.
+  func respond(_ handler: @escaping Handler) { self.handler.withLock { $0 = handler } }
+
+  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+    recorded.withLock { $0.append(request) }
+    let current = handler.withLock { $0 }
+    return try await current(request)
+  }
+
+  var requests: [ClientRequest] { recorded.withLock { $0 } }
+  var callCount: Int { recorded.withLock { $0.count } }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+  private let value: Mutex<Double>
+  init(_ start: Double = 1_700_000_000) { value = Mutex(start) }
+  func now() -> Double { value.withLock { $0 } }
+  func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
+}
+
+/// Holds transport calls until the test opens it.
+actor Gate {
+  private var isOpen = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func wait() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+
+  func open() {
+    isOpen = true
+    for waiter in waiters { waiter.resume() }
+    waiters.removeAll()
+  }
+}
+
+enum Fixtures {
+  static func response(
+    _ body: String, status: Int = 200, headers: [(String, String)] = [("Content-Type", "application/json")]
+  ) -> ClientResponse {
+    ClientResponse(status: HTTPStatus(code: status), headers: HTTPHeaders(headers), body: Array(body.utf8))
+  }
+
+  static func repositoryJSON(id: Int, name: String = "repo", description: String = "\"d\"") -> String {
+    """
+    {"id":\(id),"name":"\(name)\(id)","full_name":"owner/\(name)\(id)","html_url":"https://github.com/owner/\(name)\(id)",
+    "owner":{"login":"owner","id":7,"avatar_url":"https://avatars.githubusercontent.com/u/7?v=4",
+    "html_url":"https://github.com/owner","type":"User"},"description":\(description),"fork":false,
+    "language":"Swift","stargazers_count":\(id * 10),"forks_count":1,"open_issues_count":2,
+    "created_at":"2020-01-01T00:00:00Z","updated_at":"2021-01-01T00:00:00Z","pushed_at":null,
+    "homepage":null,"license":null,"topics":["a"],"archived":false,"extra_unknown_field":{"x":1}}
+    """
+  }
+
+  static func searchJSON(ids: [Int], total: Int = 5000) -> String {
+    "{\"total_count\":\(total),\"incomplete_results\":false,\"items\":["
+      + ids.map { repositoryJSON(id: $0) }.joined(separator: ",") + "]}"
+  }
+
+  static func search(ids: [Int], headers: [(String, String)] = []) -> ClientResponse {
+    response(searchJSON(ids: ids), headers: [("Content-Type", "application/json")] + headers)
+  }
+
+  static let historyJSON = """
+    [{"week":1754784000,"total":19,"days":[0,12,7,0,0,0,0]},{"week":1754179200,"total":3,"days":[1,1,1,0,0,0,0]}]
+    """
+}

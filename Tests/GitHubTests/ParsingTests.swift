@@ -1,0 +1,107 @@
+import Testing
+
+@testable import GitHub
+
+@Suite("Pure parsers")
+struct ParsingTests {
+  @Test(arguments: [
+    (
+      "<https://a/?page=2>; rel=\"next\", <https://a/?page=9>; rel=\"last\"",
+      ["next": "https://a/?page=2", "last": "https://a/?page=9"]
+    ),
+    (
+      "<https://a/?page=9>; rel=\"last\", <https://a/?page=2>; rel=\"next\"",
+      ["next": "https://a/?page=2", "last": "https://a/?page=9"]
+    ),
+    ("<https://a/?x=1,2>; title=\"a, b; c\"; REL=Next", ["next": "https://a/?x=1,2"]),
+    ("<u1>; rel=\"prev first\"", ["prev": "u1", "first": "u1"]),
+    ("<u1>; rel=next, <u2>; rel=next", ["next": "u1"]),
+    ("garbage, <u3>; rel=\"last\"", ["last": "u3"]),
+    ("<u4>", [:]),
+    ("<unterminated; rel=next", [:]),
+    ("", [:]),
+    (";;;,,,<<>>\"\"\\", [:]),
+    ("<u5>; rel=\"esc\\\"aped\"", ["esc\"aped": "u5"]),
+  ])
+  func linkHeader(_ value: String, _ expected: [String: String]) {
+    #expect(LinkHeader.parse(value) == expected)
+  }
+
+  @Test func linkHeaderSurvivesArbitraryBytes() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet = Array("<>;,=\" \\relnxt\tab?é")
+    for _ in 0..<2_000 {
+      let length = Int.random(in: 0..<40, using: &generator)
+      let value = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+      _ = LinkHeader.parse(value)
+    }
+  }
+
+  @Test(arguments: [
+    (0, "1970-01-01"), (1_754_784_000, "2025-08-10"), (951_782_400, "2000-02-29"), (-86_400, "1969-12-31"),
+    (4_107_542_400, "2100-03-01"),
+  ])
+  func isoDates(_ seconds: Int, _ expected: String) {
+    #expect(StarWeek.isoDate(unixSeconds: seconds) == expected)
+  }
+
+  @Test func historyDecoding() throws {
+    let outOfOrder =
+      "[{\"week\":100,\"total\":1,\"days\":[1,0,0,0,0,0,0]},{\"week\":700000,\"total\":2,\"days\":[0,0,0,0,0,0,2],\"x\":true}]"
+    let history = try ResponseDecoding.starHistory(Array(outOfOrder.utf8))
+    #expect(history.weeks.map(\.weekStart) == [700_000, 100])
+    #expect(throws: GitHubError.decoding("star history week 5 has 6 days, expected 7")) {
+      try ResponseDecoding.starHistory(Array("[{\"week\":5,\"total\":1,\"days\":[1,0,0,0,0,0]}]".utf8))
+    }
+    #expect(try ResponseDecoding.starHistory(Array("[]".utf8)).weeks.isEmpty)
+    #expect(try ResponseDecoding.stargazerCount(Array("{\"count\":42,\"other\":1}".utf8)) == 42)
+    #expect(throws: GitHubError.self) { try ResponseDecoding.stargazerCount(Array("{\"count\":-1}".utf8)) }
+    #expect(throws: GitHubError.self) {
+      try ResponseDecoding.stargazerCount(Array("{\"count\":\"42\"}".utf8))
+    }
+  }
+}
+
+@Suite("Nullable and odd fields")
+struct NullableFieldTests {
+  @Test func nullOwnerAndUnusualLicenseDecode() async throws {
+    let item = """
+      {"id":5,"name":"n","full_name":"ghost/n","owner":null,"html_url":"https://github.com/ghost/n",
+      "description":null,"language":null,"stargazers_count":1,"forks_count":0,"open_issues_count":0,
+      "created_at":"2020-01-01T00:00:00Z","updated_at":"2020-01-02T00:00:00Z","homepage":"",
+      "license":{"key":"other","name":"Other","spdx_id":"NOASSERTION","url":null}}
+      """
+    let body = "{\"total_count\":1,\"incomplete_results\":true,\"items\":[\(item)]}"
+    let transport = FakeTransport { _ in
+      Fixtures.response(body, headers: [("Link", "<https://x/?page=1>; rel=\"prev\"")])
+    }
+    let client = GitHubClient(
+      configuration: GitHubConfiguration(), transport: transport, now: TestClock().now)
+    let page = try await client.searchRepositories(SearchQuery(text: "ghost"), page: 2, perPage: 1)
+    let repo = try #require(page.items.first)
+    #expect(page.incompleteResults)
+    #expect(page.links == ["prev": "https://x/?page=1"])
+    #expect(repo.owner == nil)
+    #expect(repo.license == "Other")
+    #expect(repo.homepage == nil)
+    #expect(repo.topics == [])
+    #expect(repo.pushedAt == nil)
+    #expect(repo.fork == false)
+    #expect(repo.archived == false)
+  }
+
+  @Test func nonHTTPBasesAreRefused() async {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "file:///etc"
+    configuration.avatarBase = "ftp://x"
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    await #expect(throws: GitHubError.invalidInput("API base is not an http(s) URL")) {
+      _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
+    }
+    await #expect(throws: GitHubError.invalidInput("avatar base is not an http(s) URL")) {
+      _ = try await client.avatar(userID: 1, size: 1)
+    }
+    #expect(transport.callCount == 0)
+  }
+}

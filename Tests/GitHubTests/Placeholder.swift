@@ -1,1 +1,0 @@
-// Tests for GitHubTests land with their target.

@@ -1,0 +1,285 @@
+import CurlClient
+import HTTP
+import Testing
+
+@testable import GitHub
+
+/// Expected first-item values of each recorded search response.
+struct SearchExpectation: Sendable, CustomTestStringConvertible {
+  var file: String
+  var totalCount: Int
+  var itemCount: Int
+  var incomplete: Bool
+  var id: Int
+  var fullName: String
+  var stars: Int
+  var ownerLogin: String
+  var ownerID: Int
+  var description: String?
+  var language: String?
+  var license: String?
+  var homepage: String?
+  var rels: [String]
+  var testDescription: String { file }
+}
+
+let searchExpectations: [SearchExpectation] = [
+  .init(
+    file: "057-get-search-repositories.json", totalCount: 2723, itemCount: 30, incomplete: false,
+    id: 1_951_148,
+    fullName: "kennethreitz/legit", stars: 3036, ownerLogin: "kennethreitz", ownerID: 119_893,
+    description: "Git for Humans, Inspired by GitHub for Mac™.", language: "Python", license: nil,
+    homepage: "http://www.git-legit.org/", rels: ["last", "next"]),
+  .init(
+    file: "058-get-search-repositories.json", totalCount: 2723, itemCount: 30, incomplete: false,
+    id: 3_043_012,
+    fullName: "logsol/Github-Auto-Deploy", stars: 159, ownerLogin: "logsol", ownerID: 692_826,
+    description:
+      "a server that allows you to automatically deploy the latest version of your github project at each git push",
+    language: "Python", license: nil, homepage: "http://logsol.github.com/Github-Auto-Deploy/",
+    rels: ["first", "last", "next", "prev"]),
+  .init(
+    file: "066-get-search-repositories.json", totalCount: 8, itemCount: 8, incomplete: false, id: 3_710_711,
+    fullName: "sigmavirus24/github3.py", stars: 637, ownerLogin: "sigmavirus24", ownerID: 240_830,
+    description: "Python library for interfacing with the GitHub APIv3", language: "Python", license: nil,
+    homepage: "https://github3py.readthedocs.io", rels: []),
+  .init(
+    file: "067-get-search-repositories.json", totalCount: 8, itemCount: 8, incomplete: false, id: 3_710_711,
+    fullName: "sigmavirus24/github3.py", stars: 638, ownerLogin: "sigmavirus24", ownerID: 240_830,
+    description: "Python library for interfacing with the GitHub APIv3", language: "Python", license: nil,
+    homepage: "https://github3py.readthedocs.io", rels: []),
+  .init(
+    file: "077-get-search-repositories.json", totalCount: 14, itemCount: 14, incomplete: false,
+    id: 327_047_575, fullName: "t0m4uk1991/notifyme", stars: 0, ownerLogin: "t0m4uk1991", ownerID: 6_698_785,
+    description: nil, language: "Java", license: nil, homepage: nil, rels: []),
+  .init(
+    file: "078-get-search-repositories.json", totalCount: 45, itemCount: 30, incomplete: false,
+    id: 256_256_652, fullName: "hub4j-test-org/test-issue-events", stars: 0, ownerLogin: "hub4j-test-org",
+    ownerID: 7_544_739, description: nil, language: nil, license: nil, homepage: nil, rels: ["last", "next"]),
+  .init(
+    file: "079-get-search-repositories.json", totalCount: 1677, itemCount: 30, incomplete: false,
+    id: 68_911_683,
+    fullName: "daniel-e/tetros", stars: 678, ownerLogin: "daniel-e", ownerID: 5_294_331,
+    description: "Tetris that fits into the boot sector.", language: "Assembly", license: "MIT",
+    homepage: nil /* recorded as "" */, rels: ["last", "next"]),
+]
+
+/// Expected values of each recorded classic stargazers response.
+struct StargazerExpectation: Sendable, CustomTestStringConvertible {
+  var file: String
+  var count: Int
+  var firstLogin: String?
+  var firstID: Int?
+  var firstStarredAt: String?
+  var lastLogin: String?
+  var testDescription: String { file }
+}
+
+let stargazerExpectations: [StargazerExpectation] = [
+  .init(
+    file: "051-get-repos-stargazers.json", count: 30, firstLogin: "Stals", firstID: 472_089, lastLogin: "Swop"
+  ),
+  .init(
+    file: "052-get-repos-stargazers.json", count: 30, firstLogin: "kennethreitz", firstID: 119_893,
+    lastLogin: "youngsterxyf"),
+  .init(
+    file: "053-get-repos-stargazers.json", count: 7, firstLogin: "ailling", firstID: 1_420_006,
+    lastLogin: "berndca"),
+  .init(
+    file: "056-get-repos-stargazers.json", count: 6, firstLogin: "sAlexander", firstID: 20961,
+    firstStarredAt: "2014-08-13T19:22:05Z", lastLogin: "JoePython1"),
+  .init(
+    file: "070-get-repos-stargazers.json", count: 100, firstLogin: "kanzure", firstID: 101_238,
+    firstStarredAt: "2013-07-22T18:09:13Z", lastLogin: "prafulfillment"),
+  .init(
+    file: "071-get-repositories-stargazers.json", count: 100, firstLogin: "amatthies", firstID: 1_047_022,
+    firstStarredAt: "2015-06-28T22:35:32Z", lastLogin: "WillHogan"),
+  .init(
+    file: "072-get-repositories-stargazers.json", count: 100, firstLogin: "elgalu", firstID: 111_569,
+    firstStarredAt: "2016-06-19T20:15:37Z", lastLogin: "ArthurPBressan"),
+  .init(
+    file: "073-get-repositories-stargazers.json", count: 100, firstLogin: "vvalorous", firstID: 12_708_884,
+    firstStarredAt: "2018-03-29T04:52:23Z", lastLogin: "dwkrghm"),
+  .init(
+    file: "074-get-repositories-stargazers.json", count: 84, firstLogin: "aad", firstID: 252_512,
+    firstStarredAt: "2019-12-11T15:01:30Z", lastLogin: "Kreazot"),
+  .init(file: "075-get-repos-stargazers.json", count: 0),
+  .init(
+    file: "076-get-repos-stargazers.json", count: 30, firstLogin: "nielswind", firstID: 9799,
+    firstStarredAt: "2010-04-19T04:13:03Z", lastLogin: "meisam"),
+  .init(
+    file: "080-get-repos-stargazers.json", count: 2, firstLogin: "antrix190", firstID: 3_845_033,
+    firstStarredAt: "2022-05-23T14:23:52Z", lastLogin: "bitwiseman"),
+  .init(
+    file: "081-get-repos-stargazers.json", count: 1, firstLogin: "antrix190", firstID: 3_845_033,
+    firstStarredAt: "2022-05-23T14:23:52Z", lastLogin: "antrix190"),
+]
+
+/// A client whose transport answers every request with one recorded response.
+func replayClient(_ recording: Recording, clock: TestClock = TestClock()) -> (GitHubClient, FakeTransport) {
+  let response = recording.response
+  let transport = FakeTransport { _ in response }
+  return (GitHubClient(configuration: GitHubConfiguration(), transport: transport, now: clock.now), transport)
+}
+
+@Suite("Conformance with real GitHub recordings")
+struct RecordingConformanceTests {
+  @Test func everyRecordedSearchAndStargazersResponseIsCovered() throws {
+    let searches = try Recordings.files(containing: "get-search-repositories")
+    #expect(searches == searchExpectations.map(\.file))
+    let stargazers = try Recordings.files(containing: "stargazers")
+    #expect(stargazers == stargazerExpectations.map(\.file))
+  }
+
+  @Test(arguments: searchExpectations)
+  func searchRecordingDecodes(_ expected: SearchExpectation) async throws {
+    let recording = try Recordings.load(expected.file)
+    #expect(recording.status == 200)
+    let (client, transport) = replayClient(recording)
+    let page = try await client.searchRepositories(SearchQuery(text: "recorded"), page: 1, perPage: 30)
+    #expect(transport.callCount == 1)
+    #expect(page.totalCount == expected.totalCount)
+    #expect(page.incompleteResults == expected.incomplete)
+    #expect(page.items.count == expected.itemCount)
+    #expect(page.isStale == false)
+    let first = try #require(page.items.first)
+    #expect(first.id == expected.id)
+    #expect(first.fullName == expected.fullName)
+    #expect(first.stargazersCount == expected.stars)
+    #expect(first.owner?.login == expected.ownerLogin)
+    #expect(first.owner?.id == expected.ownerID)
+    #expect(first.description == expected.description)
+    #expect(first.language == expected.language)
+    #expect(first.license == expected.license)
+    #expect(first.homepage == expected.homepage)
+    #expect(first.name == String(expected.fullName.split(separator: "/")[1]))
+    #expect(first.htmlURL == "https://github.com/\(expected.fullName)")
+    #expect(Set(page.links.keys) == Set(expected.rels))
+    // Items are unique by id, which the paging layer relies on.
+    #expect(Set(page.items.map(\.id)).count == page.items.count)
+  }
+
+  @Test func nullableFieldsAreHandled() async throws {
+    // 077: item 4 has no language; item 2 has an MIT license; descriptions null.
+    let (client077, _) = replayClient(try Recordings.load("077-get-search-repositories.json"))
+    let page077 = try await client077.searchRepositories(SearchQuery(text: "x"), page: 1)
+    #expect(page077.items[4].id == 374_053_799)
+    #expect(page077.items[4].language == nil)
+    #expect(page077.items[2].license == "MIT")
+    #expect(page077.items[0].description == nil)
+    #expect(page077.items[0].topics.isEmpty)
+    // 057 (2014): no topics, no license key, no archived key, no incomplete_results.
+    let (client057, _) = replayClient(try Recordings.load("057-get-search-repositories.json"))
+    let page057 = try await client057.searchRepositories(SearchQuery(text: "x"), page: 1, perPage: 30)
+    #expect(page057.items.allSatisfy { $0.topics.isEmpty && $0.license == nil && !$0.archived })
+    #expect(page057.items[12].homepage == nil)
+    #expect(page057.items[0].createdAt == "2011-06-25T05:58:18Z")
+    #expect(page057.items[0].pushedAt == "2014-01-27T17:39:31Z")
+    #expect(page057.items[0].forksCount == 118)
+    #expect(page057.items[0].openIssuesCount == 56)
+    // 078: topics present but empty; item 13 licensed.
+    let (client078, _) = replayClient(try Recordings.load("078-get-search-repositories.json"))
+    let page078 = try await client078.searchRepositories(SearchQuery(text: "x"), page: 1, perPage: 30)
+    #expect(page078.items[13].license == "MIT")
+    #expect(
+      page078.items[1].description == "A test repository for testing the github-api project: github-api-test")
+    #expect(page078.items[1].homepage == "http://github-api.kohsuke.org/")
+    #expect(page078.items[0].owner?.type == "Organization")
+  }
+
+  @Test func linksAreParsedByRelNotPosition() throws {
+    let page2 = try Recordings.load("058-get-search-repositories.json")
+    let links = LinkHeader.parse(try #require(page2.headers["link"]))
+    let base =
+      "https://api.github.com/search/repositories?sort=stars&q=github+language%3APython&order=desc&page="
+    #expect(links == ["next": base + "3", "last": base + "34", "first": base + "1", "prev": base + "1"])
+    let stargazers = try Recordings.load("071-get-repositories-stargazers.json")
+    let starLinks = LinkHeader.parse(try #require(stargazers.headers["link"]))
+    let starBase = "https://api.github.com/repositories/11439734/stargazers?per_page=100&page="
+    #expect(
+      starLinks == [
+        "prev": starBase + "1", "next": starBase + "3", "last": starBase + "5", "first": starBase + "1",
+      ])
+    let lastPage = try Recordings.load("074-get-repositories-stargazers.json")
+    let lastLinks = LinkHeader.parse(try #require(lastPage.headers["link"]))
+    #expect(lastLinks["next"] == nil)
+    #expect(lastLinks["prev"] == starBase + "4")
+  }
+
+  @Test(arguments: stargazerExpectations)
+  func stargazersRecordingDecodes(_ expected: StargazerExpectation) throws {
+    let recording = try Recordings.load(expected.file)
+    #expect(recording.status == 200)
+    let users = try ResponseDecoding.stargazers(recording.body)
+    #expect(users.count == expected.count)
+    #expect(users.first?.login == expected.firstLogin)
+    #expect(users.first?.id == expected.firstID)
+    #expect(users.first?.starredAt == expected.firstStarredAt)
+    #expect(users.last?.login == expected.lastLogin)
+    #expect(recording.headers["etag"] != nil)
+  }
+
+  @Test func abuseRecordingIsASecondaryLimitUntilRetryAfter() async throws {
+    let recording = try Recordings.load("060-get-search-code.json")
+    #expect(recording.status == 403)
+    let clock = TestClock(1_000_000)
+    let (client, transport) = replayClient(recording, clock: clock)
+    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000_060, secondary: true)) {
+      _ = try await client.searchRepositories(SearchQuery(text: "jacquev6"), page: 1)
+    }
+    // Refused locally until then, without calling GitHub.
+    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000_060, secondary: true)) {
+      _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
+    }
+    #expect(transport.callCount == 1)
+  }
+
+  @Test func exhaustedRecordingIsThePrimaryLimit() async throws {
+    let recording = try Recordings.load("063-get-users.json")
+    #expect(recording.status == 403)
+    let clock = TestClock(2_000_000)
+    let (client, transport) = replayClient(recording, clock: clock)
+    // No reset header in this 2013 recording: the layer backs off a minute.
+    await #expect(throws: GitHubError.rateLimited(resource: "core", until: 2_000_060, secondary: false)) {
+      _ = try await client.starHistory(owner: "jacquev6", repo: "PyGithub")
+    }
+    await #expect(throws: GitHubError.rateLimited(resource: "core", until: 2_000_060, secondary: false)) {
+      _ = try await client.stargazerCount(owner: "jacquev6", repo: "PyGithub")
+    }
+    #expect(transport.callCount == 1)
+    let core = try #require(await client.rateLimitSnapshots().first { $0.resource == "core" })
+    #expect(core.remaining == 0)
+    #expect(core.limit == 60)
+  }
+
+  @Test func missingUserAgentRecordingIsForbidden() async throws {
+    let recording = try Recordings.load("061-get-user.json")
+    let (client, _) = replayClient(recording)
+    await #expect(
+      throws: GitHubError.forbidden(
+        "Missing or invalid User Agent string. See http://developer.github.com/v3/#user-agent-required")
+    ) {
+      _ = try await client.stargazerCount(owner: "octocat", repo: "hello")
+    }
+  }
+
+  @Test func validationRecordingMapsTo422Message() async throws {
+    let recording = try Recordings.load("002-post-repos-labels.json")
+    #expect(recording.status == 422)
+    let (client, _) = replayClient(recording)
+    await #expect(throws: GitHubError.validation("Validation Failed")) {
+      _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
+    }
+  }
+
+  @Test func recordedRateLimitHeadersParse() throws {
+    let recording = try Recordings.load("078-get-search-repositories.json")
+    let limits = try #require(RateLimitHeaders.parse(recording.headers))
+    #expect(
+      limits
+        == RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: "search"))
+    let abuse = try #require(RateLimitHeaders.parse(try Recordings.load("060-get-search-code.json").headers))
+    #expect(abuse == RateLimitHeaders(retryAfter: 60))
+    #expect(RateLimitHeaders.parse(try Recordings.load("061-get-user.json").headers) == nil)
+  }
+}

@@ -1,0 +1,64 @@
+import HTTP
+import HTTPServer
+import TestSupport
+import Testing
+
+/// Starts a server for one test and shuts it down afterwards.
+func withServer(
+  _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+  handler: @escaping HTTPHandler,
+  log: (@Sendable (AccessLogEntry) -> Void)? = nil,
+  _ body: @escaping @Sendable (Int) throws -> Void
+) async throws {
+  var configuration = HTTPServerConfiguration()
+  configuration.port = 0
+  configure(&configuration)
+  let server = HTTPServer(configuration: configuration, handler: handler, log: log)
+  let port = try server.start()
+  do {
+    try await onThread { try body(port) }
+  } catch {
+    await server.shutdown()
+    throw error
+  }
+  await server.shutdown()
+}
+
+func helloRouter() -> HTTPHandler {
+  var router = Router()
+  router.get("/hello") { _, _ in .text(.ok, "hello") }
+  router.get("/users/{name}/repos/{repo}") { _, context in
+    .text(.ok, "\(context.parameters["name"] ?? "")|\(context.parameters["repo"] ?? "")")
+  }
+  router.post("/echo") { request, _ in HTTPResponse(body: .bytes(request.body)) }
+  return router.handler
+}
+
+@Suite struct BasicServerTests {
+  @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
+    try await withServer(handler: helloRouter()) { port in
+      let client = try RawSocketClient(port: port)
+      for _ in 0..<3 {
+        let response = try client.request("GET", "/hello")
+        #expect(response.status == 200)
+        #expect(response.text == "hello\n")
+        #expect(response.headers["Content-Length"] == "6")
+        #expect(response.headers["Date"] != nil)
+        #expect(response.headers["Server"] == "RepoScroll")
+      }
+    }
+  }
+
+  @Test func routerParametersAndMethods() async throws {
+    try await withServer(handler: helloRouter()) { port in
+      let client = try RawSocketClient(port: port)
+      #expect(try client.request("GET", "/users/a%20b/repos/x").text == "a b|x\n")
+      let post = try client.request("POST", "/hello", body: "x")
+      #expect(post.status == 405)
+      #expect(post.headers["Allow"] == "GET, HEAD")
+      let echo = try client.request("POST", "/echo", body: "ping")
+      #expect(echo.text == "ping")
+      #expect(try client.request("GET", "/nope").status == 404)
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import HTTP
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+/// A flag that handler tasks set and tests poll.
+final class Flag: Sendable {
+  private let value = Mutex(false)
+  func set() { value.withLock { $0 = true } }
+  var isSet: Bool { value.withLock { $0 } }
+
+  /// Polls until set or `timeout` passes.
+  func wait(timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if isSet { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return isSet
+  }
+}
+
+@Suite(.serialized) struct LimitsAndTimeoutsTests {
+  @Test func requestLineAndHeaderLimits() async throws {
+    try await withServer(
+      {
+        $0.maxRequestLineBytes = 100
+        $0.maxHeaderBytes = 200
+        $0.maxHeaderCount = 5
+      }, handler: helloRouter()
+    ) { port in
+      let long = try RawSocketClient(port: port)
+      try long.send("GET /" + String(repeating: "a", count: 150) + " HTTP/1.1\r\nHost: a\r\n\r\n")
+      #expect(try long.readResponse().status == 414)
+      #expect(long.closesConnection())
+
+      let endless = try RawSocketClient(port: port)
+      try endless.send("GET /" + String(repeating: "a", count: 150))  // never ends its line
+      #expect(try endless.readResponse().status == 414)
+
+      let bigHeaders = try RawSocketClient(port: port)
+      try bigHeaders.send(
+        "GET /hello HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 250) + "\r\n\r\n")
+      #expect(try bigHeaders.readResponse().status == 431)
+
+      let many = try RawSocketClient(port: port)
+      try many.send("GET /hello HTTP/1.1\r\nHost: a\r\n" + String(repeating: "X: 1\r\n", count: 5) + "\r\n")
+      #expect(try many.readResponse().status == 431)
+
+      let fine = try RawSocketClient(port: port)
+      #expect(try fine.request("GET", "/hello", headers: [("X", "1"), ("Y", "2")]).status == 200)
+    }
+  }
+
+  @Test func connectionCapAnswers503AndKeepsServedOnes() async throws {
+    try await withServer({ $0.maxConnections = 3 }, handler: helloRouter()) { port in
+      let served = try (0..<3).map { _ in try RawSocketClient(port: port) }
+      for client in served { #expect(try client.request("GET", "/hello").status == 200) }
+      let extra = try RawSocketClient(port: port)
+      let refused = try extra.readResponse()
+      #expect(refused.status == 503)
+      #expect(extra.closesConnection())
+      for client in served { #expect(try client.request("GET", "/hello").status == 200) }
+      served[0].close()
+      // The freed slot is reused once the server has seen the close.
+      var status = 0
+      for _ in 0..<50 where status != 200 {
+        sleepFor(.milliseconds(100))
+        let later = try RawSocketClient(port: port)
+        status = (try? later.request("GET", "/hello").status) ?? 0
+      }
+      #expect(status == 200)
+    }
+  }
+
+  @Test func slowHeadGets408AndIsClosed() async throws {
+    try await withServer({ $0.headerTimeout = .milliseconds(400) }, handler: helloRouter()) { port in
+      let client = try RawSocketClient(port: port)
+      // Trickling does not reset the deadline: it covers the whole head.
+      try client.trickle("GET /hello HTTP/1.1\r\nHo", pieceSize: 4, pause: .milliseconds(60))
+      sleepFor(.milliseconds(500))
+      let response = try client.readResponse()
+      #expect(response.status == 408)
+      #expect(client.closesConnection())
+      // A silent new connection is closed too.
+      let silent = try RawSocketClient(port: port)
+      sleepFor(.milliseconds(600))
+      let bytes = try silent.readUntilClose()
+      #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
+    }
+  }
+
+  @Test func idleKeepAliveConnectionsAreClosed() async throws {
+    try await withServer(
+      {
+        $0.idleTimeout = .milliseconds(600)
+        $0.headerTimeout = .seconds(5)
+      }, handler: helloRouter()
+    ) { port in
+      let client = try RawSocketClient(port: port, timeout: .seconds(3))
+      #expect(try client.request("GET", "/hello").status == 200)
+      let start = ContinuousClock.now
+      #expect(try client.readUntilClose().isEmpty)
+      #expect(ContinuousClock.now - start < .seconds(3))
+      // Activity before the deadline keeps the connection (together longer than one idle period).
+      let busy = try RawSocketClient(port: port)
+      for _ in 0..<8 {
+        sleepFor(.milliseconds(100))
+        #expect(try busy.request("GET", "/hello").status == 200)
+      }
+    }
+  }
+
+  @Test func slowReaderIsCutOff() async throws {
+    var router = Router()
+    router.get("/huge") { _, _ in HTTPResponse(body: .bytes(Array(repeating: 65, count: 16 << 20))) }
+    try await withServer({ $0.writeTimeout = .milliseconds(300) }, handler: router.handler) { port in
+      let client = try RawSocketClient(port: port, timeout: .seconds(5))
+      try client.send("GET /huge HTTP/1.1\r\nHost: a\r\n\r\n")
+      sleepFor(.milliseconds(1200))  // read nothing while the server's buffers fill
+      let received = try client.readUntilClose()
+      #expect(received.count < 16 << 20)
+    }
+  }
+
+  @Test func disconnectCancelsTheHandler() async throws {
+    let started = Flag()
+    let cancelled = Flag()
+    var router = Router()
+    router.get("/slow") { _, _ in
+      started.set()
+      do {
+        try await Task.sleep(for: .seconds(20))
+      } catch {
+        cancelled.set()
+        throw error
+      }
+      return .text(.ok, "late")
+    }
+    try await withServer(handler: router.handler) { port in
+      let client = try RawSocketClient(port: port)
+      try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+      for _ in 0..<200 where !started.isSet { sleepFor(.milliseconds(10)) }
+      client.close()
+      for _ in 0..<300 where !cancelled.isSet { sleepFor(.milliseconds(10)) }
+      #expect(started.isSet)
+      #expect(cancelled.isSet)
+    }
+  }
+
+  @Test func shutdownDrainsInFlightRequests() async throws {
+    let started = Flag()
+    var router = Router()
+    router.get("/slow") { _, _ in
+      started.set()
+      try await Task.sleep(for: .milliseconds(1200))
+      return .text(.ok, "finished")
+    }
+    router.get("/hello") { _, _ in .text(.ok, "hello") }
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    let server = HTTPServer(configuration: configuration, handler: router.handler)
+    let port = try server.start()
+    let inFlight = Task {
+      try await onThread { () -> RawResponse in
+        let client = try RawSocketClient(port: port)
+        try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(client.closesConnection())
+        return response
+      }
+    }
+    let idle = try await onThread { () -> RawSocketClient in
+      let c = try RawSocketClient(port: port)
+      _ = try c.request("GET", "/hello")
+      return c
+    }
+    #expect(await started.wait(timeout: .seconds(5)))
+    let start = ContinuousClock.now
+    let shutdown = Task { await server.shutdown() }
+    try await Task.sleep(for: .milliseconds(100))
+    // While draining, new connections are refused (or closed unanswered).
+    let duringDrain = try await onThread { () -> String in
+      guard let c = try? RawSocketClient(port: port, timeout: .milliseconds(500)) else { return "refused" }
+      try? c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      do {
+        return try c.readUntilClose().isEmpty ? "closed" : "answered"
+      } catch {
+        return "hung"
+      }
+    }
+    #expect(duringDrain == "refused" || duringDrain == "closed")
+    await shutdown.value
+    #expect(ContinuousClock.now - start < .seconds(5))
+    let response = try await inFlight.value
+    #expect(response.status == 200)
+    #expect(response.text == "finished\n")
+    #expect(response.headers["Connection"] == "close")
+    #expect(try await onThread { idle.closesConnection() })
+    let refused = try? await onThread { try RawSocketClient(port: port) }
+    #expect(refused == nil)
+  }
+
+  @Test func drainTimeoutCancelsStragglers() async throws {
+    let cancelled = Flag()
+    var router = Router()
+    router.get("/forever") { _, _ in
+      do {
+        try await Task.sleep(for: .seconds(30))
+      } catch {
+        cancelled.set()
+        throw error
+      }
+      return .text(.ok, "never")
+    }
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    configuration.drainTimeout = .milliseconds(300)
+    let server = HTTPServer(configuration: configuration, handler: router.handler)
+    let port = try server.start()
+    let client = try await onThread { () -> RawSocketClient in
+      let c = try RawSocketClient(port: port)
+      try c.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
+      return c
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    let start = ContinuousClock.now
+    await server.shutdown()
+    #expect(ContinuousClock.now - start < .seconds(4))
+    #expect(cancelled.isSet)
+    #expect(try await onThread { client.closesConnection() })
+  }
+}

@@ -1,1 +1,0 @@
-// Tests for HTTPServerTests land with their target.

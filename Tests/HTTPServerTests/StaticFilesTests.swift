@@ -1,0 +1,149 @@
+import Foundation
+import HTTP
+import HTTPServer
+import TestSupport
+import Testing
+
+/// A temporary static root with a few files and a symlink that escapes it.
+struct StaticFixture {
+  let root: String
+
+  init() throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
+      .path
+    root = base + "/public"
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: root + "/css", withIntermediateDirectories: true)
+    try "body{color:red}".write(toFile: root + "/css/app.css", atomically: true, encoding: .utf8)
+    try "<h1>home</h1>".write(toFile: root + "/index.html", atomically: true, encoding: .utf8)
+    try "secret".write(toFile: base + "/secret.txt", atomically: true, encoding: .utf8)
+    try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: root + "/logo.png"))
+    try "x".write(toFile: root + "/a b.txt", atomically: true, encoding: .utf8)
+    try fm.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: base + "/secret.txt")
+    try fm.createSymbolicLink(atPath: root + "/inside.css", withDestinationPath: root + "/css/app.css")
+  }
+
+  func get(_ files: StaticFiles, _ target: String, headers: HTTPHeaders = [:], method: HTTPMethod = .get)
+    async
+    -> (HTTPResponse, String)
+  {
+    var h = headers
+    h.add(name: "Host", value: "a")
+    let response = await files.response(for: HTTPRequest(method: method, target: target, headers: h))
+    guard case .bytes(let body) = response.body else { return (response, "") }
+    return (response, String(decoding: body, as: UTF8.self))
+  }
+}
+
+@Suite struct StaticFilesTests {
+  @Test func servesFilesWithTypesAndValidators() async throws {
+    let fixture = try StaticFixture()
+    let files = try StaticFiles(root: fixture.root)
+    let (css, body) = await fixture.get(files, "/css/app.css")
+    #expect(css.status == .ok)
+    #expect(body == "body{color:red}")
+    #expect(css.headers["Content-Type"] == "text/css; charset=utf-8")
+    #expect(css.headers["Cache-Control"] == "public, max-age=300")
+    #expect(css.headers["ETag"] != nil)
+    #expect(css.headers["Last-Modified"].flatMap(HTTPDate.parse) != nil)
+    #expect(await fixture.get(files, "/logo.png").0.headers["Content-Type"] == "image/png")
+    #expect(await fixture.get(files, "/").1 == "<h1>home</h1>")
+    #expect(await fixture.get(files, "/a%20b.txt").1 == "x")
+    #expect(await fixture.get(files, "/./css//app.css").1 == "body{color:red}")
+    #expect(await fixture.get(files, "/inside.css").0.status == .ok)
+    #expect(await fixture.get(files, "/css/app.css", method: .post).0.status == .methodNotAllowed)
+  }
+
+  @Test func conditionalRequestsGet304() async throws {
+    let fixture = try StaticFixture()
+    let files = try StaticFiles(root: fixture.root)
+    let (first, _) = await fixture.get(files, "/css/app.css")
+    let etag = try #require(first.headers["ETag"])
+    let modified = try #require(first.headers["Last-Modified"])
+    #expect(
+      await fixture.get(files, "/css/app.css", headers: ["If-None-Match": etag]).0.status == .notModified)
+    #expect(
+      await fixture.get(files, "/css/app.css", headers: ["If-None-Match": "\"x\", W/\(etag)"]).0.status
+        == .notModified)
+    #expect(await fixture.get(files, "/css/app.css", headers: ["If-None-Match": "\"other\""]).0.status == .ok)
+    #expect(
+      await fixture.get(files, "/css/app.css", headers: ["If-Modified-Since": modified]).0.status
+        == .notModified)
+    let past = HTTPDate.format(epochSeconds: (HTTPDate.parse(modified) ?? 0) - 10)
+    #expect(await fixture.get(files, "/css/app.css", headers: ["If-Modified-Since": past]).0.status == .ok)
+    // If-None-Match wins over If-Modified-Since.
+    #expect(
+      await fixture.get(
+        files, "/css/app.css", headers: ["If-None-Match": "\"other\"", "If-Modified-Since": modified]
+      )
+      .0.status == .ok)
+  }
+
+  static let escapes = [
+    "/../secret.txt", "/css/../../secret.txt", "/%2e%2e/secret.txt", "/css%2fapp.css", "/css%2Fapp.css",
+    "/escape.txt", "/css/app.css%00", "/%00", "/..%5csecret.txt", "/missing.css", "/css", "/%zz",
+    "/css/app.css/", "/x/../css/app.css",
+  ]
+
+  @Test(arguments: escapes)
+  func pathsOutsideTheRootAre404(_ target: String) async throws {
+    let fixture = try StaticFixture()
+    let files = try StaticFiles(root: fixture.root)
+    let (response, body) = await fixture.get(files, target)
+    #expect(response.status == .notFound)
+    #expect(!body.contains("secret"))
+  }
+
+  @Test func hashedNamesAreImmutable() async throws {
+    let fixture = try StaticFixture()
+    let files = try StaticFiles(root: fixture.root)
+    let hashed = try #require(files.hashedPath(for: "css/app.css", urlPrefix: "/static"))
+    #expect(hashed.hasPrefix("/static/css/app."))
+    #expect(hashed.hasSuffix(".css"))
+    let (response, body) = await fixture.get(files, hashed.replacingOccurrences(of: "/static", with: ""))
+    #expect(response.status == .ok)
+    #expect(body == "body{color:red}")
+    #expect(response.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+    let prefixed = await files.response(
+      for: HTTPRequest(method: .get, target: hashed, headers: ["Host": "a"]), urlPrefix: "/static")
+    #expect(prefixed.status == .ok)
+    #expect(await fixture.get(files, "/css/app.00000000.css").0.status == .notFound)
+    #expect(files.hashedPath(for: "missing.css", urlPrefix: "/static") == nil)
+    #expect(files.hashedPath(for: "../secret.txt", urlPrefix: "/static") == nil)
+  }
+
+  @Test func changedFilesAreReloaded() async throws {
+    let fixture = try StaticFixture()
+    let files = try StaticFiles(root: fixture.root)
+    #expect(await fixture.get(files, "/css/app.css").1 == "body{color:red}")
+    try "body{color:blue;margin:0}".write(
+      toFile: fixture.root + "/css/app.css", atomically: true, encoding: .utf8)
+    try await Task.sleep(for: .milliseconds(1100))
+    #expect(await fixture.get(files, "/css/app.css").1 == "body{color:blue;margin:0}")
+    try FileManager.default.removeItem(atPath: fixture.root + "/css/app.css")
+    try await Task.sleep(for: .milliseconds(1100))
+    #expect(await fixture.get(files, "/css/app.css").0.status == .notFound)
+  }
+
+  @Test func missingRootThrows() {
+    #expect(throws: (any Error).self) { try StaticFiles(root: "/nonexistent/\(UUID().uuidString)") }
+  }
+
+  @Test func overTheWireHeadAnd304() async throws {
+    let fixture = try StaticFixture()
+    let files = try StaticFiles(root: fixture.root)
+    try await withServer(handler: { request, _ in await files.response(for: request) }) { port in
+      let client = try RawSocketClient(port: port)
+      let full = try client.request("GET", "/css/app.css")
+      #expect(full.text == "body{color:red}")
+      let head = try client.request("HEAD", "/css/app.css")
+      #expect(head.headers["Content-Length"] == "15")
+      #expect(head.body.isEmpty)
+      let etag = full.headers["ETag"] ?? ""
+      let cached = try client.request("GET", "/css/app.css", headers: [("If-None-Match", etag)])
+      #expect(cached.status == 304)
+      #expect(cached.body.isEmpty)
+      #expect(try client.request("GET", "/%2e%2e/secret.txt").status == 404)
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct StaticServerProcessTests {
+  /// The static-server binary next to the test build.
+  static func binary() throws -> String {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/"
+      && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+    {
+      url.deleteLastPathComponent()
+    }
+    let path = url.appendingPathComponent(".build/debug/static-server").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw RawClientError("static-server not built at \(path); run swift build first")
+    }
+    return path
+  }
+
+  @Test func servesFilesAndExitsZeroOnSIGTERM() async throws {
+    let fixture = try StaticFixture()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try Self.binary())
+    process.arguments = ["--root", fixture.root, "--port", "0"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let port = try await onThread { () -> Int in
+      var text = ""
+      while !text.contains("\n") {
+        let data = pipe.fileHandleForReading.availableData
+        if data.isEmpty { break }
+        text += String(decoding: data, as: UTF8.self)
+      }
+      guard let range = text.range(of: #":(\d+),"#, options: .regularExpression),
+        let port = Int(text[range].dropFirst().dropLast())
+      else { throw RawClientError("no port in \(text)") }
+      return port
+    }
+    let body = try runCurl(["-s", "http://127.0.0.1:\(port)/css/app.css"])
+    #expect(body == "body{color:red}")
+    process.terminate()  // SIGTERM
+    try await onThread { process.waitUntilExit() }
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+  }
+}

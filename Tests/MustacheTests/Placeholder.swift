@@ -1,1 +1,0 @@
-// Tests for MustacheTests land with their target.

@@ -1,0 +1,166 @@
+import Foundation
+import Mustache
+import Testing
+
+@Suite struct TemplateTests {
+  @Test func escapesTheFiveCharactersAndEmitsHTMLRaw() throws {
+    let t = try Template("{{s}}|{{{s}}}|{{&s}}|{{h}}")
+    let out = t.render(["s": "<a href=\"x\">'&'</a>", "h": .html("<b>ok</b>")])
+    #expect(
+      out
+        == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;|<a href=\"x\">'&'</a>|<a href=\"x\">'&'</a>|<b>ok</b>"
+    )
+  }
+
+  @Test func rendersNumbersBoolsAndEmptyValues() throws {
+    let t = try Template("{{i}} {{n}} {{d}} {{w}} {{b}} [{{z}}] [{{l}}] [{{missing}}]")
+    let out = t.render(["i": -42, "n": .int(Int.min), "d": 1.5, "w": 3.0, "b": true, "z": nil, "l": [1]])
+    #expect(out == "-42 \(Int.min) 1.5 3 true [] [] []")
+  }
+
+  @Test func truthiness() throws {
+    let t = try Template("{{#v}}T{{/v}}{{^v}}F{{/v}}")
+    let cases: [(MustacheValue, String)] = [
+      (.null, "F"), (false, "F"), ([], "F"), ("", "F"), (.html(""), "F"),
+      (true, "T"), (0, "T"), ("x", "T"), ([:], "T"), ([1, 2], "TT"),
+    ]
+    for (value, expected) in cases {
+      #expect(t.render(["v": value]) == expected, "\(value)")
+    }
+  }
+
+  @Test func contextStackAndDottedNames() throws {
+    let t = try Template("{{#repo}}{{name}} by {{owner.login}} in {{site}}{{/repo}} {{repo.owner.login}}")
+    let out = t.render(["site": "GH", "repo": ["name": "r", "owner": ["login": "o"]]])
+    #expect(out == "r by o in GH o")
+  }
+
+  @Test func representableConversions() throws {
+    let topics: [String] = ["a", "b"]
+    let missing: String? = nil
+    let dict: [String: Int] = ["n": 3]
+    let value: MustacheValue = [
+      "topics": topics.mustacheValue, "missing": missing.mustacheValue, "dict": dict.mustacheValue,
+      "flag": true.mustacheValue, "x": 2.5.mustacheValue,
+    ]
+    let t = try Template(
+      "{{#topics}}<{{.}}>{{/topics}}{{^missing}}-{{/missing}}{{dict.n}}{{#flag}}!{{/flag}}{{x}}")
+    #expect(t.render(value) == "<a><b>-3!2.5")
+  }
+
+  @Test func rendersIntoAnExistingBuffer() throws {
+    let t = try Template("b{{x}}")
+    var buffer = Array("a".utf8)
+    t.render(["x": "c"], into: &buffer)
+    #expect(String(decoding: buffer, as: UTF8.self) == "abc")
+  }
+
+  @Test(arguments: [
+    ("{{#a}}\n{{/b}}", 2, 1, "does not match"),
+    ("x\n  {{#a}}", 2, 3, "never closed"),
+    ("ab{{/a}}", 1, 3, "without an opening"),
+    ("é{{x", 1, 2, "unclosed tag"),
+    ("{{=a=}}", 1, 1, "Set Delimiter"),
+    ("\n\n {{}}", 3, 2, "empty tag"),
+    ("{{a b}}", 1, 3, "whitespace"),
+    ("{{a..b}}", 1, 3, "dotted"),
+  ])
+  func syntaxErrorsHaveLineAndColumn(source: String, line: Int, column: Int, message: String) {
+    #expect {
+      try Template(source, name: "t.mustache")
+    } throws: { error in
+      guard let e = error as? MustacheError else { return false }
+      return e.file == "t.mustache" && e.line == line && e.column == column && e.message.contains(message)
+        && e.description.hasPrefix("t.mustache:\(line):\(column): ")
+    }
+  }
+
+  @Test func deepNestingIsAnError() {
+    let source = String(repeating: "{{#a}}", count: 500) + String(repeating: "{{/a}}", count: 500)
+    #expect(throws: MustacheError.self) { try Template(source) }
+  }
+
+  @Test func missingPartialRendersEmptyWithoutLibrary() throws {
+    #expect(try Template("[{{>nope}}]").render([:]) == "[]")
+  }
+}
+
+@Suite struct TemplateLibraryTests {
+  @Test func reportsMissingPartialAtLoad() {
+    #expect {
+      try TemplateLibrary(templates: ["page": "ok\n  {{> partials/card}}", "other": "x"])
+    } throws: { error in
+      guard let e = error as? MustacheError else { return false }
+      return e.file == "page" && e.line == 2 && e.column == 3 && e.message.contains("partials/card")
+    }
+    #expect(throws: MustacheError.self) { try TemplateLibrary(templates: ["page": "{{<layout}}{{/layout}}"]) }
+  }
+
+  @Test func unknownTemplateNameThrows() throws {
+    let library = try TemplateLibrary(templates: ["a": "x"])
+    #expect(throws: MustacheError.self) { try library.render("b", [:]) }
+    #expect(library.template(named: "b") == nil)
+    #expect(try library.render("a", [:]) == "x")
+  }
+
+  @Test func runawayRecursionStopsWithAnError() throws {
+    let library = try TemplateLibrary(templates: ["a": "{{>a}}{{>a}}", "b": "x{{>b}}"])
+    #expect(throws: MustacheError.self) { try library.render("a", [:]) }
+    #expect(throws: MustacheError.self) { try library.render("b", [:]) }
+    // Without a library error path, a single render still ends.
+    let text = library.template(named: "b")?.render([:], partials: library) ?? ""
+    #expect(text.hasPrefix("xxx"))
+  }
+
+  @Test func recursivePartialsFollowData() throws {
+    let library = try TemplateLibrary(templates: ["node": "{{name}}({{#kids}}{{>node}}{{/kids}})"])
+    let tree: MustacheValue = [
+      "name": "a", "kids": [["name": "b", "kids": []], ["name": "c", "kids": []]],
+    ]
+    #expect(try library.render("node", tree) == "a(b()c())")
+  }
+
+  @Test func layoutWithBlocks() throws {
+    let library = try TemplateLibrary(templates: [
+      "layout":
+        "<html>\n  <title>{{$title}}Default{{/title}}</title>\n  <body>\n    {{$body}}\n    {{/body}}\n  </body>\n</html>\n",
+      "page":
+        "{{<layout}}\n{{$title}}Search: {{q}}{{/title}}\n{{$body}}\n<ul>\n  <li>{{q}}</li>\n</ul>\n{{/body}}\n{{/layout}}\n",
+    ])
+    let out = try library.render("page", ["q": "<x>"])
+    #expect(
+      out
+        == "<html>\n  <title>Search: &lt;x&gt;</title>\n  <body>\n    <ul>\n      <li>&lt;x&gt;</li>\n    </ul>\n  </body>\n</html>\n"
+    )
+  }
+
+  @Test func loadsAFolderRecursively() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("mustache-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("partials/deep"), withIntermediateDirectories: true)
+    try "<main>{{#repos}}{{> partials/card}}{{/repos}}</main>".write(
+      to: root.appendingPathComponent("page.mustache"), atomically: true, encoding: .utf8)
+    try "<p>{{name}}</p>{{>partials/deep/star}}".write(
+      to: root.appendingPathComponent("partials/card.mustache"), atomically: true, encoding: .utf8)
+    try "★".write(
+      to: root.appendingPathComponent("partials/deep/star.mustache"), atomically: true, encoding: .utf8)
+    try "ignored {{".write(to: root.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    let library = try TemplateLibrary(directory: root.path)
+    #expect(library.names == ["page", "partials/card", "partials/deep/star"])
+    #expect(try library.render("page", ["repos": [["name": "a&b"]]]) == "<main><p>a&amp;b</p>★</main>")
+
+    try "{{#open}}\nline".write(
+      to: root.appendingPathComponent("partials/broken.mustache"), atomically: true, encoding: .utf8)
+    #expect {
+      try TemplateLibrary(directory: root.path)
+    } throws: { error in
+      guard let e = error as? MustacheError else { return false }
+      return e.file.hasSuffix("partials/broken.mustache") && e.line == 1 && e.column == 1
+    }
+  }
+
+  @Test func missingFolderThrows() {
+    #expect(throws: MustacheError.self) { try TemplateLibrary(directory: "/nonexistent/templates") }
+  }
+}

@@ -1,1 +1,0 @@
-// Tests for SocketsTests land with their target.

@@ -1,0 +1,132 @@
+import Glibc
+import Sockets
+import Synchronization
+import Testing
+
+/// Records readiness events for a descriptor.
+final class Recorder: EventHandler, @unchecked Sendable {
+  // @unchecked Sendable: `handle` runs on the loop thread only; the tests read through the mutex.
+  let events = Mutex<[UInt32]>([])
+  func handle(events mask: UInt32) { events.withLock { $0.append(mask) } }
+}
+
+@Suite struct SocketsTests {
+  @Test func syscallWrapperRetriesAndReportsWouldBlock() throws {
+    var calls = 0
+    let value = try Syscall.check("fake") { () -> Int32 in
+      calls += 1
+      if calls < 3 {
+        errno = EINTR
+        return -1
+      }
+      return 7
+    }
+    #expect(value == 7)
+    #expect(calls == 3)
+    guard
+      case .wouldBlock = try Syscall.run(
+        "fake",
+        { () -> Int32 in
+          errno = EAGAIN
+          return -1
+        })
+    else {
+      Issue.record("EAGAIN must be a value")
+      return
+    }
+    #expect(throws: SocketError.self) {
+      try Syscall.run("fake") { () -> Int32 in
+        errno = EBADF
+        return -1
+      }
+    }
+  }
+
+  @Test func listenAcceptReadWrite() throws {
+    let (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0)
+    defer { Socket.close(listener) }
+    #expect(port > 0)
+    guard case .wouldBlock = try Socket.accept(listener) else {
+      Issue.record("nothing to accept yet")
+      return
+    }
+    let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { Socket.close(client) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port)).bigEndian
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let rc = withUnsafePointer(to: &addr) { p in
+      // sockaddr_in passed as sockaddr, as connect expects.
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    #expect(rc == 0)
+    var accepted: (fd: Int32, peer: String)?
+    for _ in 0..<100 {
+      if case .done(let a) = try Socket.accept(listener) {
+        accepted = a
+        break
+      }
+      usleep(10_000)
+    }
+    let server = try #require(accepted)
+    defer { Socket.close(server.fd) }
+    #expect(server.peer == "127.0.0.1")
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+    defer { buffer.deallocate() }
+    guard case .wouldBlock = try Socket.read(server.fd, into: buffer) else {
+      Issue.record("an empty nonblocking socket must report would-block")
+      return
+    }
+    _ = "ping".withCString { send(client, $0, 4, 0) }
+    usleep(20_000)
+    guard case .done(let n) = try Socket.read(server.fd, into: buffer) else {
+      Issue.record("data expected")
+      return
+    }
+    #expect(n == 4)
+    #expect(throws: SocketError.self) { try Socket.listen(host: "not-an-ip", port: 0) }
+  }
+
+  @Test func loopRunsTasksAndClosuresOnItsThread() async throws {
+    let loop = try EventLoop()
+    let exited = Mutex(false)
+    try loop.start(tick: {}, onExit: { exited.withLock { $0 = true } })
+    let onLoop = await Task(executorPreference: loop) { () -> Bool in
+      let first = loop.inLoop
+      try? await Task.sleep(for: .milliseconds(5))
+      return first && loop.inLoop
+    }.value
+    #expect(onLoop)
+    #expect(!loop.inLoop)
+    let ran = await withCheckedContinuation { c in loop.execute { c.resume(returning: loop.inLoop) } }
+    #expect(ran)
+
+    // Readiness of a registered descriptor reaches its handler.
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    let readEnd = fds[0]
+    let recorder = Recorder()
+    await withCheckedContinuation { c in
+      loop.execute {
+        try? loop.register(fd: readEnd, events: EpollEvents.input, handler: recorder)
+        c.resume()
+      }
+    }
+    _ = write(fds[1], "x", 1)
+    for _ in 0..<100 where recorder.events.withLock({ $0.isEmpty }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(recorder.events.withLock { $0.first.map { $0 & EpollEvents.input != 0 } } == true)
+    loop.execute {
+      loop.unregister(fd: readEnd)
+      loop.stop()
+    }
+    for _ in 0..<100 where !exited.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(exited.withLock { $0 })
+    close(fds[0])
+    close(fds[1])
+  }
+}

@@ -1,1 +1,0 @@
-// Test helpers shared by test targets.
