@@ -1,0 +1,38 @@
+/// One item together with its 1-based position in the de-duplicated list.
+public struct PositionedItem<Item: Sendable>: Sendable {
+  /// 1-based position in the de-duplicated sequence (`aria-posinset`).
+  public var position: Int
+  /// The item itself.
+  public var item: Item
+
+  /// Creates a positioned item.
+  public init(position: Int, item: Item) {
+    self.position = position
+    self.item = item
+  }
+}
+
+/// The answer to "the batch after cursor C".
+public struct ListBatch<Item: Sendable>: Sendable {
+  /// The cursor this batch was asked for (0 = start); a retry reuses it.
+  public var cursor: Int
+  /// The items `[cursor, cursor + count)` of the de-duplicated sequence.
+  public var items: [PositionedItem<Item>]
+  /// Where the following batch starts; nil when the list ended, is empty or failed.
+  public var nextCursor: Int?
+  /// The upstream total capped by its result cap (`aria-setsize`); 0 when unknown (errors).
+  public var total: Int
+  /// The list state this batch reports.
+  public var state: ListState
+
+  /// Creates a batch.
+  public init(
+    cursor: Int, items: [PositionedItem<Item>], nextCursor: Int?, total: Int, state: ListState
+  ) {
+    self.cursor = cursor
+    self.items = items
+    self.nextCursor = nextCursor
+    self.total = total
+    self.state = state
+  }
+}

@@ -1,0 +1,29 @@
+/// One upstream page as a source returns it.
+public struct SourcePage<Item: Sendable>: Sendable {
+  /// The items on this page, in upstream order (may repeat ids seen on earlier pages).
+  public var items: [Item]
+  /// How many results the upstream says exist in total (may exceed `resultCap`).
+  public var totalCount: Int
+  /// The most results the upstream will ever hand out (GitHub search: 1000); nil means no cap.
+  public var resultCap: Int?
+
+  /// Creates a page.
+  public init(items: [Item], totalCount: Int, resultCap: Int? = nil) {
+    self.items = items
+    self.totalCount = totalCount
+    self.resultCap = resultCap
+  }
+}
+
+/// A paginated upstream that `PagedList` turns into cursor-addressed batches.
+///
+/// Pages are numbered from 1 and hold `upstreamPageSize` items except the last.
+/// Sources are expected to cache pages, because a batch re-reads earlier pages to de-duplicate.
+public protocol PageSource: Sendable {
+  /// The element type; ids de-duplicate items across shifting upstream pages.
+  associatedtype Item: Identifiable & Sendable where Item.ID: Sendable
+  /// Items per upstream page (every page but the last is this full).
+  var upstreamPageSize: Int { get }
+  /// Fetches page `number` (1-based); `reload` asks to bypass any fresh cache.
+  func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Item>
+}

@@ -1,0 +1,130 @@
+import Testing
+
+@testable import Paging
+
+@Suite("PagedList")
+struct PagedListTests {
+  @Test("reading rows 1-1000 at 100 per page costs exactly 10 upstream fetches and stops at the cap")
+  func thousandRows() async {
+    let source = CachingSource(count: 1000, pageSize: 100, totalCount: 48_213, resultCap: 1000)
+    let batches = await walk(PagedList(source: source))
+    let ids = batches.flatMap { $0.items.map(\.item.id) }
+    #expect(ids == Array(1...1000))
+    #expect(batches.flatMap { $0.items.map(\.position) } == Array(1...1000))
+    #expect(batches.count == 50)
+    #expect(batches.last?.state == .end(.capReached(1000)))
+    #expect(batches.dropLast().allSatisfy { $0.state == .items && $0.total == 1000 })
+    #expect(await source.upstreamFetches == Array(1...10))
+  }
+
+  @Test("ids repeated on later (shifting) pages are dropped and positions stay contiguous")
+  func dedupeAcrossShiftingPages() async {
+    let pages = [[1, 2, 3, 4, 5], [5, 6, 7, 2, 8], [8, 9, 10, 11, 12], [12, 13]].map { $0.map(Row.init(id:)) }
+    let source = CachingSource(pages: pages, pageSize: 5, totalCount: 18)
+    let batches = await walk(PagedList(source: source, batchSize: 4))
+    let ids = batches.flatMap { $0.items.map(\.item.id) }
+    #expect(ids == Array(1...13))
+    #expect(batches.flatMap { $0.items.map(\.position) } == Array(1...13))
+    #expect(batches.last?.state == .end(.noMoreResults(13)))
+    #expect(batches.last?.total == 13)
+    #expect(await source.upstreamFetches == [1, 2, 3, 4])
+  }
+
+  @Test("a batch only fetches the pages it needs and never past the total count")
+  func totalCountEnd() async {
+    let source = CachingSource(count: 45, pageSize: 100, totalCount: 45)
+    let batches = await walk(PagedList(source: source))
+    #expect(batches.map(\.items.count) == [20, 20, 5])
+    #expect(batches.map(\.nextCursor) == [20, 40, nil])
+    #expect(batches.last?.state == .end(.noMoreResults(45)))
+    #expect(await source.upstreamFetches == [1])
+  }
+
+  @Test("a total that is an exact multiple of the page size ends without asking for an extra page")
+  func exactMultiple() async {
+    let source = CachingSource(count: 40, pageSize: 20, totalCount: 40)
+    let batches = await walk(PagedList(source: source))
+    #expect(batches.map(\.items.count) == [20, 20])
+    #expect(batches.last?.state == .end(.noMoreResults(40)))
+    #expect(await source.upstreamFetches == [1, 2])
+  }
+
+  @Test("no results is the empty state")
+  func empty() async {
+    let source = CachingSource(pages: [], pageSize: 100, totalCount: 0)
+    let batch = await PagedList(source: source).batch(after: 0)
+    #expect(batch.state == .empty)
+    #expect(batch.items.isEmpty)
+    #expect(batch.nextCursor == nil)
+    #expect(await source.upstreamFetches == [1])
+  }
+
+  @Test("thrown errors go through the classifier, and a retry at the same cursor gives the same batch")
+  func errorThenRetry() async {
+    let source = CachingSource(count: 300, pageSize: 100, totalCount: 300)
+    await source.failOnce(page: 2, with: .rateLimited(until: 1_700_000_000))
+    let list = PagedList(source: source, batchSize: 20) { error in
+      if case SourceFailure.rateLimited(let until) = error {
+        return ListError(message: "rate limited", retryable: true, retryAfter: until)
+      }
+      return ListError(message: "broken", retryable: false)
+    }
+    let failed = await list.batch(after: 100)
+    #expect(
+      failed.state == .error(ListError(message: "rate limited", retryable: true, retryAfter: 1_700_000_000)))
+    #expect(failed.items.isEmpty && failed.nextCursor == nil && failed.cursor == 100)
+    let retried = await list.batch(after: failed.cursor)
+    #expect(retried.state == .items)
+    #expect(retried.items.map(\.item.id) == Array(101...120))
+    #expect(retried.items.map(\.position) == Array(101...120))
+    #expect(retried.nextCursor == 120)
+  }
+
+  @Test("the default classifier keeps the error retryable")
+  func defaultClassifier() async {
+    let source = CachingSource(count: 10, pageSize: 100, totalCount: 10)
+    await source.failOnce(page: 1, with: .broken)
+    let batch = await PagedList(source: source).batch(after: 0)
+    guard case .error(let error) = batch.state else {
+      Issue.record("expected an error state, got \(batch.state)")
+      return
+    }
+    #expect(error.retryable)
+    #expect(error.retryAfter == nil)
+    #expect(error.message.contains("broken"))
+  }
+
+  @Test("reload bypasses the cache only for pages that can contribute to the batch")
+  func reloadScope() async {
+    let source = CachingSource(count: 300, pageSize: 100, totalCount: 300)
+    _ = await PagedList(source: source).batch(after: 0, reload: true)
+    _ = await PagedList(source: source).batch(after: 150, reload: true)
+    #expect(await source.reloads == [1, 2])
+    #expect(await source.upstreamFetches == [1, 2])
+  }
+
+  @Test("a batch straddling two pages joins them", arguments: [90, 95, 99])
+  func straddle(cursor: Int) async {
+    let source = CachingSource(count: 300, pageSize: 100, totalCount: 300)
+    let batch = await PagedList(source: source).batch(after: cursor)
+    #expect(batch.items.map(\.item.id) == Array((cursor + 1)...(cursor + 20)))
+    #expect(await source.upstreamFetches == [1, 2])
+  }
+
+  @Test("a cursor past the end gives the end state without items")
+  func pastEnd() async {
+    let source = CachingSource(count: 30, pageSize: 100, totalCount: 30)
+    let batch = await PagedList(source: source).batch(after: 500)
+    #expect(batch.items.isEmpty)
+    #expect(batch.state == .end(.noMoreResults(30)))
+  }
+
+  @Test("the same machinery pages a second, unrelated source")
+  func secondSource() async {
+    let words = (1...23).map { "w\($0)" } + ["w3", "w4"]
+    let list = PagedList(source: WordSource(words: words), batchSize: 5)
+    let batches = await walk(list)
+    #expect(batches.flatMap { $0.items.map(\.item.text) } == (1...23).map { "w\($0)" })
+    #expect(batches.last?.state == .end(.noMoreResults(23)))
+  }
+}

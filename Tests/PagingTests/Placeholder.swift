@@ -1,1 +1,0 @@
-// Tests for PagingTests land with their target.
