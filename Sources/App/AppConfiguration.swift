@@ -59,12 +59,12 @@ public struct AppConfiguration: Sendable {
     public let description: String
   }
 
-  struct Option {
+  struct Option: Sendable {
     let flag: String
     let env: String?
     let valueName: String?
     let help: String
-    let apply: (inout AppConfiguration, String) throws -> Void
+    let apply: @Sendable (inout AppConfiguration, String) throws -> Void
   }
 
   /// Reads `arguments` (without the program name) and `environment` into `self`.
@@ -113,12 +113,13 @@ public struct AppConfiguration: Sendable {
     for option in options {
       let flag = option.valueName.map { "\(option.flag) \($0)" } ?? option.flag
       let env = option.env.map { "  [$\($0)]" } ?? ""
-      lines.append("  \(flag.padding(toLength: 28, withPad: " ", startingAt: 0))\(option.help)\(env)")
+      lines.append("  \(padded(flag))\(option.help)\(env)")
     }
-    lines.append("  \("--help".padding(toLength: 28, withPad: " ", startingAt: 0))print this help and exit")
+    lines.append("  \(padded("--help"))print this help and exit")
     lines.append("")
     lines.append("environment only:")
-    lines.append("  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged")
+    lines.append(
+      "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged")
     return lines.joined(separator: "\n")
   }
 
@@ -150,10 +151,14 @@ public struct AppConfiguration: Sendable {
       flag: "--prefetch-margin", env: "PREFETCH_MARGIN", valueName: "N",
       help: "cards before the end that trigger the next batch (5)"
     ) { $0.prefetchMargin = try int($1, in: 0...100) },
-    Option(flag: "--cache-mb", env: "CACHE_MB", valueName: "N", help: "GitHub response cache size in MiB (16)") {
+    Option(
+      flag: "--cache-mb", env: "CACHE_MB", valueName: "N", help: "GitHub response cache size in MiB (16)"
+    ) {
       $0.cacheBytes = try int($1, in: 1...4096) * 1024 * 1024
     },
-    Option(flag: "--search-ttl", env: "SEARCH_TTL", valueName: "S", help: "seconds a search page stays fresh (60)") {
+    Option(
+      flag: "--search-ttl", env: "SEARCH_TTL", valueName: "S", help: "seconds a search page stays fresh (60)"
+    ) {
       $0.searchTTL = try int($1, in: 0...86400)
     },
     Option(
@@ -167,7 +172,8 @@ public struct AppConfiguration: Sendable {
       flag: "--header-timeout", env: "HEADER_TIMEOUT", valueName: "S",
       help: "seconds to receive a request head (10)"
     ) { $0.headerTimeout = try int($1, in: 1...3600) },
-    Option(flag: "--idle-timeout", env: "IDLE_TIMEOUT", valueName: "S", help: "keep-alive idle seconds (60)") {
+    Option(flag: "--idle-timeout", env: "IDLE_TIMEOUT", valueName: "S", help: "keep-alive idle seconds (60)")
+    {
       $0.idleTimeout = try int($1, in: 1...3600)
     },
     Option(
@@ -191,9 +197,15 @@ public struct AppConfiguration: Sendable {
     ) { $0.accessLog = try bool($1) },
   ]
 
+  /// The text padded with spaces to the help column.
+  static func padded(_ text: String) -> String {
+    text.count >= 28 ? text + " " : text + String(repeating: " ", count: 28 - text.count)
+  }
+
   static func int(_ value: String, in range: ClosedRange<Int>) throws -> Int {
     guard let n = Int(value), range.contains(n) else {
-      throw ConfigurationError(description: "expected a whole number in \(range.lowerBound)...\(range.upperBound), got \(value)")
+      throw ConfigurationError(
+        description: "expected a whole number in \(range.lowerBound)...\(range.upperBound), got \(value)")
     }
     return n
   }

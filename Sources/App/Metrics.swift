@@ -46,7 +46,9 @@ public final class Metrics: Sendable {
     let snapshot = state.withLock { $0 }
     out += "# HELP reposcroll_http_requests_total Requests answered, by route and status.\n"
     out += "# TYPE reposcroll_http_requests_total counter\n"
-    for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
+    for (key, value) in snapshot.requests.sorted(by: {
+      ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
+    }) {
       out += "reposcroll_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(value)\n"
     }
     out += "# HELP reposcroll_http_request_seconds_total Time spent answering, by route.\n"

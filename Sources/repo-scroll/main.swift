@@ -27,10 +27,10 @@ var double: GitHubDouble?
 if configuration.demo {
   var doubleConfiguration = DoubleConfiguration()
   doubleConfiguration.seed = configuration.demoSeed
-  guard let latency = LatencySpec(parsing: configuration.demoLatency) else {
+  guard let latency = LatencyRange(parsing: configuration.demoLatency) else {
     fail("--demo-latency: expected MS or MIN..MAX milliseconds, got \(configuration.demoLatency)")
   }
-  doubleConfiguration.latency = latency
+  doubleConfiguration.latency = LatencySpec(all: latency)
   let demo = GitHubDouble(configuration: doubleConfiguration)
   do {
     let port = try demo.start(host: "127.0.0.1", port: 0)
@@ -54,6 +54,7 @@ do {
   let port = try app.start()
   let mode = configuration.demo ? " (demo: offline GitHub double)" : ""
   print("RepoScroll listening on http://\(configuration.host):\(port)/\(mode)")
+  fflush(nil)  // flushes every stream; the listening line must reach a pipe at once
 } catch {
   fail("cannot listen on \(configuration.host):\(configuration.port): \(error)")
 }
