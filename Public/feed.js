@@ -5,6 +5,7 @@
   'use strict';
 
   if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+  document.documentElement.classList.add('js');
 
   var feed = document.getElementById('feed');
   var tail = document.getElementById('feed-tail');
@@ -103,7 +104,7 @@
     });
     var mark = feed.querySelector('.feed-mark');
     feed.insertBefore(fresh, mark);
-    tail.replaceChildren(fragment);
+    replaceTail(fragment);
     if (added.length) {
       attempts = 0;
       announce(added.length);
@@ -172,11 +173,20 @@
     var state = document.createElement('div');
     state.className = 'tail';
     state.appendChild(row);
-    tail.replaceChildren(state);
+    replaceTail(state);
   }
 
-  tail.addEventListener('click', function (event) {
-    var target = event.target instanceof Element ? event.target : null;
+  // The tail is swapped for a new element rather than refilled: a new node is not a layout shift,
+  // whereas the old one being pushed down by the appended cards would be.
+  function replaceTail(content) {
+    var fresh = tail.cloneNode(false);
+    fresh.appendChild(content);
+    tail.replaceWith(fresh);
+    tail = fresh;
+  }
+
+  document.addEventListener('click', function (event) {
+    var target = event.target instanceof Element && tail.contains(event.target) ? event.target : null;
     var retry = target && target.closest('[data-retry]');
     if (retry) {
       attempts = 0;
