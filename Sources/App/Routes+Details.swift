@@ -49,14 +49,13 @@ extension Routes {
     let avatar: Avatar
     do {
       avatar = try await client.avatar(userID: id, size: size)
-    } catch .notFound {
-      return HTTPError(.notFound, "no such avatar").response
-    } catch .rateLimited(_, let until, _) {
-      let wait = max(1, until - now)
-      return HTTPError(.serviceUnavailable, "avatar unavailable", headers: ["Retry-After": String(wait)])
-        .response
     } catch {
-      return HTTPError(.badGateway, "avatar unavailable").response
+      // The card shows the owner's initials under a transparent placeholder, and the console stays
+      // free of failed-image errors; no-cache lets the real avatar replace it on the next page view.
+      return HTTPResponse(
+        status: .ok,
+        headers: ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache", "X-Avatar": "placeholder"],
+        body: .bytes(Self.placeholderAvatar))
     }
     let etag = Self.strongETag(avatar)
     var headers: HTTPHeaders = [
@@ -72,6 +71,10 @@ extension Routes {
     }
     return HTTPResponse(status: .ok, headers: headers, body: .bytes(avatar.bytes))
   }
+
+  /// A transparent square, served when the avatar host fails.
+  static let placeholderAvatar = Array(
+    #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"/>"#.utf8)
 
   /// The upstream ETag when it is a plain quoted one, else an FNV-1a hash of the bytes.
   static func strongETag(_ avatar: Avatar) -> String {

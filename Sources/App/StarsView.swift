@@ -11,7 +11,7 @@ enum StarsView: MustacheRepresentable {
   /// Weeks drawn at most.
   static let maxWeeks = 30
   static let width = 120
-  static let height = 32
+  static let height = 30
 
   /// The view for a failed load.
   static func failure(_ error: GitHubError, now: Int) -> StarsView {
@@ -56,7 +56,7 @@ enum StarsView: MustacheRepresentable {
     for (index, total) in values.enumerated() {
       // Tenths of a unit keep the path short and exact without floating-point formatting.
       let xTenths = count == 1 ? Self.width * 10 : index * Self.width * 10 / (count - 1)
-      let yTenths = (Self.height - 2) * 10 - total * (Self.height - 4) * 10 / largest
+      let yTenths = (Self.height - 1) * 10 - total * (Self.height - 3) * 10 / largest
       let point = Self.tenths(xTenths) + "," + Self.tenths(yTenths)
       if !points.isEmpty { points += " " }
       points += point

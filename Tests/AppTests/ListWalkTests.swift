@@ -9,7 +9,9 @@ import Testing
 @Suite("List walks")
 struct ListWalkTests {
   /// Upstream ids in order for `query`, read straight from the double with a separate client.
-  static func upstreamIDs(_ harness: AppHarness, _ query: SearchQuery, limit: Int = 1000) async throws -> [Int] {
+  static func upstreamIDs(_ harness: AppHarness, _ query: SearchQuery, limit: Int = 1000) async throws
+    -> [Int]
+  {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:\(harness.doublePort)"
     let transport = CurlHTTPClient()
@@ -28,7 +30,9 @@ struct ListWalkTests {
 
   /// Reads the first page, then follows each fragment's next trigger to the end; returns the cards
   /// in order and the last fragment.
-  static func walk(_ harness: AppHarness, page: String) async throws -> (ids: [Int], positions: [Int], last: String) {
+  static func walk(_ harness: AppHarness, page: String) async throws -> (
+    ids: [Int], positions: [Int], last: String
+  ) {
     var html = try await harness.text(page)
     var ids: [Int] = []
     var positions: [Int] = []
@@ -51,10 +55,13 @@ struct ListWalkTests {
       let cards = HTMLScan.cards(html)
       #expect(cards.count == 20)
       #expect(cards.map(\.position) == Array(1...20))
-      let expected = try await Self.upstreamIDs(h, SearchQuery(text: "language:python", sort: .stars, order: .desc))
+      let expected = try await Self.upstreamIDs(
+        h, SearchQuery(text: "language:python", sort: .stars, order: .desc))
       #expect(cards.map(\.id) == Array(expected.prefix(20)))
       #expect(cards.allSatisfy { $0.setsize == expected.count })
-      #expect(HTMLScan.nextFragment(html) == "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20")
+      #expect(
+        HTMLScan.nextFragment(html) == "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20"
+      )
       #expect(HTMLScan.nextHref(html) == "/?q=language%3Apython&sort=stars&order=desc&page=2")
       #expect(HTMLScan.prevHref(html) == nil)
       #expect(html.contains("data-prefetch"))
@@ -97,7 +104,8 @@ struct ListWalkTests {
     try await AppHarness.with(double: AppHarness.smallDouble()) { h in
       let first = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
       let login = try #require(first.firstMatch(of: #/<a href="/owners/([A-Za-z0-9-]+)">More from/#)).1
-      let expected = try await Self.upstreamIDs(h, SearchQuery(text: "user:\(login)", sort: .stars, order: .desc))
+      let expected = try await Self.upstreamIDs(
+        h, SearchQuery(text: "user:\(login)", sort: .stars, order: .desc))
       #expect(!expected.isEmpty)
       let walked = try await Self.walk(h, page: "/owners/\(login)")
       #expect(walked.ids == expected)
