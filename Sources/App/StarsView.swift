@@ -45,17 +45,18 @@ enum StarsView: MustacheRepresentable {
   }
 
   private func loadedValue(_ history: StarHistory) -> MustacheValue {
-    // Newest first upstream; the line runs oldest to newest, left to right.
-    let totals = history.weeks.prefix(Self.maxWeeks).reversed().map { max(0, $0.total) }
-    let weeks = max(totals.count, 1)
-    let largest = max(totals.max() ?? 0, 1)
+    // Newest first upstream; the line runs oldest to newest, left to right. A repository younger than
+    // 30 weeks had no stars before it existed, so its series is padded with zeros on the left and
+    // every card shares one time scale.
+    let known = history.weeks.prefix(Self.maxWeeks).reversed().map { max(0, $0.total) }
+    let values = Array(repeating: 0, count: Self.maxWeeks - known.count) + known
+    let weeks = Self.maxWeeks
+    let largest = max(values.max() ?? 0, 1)
     var points = ""
     var area = "M0,\(Self.height)"
-    let values = totals.isEmpty ? [0] : Array(totals)
-    let count = values.count
     for (index, total) in values.enumerated() {
       // Tenths of a unit keep the path short and exact without floating-point formatting.
-      let xTenths = count == 1 ? Self.width * 10 : index * Self.width * 10 / (count - 1)
+      let xTenths = index * Self.width * 10 / (Self.maxWeeks - 1)
       let yTenths = (Self.height - 1) * 10 - total * (Self.height - 3) * 10 / largest
       let point = Self.tenths(xTenths) + "," + Self.tenths(yTenths)
       if !points.isEmpty { points += " " }
@@ -64,7 +65,7 @@ enum StarsView: MustacheRepresentable {
     }
     area += " L\(Self.width),\(Self.height) Z"
     let thisWeek = history.weeks.first.map { max(0, $0.total) } ?? 0
-    let sum = totals.reduce(0, +)
+    let sum = known.reduce(0, +)
     let recent = history.weeks.prefix(4).reduce(0) { $0 + max(0, $1.total) }
     let earlier = history.weeks.dropFirst(4).prefix(4).reduce(0) { $0 + max(0, $1.total) }
     let trend: (String, String)
