@@ -52,7 +52,6 @@ struct PageTests {
       #expect(early.contains("<form class=\"search\""))
       #expect(!early.contains("<article"), "cards must not be in the first flush")
       #expect(double.counters().calls(.search) == 0, "GitHub has not answered yet")
-      #expect(double.counters().inFlight == 1)
       let rest = try socket.read(until: "</html>")
       #expect(rest.contains("<article"))
     }
