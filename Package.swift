@@ -51,7 +51,7 @@ let package = Package(
       name: "AppTests",
       dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "TestSupport"]
     ),
-    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
