@@ -225,3 +225,20 @@ public struct AppConfiguration: Sendable {
     return value.hasSuffix("/") ? String(value.dropLast()) : value
   }
 }
+
+extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// A summary with the token redacted, so printing the configuration cannot leak it.
+  public var description: String {
+    "AppConfiguration(host: \(host), port: \(port), githubAPI: \(githubAPI), avatarBase: \(avatarBase), "
+      + "token: \(githubToken == nil ? "none" : "[redacted]"), batchSize: \(batchSize), "
+      + "prefetchMargin: \(prefetchMargin), demo: \(demo))"
+  }
+
+  /// Same as `description`.
+  public var debugDescription: String { description }
+
+  /// A mirror without the token, so `dump` cannot leak it either.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["summary": description])
+  }
+}

@@ -14,18 +14,25 @@ struct BatchView: MustacheRepresentable {
   /// Unix seconds.
   let now: Int
 
-  var mustacheValue: MustacheValue {
+  var mustacheValue: MustacheValue { value(cards: cards.map(\.mustacheValue)) }
+
+  /// The batch with an empty card list: rendering `partials/cards` with it gives what follows the
+  /// cards (the trigger or a terminal state), so memoised cards can be written first.
+  var tailValue: MustacheValue { value(cards: []) }
+
+  /// The cards' view models, the prefetch trigger marked.
+  var cards: [CardView] {
     let items = batch.items
     let trigger =
       batch.nextCursor == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin)
-    var cards: [MustacheValue] = []
-    cards.reserveCapacity(items.count)
-    for (index, item) in items.enumerated() {
-      let card = CardView(
+    return items.enumerated().map { index, item in
+      CardView(
         repository: item.item, position: item.position, setsize: batch.total, prefetch: index == trigger,
         largestStars: largestStars, now: now)
-      cards.append(card.mustacheValue)
     }
+  }
+
+  private func value(cards: [MustacheValue]) -> MustacheValue {
     var value: [String: MustacheValue] = ["cards": .list(cards), "total": .int(batch.total)]
     switch batch.state {
     case .items:

@@ -1,5 +1,4 @@
 import GitHub
-import HTTP
 import Mustache
 
 /// One repository card (`partials/card`).
@@ -20,23 +19,39 @@ struct CardView: MustacheRepresentable {
   static let maxTopics = 5
 
   var mustacheValue: MustacheValue {
+    mustacheValue(
+      position: .int(position), setsize: .int(setsize), percent: .int(barPercent),
+      updated: .string(updatedText))
+  }
+
+  /// "3 days ago": the last push (or update) relative to now.
+  var updatedText: String {
+    Formatting.unixSeconds(iso: repository.pushedAt ?? repository.updatedAt).map {
+      Formatting.relative($0, now: now)
+    } ?? ""
+  }
+
+  /// The card with the list- and clock-dependent fields given (`CardRenderer` passes sentinels).
+  func mustacheValue(
+    position: MustacheValue, setsize: MustacheValue, percent: MustacheValue, updated: MustacheValue
+  )
+    -> MustacheValue
+  {
     let repo = repository
     let login = repo.owner?.login ?? String(repo.fullName.prefix { $0 != "/" })
     var owner: [String: MustacheValue] = [
       "login": .string(login),
-      "page": .string("/owners/" + URLEncoding.percentEncode(login)),
+      "page": .string("/owners/" + URLText.encode(login)),
       "initials": .string(Self.initials(login)),
     ]
     if let id = repo.owner?.id, id > 0 {
       owner["avatar"] = .string("/avatars/\(id)?s=80")
       owner["avatar2x"] = .string("/avatars/\(id)?s=160")
     }
-    let updated = repo.pushedAt ?? repo.updatedAt
-    let updatedText = Formatting.unixSeconds(iso: updated).map { Formatting.relative($0, now: now) } ?? ""
     var value: [String: MustacheValue] = [
       "id": .int(repo.id),
-      "position": .int(position),
-      "setsize": .int(setsize),
+      "position": position,
+      "setsize": setsize,
       "prefetch": .bool(prefetch),
       "name": .string(repo.name),
       "fullName": .string(repo.fullName),
@@ -47,12 +62,12 @@ struct CardView: MustacheRepresentable {
       "issuesText": .string(Formatting.compact(repo.openIssuesCount)),
       "archived": .bool(repo.archived),
       "fork": .bool(repo.fork),
-      "updatedISO": .string(updated),
-      "updatedText": .string(updatedText),
-      "bar": .object(["percent": .int(barPercent), "band": .int(Self.band(repo.stargazersCount))]),
+      "updatedISO": .string(repo.pushedAt ?? repo.updatedAt),
+      "updatedText": updated,
+      "bar": .object(["percent": percent, "band": .int(Self.band(repo.stargazersCount))]),
       "owner": .object(owner),
       "stargazers": .string(
-        "/fragments/stars/" + URLEncoding.percentEncode(login) + "/" + URLEncoding.percentEncode(repo.name)),
+        "/fragments/stars/" + URLText.encode(login) + "/" + URLText.encode(repo.name)),
     ]
     if let description = repo.description, !description.isEmpty {
       value["description"] = .string(description)
@@ -96,7 +111,7 @@ struct CardView: MustacheRepresentable {
   static func safeLink(_ url: String, fallback fullName: String) -> String {
     if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
     return "https://github.com/"
-      + fullName.split(separator: "/").map { URLEncoding.percentEncode(String($0)) }
+      + fullName.split(separator: "/").map { URLText.encode(String($0)) }
       .joined(separator: "/")
   }
 }

@@ -23,9 +23,9 @@ enum ListKind: Sendable, Hashable {
     case .search(let query):
       var items = Self.queryItems(query)
       if page > 1 { items.append(("page", String(page))) }
-      return "/?" + URLEncoding.formatQuery(items)
+      return "/?" + URLText.query(items)
     case .owner(let login):
-      let path = "/owners/" + URLEncoding.percentEncode(login)
+      let path = "/owners/" + URLText.encode(login)
       return page > 1 ? path + "?page=\(page)" : path
     }
   }
@@ -36,9 +36,9 @@ enum ListKind: Sendable, Hashable {
     case .search(let query):
       var items = Self.queryItems(query)
       items.append(("after", String(after)))
-      return "/fragments/results?" + URLEncoding.formatQuery(items)
+      return "/fragments/results?" + URLText.query(items)
     case .owner(let login):
-      return "/fragments/owners/" + URLEncoding.percentEncode(login) + "?after=\(after)"
+      return "/fragments/owners/" + URLText.encode(login) + "?after=\(after)"
     }
   }
 

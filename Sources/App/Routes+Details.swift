@@ -17,7 +17,7 @@ extension Routes {
       return HTTPError(.notFound, "no such repository").response
     }
     if request.headers["Sec-Fetch-Mode"] == "navigate" {
-      let location = "/?" + URLEncoding.formatQuery([("q", "repo:\(owner)/\(repo)")])
+      let location = "/?" + URLText.query([("q", "repo:\(owner)/\(repo)")])
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
     let view: StarsView

@@ -27,7 +27,7 @@ extension Routes {
     view.heading = PageView.Heading(
       title: "Results for “\(query.text)”", subtitle: Self.subtitle(query), link: nil)
     view.feedLabel = "Search results for \(query.text)"
-    return try streamedList(.search(query), view: view, request: request)
+    return try streamedList(.search(query), view: view, page: parameters.page, request: request)
   }
 
   /// `GET /fragments/results?q&sort&order&after`: the next batch as a fragment; a navigation to it
@@ -36,7 +36,7 @@ extension Routes {
     let parameters = SearchParameters(request)
     if let problem = parameters.problem { throw HTTPError(.unprocessableContent, problem) }
     guard let query = parameters.query else { throw HTTPError(.badRequest, "q is required") }
-    return try await fragment(.search(query), request: request)
+    return try await fragment(.search(query), after: parameters.after, request: request)
   }
 
   // MARK: Owner
@@ -50,7 +50,8 @@ extension Routes {
       title: "Repositories by \(login)", subtitle: "most starred first",
       link: (href: "https://github.com/\(login)", label: "\(login) on GitHub"))
     view.feedLabel = "Repositories by \(login)"
-    return try streamedList(.owner(login), view: view, request: request)
+    let page = request.query == nil ? nil : SearchParameters(request).page
+    return try streamedList(.owner(login), view: view, page: page, request: request)
   }
 
   /// `GET /fragments/owners/{login}?after`: the owner list's next batch.
@@ -58,7 +59,8 @@ extension Routes {
     guard let login = context.parameters["login"], isValidOwnerName(login) else {
       throw HTTPError(.notFound, "no such owner")
     }
-    return try await fragment(.owner(login), request: request)
+    let after = request.query == nil ? nil : SearchParameters(request).after
+    return try await fragment(.owner(login), after: after, request: request)
   }
 
   // MARK: Shared
@@ -70,8 +72,10 @@ extension Routes {
 
   /// The full page for one batch: head, header and form go out at once; the cards follow when
   /// GitHub has answered. A browser reload re-fetches the batch's pages upstream.
-  func streamedList(_ kind: ListKind, view: PageView, request: HTTPRequest) throws -> HTTPResponse {
-    let page = Self.pageNumber(request)
+  func streamedList(_ kind: ListKind, view: PageView, page text: String?, request: HTTPRequest) throws
+    -> HTTPResponse
+  {
+    let page = Self.pageNumber(text)
     let cursor = (page - 1) * configuration.batchSize
     var view = view
     view.page = page
@@ -106,9 +110,9 @@ extension Routes {
   }
 
   /// The fragment answer shared by both lists.
-  func fragment(_ kind: ListKind, request: HTTPRequest) async throws -> HTTPResponse {
+  func fragment(_ kind: ListKind, after text: String?, request: HTTPRequest) async throws -> HTTPResponse {
     let after: Int
-    if let text = request.queryValue("after") {
+    if let text {
       guard let value = Int(text), (0...GitHubSearchSource.resultCap).contains(value) else {
         throw HTTPError(.badRequest, "after must be a whole number from 0 to \(GitHubSearchSource.resultCap)")
       }
@@ -127,7 +131,8 @@ extension Routes {
       largestStars: largest, now: now)
     var body: [UInt8] = []
     body.reserveCapacity(2048 + batch.items.count * 2048)
-    try templates.render("partials/cards", view.mustacheValue, into: &body)
+    for card in view.cards { try cardRenderer.render(card, into: &body) }
+    try templates.render("partials/cards", view.tailValue, into: &body)
     return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
   }
 
@@ -157,8 +162,8 @@ extension Routes {
   }
 
   /// The `page` parameter: 1 when absent or malformed, at most `maxPage`.
-  static func pageNumber(_ request: HTTPRequest) -> Int {
-    guard let text = request.queryValue("page"), let page = Int(text), page >= 1 else { return 1 }
+  static func pageNumber(_ text: String?) -> Int {
+    guard let text, let page = Int(text), page >= 1 else { return 1 }
     return min(page, maxPage)
   }
 

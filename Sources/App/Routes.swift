@@ -25,6 +25,8 @@ final class Routes: Sendable {
   let client: GitHubClient
   let metrics = Metrics()
   let accessLog: AccessLog?
+  /// Memoised card renders for fragments.
+  let cardRenderer: CardRenderer
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -36,6 +38,7 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
+    cardRenderer = CardRenderer(templates: templates)
   }
 
   /// Unix seconds now.

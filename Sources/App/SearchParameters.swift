@@ -15,7 +15,12 @@ struct SearchParameters: Sendable {
   /// What was wrong with the fields, phrased for the page; nil when they are usable.
   var problem: String?
 
-  /// Reads `q`, `sort` and `order` from the query string.
+  /// The `after` parameter as sent, if any (read in the same pass, for fragments).
+  var after: String?
+  /// The `page` parameter as sent, if any.
+  var page: String?
+
+  /// Reads `q`, `sort`, `order`, `after` and `page` from the query string in one pass.
   init(_ request: HTTPRequest) {
     var q = ""
     var sortText = ""
@@ -25,6 +30,8 @@ struct SearchParameters: Sendable {
       case "q": q = item.value
       case "sort": sortText = item.value
       case "order": orderText = item.value
+      case "after": after = item.value
+      case "page": page = item.value
       default: break
       }
     }

@@ -113,3 +113,44 @@ struct OperationsTests {
     #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
   }
 }
+
+@Suite("Configuration")
+struct ConfigurationTests {
+  @Test func flagsAndEnvironmentAreReadAndTheTokenComesFromTheEnvironmentOnly() throws {
+    var configuration = AppConfiguration()
+    let result = try configuration.parse(
+      arguments: ["--port", "0", "--batch-size=30", "--demo"],
+      environment: ["GITHUB_TOKEN": "ghp_secret", "PREFETCH_MARGIN": "7", "BATCH_SIZE": "10"])
+    #expect(result == .run)
+    #expect(configuration.port == 0)
+    #expect(configuration.batchSize == 30, "a flag wins over the environment")
+    #expect(configuration.prefetchMargin == 7)
+    #expect(configuration.demo)
+    #expect(configuration.githubToken == "ghp_secret")
+    #expect(!"\(configuration)".contains("ghp_secret"))
+    var dumped = ""
+    dump(configuration, to: &dumped)
+    #expect(!dumped.contains("ghp_secret"))
+  }
+
+  @Test(arguments: [
+    ["--batch-size", "0"], ["--port", "70000"], ["--nope"], ["--github-api", "ftp://x"], ["--port"],
+  ])
+  func badFlagsAreRefusedByName(arguments: [String]) {
+    var configuration = AppConfiguration()
+    #expect(throws: AppConfiguration.ConfigurationError.self) {
+      _ = try configuration.parse(arguments: arguments, environment: [:])
+    }
+  }
+
+  @Test func helpListsEveryFlag() throws {
+    var configuration = AppConfiguration()
+    guard case .help(let text) = try configuration.parse(arguments: ["--help"], environment: [:]) else {
+      Issue.record("--help should print help")
+      return
+    }
+    for flag in ["--port", "--github-api", "--batch-size", "--prefetch-margin", "--demo", "GITHUB_TOKEN"] {
+      #expect(text.contains(flag))
+    }
+  }
+}
