@@ -128,6 +128,15 @@ struct AppHarness: Sendable {
     return response
   }
 
+  /// Calls to one endpoint as `GET /_double/counters` reports them.
+  func countedCalls(_ endpoint: String) async throws -> Int {
+    let json = String(decoding: try await control(.get, "/_double/counters").body, as: UTF8.self)
+    for found in json.matches(of: #/"(\w+)":\{"calls":(\d+)/#) where found.1 == endpoint {
+      return Int(found.2) ?? 0
+    }
+    return 0
+  }
+
   /// The double's search calls so far.
   var searchCalls: Int { double.counters().calls(.search) }
 }

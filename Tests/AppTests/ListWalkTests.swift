@@ -96,7 +96,7 @@ struct ListWalkTests {
       #expect(walked.positions == Array(1...1000))
       #expect(walked.last.contains("GitHub returns at most 1,000 results — refine your query"))
       // Issue 4: rows 1–1000 cost exactly ceil(1000 / 100) search calls.
-      #expect(double.counters().calls(.search) == 10)
+      #expect(try await h.countedCalls("search") == 10, "GET /_double/counters")
     }
   }
 

@@ -54,7 +54,7 @@ struct OperationsTests {
       #expect(bodies.count == 50)
       #expect(Set(bodies).count == 1, "every request got the same fragment")
       #expect(HTMLScan.cards(bodies[0]).count == 20)
-      #expect(double.counters().calls(.search) == 1)
+      #expect(try await h.countedCalls("search") == 1, "GET /_double/counters")
     }
   }
 
