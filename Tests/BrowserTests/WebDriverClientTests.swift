@@ -99,7 +99,8 @@ extension BrowserSuites {
 
       try await session.executeScript("document.activeElement && document.activeElement.blur();")
       try await session.pressKeys(WebDriverKey.pageDown)
-      let afterPageDown = try await session.waitForScript("window.scrollY > 0 && window.scrollY")
+      // Page Down scrolls smoothly, so wait for the animation to pass 300 px rather than its first frame.
+      let afterPageDown = try await session.waitForScript("window.scrollY > 300 && window.scrollY")
       #expect((afterPageDown.int ?? 0) > 300)
       #expect(try await session.attribute("data-seen", of: sentinel) == "no")
       let body = try #require(try await session.findElement(css: "body"))

@@ -1,6 +1,8 @@
+import Foundation
 import Glibc
 import HTTP
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -142,19 +144,22 @@ struct TrickleReport: Sendable {
     let server = HTTPServer(configuration: configuration, handler: router.handler)
     let port = try server.start()
     let stop = Flag()
-    // The normal client starts first and stops once every slow connection has been dealt with.
-    async let normal = onThread { Self.keepRequesting(port: port, until: stop) }
+    // The normal client starts first, on its own thread right away (an `async let` could wait for a
+    // busy cooperative pool), and stops once every slow connection has been dealt with.
+    let normal = NormalClientResult()
+    let normalThread = Thread { normal.set(Self.keepRequesting(port: port, until: stop)) }
+    normalThread.start()
     let report: TrickleReport
     do {
       report = try await onThread { try Self.trickle(port: port, count: Self.slowCount) }
     } catch {
       stop.set()
-      _ = try await normal
+      _ = try await normal.wait()
       await server.shutdown()
       throw error
     }
     stop.set()
-    let (successes, failures) = try await normal
+    let (successes, failures) = try await normal.wait()
     var open = try socketDescriptors(port: port)
     for _ in 0..<100 where open != 1 {
       try await Task.sleep(for: .milliseconds(50))
@@ -172,5 +177,20 @@ struct TrickleReport: Sendable {
     #expect(failures.isEmpty, "\(failures.prefix(5))")
     #expect(successes >= 10)
     #expect(open == 1, "only the listener is left")
+  }
+}
+
+/// The normal client's outcome, handed from its thread to the test.
+final class NormalClientResult: Sendable {
+  private let value = Mutex<(Int, [String])?>(nil)
+
+  func set(_ result: (Int, [String])) { value.withLock { $0 = result } }
+
+  /// Polls until the thread has finished (it stops soon after the flag is set).
+  func wait() async throws -> (Int, [String]) {
+    while true {
+      if let result = value.withLock({ $0 }) { return result }
+      try await Task.sleep(for: .milliseconds(20))
+    }
   }
 }
