@@ -76,6 +76,9 @@ public struct Catalog: Sendable {
     var forks: [Int] = []
     var helpWanted: [Int] = []
     var updated: [Int] = []
+    var created: [Int] = []
+    var pushed: [Int] = []
+    var size: [Int] = []
     var isFork: [Bool] = []
     var archived: [Bool] = []
   }
@@ -115,6 +118,9 @@ public struct Catalog: Sendable {
       cols.forks.append(r.forks)
       cols.helpWanted.append(r.helpWantedIssues)
       cols.updated.append(r.updatedAt)
+      cols.created.append(r.createdAt)
+      cols.pushed.append(r.pushedAt)
+      cols.size.append(r.size)
       cols.isFork.append(r.fork)
       cols.archived.append(r.archived)
     }

@@ -101,14 +101,15 @@ struct CatalogGenerator {
     }
   }
 
-  private mutating func makeDescription(name: String, language: String?) -> String? {
+  private mutating func makeDescription(theme: CatalogTheme?, language: String?) -> String? {
     let roll = rng.unit()
     if roll < 0.07 { return nil }
     if roll < 0.09 { return "" }
-    let noun = V.nouns[rng.below(V.nouns.count)]
+    let noun = theme.map { $0.phrases[rng.below($0.phrases.count)] } ?? V.nouns[rng.below(V.nouns.count)]
     let adj = V.adjectives[rng.below(V.adjectives.count)]
     let domain = V.domains[rng.below(V.domains.count)]
-    var text = "A \(adj) \(noun) for \(domain)"
+    let article = adj.first.map { "aeiou".contains($0) } == true ? "An" : "A"
+    var text = "\(article) \(adj) \(noun) for \(domain)"
     if let language { text += " written in \(language)" }
     let extra = rng.unit()
     if extra < 0.05 {
@@ -131,18 +132,53 @@ struct CatalogGenerator {
     return text + "."
   }
 
-  private mutating func makeTopics(language: String?) -> [String] {
-    let n = rng.chance(0.3) ? 0 : 1 + rng.below(6)
+  private mutating func makeTopics(theme: CatalogTheme?, language: String?) -> [String] {
+    // Themed projects are tagged more often, as maintained libraries are.
+    let n = rng.chance(theme == nil ? 0.3 : 0.15) ? 0 : 1 + rng.below(6)
     var topics: [String] = []
     if let language, rng.chance(0.5) {
       let t = language.lowercased().replacingSpacesAndSymbols()
       if !t.isEmpty { topics.append(t) }
     }
+    if n > 0, let theme, language == "Swift", theme.serverSide, rng.chance(0.6) {
+      topics.append("server-side-swift")
+    }
     while topics.count < n {
-      let t = V.topics[rng.below(V.topics.count)]
+      let list = theme.map { rng.chance(0.75) ? $0.topics : V.topics } ?? V.topics
+      let t = list[rng.below(list.count)]
       if !topics.contains(t) { topics.append(t) }
     }
     return topics
+  }
+
+  /// A theme for a share of repositories (by per-mille weight); nil for the generic rest.
+  private mutating func pickTheme() -> CatalogTheme? {
+    var r = rng.below(1000)
+    for theme in CatalogTheme.all {
+      if r < theme.weight { return theme }
+      r -= theme.weight
+    }
+    return nil
+  }
+
+  private mutating func pickLanguage(theme: CatalogTheme?) -> String? {
+    if let theme, !theme.languages.isEmpty, rng.chance(theme.languageBias) {
+      return theme.languages[rng.below(theme.languages.count)]
+    }
+    return pickLanguage()
+  }
+
+  private mutating func makeThemedName(_ theme: CatalogTheme, language: String?) -> String {
+    let stem = theme.stems[rng.below(theme.stems.count)]
+    let suffix = language.map { $0.lowercased().replacingSpacesAndSymbols() } ?? ""
+    switch rng.below(7) {
+    case 0: return V.adjectives[rng.below(V.adjectives.count)] + "-" + stem
+    case 1: return suffix.isEmpty ? stem : stem + "-" + suffix
+    case 2: return suffix.isEmpty ? stem : suffix + "-" + stem
+    case 3: return word(syllables: 2) + "-" + stem
+    case 4: return word(syllables: 1 + rng.below(2)).capitalizedFirst + stem.capitalizedFirst
+    default: return stem
+    }
   }
 
   private mutating func pickLanguage() -> String? {
@@ -157,9 +193,10 @@ struct CatalogGenerator {
   }
 
   /// Stars follow a Pareto law (alpha 0.75): most repositories have a handful, a few have 100k+.
-  private mutating func pickStars(fork: Bool) -> Int {
+  /// `boost` stretches the curve for maintained projects of popular themes; a zero stays a zero.
+  private mutating func pickStars(fork: Bool, boost: Double) -> Int {
     let u = max(rng.unit(), 1e-12)
-    let raw = 1.0 / pow075(u)
+    let raw = (1.0 / pow075(u) - 1) * boost + 1
     let stars = Int(min(raw, 450_000)) - 1
     return fork ? stars / 25 : stars
   }
@@ -192,11 +229,15 @@ struct CatalogGenerator {
     id: Int, ownerIndex: Int, used: inout Set<String>, _ owners: [CatalogOwner]
   ) -> CatalogRepository {
     let fork = rng.chance(0.08)
-    let language = pickLanguage()
-    let name = uniqueName(makeName(), owner: owners[ownerIndex].login, used: &used)
-    let description = makeDescription(name: name, language: language)
-    let topics = makeTopics(language: language)
-    let stars = pickStars(fork: fork)
+    let theme = pickTheme()
+    let language = pickLanguage(theme: theme)
+    let base = theme.map { makeThemedName($0, language: language) } ?? makeName()
+    let name = uniqueName(base, owner: owners[ownerIndex].login, used: &used)
+    let description = makeDescription(theme: theme, language: language)
+    let topics = makeTopics(theme: theme, language: language)
+    // Half of a theme's repositories are maintained projects that draw its extra attention.
+    let boost = theme.map { rng.chance(0.5) ? $0.starBoost : 1 } ?? 1
+    let stars = pickStars(fork: fork, boost: boost)
     let forks = Int(Double(stars) * (0.02 + 0.3 * rng.unit())) + rng.below(3)
     let openIssues = rng.below(max(1, stars / 40 + 3))
     let helpWanted = rng.chance(0.2) ? rng.below(openIssues + 1) : 0
@@ -231,6 +272,9 @@ struct CatalogGenerator {
 }
 
 extension String {
+  /// "server" -> "Server", for CamelCase repository names.
+  var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+
   /// "Jupyter Notebook" -> "jupyter-notebook", "C++" -> "cpp", "C#" -> "csharp": a valid topic.
   func replacingSpacesAndSymbols() -> String {
     var out = ""

@@ -12,6 +12,7 @@ enum CatalogVocabulary {
     "game", "chess", "tetris", "wiki", "blog", "notes", "calendar", "mail", "chat", "stream", "codec",
     "image", "audio", "video", "font", "icons", "theme", "config", "template", "orm", "database", "kv",
     "search", "index", "crypto", "wallet", "auth", "oauth", "sdk", "cli", "api", "framework", "toolkit",
+    "client", "web", "mustache", "templates", "scroll", "async", "server", "http", "json", "parser",
   ]
   static let adjectives = [
     "fast", "tiny", "simple", "modern", "lazy", "async", "safe", "minimal", "awesome", "smart", "open",
@@ -28,6 +29,7 @@ enum CatalogVocabulary {
     "parser", "http", "json", "security", "crypto", "blockchain", "iot", "robotics", "data-science",
     "visualization", "terminal", "editor", "testing", "devops", "android", "ios", "macos", "windows",
     "graphql", "rest", "websocket", "async", "performance", "hacktoberfest", "awesome", "tutorial",
+    "server", "client", "framework", "web-framework", "templates", "nodejs", "typescript", "frontend",
   ]
   /// Languages with relative weights; nil language gets the rest.
   static let languages: [(String, Int)] = [

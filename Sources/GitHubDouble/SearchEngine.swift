@@ -86,6 +86,9 @@ struct SearchEngine {
     if let a = q.archived, c.archived[i] != a { return false }
     if let s = q.stars, !s.contains(c.stars[i]) { return false }
     if let f = q.forks, !f.contains(c.forks[i]) { return false }
+    if let s = q.size, !s.contains(c.size[i]) { return false }
+    if let d = q.created, !d.contains(c.created[i]) { return false }
+    if let d = q.pushed, !d.contains(c.pushed[i]) { return false }
     if !q.languages.isEmpty {
       guard let lang = catalog.lowerLanguage[i], q.languages.contains(lang) else { return false }
     }

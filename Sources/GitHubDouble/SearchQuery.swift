@@ -9,46 +9,6 @@ struct SearchQuery: Equatable {
     static let all: Fields = [.name, .description, .topics]
   }
 
-  /// A numeric condition such as `>10`, `10..50` or `*..5`.
-  struct Range: Equatable {
-    var lower: Int?
-    var upper: Int?
-
-    func contains(_ v: Int) -> Bool { (lower.map { v >= $0 } ?? true) && (upper.map { v <= $0 } ?? true) }
-
-    /// Parses GitHub's numeric qualifier syntax; nil when malformed.
-    init?(_ text: Substring) {
-      if text.hasPrefix(">=") {
-        guard let n = Int(text.dropFirst(2)) else { return nil }
-        lower = n
-      } else if text.hasPrefix(">") {
-        guard let n = Int(text.dropFirst()) else { return nil }
-        lower = n < Int.max ? n + 1 : Int.max
-      } else if text.hasPrefix("<=") {
-        guard let n = Int(text.dropFirst(2)) else { return nil }
-        upper = n
-      } else if text.hasPrefix("<") {
-        guard let n = Int(text.dropFirst()) else { return nil }
-        upper = n > Int.min ? n - 1 : Int.min
-      } else if let dots = text.firstRange(of: "..") {
-        let a = text[..<dots.lowerBound]
-        let b = text[dots.upperBound...]
-        if a != "*" {
-          guard let n = Int(a) else { return nil }
-          lower = n
-        }
-        if b != "*" {
-          guard let n = Int(b) else { return nil }
-          upper = n
-        }
-      } else {
-        guard let n = Int(text) else { return nil }
-        lower = n
-        upper = n
-      }
-    }
-  }
-
   enum ForkMode: Equatable { case exclude, include, only }
 
   /// Lowercased terms; all must match.
@@ -56,8 +16,13 @@ struct SearchQuery: Equatable {
   var fields: Fields = .all
   /// Lowercased languages; any may match.
   var languages: [String] = []
-  var stars: Range?
-  var forks: Range?
+  var stars: QualifierRange?
+  var forks: QualifierRange?
+  /// Size in KB.
+  var size: QualifierRange?
+  /// Unix-second bounds on `created_at` and `pushed_at`.
+  var created: QualifierRange?
+  var pushed: QualifierRange?
   /// Lowercased owner logins from `user:` (any owner) and `org:` (organisations only).
   var users: [String] = []
   var orgs: [String] = []
@@ -84,10 +49,18 @@ struct SearchQuery: Equatable {
       case "user": users.append(value.lowercased())
       case "org": orgs.append(value.lowercased())
       case "topic": topics.append(value.lowercased())
-      case "stars":
-        if let r = Range(value[...]) { stars = r } else { terms.append(token.text.lowercased()) }
-      case "forks":
-        if let r = Range(value[...]) { forks = r } else { terms.append(token.text.lowercased()) }
+      case "stars", "forks", "size":
+        guard let r = QualifierRange(number: value[...]) else {
+          terms.append(token.text.lowercased())
+          continue
+        }
+        if name == "stars" { stars = r } else if name == "forks" { forks = r } else { size = r }
+      case "created", "pushed":
+        guard let r = QualifierRange(date: value[...]) else {
+          terms.append(token.text.lowercased())
+          continue
+        }
+        if name == "created" { created = r } else { pushed = r }
       case "fork":
         switch value.lowercased() {
         case "true": fork = .include
@@ -104,7 +77,8 @@ struct SearchQuery: Equatable {
         for part in value.lowercased().split(separator: ",") {
           switch part {
           case "name": f.insert(.name)
-          case "description": f.insert(.description)
+          // The double has no READMEs; its descriptions stand in for them.
+          case "description", "readme": f.insert(.description)
           case "topics", "topic": f.insert(.topics)
           default: break
           }

@@ -46,17 +46,34 @@ enum Fixtures {
 
   /// `../shared` next to the package root, found by walking up from this file.
   static func sharedDirectory(file: String = #filePath) -> String {
+    let shared = packageRoot(file: file) + "/../shared"
+    precondition(fileExists(shared + "/github-openapi/README.md"), "missing \(shared)/github-openapi")
+    return shared
+  }
+
+  /// The nearest folder above `file` that holds Package.swift.
+  static func packageRoot(file: String = #filePath) -> String {
     var dir = file
     while let slash = dir.lastIndex(of: "/") {
       dir = String(dir[..<slash])
       if dir.isEmpty { break }
-      if fileExists(dir + "/Package.swift") {
-        let shared = dir + "/../shared"
-        precondition(fileExists(shared + "/github-openapi/README.md"), "missing \(shared)/github-openapi")
-        return shared
-      }
+      if fileExists(dir + "/Package.swift") { return dir }
     }
     preconditionFailure("package root not found above \(file)")
+  }
+
+  /// The whole file as UTF-8 text, or nil when it cannot be read.
+  static func readText(_ path: String) -> String? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+      if n <= 0 { break }
+      bytes += chunk[0..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   static func fileExists(_ path: String) -> Bool {

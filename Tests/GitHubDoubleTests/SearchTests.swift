@@ -221,6 +221,8 @@ struct HostileInputTests {
       "/search/repositories?q=stars%3A%3E9223372036854775807",
       "/search/repositories?q=stars%3A%3C-9223372036854775808",
       "/search/repositories?q=stars%3Aabc..%2A",
+      "/search/repositories?q=created%3A%3E9999-12-31T23%3A59%3A59%2B23%3A59",
+      "/search/repositories?q=pushed%3A0000-01-01..%2A+created%3A2025-01-01T",
       "/search/repositories?q=%22unterminated",
       "/search/repositories?q=%00%FF",
       "/users/x/repos?page=9223372036854775807",
