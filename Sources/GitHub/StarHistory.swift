@@ -27,7 +27,8 @@ public struct StarWeek: Sendable, Hashable {
 
   /// `YYYY-MM-DD` in UTC for Unix seconds, by civil-calendar arithmetic (no formatter needed).
   static func isoDate(unixSeconds: Int) -> String {
-    let days = unixSeconds >= 0 ? unixSeconds / 86400 : (unixSeconds - 86399) / 86400
+    // Floor division written so that no value, Int.min included, can overflow (the input is upstream JSON).
+    let days = unixSeconds >= 0 ? unixSeconds / 86400 : (unixSeconds + 1) / 86400 - 1
     // Days since 1970-01-01 to a proleptic Gregorian date (era-based algorithm).
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
