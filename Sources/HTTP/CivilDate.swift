@@ -38,5 +38,7 @@ public enum CivilDate {
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }
 
-  static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : (a - b + 1) / b }
+  /// Floor division for positive `b`, written so that no `a` (Int.min included) overflows:
+  /// dates can come from upstream JSON.
+  static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : (a + 1) / b - 1 }
 }

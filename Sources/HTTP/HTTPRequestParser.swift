@@ -108,7 +108,13 @@ public struct HTTPRequestParser: Sendable {
           end = j + 3
           break
         }
-        if j + 1 < count, bytes[j + 1] == 10 { return .failure(HTTPError(.badRequest, "bare LF in head")) }
+        if j + 1 < count, bytes[j + 1] == 10 {
+          // A head already over the limit before this LF is 431, as it is when the bytes trickle in.
+          if j + 1 - lineEnd > limits.maxHeaderBytes + 2 {
+            return .failure(HTTPError(.requestHeaderFieldsTooLarge, "header section too large"))
+          }
+          return .failure(HTTPError(.badRequest, "bare LF in head"))
+        }
       }
       j += 1
     }

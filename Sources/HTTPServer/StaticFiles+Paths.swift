@@ -13,8 +13,7 @@ extension StaticFiles {
       guard raw.isEmpty || raw.hasPrefix("/") else { return nil }
     }
     // Encoded slashes and backslashes would let a single segment smuggle a separator.
-    let lower = raw.lowercased()
-    if lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00") { return nil }
+    if Self.hasForbiddenEscape(raw) { return nil }
     guard let decoded = URLEncoding.percentDecode(raw) else { return nil }
     var path = Self.normalise(decoded)
     if raw.isEmpty || raw.hasSuffix("/") {
@@ -23,14 +22,37 @@ extension StaticFiles {
     return path
   }
 
+  /// Whether `raw` holds `%2F`, `%5C` or `%00` (any case). Byte-wise: a String search compares whole
+  /// characters, so a combining mark after the escape would hide it.
+  static func hasForbiddenEscape(_ raw: Substring) -> Bool {
+    var before: UInt8 = 0
+    var last: UInt8 = 0
+    for byte in raw.utf8 {
+      if before == UInt8(ascii: "%") {
+        let low = byte | 0x20
+        if (last == UInt8(ascii: "2") && low == UInt8(ascii: "f"))
+          || (last == UInt8(ascii: "5") && low == UInt8(ascii: "c"))
+          || (last == UInt8(ascii: "0") && byte == UInt8(ascii: "0"))
+        {
+          return true
+        }
+      }
+      before = last
+      last = byte
+    }
+    return false
+  }
+
   /// Drops empty and `.` segments; nil for `..`, NUL or backslashes.
   static func normalise(_ path: String) -> String? {
     if path.utf8.contains(0) || path.utf8.contains(92) { return nil }
     var out: [Substring] = []
-    for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-      if segment == "." { continue }
-      if segment == ".." { return nil }
-      out.append(segment)
+    // Split on the byte `/` as the file system does: splitting characters would let a combining mark
+    // glue `/` to the next segment and hide a `..` (`/../\u{301}x`) or a leading slash.
+    for segment in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+      if segment.elementsEqual(".".utf8) { continue }
+      if segment.elementsEqual("..".utf8) { return nil }
+      out.append(Substring(segment))
     }
     return out.joined(separator: "/")
   }
@@ -48,7 +70,10 @@ extension StaticFiles {
     else { return nil }
     var plain = pieces
     plain.remove(at: hashIndex)
-    return (String(path[..<slash]) + plain.joined(separator: "."), String(hash))
+    let plainName = plain.joined(separator: ".")
+    // `..3f2a9c1b.` would otherwise become a `..` segment, `.3f2a9c1b.` a `.` one.
+    guard !plainName.utf8.allSatisfy({ $0 == UInt8(ascii: ".") }) else { return nil }
+    return (String(path[..<slash]) + plainName, String(hash))
   }
 
   /// 8 hex digits of a 64-bit FNV-1a hash of the contents.

@@ -1,0 +1,1 @@
+/static/js/app.3f2a9c1b.js
