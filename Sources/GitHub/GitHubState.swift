@@ -81,7 +81,9 @@ actor GitHubState {
         ledger.record(limits, resource: resource, now: arrived)
       }
       if let error = ResponseClassifier.error(
-        status: status, headers: response.headers, body: response.body, resource: fetch.resource, now: arrived
+        status: status, headers: response.headers,
+        body: status == 200 ? response.body : redactor.redact(response.body),
+        resource: fetch.resource, now: arrived
       ) {
         return handle(error, fetch: fetch)
       }

@@ -2,7 +2,8 @@
 public struct CatalogOwner: Sendable, Equatable {
   /// The numeric account id.
   public let id: Int
-  /// The login, following GitHub's rules (alphanumerics and single inner hyphens, ≤ 39).
+  /// The login, following GitHub's rules (alphanumerics and single inner hyphens, ≤ 39) unless
+  /// `DoubleConfiguration.hostileNames` is on.
   public let login: String
   /// True for organisations.
   public let isOrganization: Bool
@@ -16,7 +17,7 @@ public struct CatalogRepository: Sendable, Equatable {
   public let id: Int
   /// Index of the owner in `Catalog.owners`.
   public let ownerIndex: Int
-  /// The repository name (valid GitHub charset).
+  /// The repository name (valid GitHub charset unless `DoubleConfiguration.hostileNames` is on).
   public let name: String
   /// The description; nil for some.
   public let description: String?

@@ -32,7 +32,37 @@ struct CatalogGenerator {
       owners[ownerIndex].repositoryIndices.append(repos.count)
       repos.append(repo)
     }
+    if config.hostileNames { applyHostileNames(&owners, &repos) }
     return (owners, repos)
+  }
+
+  /// Renames a few low-star repositories (never in a top-1000 star list) and one owner to XSS payloads.
+  /// It draws nothing from the generator, so the rest of the catalog is the same with or without it.
+  private func applyHostileNames(_ owners: inout [CatalogOwner], _ repos: inout [CatalogRepository]) {
+    let count = repos.count
+    let wanted = V.xssNamePayloads.count + 1
+    var picked: [Int] = []
+    for step in 0..<count where picked.count < wanted {
+      let i = (count / 2 + step) % count
+      let r = repos[i]
+      if r.stars < 10 && !r.fork && owners[r.ownerIndex].repositoryIndices.count == 1 { picked.append(i) }
+    }
+    for (k, i) in picked.enumerated() {
+      let r = repos[i]
+      if k < V.xssNamePayloads.count {
+        repos[i] = r.replacing(
+          name: V.xssNamePayloads[k],
+          description: "XSS name fixture: this repository's name carries a payload (must render as text)")
+      } else {
+        let o = owners[r.ownerIndex]
+        owners[r.ownerIndex] = CatalogOwner(
+          id: o.id, login: V.xssLoginPayload, isOrganization: o.isOrganization,
+          repositoryIndices: o.repositoryIndices)
+        repos[i] = r.replacing(
+          name: r.name,
+          description: "XSS login fixture: this owner's login carries a payload (must render as text)")
+      }
+    }
   }
 
   private func pow3(_ x: Double) -> Double { x * x * x }
@@ -268,6 +298,19 @@ struct CatalogGenerator {
       createdAt: base.createdAt, updatedAt: base.updatedAt, pushedAt: base.pushedAt, fork: false,
       archived: false, licenseIndex: 0, homepage: "javascript:window.__xss=1", defaultBranch: "main",
       hasPages: false)
+  }
+}
+
+extension CatalogRepository {
+  /// The same repository under another name and description.
+  func replacing(name: String, description: String) -> CatalogRepository {
+    CatalogRepository(
+      id: id, ownerIndex: ownerIndex, name: name, description: description, topics: topics,
+      language: language, stars: stars, forks: forks, openIssues: openIssues,
+      helpWantedIssues: helpWantedIssues,
+      size: size, createdAt: createdAt, updatedAt: updatedAt, pushedAt: pushedAt, fork: fork,
+      archived: archived,
+      licenseIndex: licenseIndex, homepage: homepage, defaultBranch: defaultBranch, hasPages: hasPages)
   }
 }
 

@@ -54,7 +54,13 @@ enum CatalogVocabulary {
     "\"><script>window.__xss=1</script>",
     "'><svg onload=window.__xss=1>",
     "</textarea><script>window.__xss=1</script>",
-    "{{#x}}{{{html}}}{{/x}} javascript:window.__xss=1",
+    "{{#x}}{{{html}}}{{/x}}<img src=x onerror=window.__xss=1> javascript:window.__xss=1",
     "<a href=\"javascript:window.__xss=1\">click</a>",
   ]
+  /// Repository names for `hostileNames` (each would set the flag if it reached the page as markup).
+  static let xssNamePayloads = [
+    "\"><script>window.__xss=1</script>", "<img src=x onerror=window.__xss=1>",
+  ]
+  /// The owner login for `hostileNames`.
+  static let xssLoginPayload = "'><svg onload=window.__xss=1>"
 }

@@ -105,6 +105,10 @@ public struct DoubleConfiguration: Sendable {
   public var ownerCount = 2000
   /// Whether a few repositories and owners carry XSS payloads (to test escaping).
   public var hostileFixtures = true
+  /// Whether three low-star repositories also get names and one owner a login carrying XSS payloads.
+  /// GitHub forbids these characters, so this is off by default (the catalog then keeps GitHub's name
+  /// rules); it shows that an upstream sending them anyway cannot put script into a page.
+  public var hostileNames = false
   /// When true, history `total` is the running star count at the end of each week instead of
   /// the stars created during it (GitHub's documented meaning, the default).
   public var cumulativeHistoryTotals = false

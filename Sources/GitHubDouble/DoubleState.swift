@@ -65,6 +65,7 @@ struct DoubleState {
   var windows: [DoubleResource: RateWindow]
   var faults: FaultSettings
   var counters = DoubleCounters()
+  var requests = RequestLog()
   var rng: SplitMix64
 
   init(configuration c: DoubleConfiguration, now: Int) {

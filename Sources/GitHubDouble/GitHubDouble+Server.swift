@@ -49,6 +49,12 @@ extension GitHubDouble {
     r.get("/u/{id}") { [self] req, ctx in try await serve(.avatar(ctx.parameters["id"] ?? ""), req, ctx) }
     r.get("/rate_limit") { [self] req, ctx in try await serve(.rateLimit, req, ctx) }
     r.get("/_double/counters") { [self] _, _ in controlJSON(counters().json()) }
+    r.get("/_double/requests") { [self] req, _ in
+      let name = req.queryValue("endpoint")
+      let endpoint = name.flatMap(DoubleEndpoint.init(rawValue:))
+      if name != nil && endpoint == nil { return HTTPResponse.text(.badRequest, "unknown endpoint") }
+      return controlJSON(state.withLock { $0.requests.json(endpoint: endpoint) })
+    }
     r.post("/_double/reset") { [self] _, _ in
       reset()
       return controlJSON(Array("{\"ok\":true}".utf8))

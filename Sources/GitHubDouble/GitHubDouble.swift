@@ -34,7 +34,7 @@ public final class GitHubDouble: Sendable {
   /// A snapshot of the call counters.
   public func counters() -> DoubleCounters { state.withLock { $0.counters } }
 
-  /// Resets counters, rate-limit windows and faults to the configuration's values.
+  /// Resets counters, the request log, rate-limit windows and faults to the configuration's values.
   public func reset() {
     let now = Int(clock())
     state.withLock { s in
@@ -93,17 +93,34 @@ public final class GitHubDouble: Sendable {
 
   /// Counts the call, then serves it.
   func serve(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    let arrived = milliseconds()
     state.withLock { $0.counters.inFlight += 1 }
     defer { state.withLock { $0.counters.inFlight -= 1 } }
     do {
       let response = try await serveUncounted(route, request, context)
-      state.withLock { $0.counters.record(route.endpoint, status: response.status.code) }
+      let record = DoubleRequestRecord(
+        endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(), status: response.status.code
+      )
+      state.withLock {
+        $0.counters.record(route.endpoint, status: response.status.code)
+        $0.requests.append(record)
+      }
       return response
     } catch {
-      state.withLock { $0.counters.cancelled += 1 }
+      let record = DoubleRequestRecord(
+        endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(), status: 0)
+      state.withLock {
+        $0.counters.cancelled += 1
+        $0.requests.append(record)
+      }
       throw error
     }
   }
+
+  private func milliseconds() -> Int { Int(clock() * 1000) }
+
+  /// The most recent requests (at most `2 × 8192`), oldest first.
+  public func requestLog() -> [DoubleRequestRecord] { state.withLock { $0.requests.records } }
 
   /// Latency, faults, rate limit, then the endpoint itself.
   private func serveUncounted(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws

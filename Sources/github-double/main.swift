@@ -26,9 +26,11 @@ let usage = """
     --limit-status 403|429  status of an exhausted limit (DOUBLE_LIMIT_STATUS, default 403)
     --public-url URL      base for absolute URLs in bodies and Link (DOUBLE_PUBLIC_URL; default from Host)
     --no-hostile          leave out the XSS fixtures (DOUBLE_HOSTILE=0)
+    --hostile-names       also give a few repositories and one owner XSS payload names (DOUBLE_HOSTILE_NAMES=1)
     --help                this text
   Control API on the same port: GET /_double/counters, POST /_double/reset,
-  POST /_double/faults?rate5xx=0.1&latency=500..2000, POST /_double/ratelimit?resource=search&remaining=0&reset=T
+  POST /_double/faults?rate5xx=0.1&latency=500..2000, POST /_double/ratelimit?resource=search&remaining=0&reset=T,
+  GET /_double/requests[?endpoint=search] (arrival and finish times, ms, and status of recent requests)
   """
 
 /// Writes to standard error through the file descriptor (the C `stderr` global is not concurrency-safe).
@@ -57,6 +59,10 @@ while let arg = arguments.popFirst() {
   }
   if arg == "--no-hostile" {
     options["hostile"] = "0"
+    continue
+  }
+  if arg == "--hostile-names" {
+    options["hostile-names"] = "1"
     continue
   }
   guard arg.hasPrefix("--") else { fail("unexpected argument \(arg)") }
@@ -121,6 +127,7 @@ if let v = int("limit-status", "DOUBLE_LIMIT_STATUS") {
 }
 if let v = option("public-url", "DOUBLE_PUBLIC_URL") { config.publicBaseURL = v }
 if option("hostile", "DOUBLE_HOSTILE") == "0" { config.hostileFixtures = false }
+if option("hostile-names", "DOUBLE_HOSTILE_NAMES") == "1" { config.hostileNames = true }
 
 let double = GitHubDouble(configuration: config)
 let bound: Int

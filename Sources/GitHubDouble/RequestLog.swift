@@ -1,0 +1,52 @@
+/// One GitHub-endpoint request the double served, with wall-clock times, so tests can check *when*
+/// a client called (e.g. that nothing asked for an exhausted resource before its reset).
+public struct DoubleRequestRecord: Sendable, Equatable {
+  /// The endpoint.
+  public var endpoint: DoubleEndpoint
+  /// Unix milliseconds when the request reached the double (before any injected latency).
+  public var arrivedMs: Int
+  /// Unix milliseconds when the answer was ready, or when the client went away.
+  public var finishedMs: Int
+  /// The status sent; 0 when the client went away first.
+  public var status: Int
+}
+
+/// The most recent requests, oldest first, bounded so a long benchmark cannot grow it without end.
+struct RequestLog {
+  /// Records kept.
+  static let capacity = 8192
+
+  private(set) var records: [DoubleRequestRecord] = []
+  /// Records dropped to stay within `capacity`.
+  private(set) var dropped = 0
+
+  mutating func append(_ record: DoubleRequestRecord) {
+    // Trimming in halves keeps the amortised cost per append constant.
+    if records.count >= 2 * Self.capacity {
+      records.removeFirst(Self.capacity)
+      dropped += Self.capacity
+    }
+    records.append(record)
+  }
+
+  /// `{"dropped":N,"requests":[{"endpoint":"search","arrived_ms":…,"finished_ms":…,"status":200}]}`,
+  /// optionally for one endpoint only.
+  func json(endpoint: DoubleEndpoint?) -> [UInt8] {
+    var w = JSONWriter()
+    w.objectStart()
+    w.field("dropped", dropped)
+    w.key("requests")
+    w.arrayStart()
+    for r in records where endpoint == nil || r.endpoint == endpoint {
+      w.objectStart()
+      w.field("endpoint", r.endpoint.rawValue)
+      w.field("arrived_ms", r.arrivedMs)
+      w.field("finished_ms", r.finishedMs)
+      w.field("status", r.status)
+      w.objectEnd()
+    }
+    w.arrayEnd()
+    w.objectEnd()
+    return w.bytes
+  }
+}

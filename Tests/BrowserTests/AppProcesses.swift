@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A `github-double` and a `repo-scroll` process started with flags of the caller's choosing (the
+/// product suite's fixture has fixed ones), plus JSON calls to the double's control API.
+struct AppProcesses: Sendable {
+  let double: ProcessRunner
+  let app: ProcessRunner
+  let doublePort: Int
+  let appPort: Int
+
+  var baseURL: String { "http://127.0.0.1:\(appPort)" }
+
+  /// Runs `body` with both processes and stops them afterwards, also when `body` throws.
+  static func with<T>(
+    doubleArguments: [String], appArguments: [String] = [],
+    _ body: (AppProcesses) async throws -> T
+  ) async throws -> T {
+    let processes = try await start(doubleArguments: doubleArguments, appArguments: appArguments)
+    do {
+      let result = try await body(processes)
+      await processes.stop()
+      return result
+    } catch {
+      await processes.stop()
+      throw error
+    }
+  }
+
+  /// Starts the double, then the app pointed at it for both the API and avatars.
+  static func start(doubleArguments: [String], appArguments: [String]) async throws -> AppProcesses {
+    let root = try ProcessRunner.packageRoot()
+    let double = try ProcessRunner(
+      executable: try ProcessRunner.builtProduct("github-double"),
+      arguments: ["--port", "0"] + doubleArguments,
+      name: "github-double")
+    do {
+      let doublePort = try await double.waitForListeningPort()
+      let doubleURL = "http://127.0.0.1:\(doublePort)"
+      let app = try ProcessRunner(
+        executable: try ProcessRunner.builtProduct("repo-scroll"),
+        arguments: [
+          "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
+          root + "/Templates",
+          "--public", root + "/Public",
+        ] + appArguments, name: "repo-scroll")
+      do {
+        let appPort = try await app.waitForListeningPort()
+        return AppProcesses(double: double, app: app, doublePort: doublePort, appPort: appPort)
+      } catch {
+        await app.terminate()
+        throw error
+      }
+    } catch {
+      await double.terminate()
+      throw error
+    }
+  }
+
+  func stop() async {
+    await app.terminate()
+    await double.terminate()
+  }
+
+  /// Calls a double (this one unless `port` is given) and returns its JSON.
+  @discardableResult
+  func double(_ method: String, _ path: String, port: Int? = nil) async throws -> WebDriverJSON {
+    let reply = try await WebDriverLoopbackHTTP.exchange(
+      port: port ?? doublePort, method: method, path: path, body: method == "POST" ? [] : nil,
+      timeout: .seconds(10))
+    guard reply.status == 200 else {
+      throw WebDriverError.process("double \(method) \(path) answered \(reply.status): \(reply.text)")
+    }
+    return try WebDriverJSON.parse(Data(reply.body))
+  }
+}
