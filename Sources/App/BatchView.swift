@@ -16,10 +16,6 @@ struct BatchView: MustacheRepresentable {
 
   var mustacheValue: MustacheValue { value(cards: cards.map(\.mustacheValue)) }
 
-  /// The batch with an empty card list: rendering `partials/cards` with it gives what follows the
-  /// cards (the trigger or a terminal state), so memoised cards can be written first.
-  var tailValue: MustacheValue { value(cards: []) }
-
   /// The cards' view models, the prefetch trigger marked.
   var cards: [CardView] {
     let items = batch.items

@@ -18,12 +18,6 @@ struct CardView: MustacheRepresentable {
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
 
-  var mustacheValue: MustacheValue {
-    mustacheValue(
-      position: .int(position), setsize: .int(setsize), percent: .int(barPercent),
-      updated: .string(updatedText))
-  }
-
   /// "3 days ago": the last push (or update) relative to now.
   var updatedText: String {
     Formatting.unixSeconds(iso: repository.pushedAt ?? repository.updatedAt).map {
@@ -31,12 +25,7 @@ struct CardView: MustacheRepresentable {
     } ?? ""
   }
 
-  /// The card with the list- and clock-dependent fields given (`CardRenderer` passes sentinels).
-  func mustacheValue(
-    position: MustacheValue, setsize: MustacheValue, percent: MustacheValue, updated: MustacheValue
-  )
-    -> MustacheValue
-  {
+  var mustacheValue: MustacheValue {
     let repo = repository
     let login = repo.owner?.login ?? String(repo.fullName.prefix { $0 != "/" })
     var owner: [String: MustacheValue] = [
@@ -50,8 +39,8 @@ struct CardView: MustacheRepresentable {
     }
     var value: [String: MustacheValue] = [
       "id": .int(repo.id),
-      "position": position,
-      "setsize": setsize,
+      "position": .int(position),
+      "setsize": .int(setsize),
       "prefetch": .bool(prefetch),
       "name": .string(repo.name),
       "fullName": .string(repo.fullName),
@@ -63,8 +52,8 @@ struct CardView: MustacheRepresentable {
       "archived": .bool(repo.archived),
       "fork": .bool(repo.fork),
       "updatedISO": .string(repo.pushedAt ?? repo.updatedAt),
-      "updatedText": updated,
-      "bar": .object(["percent": percent, "band": .int(Self.band(repo.stargazersCount))]),
+      "updatedText": .string(updatedText),
+      "bar": .object(["percent": .int(barPercent), "band": .int(Self.band(repo.stargazersCount))]),
       "owner": .object(owner),
       "stargazers": .string(
         "/fragments/stars/" + URLText.encode(login) + "/" + URLText.encode(repo.name)),
