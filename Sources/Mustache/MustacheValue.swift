@@ -20,6 +20,14 @@ public enum MustacheValue: Sendable {
   /// A pre-escaped HTML fragment, always emitted raw.
   case html(String)
 
+  /// The value named `key` when this is an object that has one.
+  func member(_ key: String) -> MustacheValue? {
+    switch self {
+    case .object(let members): return members[key]
+    default: return nil
+    }
+  }
+
   /// Whether a section over this value renders (see the type's documentation).
   @inlinable public var isTruthy: Bool {
     switch self {

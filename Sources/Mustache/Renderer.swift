@@ -10,13 +10,14 @@ struct RenderLimits: Sendable {
   static let standard = RenderLimits()
 }
 
-/// Walks a node tree against a context stack, appending bytes to one buffer.
+/// Walks a template's operations against a context stack, appending bytes to one buffer.
 struct Renderer {
   var out: [UInt8]
   private var stack: [MustacheValue]
   private var indent: [UInt8] = []
-  /// Block arguments of the parent calls being rendered, outermost first (outermost wins).
-  private var overrides: [[String: Override]] = []
+  /// Block arguments of the parent calls being rendered, outermost first (outermost wins), each with
+  /// the program whose operations they are.
+  private var arguments: [(program: Program, table: [String: Program.Argument])] = []
   private var depth = 0
   private var budget: Int
   private let limits: RenderLimits
@@ -34,18 +35,15 @@ struct Renderer {
 
   // MARK: Lookup
 
-  private func lookup(_ path: Path) -> MustacheValue? {
-    let components = path.components
-    guard let first = components.first else { return stack.last }
+  private func lookup(_ name: Range<Int>, in program: Program) -> MustacheValue? {
+    guard let first = name.first else { return stack.last }
     var i = stack.count - 1
     while i >= 0 {
-      if case .object(let dict) = stack[i], let found = dict[first] {
+      if let found = stack[i].member(program.keys[first]) {
         var value = found
-        var c = 1
-        while c < components.count {
-          guard case .object(let inner) = value, let next = inner[components[c]] else { return nil }
+        for c in (first + 1)..<name.upperBound {
+          guard let next = value.member(program.keys[c]) else { return nil }
           value = next
-          c += 1
         }
         return value
       }
@@ -56,16 +54,21 @@ struct Renderer {
 
   // MARK: Output
 
-  private mutating func appendIndented(_ bytes: [UInt8], _ starts: [Int]) {
-    var previous = 0
-    // Slices stay within the buffer: line starts are offsets inside `bytes`, made by the parser.
-    bytes.withUnsafeBufferPointer { buffer in
-      for start in starts {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<start]))
-        out.append(contentsOf: indent)
-        previous = start
+  private mutating func appendText(_ program: Program, _ start: Int, _ end: Int, _ lines: Range<Int>) {
+    // Every range was laid out by `Program` within its own `bytes`, and line starts lie inside it.
+    program.bytes.withUnsafeBufferPointer { buffer in
+      guard !indent.isEmpty && !lines.isEmpty else {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        return
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous...]))
+      var previous = start
+      for line in lines {
+        let offset = program.lineStarts[line]
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
+        out.append(contentsOf: indent)
+        previous = offset
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
     }
   }
 
@@ -159,76 +162,88 @@ struct Renderer {
     return true
   }
 
-  mutating func render(_ nodes: [Node]) {
-    budget -= nodes.count
-    if budget < 0 {
-      exceeded = true
-      return
-    }
-    for node in nodes {
-      switch node {
-      case .text(let bytes, let starts):
-        if indent.isEmpty || starts.isEmpty {
-          out.append(contentsOf: bytes)
-        } else {
-          appendIndented(bytes, starts)
-        }
+  /// Renders the whole of `program`.
+  mutating func render(_ program: Program) {
+    render(program, 0, program.ops.count)
+  }
+
+  /// Renders `program.ops[start..<end]`.
+  private mutating func render(_ program: Program, _ start: Int, _ end: Int) {
+    var k = start
+    while k < end {
+      budget -= 1
+      if budget < 0 {
+        exceeded = true
+        return
+      }
+      let op = program.ops[k]
+      k += 1
+      switch op {
+      case .text(let from, let to, let lines):
+        appendText(program, from, to, lines)
       case .indent:
         if !indent.isEmpty { out.append(contentsOf: indent) }
-      case .variable(let path, let escaped):
-        if let value = lookup(path) { append(value, escaped: escaped) }
-      case .section(let path, let inner):
-        guard let value = lookup(path), value.isTruthy, enter() else { continue }
+      case .variable(let name, let escaped):
+        if let value = lookup(name, in: program) { append(value, escaped: escaped) }
+      case .section(let name, let bodyEnd):
+        defer { k = bodyEnd }
+        guard let value = lookup(name, in: program), value.isTruthy, enter() else { continue }
         if case .list(let items) = value {
           for item in items {
             stack.append(item)
-            render(inner)
+            render(program, k, bodyEnd)
             stack.removeLast()
           }
         } else {
           stack.append(value)
-          render(inner)
+          render(program, k, bodyEnd)
           stack.removeLast()
         }
         depth -= 1
-      case .inverted(let path, let inner):
-        if let value = lookup(path), value.isTruthy { continue }
-        render(inner)
-      case .partial(let partial):
-        guard let template = library?.template(named: partial.name), enter() else { continue }
+      case .inverted(let name, let bodyEnd):
+        defer { k = bodyEnd }
+        if let value = lookup(name, in: program), value.isTruthy { continue }
+        render(program, k, bodyEnd)
+      case .partial(let index):
+        let partial = program.partials[index]
+        guard let called = library?.program(named: partial.name), enter() else { continue }
         let saved = indent
         indent = partial.indent.map { saved + $0 } ?? []
-        render(template.nodes)
+        render(called)
         indent = saved
         depth -= 1
-      case .parent(let parent):
-        guard let template = library?.template(named: parent.name), enter() else { continue }
+      case .parent(let index, let argumentsEnd):
+        defer { k = argumentsEnd }
+        let parent = program.parents[index]
+        guard let called = library?.program(named: parent.name), enter() else { continue }
         let saved = indent
         indent = parent.indent.map { saved + $0 } ?? []
-        overrides.append(parent.overrides)
-        render(template.nodes)
-        overrides.removeLast()
+        arguments.append((program, parent.arguments))
+        render(called)
+        arguments.removeLast()
         indent = saved
         depth -= 1
-      case .block(let block):
+      case .block(let index, let contentEnd):
+        defer { k = contentEnd }
         guard enter() else { continue }
-        if let argument = override(named: block.name) {
+        let block = program.blocks[index]
+        if let (owner, argument) = argument(named: block.name) {
           let saved = indent
           indent = saved + block.indent
           if block.standalone && argument.leadingLineStart { out.append(contentsOf: indent) }
-          render(argument.nodes)
+          render(owner, argument.start, argument.end)
           indent = saved
         } else {
-          render(block.content)
+          render(program, k, contentEnd)
         }
         depth -= 1
       }
     }
   }
 
-  private func override(named name: String) -> Override? {
-    for frame in overrides {
-      if let found = frame[name] { return found }
+  private func argument(named name: String) -> (Program, Program.Argument)? {
+    for frame in arguments {
+      if let found = frame.table[name] { return (frame.program, found) }
     }
     return nil
   }

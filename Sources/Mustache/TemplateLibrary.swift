@@ -48,6 +48,11 @@ public struct TemplateLibrary: Sendable {
     templates[named]
   }
 
+  /// The operations of the template called `named`, for partial and parent calls.
+  func program(named name: String) -> Program? {
+    templates[name]?.program
+  }
+
   /// Renders the template `name` into `buffer`. Throws for an unknown name, or when rendering hit a
   /// depth or size limit (runaway recursion).
   public func render(_ name: String, _ value: MustacheValue, into buffer: inout [UInt8]) throws(MustacheError)
