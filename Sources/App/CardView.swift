@@ -1,80 +1,121 @@
 import GitHub
 import Mustache
+import Paging
 
-/// One repository card (`partials/card`).
-struct CardView: MustacheRepresentable {
-  let repository: Repository
-  /// 1-based position in the list.
-  let position: Int
-  /// The list size capped at 1000.
+/// What the cards of one batch share, read in place by the cards (no repository is copied to render).
+final class CardBatch: Sendable {
+  let items: [PositionedItem<Repository>]
+  /// The list size capped at 1000 (`aria-setsize`).
   let setsize: Int
-  /// Whether this card carries the prefetch trigger.
-  let prefetch: Bool
-  /// The largest star count in the list, for the bar's scale.
+  /// The index of the card that carries the prefetch trigger.
+  let trigger: Int?
+  /// The largest star count in the list, for the bars' scale.
   let largestStars: Int
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
 
+  init(items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int) {
+    self.items = items
+    self.setsize = setsize
+    self.trigger = trigger
+    self.largestStars = largestStars
+    self.now = now
+  }
+
+  /// One value per card.
+  var cards: [MustacheValue] { items.indices.map { .dynamic(CardView(batch: self, index: $0)) } }
+
+  /// The owner's login of item `index`, from the full name when GitHub sent no owner.
+  func login(_ index: Int) -> String {
+    items[index].item.owner?.login ?? String(items[index].item.fullName.prefix { $0 != "/" })
+  }
+}
+
+/// One repository card (`partials/card`), answering the template's names from the batch's item in
+/// place: only the fields the template reads are computed.
+final class CardView: MustacheObject {
+  let batch: CardBatch
+  let index: Int
+  /// `owner` and `bar`, made with the card so a lookup through them allocates nothing.
+  private let owner: OwnerView
+  private let bar: BarView
+
+  init(batch: CardBatch, index: Int) {
+    self.batch = batch
+    self.index = index
+    owner = OwnerView(batch: batch, index: index)
+    let stars = batch.items[index].item.stargazersCount
+    bar = BarView(percent: Self.barPercent(stars: stars, largest: batch.largestStars), band: Self.band(stars))
+  }
+
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
 
+  /// The names `partials/card` reads.
+  enum Field: String, CaseIterable {
+    case id, position, setsize, prefetch, name, fullName, htmlURL, description, language, starsText, stars
+    case forksText, issuesText, license, archived, fork, topics, updatedISO, updatedText, bar, owner
+    case stargazers
+  }
+
+  private static let fields = Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0.rawValue, $0) })
+
+  func value(for key: String) -> MustacheValue? {
+    guard let field = Self.fields[key] else { return nil }
+    return value(of: field)
+  }
+
+  /// The field's value; nil for an absent optional field (the template shows its fallback).
+  func value(of field: Field) -> MustacheValue? {
+    // Fields are read from the batch's array in place: a copy of a repository retains each string.
+    value(of: field, items: batch.items)
+  }
+
+  private func value(of field: Field, items: [PositionedItem<Repository>]) -> MustacheValue? {
+    switch field {
+    case .id: return .int(items[index].item.id)
+    case .position: return .int(items[index].position)
+    case .setsize: return .int(batch.setsize)
+    case .prefetch: return .bool(batch.trigger == index)
+    case .name: return .string(items[index].item.name)
+    case .fullName: return .string(items[index].item.fullName)
+    case .htmlURL:
+      return .string(Self.safeLink(items[index].item.htmlURL, fallback: items[index].item.fullName))
+    case .description: return items[index].item.description.flatMap { $0.isEmpty ? nil : .string($0) }
+    case .language: return items[index].item.language.map { .string($0) }
+    case .starsText: return .string(Formatting.compact(items[index].item.stargazersCount))
+    case .stars: return .int(items[index].item.stargazersCount)
+    case .forksText: return .string(Formatting.compact(items[index].item.forksCount))
+    case .issuesText: return .string(Formatting.compact(items[index].item.openIssuesCount))
+    case .license: return items[index].item.license.map { .string($0) }
+    case .archived: return .bool(items[index].item.archived)
+    case .fork: return .bool(items[index].item.fork)
+    case .topics:
+      return items[index].item.topics.isEmpty
+        ? nil : .list(items[index].item.topics.prefix(Self.maxTopics).map { .string($0) })
+    case .updatedISO: return .string(items[index].item.pushedAt ?? items[index].item.updatedAt)
+    case .updatedText: return .string(updatedText)
+    case .bar: return .dynamic(bar)
+    case .owner: return .dynamic(owner)
+    case .stargazers:
+      return .string(
+        "/fragments/stars/" + URLText.encode(batch.login(index)) + "/"
+          + URLText.encode(items[index].item.name))
+    }
+  }
+
   /// "3 days ago": the last push (or update) relative to now.
   var updatedText: String {
-    Formatting.unixSeconds(iso: repository.pushedAt ?? repository.updatedAt).map {
-      Formatting.relative($0, now: now)
+    let items = batch.items
+    return Formatting.unixSeconds(iso: items[index].item.pushedAt ?? items[index].item.updatedAt).map {
+      Formatting.relative($0, now: batch.now)
     } ?? ""
   }
 
-  var mustacheValue: MustacheValue {
-    let repo = repository
-    let login = repo.owner?.login ?? String(repo.fullName.prefix { $0 != "/" })
-    var owner: [String: MustacheValue] = [
-      "login": .string(login),
-      "page": .string("/owners/" + URLText.encode(login)),
-      "initials": .string(Self.initials(login)),
-    ]
-    if let id = repo.owner?.id, id > 0 {
-      owner["avatar"] = .string("/avatars/\(id)?s=80")
-      owner["avatar2x"] = .string("/avatars/\(id)?s=160")
-    }
-    var value: [String: MustacheValue] = [
-      "id": .int(repo.id),
-      "position": .int(position),
-      "setsize": .int(setsize),
-      "prefetch": .bool(prefetch),
-      "name": .string(repo.name),
-      "fullName": .string(repo.fullName),
-      "htmlURL": .string(Self.safeLink(repo.htmlURL, fallback: repo.fullName)),
-      "starsText": .string(Formatting.compact(repo.stargazersCount)),
-      "stars": .int(repo.stargazersCount),
-      "forksText": .string(Formatting.compact(repo.forksCount)),
-      "issuesText": .string(Formatting.compact(repo.openIssuesCount)),
-      "archived": .bool(repo.archived),
-      "fork": .bool(repo.fork),
-      "updatedISO": .string(repo.pushedAt ?? repo.updatedAt),
-      "updatedText": .string(updatedText),
-      "bar": .object(["percent": .int(barPercent), "band": .int(Self.band(repo.stargazersCount))]),
-      "owner": .object(owner),
-      "stargazers": .string(
-        "/fragments/stars/" + URLText.encode(login) + "/" + URLText.encode(repo.name)),
-    ]
-    if let description = repo.description, !description.isEmpty {
-      value["description"] = .string(description)
-    }
-    if let language = repo.language { value["language"] = .string(language) }
-    if let license = repo.license { value["license"] = .string(license) }
-    if !repo.topics.isEmpty {
-      value["topics"] = .list(repo.topics.prefix(Self.maxTopics).map { .string($0) })
-    }
-    return .object(value)
-  }
-
   /// Stars relative to the largest count, 0…100, at least 1 when there are any stars.
-  var barPercent: Int {
-    let stars = repository.stargazersCount
+  static func barPercent(stars: Int, largest: Int) -> Int {
     guard stars > 0 else { return 0 }
-    let largest = max(largestStars, stars)
-    return min(100, max(1, stars * 100 / largest))
+    return min(100, max(1, stars * 100 / max(largest, stars)))
   }
 
   /// The colour band by absolute stars.
@@ -90,9 +131,17 @@ struct CardView: MustacheRepresentable {
 
   /// One or two capital letters from a login: `octo-cat` → `OC`, `swift` → `S`.
   static func initials(_ login: String) -> String {
-    let parts = login.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "." })
-    let letters = parts.prefix(2).compactMap(\.first)
-    let text = String(letters.isEmpty ? Array(login.prefix(1)) : letters).uppercased()
+    var letters: [Character] = []
+    var atStart = true
+    for character in login where letters.count < 2 {
+      if character == "-" || character == "_" || character == "." {
+        atStart = true
+      } else if atStart {
+        letters.append(character)
+        atStart = false
+      }
+    }
+    let text = (letters.isEmpty ? String(login.prefix(1)) : String(letters)).uppercased()
     return text.isEmpty ? "?" : text
   }
 
@@ -102,5 +151,52 @@ struct CardView: MustacheRepresentable {
     return "https://github.com/"
       + fullName.split(separator: "/").map { URLText.encode(String($0)) }
       .joined(separator: "/")
+  }
+}
+
+/// A card's `owner`.
+final class OwnerView: MustacheObject {
+  let batch: CardBatch
+  let index: Int
+
+  init(batch: CardBatch, index: Int) {
+    self.batch = batch
+    self.index = index
+  }
+
+  func value(for key: String) -> MustacheValue? {
+    switch key {
+    case "login": return .string(batch.login(index))
+    case "page": return .string("/owners/" + URLText.encode(batch.login(index)))
+    case "initials": return .string(CardView.initials(batch.login(index)))
+    case "avatar": return avatar(size: 80)
+    case "avatar2x": return avatar(size: 160)
+    default: return nil
+    }
+  }
+
+  /// The avatar through this server (never a GitHub URL: CSP `img-src 'self'`); nil without an owner id.
+  private func avatar(size: Int) -> MustacheValue? {
+    guard let id = batch.items[index].item.owner?.id, id > 0 else { return nil }
+    return .string("/avatars/" + String(id) + "?s=" + String(size))
+  }
+}
+
+/// A card's stars bar: `percent` of the largest count in the list, and the colour `band`.
+final class BarView: MustacheObject {
+  let percent: Int
+  let band: Int
+
+  init(percent: Int, band: Int) {
+    self.percent = percent
+    self.band = band
+  }
+
+  func value(for key: String) -> MustacheValue? {
+    switch key {
+    case "percent": return .int(percent)
+    case "band": return .int(band)
+    default: return nil
+    }
   }
 }

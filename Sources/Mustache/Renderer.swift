@@ -37,15 +37,17 @@ struct Renderer {
 
   private func lookup(_ name: Range<Int>, in program: Program) -> MustacheValue? {
     guard let first = name.first else { return stack.last }
+    let key = program.keys[first]
     var i = stack.count - 1
     while i >= 0 {
-      if let found = stack[i].member(program.keys[first]) {
-        var value = found
-        for c in (first + 1)..<name.upperBound {
-          guard let next = value.member(program.keys[c]) else { return nil }
-          value = next
-        }
-        return value
+      let found: MustacheValue?
+      switch stack[i] {
+      case .dynamic(let object): found = object.value(for: key)
+      case .object(let members): found = members[key]
+      default: found = nil
+      }
+      if let found {
+        return first + 1 == name.upperBound ? found : found.member(program.keys, name.dropFirst())
       }
       i -= 1
     }
@@ -73,42 +75,50 @@ struct Renderer {
   }
 
   private mutating func appendRaw(_ s: String) {
-    var s = s
-    // The UTF-8 view is only read inside the closure, while `s` is alive.
-    s.withUTF8 { out.append(contentsOf: $0) }
+    // Native strings are read in place; only a foreign one is first copied (made contiguous).
+    if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+      var copy = s
+      copy.withUTF8 { out.append(contentsOf: $0) }
+    }
   }
 
   private mutating func appendEscaped(_ s: String) {
-    var s = s
-    // One pass over the UTF-8 bytes, read only inside the closure; runs are sliced within bounds (i < n).
-    s.withUTF8 { bytes in
-      var runStart = 0
-      var i = 0
-      let n = bytes.count
-      while i < n {
-        let b = bytes[i]
-        if b <= 0x3E {
-          let entity: StaticString?
-          switch b {
-          case 0x26: entity = "&amp;"
-          case 0x3C: entity = "&lt;"
-          case 0x3E: entity = "&gt;"
-          case 0x22: entity = "&quot;"
-          case 0x27: entity = "&#39;"
-          default: entity = nil
-          }
-          if let entity {
-            if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-            // Entities are multi-character literals, so the StaticString has a valid UTF-8 pointer.
-            out.append(
-              contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
-            runStart = i + 1
-          }
-        }
-        i += 1
-      }
-      if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+    // Native strings are read in place; only a foreign one is first copied (made contiguous).
+    if s.utf8.withContiguousStorageIfAvailable({ appendEscaped(bytes: $0) }) == nil {
+      var copy = s
+      copy.withUTF8 { appendEscaped(bytes: $0) }
     }
+  }
+
+  private mutating func appendEscaped(bytes: UnsafeBufferPointer<UInt8>) {
+    // One pass over the UTF-8 bytes, read only while the caller holds them; runs are sliced within
+    // bounds (i < n).
+    var runStart = 0
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      let b = bytes[i]
+      if b <= 0x3E {
+        let entity: StaticString?
+        switch b {
+        case 0x26: entity = "&amp;"
+        case 0x3C: entity = "&lt;"
+        case 0x3E: entity = "&gt;"
+        case 0x22: entity = "&quot;"
+        case 0x27: entity = "&#39;"
+        default: entity = nil
+        }
+        if let entity {
+          if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+          // Entities are multi-character literals, so the StaticString has a valid UTF-8 pointer.
+          out.append(
+            contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+          runStart = i + 1
+        }
+      }
+      i += 1
+    }
+    if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
   }
 
   private mutating func appendInt(_ value: Int) {
@@ -146,7 +156,7 @@ struct Renderer {
         appendRaw(d.description)
       }
     case .bool(let b): appendRaw(b ? "true" : "false")
-    case .null, .list, .object: break
+    case .null, .list, .object, .dynamic: break
     }
   }
 
