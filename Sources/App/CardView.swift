@@ -36,6 +36,9 @@ final class CardBatch: Sendable {
 final class CardView: MustacheObject {
   let batch: CardBatch
   let index: Int
+  /// The card's own copy of its item: one copy per card, where reading through `batch.items` cost a
+  /// retain and release of the array on every lookup.
+  let item: PositionedItem<Repository>
   /// `owner` and `bar`, made with the card so a lookup through them allocates nothing.
   private let owner: OwnerView
   private let bar: BarView
@@ -43,8 +46,9 @@ final class CardView: MustacheObject {
   init(batch: CardBatch, index: Int) {
     self.batch = batch
     self.index = index
+    item = batch.items[index]
     owner = OwnerView(batch: batch, index: index)
-    let stars = batch.items[index].item.stargazersCount
+    let stars = item.item.stargazersCount
     bar = BarView(percent: Self.barPercent(stars: stars, largest: batch.largestStars), band: Self.band(stars))
   }
 
@@ -52,62 +56,84 @@ final class CardView: MustacheObject {
   static let maxTopics = 5
 
   /// The names `partials/card` reads.
-  enum Field: String, CaseIterable {
+  enum Field {
     case id, position, setsize, prefetch, name, fullName, htmlURL, description, language, starsText, stars
     case forksText, issuesText, license, archived, fork, topics, updatedISO, updatedText, bar, owner
     case stargazers
+
+    /// The field called `key`. A switch of small-string compares, in template order: a shared
+    /// dictionary would be retained by every lookup on every thread.
+    init?(_ key: String) {
+      switch key {
+      case "id": self = .id
+      case "position": self = .position
+      case "setsize": self = .setsize
+      case "prefetch": self = .prefetch
+      case "owner": self = .owner
+      case "htmlURL": self = .htmlURL
+      case "name": self = .name
+      case "updatedISO": self = .updatedISO
+      case "updatedText": self = .updatedText
+      case "description": self = .description
+      case "language": self = .language
+      case "forksText": self = .forksText
+      case "issuesText": self = .issuesText
+      case "license": self = .license
+      case "archived": self = .archived
+      case "fork": self = .fork
+      case "topics": self = .topics
+      case "bar": self = .bar
+      case "stars": self = .stars
+      case "starsText": self = .starsText
+      case "stargazers": self = .stargazers
+      case "fullName": self = .fullName
+      default: return nil
+      }
+    }
   }
 
-  private static let fields = Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0.rawValue, $0) })
-
   func value(for key: String) -> MustacheValue? {
-    guard let field = Self.fields[key] else { return nil }
+    guard let field = Field(key) else { return nil }
     return value(of: field)
   }
 
   /// The field's value; nil for an absent optional field (the template shows its fallback).
   func value(of field: Field) -> MustacheValue? {
-    // Fields are read from the batch's array in place: a copy of a repository retains each string.
-    value(of: field, items: batch.items)
-  }
-
-  private func value(of field: Field, items: [PositionedItem<Repository>]) -> MustacheValue? {
     switch field {
-    case .id: return .int(items[index].item.id)
-    case .position: return .int(items[index].position)
+    case .id: return .int(item.item.id)
+    case .position: return .int(item.position)
     case .setsize: return .int(batch.setsize)
     case .prefetch: return .bool(batch.trigger == index)
-    case .name: return .string(items[index].item.name)
-    case .fullName: return .string(items[index].item.fullName)
+    case .name: return .string(item.item.name)
+    case .fullName: return .string(item.item.fullName)
     case .htmlURL:
-      return .string(Self.safeLink(items[index].item.htmlURL, fallback: items[index].item.fullName))
-    case .description: return items[index].item.description.flatMap { $0.isEmpty ? nil : .string($0) }
-    case .language: return items[index].item.language.map { .string($0) }
-    case .starsText: return .string(Formatting.compact(items[index].item.stargazersCount))
-    case .stars: return .int(items[index].item.stargazersCount)
-    case .forksText: return .string(Formatting.compact(items[index].item.forksCount))
-    case .issuesText: return .string(Formatting.compact(items[index].item.openIssuesCount))
-    case .license: return items[index].item.license.map { .string($0) }
-    case .archived: return .bool(items[index].item.archived)
-    case .fork: return .bool(items[index].item.fork)
+      return .string(Self.safeLink(item.item.htmlURL, fallback: item.item.fullName))
+    case .description: return item.item.description.flatMap { $0.isEmpty ? nil : .string($0) }
+    case .language: return item.item.language.map { .string($0) }
+    case .starsText: return .string(Formatting.compact(item.item.stargazersCount))
+    case .stars: return .int(item.item.stargazersCount)
+    case .forksText: return .string(Formatting.compact(item.item.forksCount))
+    case .issuesText: return .string(Formatting.compact(item.item.openIssuesCount))
+    case .license: return item.item.license.map { .string($0) }
+    case .archived: return .bool(item.item.archived)
+    case .fork: return .bool(item.item.fork)
     case .topics:
-      return items[index].item.topics.isEmpty
-        ? nil : .list(items[index].item.topics.prefix(Self.maxTopics).map { .string($0) })
-    case .updatedISO: return .string(items[index].item.pushedAt ?? items[index].item.updatedAt)
+      return item.item.topics.isEmpty
+        ? nil : .list(item.item.topics.prefix(Self.maxTopics).map { .string($0) })
+    case .updatedISO: return .string(item.item.pushedAt ?? item.item.updatedAt)
     case .updatedText: return .string(updatedText)
     case .bar: return .dynamic(bar)
     case .owner: return .dynamic(owner)
     case .stargazers:
       return .string(
         "/fragments/stars/" + URLText.encode(batch.login(index)) + "/"
-          + URLText.encode(items[index].item.name))
+          + URLText.encode(item.item.name))
     }
   }
 
   /// "3 days ago": the last push (or update) relative to now.
   var updatedText: String {
-    let items = batch.items
-    return Formatting.unixSeconds(iso: items[index].item.pushedAt ?? items[index].item.updatedAt).map {
+    Formatting.unixSeconds(iso: item.item.pushedAt ?? item.item.updatedAt).map {
       Formatting.relative($0, now: batch.now)
     } ?? ""
   }

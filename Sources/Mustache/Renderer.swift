@@ -38,10 +38,11 @@ struct Renderer {
   private func lookup(_ name: Range<Int>, in program: Program) -> MustacheValue? {
     guard let first = name.first else { return stack.last }
     let key = program.keys[first]
-    var i = stack.count - 1
+    let contexts = stack
+    var i = contexts.count - 1
     while i >= 0 {
       let found: MustacheValue?
-      switch stack[i] {
+      switch contexts[i] {
       case .dynamic(let object): found = object.value(for: key)
       case .object(let members): found = members[key]
       default: found = nil
