@@ -2,35 +2,6 @@ import GitHub
 import Mustache
 import Paging
 
-/// What the cards of one batch share, read in place by the cards (no repository is copied to render).
-final class CardBatch: Sendable {
-  let items: [PositionedItem<Repository>]
-  /// The list size capped at 1000 (`aria-setsize`).
-  let setsize: Int
-  /// The index of the card that carries the prefetch trigger.
-  let trigger: Int?
-  /// The largest star count in the list, for the bars' scale.
-  let largestStars: Int
-  /// Unix seconds, for "updated 3 days ago".
-  let now: Int
-
-  init(items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int) {
-    self.items = items
-    self.setsize = setsize
-    self.trigger = trigger
-    self.largestStars = largestStars
-    self.now = now
-  }
-
-  /// One value per card.
-  var cards: [MustacheValue] { items.indices.map { .dynamic(CardView(batch: self, index: $0)) } }
-
-  /// The owner's login of item `index`, from the full name when GitHub sent no owner.
-  func login(_ index: Int) -> String {
-    items[index].item.owner?.login ?? String(items[index].item.fullName.prefix { $0 != "/" })
-  }
-}
-
 /// One repository card (`partials/card`), answering the template's names from the batch's item in
 /// place: only the fields the template reads are computed.
 final class CardView: MustacheObject {
@@ -47,7 +18,7 @@ final class CardView: MustacheObject {
     self.batch = batch
     self.index = index
     item = batch.items[index]
-    owner = OwnerView(batch: batch, index: index)
+    owner = OwnerView(item.item)
     let stars = item.item.stargazersCount
     bar = BarView(percent: Self.barPercent(stars: stars, largest: batch.largestStars), band: Self.band(stars))
   }
@@ -125,9 +96,15 @@ final class CardView: MustacheObject {
     case .bar: return .dynamic(bar)
     case .owner: return .dynamic(owner)
     case .stargazers:
+      let name = item.item.name
+      let capacity = 18 + TextBuilder.encodedCapacity(owner.login) + TextBuilder.encodedCapacity(name)
       return .string(
-        "/fragments/stars/" + URLText.encode(batch.login(index)) + "/"
-          + URLText.encode(item.item.name))
+        TextBuilder.make(capacity: capacity) {
+          $0.ascii("/fragments/stars/")
+          $0.encode(owner.login)
+          $0.byte(UInt8(ascii: "/"))
+          $0.encode(name)
+        })
     }
   }
 
@@ -155,74 +132,11 @@ final class CardView: MustacheObject {
     }
   }
 
-  /// One or two capital letters from a login: `octo-cat` → `OC`, `swift` → `S`.
-  static func initials(_ login: String) -> String {
-    var letters: [Character] = []
-    var atStart = true
-    for character in login where letters.count < 2 {
-      if character == "-" || character == "_" || character == "." {
-        atStart = true
-      } else if atStart {
-        letters.append(character)
-        atStart = false
-      }
-    }
-    let text = (letters.isEmpty ? String(login.prefix(1)) : String(letters)).uppercased()
-    return text.isEmpty ? "?" : text
-  }
-
   /// Only http(s) links leave the page; anything else points at the repository on github.com.
   static func safeLink(_ url: String, fallback fullName: String) -> String {
     if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
     return "https://github.com/"
       + fullName.split(separator: "/").map { URLText.encode(String($0)) }
       .joined(separator: "/")
-  }
-}
-
-/// A card's `owner`.
-final class OwnerView: MustacheObject {
-  let batch: CardBatch
-  let index: Int
-
-  init(batch: CardBatch, index: Int) {
-    self.batch = batch
-    self.index = index
-  }
-
-  func value(for key: String) -> MustacheValue? {
-    switch key {
-    case "login": return .string(batch.login(index))
-    case "page": return .string("/owners/" + URLText.encode(batch.login(index)))
-    case "initials": return .string(CardView.initials(batch.login(index)))
-    case "avatar": return avatar(size: 80)
-    case "avatar2x": return avatar(size: 160)
-    default: return nil
-    }
-  }
-
-  /// The avatar through this server (never a GitHub URL: CSP `img-src 'self'`); nil without an owner id.
-  private func avatar(size: Int) -> MustacheValue? {
-    guard let id = batch.items[index].item.owner?.id, id > 0 else { return nil }
-    return .string("/avatars/" + String(id) + "?s=" + String(size))
-  }
-}
-
-/// A card's stars bar: `percent` of the largest count in the list, and the colour `band`.
-final class BarView: MustacheObject {
-  let percent: Int
-  let band: Int
-
-  init(percent: Int, band: Int) {
-    self.percent = percent
-    self.band = band
-  }
-
-  func value(for key: String) -> MustacheValue? {
-    switch key {
-    case "percent": return .int(percent)
-    case "band": return .int(band)
-    default: return nil
-    }
   }
 }

@@ -61,6 +61,28 @@ struct CardRenderingTests {
   func compactCounts(value: Int, text: String) {
     #expect(Formatting.compact(value) == text)
   }
+
+  @Test(arguments: [
+    (0, "just now"), (59, "just now"), (60, "1 minute ago"), (7200, "2 hours ago"), (86400, "1 day ago"),
+    (86400 * 45, "1 month ago"), (86400 * 365 * 12, "12 years ago"), (-5, "just now"),
+  ])
+  func relativeTimes(secondsAgo: Int, text: String) {
+    #expect(Formatting.relative(1_795_003_200 - secondsAgo, now: 1_795_003_200) == text)
+  }
+
+  @Test(arguments: [
+    ("octo-cat", "OC"), ("swift", "S"), ("a.b_c", "AB"), ("9lives", "9"), ("", "?"), ("--", "-"),
+    ("émile-zola", "ÉZ"), ("x-", "X"),
+  ])
+  func ownerInitials(login: String, text: String) {
+    #expect(OwnerView.initials(login) == text)
+  }
+
+  @Test(arguments: [0, 7, -42, 1_000_000, Int.max, Int.min])
+  func builderDecimals(value: Int) {
+    let text = TextBuilder.make(capacity: TextBuilder.decimalCount(value)) { $0.decimal(value) }
+    #expect(text == String(value))
+  }
 }
 
 @Suite("URL text")

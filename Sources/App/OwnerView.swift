@@ -1,0 +1,77 @@
+import GitHub
+import Mustache
+
+/// A card's `owner`: login, page, initials and avatar paths, computed when the template reads them.
+final class OwnerView: MustacheObject {
+  let login: String
+  /// The account id (also the avatar's id); nil when GitHub sent no owner.
+  let id: Int?
+
+  /// The owner of `repository`, its login from the full name when GitHub sent no owner.
+  init(_ repository: Repository) {
+    login = repository.owner?.login ?? String(repository.fullName.prefix { $0 != "/" })
+    id = repository.owner?.id
+  }
+
+  func value(for key: String) -> MustacheValue? {
+    switch key {
+    case "login": return .string(login)
+    case "page":
+      return .string(
+        TextBuilder.make(capacity: 8 + TextBuilder.encodedCapacity(login)) {
+          $0.ascii("/owners/")
+          $0.encode(login)
+        })
+    case "initials": return .string(Self.initials(login))
+    case "avatar": return avatar(size: 80)
+    case "avatar2x": return avatar(size: 160)
+    default: return nil
+    }
+  }
+
+  /// The avatar through this server (never a GitHub URL: CSP `img-src 'self'`); nil without an owner id.
+  private func avatar(size: Int) -> MustacheValue? {
+    guard let id, id > 0 else { return nil }
+    return .string(
+      TextBuilder.make(capacity: 12 + TextBuilder.decimalCount(id) + TextBuilder.decimalCount(size)) {
+        $0.ascii("/avatars/")
+        $0.decimal(id)
+        $0.ascii("?s=")
+        $0.decimal(size)
+      })
+  }
+
+  /// One or two capital letters from a login: `octo-cat` → `OC`, `swift` → `S`.
+  static func initials(_ login: String) -> String {
+    if login.utf8.allSatisfy({ $0 < 0x80 }) { return asciiInitials(login) }
+    var letters: [Character] = []
+    var atStart = true
+    for character in login where letters.count < 2 {
+      if character == "-" || character == "_" || character == "." {
+        atStart = true
+      } else if atStart {
+        letters.append(character)
+        atStart = false
+      }
+    }
+    let text = (letters.isEmpty ? String(login.prefix(1)) : String(letters)).uppercased()
+    return text.isEmpty ? "?" : text
+  }
+
+  /// `initials` for an ASCII login (every GitHub login), without intermediate strings.
+  private static func asciiInitials(_ login: String) -> String {
+    guard let first = login.utf8.first else { return "?" }
+    return TextBuilder.make(capacity: 2) { out in
+      var atStart = true
+      for byte in login.utf8 where out.count < 2 {
+        if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") {
+          atStart = true
+        } else if atStart {
+          out.byte(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+          atStart = false
+        }
+      }
+      if out.count == 0 { out.byte(first) }
+    }
+  }
+}
