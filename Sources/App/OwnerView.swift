@@ -1,16 +1,20 @@
 import GitHub
 import Mustache
 
-/// A card's `owner`: login, page, initials and avatar paths, computed when the template reads them.
+/// A card's `owner`: login, page, initials and avatar paths. The avatar paths are made once here,
+/// because the card template reads each of them twice (a section, then the value).
 final class OwnerView: MustacheObject {
   let login: String
-  /// The account id (also the avatar's id); nil when GitHub sent no owner.
-  let id: Int?
+  /// `/avatars/{id}?s=80` and `?s=160`; nil when GitHub sent no owner id.
+  private let avatar: MustacheValue?
+  private let avatar2x: MustacheValue?
 
   /// The owner of `repository`, its login from the full name when GitHub sent no owner.
   init(_ repository: Repository) {
     login = repository.owner?.login ?? String(repository.fullName.prefix { $0 != "/" })
-    id = repository.owner?.id
+    let id = repository.owner?.id ?? 0
+    avatar = Self.avatar(id: id, size: 80)
+    avatar2x = Self.avatar(id: id, size: 160)
   }
 
   func value(for key: String) -> MustacheValue? {
@@ -23,15 +27,15 @@ final class OwnerView: MustacheObject {
           $0.encode(login)
         })
     case "initials": return .string(Self.initials(login))
-    case "avatar": return avatar(size: 80)
-    case "avatar2x": return avatar(size: 160)
+    case "avatar": return avatar
+    case "avatar2x": return avatar2x
     default: return nil
     }
   }
 
   /// The avatar through this server (never a GitHub URL: CSP `img-src 'self'`); nil without an owner id.
-  private func avatar(size: Int) -> MustacheValue? {
-    guard let id, id > 0 else { return nil }
+  private static func avatar(id: Int, size: Int) -> MustacheValue? {
+    guard id > 0 else { return nil }
     return .string(
       TextBuilder.make(capacity: 12 + TextBuilder.decimalCount(id) + TextBuilder.decimalCount(size)) {
         $0.ascii("/avatars/")

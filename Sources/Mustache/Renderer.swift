@@ -38,21 +38,21 @@ struct Renderer {
   private func lookup(_ name: Range<Int>, in program: Program) -> MustacheValue? {
     guard let first = name.first else { return stack.last }
     let key = program.keys[first]
-    let contexts = stack
-    var i = contexts.count - 1
-    while i >= 0 {
-      let found: MustacheValue?
-      switch contexts[i] {
-      case .dynamic(let object): found = object.value(for: key)
-      case .object(let members): found = members[key]
-      default: found = nil
+    // Contexts are read through the buffer (the array itself is not retained per lookup).
+    let found = stack.withUnsafeBufferPointer { contexts -> MustacheValue? in
+      var i = contexts.count - 1
+      while i >= 0 {
+        switch contexts[i] {
+        case .dynamic(let object): if let found = object.value(for: key) { return found }
+        case .object(let members): if let found = members[key] { return found }
+        default: break
+        }
+        i -= 1
       }
-      if let found {
-        return first + 1 == name.upperBound ? found : found.member(program.keys, name.dropFirst())
-      }
-      i -= 1
+      return nil
     }
-    return nil
+    guard let found else { return nil }
+    return first + 1 == name.upperBound ? found : found.member(program.keys, name.dropFirst())
   }
 
   // MARK: Output
