@@ -7,9 +7,9 @@ import Paging
 final class CardView: MustacheObject {
   let batch: CardBatch
   let index: Int
-  /// The card's own copy of its item: one copy per card, where reading through `batch.items` cost a
-  /// retain and release of the array on every lookup.
-  let item: PositionedItem<Repository>
+  /// The batch's items, held by the card so that reading `items[index]` in a lookup retains neither
+  /// the array nor a copy of the repository (whose strings the response cache shares across threads).
+  private let items: [PositionedItem<Repository>]
   /// `owner` and `bar`, made with the card so a lookup through them allocates nothing.
   private let owner: OwnerView
   private let bar: BarView
@@ -17,9 +17,9 @@ final class CardView: MustacheObject {
   init(batch: CardBatch, index: Int) {
     self.batch = batch
     self.index = index
-    item = batch.items[index]
-    owner = OwnerView(item.item)
-    let stars = item.item.stargazersCount
+    items = batch.items
+    owner = OwnerView(items[index].item)
+    let stars = items[index].item.stargazersCount
     bar = BarView(percent: Self.barPercent(stars: stars, largest: batch.largestStars), band: Self.band(stars))
   }
 
@@ -71,32 +71,32 @@ final class CardView: MustacheObject {
   /// The field's value; nil for an absent optional field (the template shows its fallback).
   func value(of field: Field) -> MustacheValue? {
     switch field {
-    case .id: return .int(item.item.id)
-    case .position: return .int(item.position)
+    case .id: return .int(items[index].item.id)
+    case .position: return .int(items[index].position)
     case .setsize: return .int(batch.setsize)
     case .prefetch: return .bool(batch.trigger == index)
-    case .name: return .string(item.item.name)
-    case .fullName: return .string(item.item.fullName)
+    case .name: return .string(items[index].item.name)
+    case .fullName: return .string(items[index].item.fullName)
     case .htmlURL:
-      return .string(Self.safeLink(item.item.htmlURL, fallback: item.item.fullName))
-    case .description: return item.item.description.flatMap { $0.isEmpty ? nil : .string($0) }
-    case .language: return item.item.language.map { .string($0) }
-    case .starsText: return .string(Formatting.compact(item.item.stargazersCount))
-    case .stars: return .int(item.item.stargazersCount)
-    case .forksText: return .string(Formatting.compact(item.item.forksCount))
-    case .issuesText: return .string(Formatting.compact(item.item.openIssuesCount))
-    case .license: return item.item.license.map { .string($0) }
-    case .archived: return .bool(item.item.archived)
-    case .fork: return .bool(item.item.fork)
+      return .string(Self.safeLink(items[index].item.htmlURL, fallback: items[index].item.fullName))
+    case .description: return items[index].item.description.flatMap { $0.isEmpty ? nil : .string($0) }
+    case .language: return items[index].item.language.map { .string($0) }
+    case .starsText: return .string(Formatting.compact(items[index].item.stargazersCount))
+    case .stars: return .int(items[index].item.stargazersCount)
+    case .forksText: return .string(Formatting.compact(items[index].item.forksCount))
+    case .issuesText: return .string(Formatting.compact(items[index].item.openIssuesCount))
+    case .license: return items[index].item.license.map { .string($0) }
+    case .archived: return .bool(items[index].item.archived)
+    case .fork: return .bool(items[index].item.fork)
     case .topics:
-      return item.item.topics.isEmpty
-        ? nil : .list(item.item.topics.prefix(Self.maxTopics).map { .string($0) })
-    case .updatedISO: return .string(item.item.pushedAt ?? item.item.updatedAt)
+      return items[index].item.topics.isEmpty
+        ? nil : .list(items[index].item.topics.prefix(Self.maxTopics).map { .string($0) })
+    case .updatedISO: return .string(items[index].item.pushedAt ?? items[index].item.updatedAt)
     case .updatedText: return .string(updatedText)
     case .bar: return .dynamic(bar)
     case .owner: return .dynamic(owner)
     case .stargazers:
-      let name = item.item.name
+      let name = items[index].item.name
       let capacity = 18 + TextBuilder.encodedCapacity(owner.login) + TextBuilder.encodedCapacity(name)
       return .string(
         TextBuilder.make(capacity: capacity) {
@@ -110,7 +110,7 @@ final class CardView: MustacheObject {
 
   /// "3 days ago": the last push (or update) relative to now.
   var updatedText: String {
-    Formatting.unixSeconds(iso: item.item.pushedAt ?? item.item.updatedAt).map {
+    Formatting.unixSeconds(iso: items[index].item.pushedAt ?? items[index].item.updatedAt).map {
       Formatting.relative($0, now: batch.now)
     } ?? ""
   }

@@ -10,7 +10,7 @@ final class OwnerView: MustacheObject {
   private let avatar2x: MustacheValue?
 
   /// The owner of `repository`, its login from the full name when GitHub sent no owner.
-  init(_ repository: Repository) {
+  init(_ repository: borrowing Repository) {
     login = repository.owner?.login ?? String(repository.fullName.prefix { $0 != "/" })
     let id = repository.owner?.id ?? 0
     avatar = Self.avatar(id: id, size: 80)
