@@ -18,7 +18,9 @@ final class CardView: MustacheObject {
     self.batch = batch
     self.index = index
     items = batch.items
-    owner = OwnerView(items[index].item)
+    owner = OwnerView(
+      login: items[index].item.owner?.login ?? String(items[index].item.fullName.prefix { $0 != "/" }),
+      id: items[index].item.owner?.id ?? 0)
     let stars = items[index].item.stargazersCount
     bar = BarView(percent: Self.barPercent(stars: stars, largest: batch.largestStars), band: Self.band(stars))
   }

@@ -1,4 +1,3 @@
-import GitHub
 import Mustache
 
 /// A card's `owner`: login, page, initials and avatar paths. The avatar paths are made once here,
@@ -9,10 +8,9 @@ final class OwnerView: MustacheObject {
   private let avatar: MustacheValue?
   private let avatar2x: MustacheValue?
 
-  /// The owner of `repository`, its login from the full name when GitHub sent no owner.
-  init(_ repository: borrowing Repository) {
-    login = repository.owner?.login ?? String(repository.fullName.prefix { $0 != "/" })
-    let id = repository.owner?.id ?? 0
+  /// An owner by login and account id (0 when GitHub sent no owner).
+  init(login: String, id: Int) {
+    self.login = login
     avatar = Self.avatar(id: id, size: 80)
     avatar2x = Self.avatar(id: id, size: 160)
   }
