@@ -216,10 +216,10 @@ struct Renderer {
         if let value = lookup(name, in: program), value.isTruthy { continue }
         render(program, k, bodyEnd)
       case .partial(let index):
-        let partial = program.partials[index]
-        guard let called = library?.program(named: partial.name), enter() else { continue }
+        // Fields are read in place: copying the partial would retain strings every thread shares.
+        guard let called = library?.program(named: program.partials[index].name), enter() else { continue }
         let saved = indent
-        indent = partial.indent.map { saved + $0 } ?? []
+        indent = program.partials[index].indent.map { saved + $0 } ?? []
         render(called)
         indent = saved
         depth -= 1
