@@ -24,5 +24,4 @@ final class CardBatch: Sendable {
 
   /// One value per card.
   var cards: [MustacheValue] { items.indices.map { .dynamic(CardView(batch: self, index: $0)) } }
-
 }

@@ -12,7 +12,9 @@ final class Program: Sendable {
     case indent
     /// A name (`keys[name]`, empty for `.`) written escaped or raw.
     case variable(name: Range<Int>, escaped: Bool)
+    /// Its content once per list element, or once for another truthy value.
     case section(name: Range<Int>, end: Int)
+    /// Its content when the value is missing or falsey.
     case inverted(name: Range<Int>, end: Int)
     /// `partials[index]`.
     case partial(Int)
