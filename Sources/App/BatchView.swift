@@ -14,22 +14,15 @@ struct BatchView: MustacheRepresentable {
   /// Unix seconds.
   let now: Int
 
-  var mustacheValue: MustacheValue { value(cards: cards.map(\.mustacheValue)) }
+  var mustacheValue: MustacheValue { value(cards: cards.cards) }
 
-  /// The batch with an empty card list: rendering `partials/cards` with it gives what follows the
-  /// cards (the trigger or a terminal state), so memoised cards can be written first.
-  var tailValue: MustacheValue { value(cards: []) }
-
-  /// The cards' view models, the prefetch trigger marked.
-  var cards: [CardView] {
+  /// The cards' shared part, the prefetch trigger marked.
+  var cards: CardBatch {
     let items = batch.items
-    let trigger =
-      batch.nextCursor == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin)
-    return items.enumerated().map { index, item in
-      CardView(
-        repository: item.item, position: item.position, setsize: batch.total, prefetch: index == trigger,
-        largestStars: largestStars, now: now)
-    }
+    return CardBatch(
+      items: items, setsize: batch.total,
+      trigger: batch.nextCursor == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin),
+      largestStars: largestStars, now: now)
   }
 
   private func value(cards: [MustacheValue]) -> MustacheValue {

@@ -2,16 +2,25 @@
 enum Formatting {
   /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`.
   static func compact(_ value: Int) -> String {
-    let sign = value < 0 ? "-" : ""
     let n = value.magnitude
-    if n < 1000 { return sign + String(n) }
-    // 999,950 and up would round to "1000k", so they switch to millions.
-    let (unit, divisor): (String, UInt) = n < 999_950 ? ("k", 1000) : ("M", 1_000_000)
-    let tenths = (n * 10 + divisor / 2) / divisor
-    let whole = tenths / 10
-    let fraction = tenths % 10
-    if whole >= 100 || fraction == 0 { return sign + String(whole) + unit }
-    return sign + String(whole) + "." + String(fraction) + unit
+    // At most a sign, 13 digits and a unit: a small string, built without allocating.
+    return TextBuilder.make(capacity: 15) { out in
+      if value < 0 { out.byte(UInt8(ascii: "-")) }
+      if n < 1000 {
+        out.decimal(Int(n))
+        return
+      }
+      // 999,950 and up would round to "1000k", so they switch to millions.
+      let (unit, divisor): (UInt8, UInt) =
+        n < 999_950 ? (UInt8(ascii: "k"), 1000) : (UInt8(ascii: "M"), 1_000_000)
+      let tenths = (n * 10 + divisor / 2) / divisor
+      out.decimal(Int(tenths / 10))
+      if tenths / 10 < 100 && tenths % 10 != 0 {
+        out.byte(UInt8(ascii: "."))
+        out.decimal(Int(tenths % 10))
+      }
+      out.byte(unit)
+    }
   }
 
   /// `1,000` style grouping.
@@ -30,7 +39,12 @@ enum Formatting {
 
   /// Unix seconds of an ISO 8601 UTC time such as `2025-11-19T12:34:56Z`; nil when malformed.
   static func unixSeconds(iso: String) -> Int? {
-    let bytes = Array(iso.utf8)
+    // Native strings are read in place; a foreign one is copied first.
+    iso.utf8.withContiguousStorageIfAvailable(unixSeconds(utf8:))
+      ?? Array(iso.utf8).withUnsafeBufferPointer(unixSeconds(utf8:))
+  }
+
+  private static func unixSeconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count >= 19 else { return nil }
     func number(_ start: Int, _ count: Int) -> Int? {
       var result = 0
@@ -92,7 +106,16 @@ enum Formatting {
   /// `just now`, `5 minutes ago`, `3 days ago`, `2 years ago`.
   static func relative(_ unix: Int, now: Int) -> String {
     let delta = max(0, now - unix)
-    func ago(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s") ago" }
+    func ago(_ n: Int, _ unit: StaticString) -> String {
+      // Exact capacity, so that the usual phrases are small strings (no allocation).
+      TextBuilder.make(capacity: TextBuilder.decimalCount(n) + unit.utf8CodeUnitCount + 6) { out in
+        out.decimal(n)
+        out.byte(UInt8(ascii: " "))
+        out.ascii(unit)
+        if n != 1 { out.byte(UInt8(ascii: "s")) }
+        out.ascii(" ago")
+      }
+    }
     switch delta {
     case ..<60: return "just now"
     case ..<3600: return ago(delta / 60, "minute")

@@ -131,8 +131,7 @@ extension Routes {
       largestStars: largest, now: now)
     var body: [UInt8] = []
     body.reserveCapacity(2048 + batch.items.count * 2048)
-    for card in view.cards { try cardRenderer.render(card, into: &body) }
-    try templates.render("partials/cards", view.tailValue, into: &body)
+    try templates.render("partials/cards", view.mustacheValue, into: &body)
     return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
   }
 

@@ -25,8 +25,6 @@ final class Routes: Sendable {
   let client: GitHubClient
   let metrics = Metrics()
   let accessLog: AccessLog?
-  /// Memoised card renders for fragments.
-  let cardRenderer: CardRenderer
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -38,7 +36,6 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
-    cardRenderer = CardRenderer(templates: templates)
   }
 
   /// Unix seconds now.

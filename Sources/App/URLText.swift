@@ -5,10 +5,7 @@ enum URLText {
 
   /// Everything but letters, digits and `-._~` percent-encoded.
   static func encode(_ text: String) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count + 8)
-    append(text, to: &out)
-    return String(decoding: out, as: UTF8.self)
+    TextBuilder.make(capacity: TextBuilder.encodedCapacity(text)) { $0.encode(text) }
   }
 
   /// `a=1&b=2` with names and values encoded.

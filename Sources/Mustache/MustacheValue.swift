@@ -15,10 +15,28 @@ public enum MustacheValue: Sendable {
   case list([MustacheValue])
   /// A named set of values, searched by name lookups.
   case object([String: MustacheValue])
+  /// A view model that answers name lookups itself, so nothing is built before rendering and only
+  /// the names a template reads are computed.
+  case dynamic(any MustacheObject)
   /// No value: renders empty and hides sections.
   case null
   /// A pre-escaped HTML fragment, always emitted raw.
   case html(String)
+
+  /// The value named `key` when this is an object that has one.
+  func member(_ key: String) -> MustacheValue? {
+    switch self {
+    case .object(let members): return members[key]
+    case .dynamic(let object): return object.value(for: key)
+    default: return nil
+    }
+  }
+
+  /// The value at the dotted path `keys[path]` below this one.
+  func member(_ keys: [String], _ path: Range<Int>) -> MustacheValue? {
+    guard let first = path.first, let next = member(keys[first]) else { return nil }
+    return first + 1 == path.upperBound ? next : next.member(keys, path.dropFirst())
+  }
 
   /// Whether a section over this value renders (see the type's documentation).
   @inlinable public var isTruthy: Bool {
@@ -29,6 +47,17 @@ public enum MustacheValue: Sendable {
     default: return true
     }
   }
+}
+
+/// A view model that templates read by name, without building a dictionary first (see
+/// `MustacheValue.dynamic`). Like an object, it is truthy, renders empty on its own, and a name it
+/// does not answer is looked up further down the context stack.
+///
+/// Class-bound on purpose: a class existential is one reference, so `MustacheValue` stays loadable and
+/// copying it is a retain; a struct existential would make every value copy go through witness calls.
+public protocol MustacheObject: AnyObject, Sendable {
+  /// The value called `key` (one component of a dotted name), or nil when this object has none.
+  func value(for key: String) -> MustacheValue?
 }
 
 extension MustacheValue: ExpressibleByStringLiteral {

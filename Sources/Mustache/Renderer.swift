@@ -10,13 +10,14 @@ struct RenderLimits: Sendable {
   static let standard = RenderLimits()
 }
 
-/// Walks a node tree against a context stack, appending bytes to one buffer.
+/// Walks a template's operations against a context stack, appending bytes to one buffer.
 struct Renderer {
   var out: [UInt8]
   private var stack: [MustacheValue]
   private var indent: [UInt8] = []
-  /// Block arguments of the parent calls being rendered, outermost first (outermost wins).
-  private var overrides: [[String: Override]] = []
+  /// Block arguments of the parent calls being rendered, outermost first (outermost wins), each with
+  /// the program whose operations they are.
+  private var arguments: [(program: Program, table: [String: Program.Argument])] = []
   private var depth = 0
   private var budget: Int
   private let limits: RenderLimits
@@ -34,78 +35,91 @@ struct Renderer {
 
   // MARK: Lookup
 
-  private func lookup(_ path: Path) -> MustacheValue? {
-    let components = path.components
-    guard let first = components.first else { return stack.last }
-    var i = stack.count - 1
-    while i >= 0 {
-      if case .object(let dict) = stack[i], let found = dict[first] {
-        var value = found
-        var c = 1
-        while c < components.count {
-          guard case .object(let inner) = value, let next = inner[components[c]] else { return nil }
-          value = next
-          c += 1
+  private func lookup(_ name: Range<Int>, in program: Program) -> MustacheValue? {
+    guard let first = name.first else { return stack.last }
+    let key = program.keys[first]
+    // Contexts are read through the buffer (the array itself is not retained per lookup).
+    let found = stack.withUnsafeBufferPointer { contexts -> MustacheValue? in
+      var i = contexts.count - 1
+      while i >= 0 {
+        switch contexts[i] {
+        case .dynamic(let object): if let found = object.value(for: key) { return found }
+        case .object(let members): if let found = members[key] { return found }
+        default: break
         }
-        return value
+        i -= 1
       }
-      i -= 1
+      return nil
     }
-    return nil
+    guard let found else { return nil }
+    return first + 1 == name.upperBound ? found : found.member(program.keys, name.dropFirst())
   }
 
   // MARK: Output
 
-  private mutating func appendIndented(_ bytes: [UInt8], _ starts: [Int]) {
-    var previous = 0
-    // Slices stay within the buffer: line starts are offsets inside `bytes`, made by the parser.
-    bytes.withUnsafeBufferPointer { buffer in
-      for start in starts {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<start]))
-        out.append(contentsOf: indent)
-        previous = start
+  private mutating func appendText(_ program: Program, _ start: Int, _ end: Int, _ lines: Range<Int>) {
+    // Every range was laid out by `Program` within its own `bytes`, and line starts lie inside it.
+    program.bytes.withUnsafeBufferPointer { buffer in
+      guard !indent.isEmpty && !lines.isEmpty else {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+        return
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous...]))
+      var previous = start
+      for line in lines {
+        let offset = program.lineStarts[line]
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
+        out.append(contentsOf: indent)
+        previous = offset
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
     }
   }
 
   private mutating func appendRaw(_ s: String) {
-    var s = s
-    // The UTF-8 view is only read inside the closure, while `s` is alive.
-    s.withUTF8 { out.append(contentsOf: $0) }
+    // Native strings are read in place; only a foreign one is first copied (made contiguous).
+    if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+      var copy = s
+      copy.withUTF8 { out.append(contentsOf: $0) }
+    }
   }
 
   private mutating func appendEscaped(_ s: String) {
-    var s = s
-    // One pass over the UTF-8 bytes, read only inside the closure; runs are sliced within bounds (i < n).
-    s.withUTF8 { bytes in
-      var runStart = 0
-      var i = 0
-      let n = bytes.count
-      while i < n {
-        let b = bytes[i]
-        if b <= 0x3E {
-          let entity: StaticString?
-          switch b {
-          case 0x26: entity = "&amp;"
-          case 0x3C: entity = "&lt;"
-          case 0x3E: entity = "&gt;"
-          case 0x22: entity = "&quot;"
-          case 0x27: entity = "&#39;"
-          default: entity = nil
-          }
-          if let entity {
-            if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-            // Entities are multi-character literals, so the StaticString has a valid UTF-8 pointer.
-            out.append(
-              contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
-            runStart = i + 1
-          }
-        }
-        i += 1
-      }
-      if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+    // Native strings are read in place; only a foreign one is first copied (made contiguous).
+    if s.utf8.withContiguousStorageIfAvailable({ appendEscaped(bytes: $0) }) == nil {
+      var copy = s
+      copy.withUTF8 { appendEscaped(bytes: $0) }
     }
+  }
+
+  private mutating func appendEscaped(bytes: UnsafeBufferPointer<UInt8>) {
+    // One pass over the UTF-8 bytes, read only while the caller holds them; runs are sliced within
+    // bounds (i < n).
+    var runStart = 0
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      let b = bytes[i]
+      if b <= 0x3E {
+        let entity: StaticString?
+        switch b {
+        case 0x26: entity = "&amp;"
+        case 0x3C: entity = "&lt;"
+        case 0x3E: entity = "&gt;"
+        case 0x22: entity = "&quot;"
+        case 0x27: entity = "&#39;"
+        default: entity = nil
+        }
+        if let entity {
+          if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+          // Entities are multi-character literals, so the StaticString has a valid UTF-8 pointer.
+          out.append(
+            contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+          runStart = i + 1
+        }
+      }
+      i += 1
+    }
+    if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
   }
 
   private mutating func appendInt(_ value: Int) {
@@ -143,7 +157,7 @@ struct Renderer {
         appendRaw(d.description)
       }
     case .bool(let b): appendRaw(b ? "true" : "false")
-    case .null, .list, .object: break
+    case .null, .list, .object, .dynamic: break
     }
   }
 
@@ -159,76 +173,88 @@ struct Renderer {
     return true
   }
 
-  mutating func render(_ nodes: [Node]) {
-    budget -= nodes.count
-    if budget < 0 {
-      exceeded = true
-      return
-    }
-    for node in nodes {
-      switch node {
-      case .text(let bytes, let starts):
-        if indent.isEmpty || starts.isEmpty {
-          out.append(contentsOf: bytes)
-        } else {
-          appendIndented(bytes, starts)
-        }
+  /// Renders the whole of `program`.
+  mutating func render(_ program: Program) {
+    render(program, 0, program.ops.count)
+  }
+
+  /// Renders `program.ops[start..<end]`.
+  private mutating func render(_ program: Program, _ start: Int, _ end: Int) {
+    var k = start
+    while k < end {
+      budget -= 1
+      if budget < 0 {
+        exceeded = true
+        return
+      }
+      let op = program.ops[k]
+      k += 1
+      switch op {
+      case .text(let from, let to, let lines):
+        appendText(program, from, to, lines)
       case .indent:
         if !indent.isEmpty { out.append(contentsOf: indent) }
-      case .variable(let path, let escaped):
-        if let value = lookup(path) { append(value, escaped: escaped) }
-      case .section(let path, let inner):
-        guard let value = lookup(path), value.isTruthy, enter() else { continue }
+      case .variable(let name, let escaped):
+        if let value = lookup(name, in: program) { append(value, escaped: escaped) }
+      case .section(let name, let bodyEnd):
+        defer { k = bodyEnd }
+        guard let value = lookup(name, in: program), value.isTruthy, enter() else { continue }
         if case .list(let items) = value {
           for item in items {
             stack.append(item)
-            render(inner)
+            render(program, k, bodyEnd)
             stack.removeLast()
           }
         } else {
           stack.append(value)
-          render(inner)
+          render(program, k, bodyEnd)
           stack.removeLast()
         }
         depth -= 1
-      case .inverted(let path, let inner):
-        if let value = lookup(path), value.isTruthy { continue }
-        render(inner)
-      case .partial(let partial):
-        guard let template = library?.template(named: partial.name), enter() else { continue }
+      case .inverted(let name, let bodyEnd):
+        defer { k = bodyEnd }
+        if let value = lookup(name, in: program), value.isTruthy { continue }
+        render(program, k, bodyEnd)
+      case .partial(let index):
+        // Fields are read in place: copying the partial would retain strings every thread shares.
+        guard let called = library?.program(named: program.partials[index].name), enter() else { continue }
         let saved = indent
-        indent = partial.indent.map { saved + $0 } ?? []
-        render(template.nodes)
+        indent = program.partials[index].indent.map { saved + $0 } ?? []
+        render(called)
         indent = saved
         depth -= 1
-      case .parent(let parent):
-        guard let template = library?.template(named: parent.name), enter() else { continue }
+      case .parent(let index, let argumentsEnd):
+        defer { k = argumentsEnd }
+        let parent = program.parents[index]
+        guard let called = library?.program(named: parent.name), enter() else { continue }
         let saved = indent
         indent = parent.indent.map { saved + $0 } ?? []
-        overrides.append(parent.overrides)
-        render(template.nodes)
-        overrides.removeLast()
+        arguments.append((program, parent.arguments))
+        render(called)
+        arguments.removeLast()
         indent = saved
         depth -= 1
-      case .block(let block):
+      case .block(let index, let contentEnd):
+        defer { k = contentEnd }
         guard enter() else { continue }
-        if let argument = override(named: block.name) {
+        let block = program.blocks[index]
+        if let (owner, argument) = argument(named: block.name) {
           let saved = indent
           indent = saved + block.indent
           if block.standalone && argument.leadingLineStart { out.append(contentsOf: indent) }
-          render(argument.nodes)
+          render(owner, argument.start, argument.end)
           indent = saved
         } else {
-          render(block.content)
+          render(program, k, contentEnd)
         }
         depth -= 1
       }
     }
   }
 
-  private func override(named name: String) -> Override? {
-    for frame in overrides {
-      if let found = frame[name] { return found }
+  private func argument(named name: String) -> (Program, Program.Argument)? {
+    for frame in arguments {
+      if let found = frame.table[name] { return (frame.program, found) }
     }
     return nil
   }

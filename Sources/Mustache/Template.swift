@@ -2,7 +2,8 @@
 public struct Template: Sendable {
   /// The name given at parse time (a library uses the relative path without extension).
   public let name: String
-  let nodes: [Node]
+  /// The parsed tree laid out flat for rendering.
+  let program: Program
   /// Partials and parents this template names, for load-time checks by a library.
   let references: [(name: String, line: Int, column: Int)]
 
@@ -14,7 +15,7 @@ public struct Template: Sendable {
   init(_ source: String, name: String, file: String) throws(MustacheError) {
     var parser = Parser(source: source, file: file)
     self.name = name
-    self.nodes = try parser.parse()
+    self.program = Program(try parser.parse())
     let bytes = Array(source.utf8)
     self.references = parser.references.map { reference in
       let (line, column) = sourceLocation(of: reference.offset, in: bytes)
@@ -46,7 +47,7 @@ public struct Template: Sendable {
   ) -> Bool {
     var renderer = Renderer(out: [], root: value, library: partials, limits: limits)
     swap(&renderer.out, &buffer)
-    renderer.render(nodes)
+    renderer.render(program)
     swap(&renderer.out, &buffer)
     return !renderer.exceeded
   }

@@ -1,6 +1,8 @@
 /// A set of named templates, all parsed and cross-checked when the library is created.
 public struct TemplateLibrary: Sendable {
   private let templates: [String: Template]
+  /// Each template's operations by name: a partial call fetches one reference, not a whole `Template`.
+  private let programs: [String: Program]
 
   /// The names of all templates, sorted.
   public var names: [String] { templates.keys.sorted() }
@@ -18,6 +20,7 @@ public struct TemplateLibrary: Sendable {
     }
     try TemplateLibrary.checkReferences(parsed, files: paths)
     templates = parsed
+    programs = parsed.mapValues(\.program)
   }
 
   /// Parses each source under its key as the template's name.
@@ -28,6 +31,7 @@ public struct TemplateLibrary: Sendable {
     }
     try TemplateLibrary.checkReferences(parsed, files: [:])
     templates = parsed
+    programs = parsed.mapValues(\.program)
   }
 
   private static func checkReferences(_ templates: [String: Template], files: [String: String])
@@ -46,6 +50,11 @@ public struct TemplateLibrary: Sendable {
   /// The template called `named`, if any.
   public func template(named: String) -> Template? {
     templates[named]
+  }
+
+  /// The operations of the template called `named`, for partial and parent calls.
+  func program(named name: String) -> Program? {
+    programs[name]
   }
 
   /// Renders the template `name` into `buffer`. Throws for an unknown name, or when rendering hit a

@@ -13,7 +13,7 @@ public struct PagedList<Source: PageSource>: Sendable {
   public let classify: @Sendable (any Error) -> ListError
 
   /// Pages in a row that may add nothing new before the list is considered ended (guards bad sources).
-  private static var maxBarrenPages: Int { 3 }
+  @usableFromInline static var maxBarrenPages: Int { 3 }
 
   /// Creates a list over `source`.
   public init(
@@ -27,7 +27,9 @@ public struct PagedList<Source: PageSource>: Sendable {
 
   /// The batch of items `[cursor, cursor + batchSize)`; `reload` bypasses caches for pages that can
   /// contribute items to this batch (pages read only to de-duplicate are left cached).
-  public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
+  /// Inlinable so that it is specialised for the caller's item type: generic code copies each item
+  /// it reads, where specialised code reads only the id.
+  @inlinable public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
     let cursor = max(0, cursor)
     let pageSize = max(1, source.upstreamPageSize)
     var seen = Set<Source.Item.ID>()
@@ -41,7 +43,8 @@ public struct PagedList<Source: PageSource>: Sendable {
         let fetched = try await source.fetchPage(page, reload: reload && distinct + pageSize > cursor)
         let limit = min(fetched.totalCount, fetched.resultCap ?? Int.max)
         var added = 0
-        for item in fetched.items where seen.insert(item.id).inserted {
+        // By index: only the collected items are copied (a copy retains every reference they hold).
+        for index in fetched.items.indices where seen.insert(fetched.items[index].id).inserted {
           if distinct >= cursor {
             if collected.count == batchSize {
               // A further distinct item exists, so the list certainly goes on.
@@ -49,7 +52,7 @@ public struct PagedList<Source: PageSource>: Sendable {
                 cursor: cursor, items: collected, nextCursor: cursor + collected.count,
                 total: limit, state: .items)
             }
-            collected.append(PositionedItem(position: distinct + 1, item: item))
+            collected.append(PositionedItem(position: distinct + 1, item: fetched.items[index]))
           }
           distinct += 1
           added += 1
@@ -76,7 +79,7 @@ public struct PagedList<Source: PageSource>: Sendable {
 
   /// The terminal batch once the upstream has nothing more to give; `cap` is set when the result cap,
   /// not the upstream's supply, stopped the list.
-  private func finished(
+  @usableFromInline func finished(
     cursor: Int, collected: [PositionedItem<Source.Item>], distinct: Int, cappedAt cap: Int?
   ) -> ListBatch<Source.Item> {
     let state: ListState

@@ -1,0 +1,84 @@
+/// Writes a short string (a path, a count, a phrase) straight into its final storage: no intermediate
+/// strings, and no heap allocation at all for results of up to 15 bytes (Swift's small strings).
+struct TextBuilder {
+  private let buffer: UnsafeMutableBufferPointer<UInt8>
+  /// Bytes written so far.
+  private(set) var count = 0
+
+  private init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+    self.buffer = buffer
+  }
+
+  /// The ASCII or UTF-8 text `write` produces, cut at `capacity` bytes (callers pass an upper bound).
+  static func make(capacity: Int, _ write: (inout TextBuilder) -> Void) -> String {
+    String(unsafeUninitializedCapacity: capacity) { buffer in
+      // The buffer is only used inside this closure, and every write checks `count < buffer.count`.
+      var builder = TextBuilder(buffer: buffer)
+      write(&builder)
+      return builder.count
+    }
+  }
+
+  /// Upper bound of `encode`'s output for `text`.
+  static func encodedCapacity(_ text: String) -> Int { text.utf8.count * 3 }
+
+  /// The length of `decimal`'s output for `value`.
+  static func decimalCount(_ value: Int) -> Int {
+    var magnitude = value.magnitude
+    var count = value < 0 ? 2 : 1
+    while magnitude >= 10 {
+      magnitude /= 10
+      count += 1
+    }
+    return count
+  }
+
+  mutating func byte(_ value: UInt8) {
+    guard count < buffer.count else { return }
+    buffer[count] = value
+    count += 1
+  }
+
+  mutating func ascii(_ text: StaticString) {
+    // A StaticString's pointer is valid for its whole length.
+    for index in 0..<text.utf8CodeUnitCount { byte(text.utf8Start[index]) }
+  }
+
+  mutating func text(_ text: String) {
+    for value in text.utf8 { byte(value) }
+  }
+
+  /// A decimal integer.
+  mutating func decimal(_ value: Int) {
+    if value < 0 { byte(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var divisor: UInt = 1
+    while divisor <= magnitude / 10 { divisor *= 10 }
+    repeat {
+      byte(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+      magnitude %= divisor
+      divisor /= 10
+    } while divisor > 0
+  }
+
+  /// One uppercase hex digit (arithmetic: a shared table would be retained on every thread).
+  private mutating func hexDigit(_ nibble: UInt8) {
+    byte(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble)
+  }
+
+  /// `text` with everything but letters, digits and `-._~` percent-encoded (as `URLText.encode`).
+  mutating func encode(_ text: String) {
+    for value in text.utf8 {
+      switch value {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"):
+        byte(value)
+      default:
+        byte(UInt8(ascii: "%"))
+        hexDigit(value >> 4)
+        hexDigit(value & 0xF)
+      }
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import CurlClient
+import GitHub
+import HTTP
+import Mustache
+import Paging
+import TestSupport
+import Testing
+
+@testable import App
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The card views render exactly the bytes recorded in `Tests/Golden/`, from the shared double's fixed catalog
+/// at a fixed clock: any change to the view models or the engine that alters a byte shows here.
+/// `REPOSCROLL_WRITE_GOLDEN=1` rewrites the files (the test then fails once, so a rewrite is never silent).
+@Suite("Card rendering")
+struct CardRenderingTests {
+  static let now = 1_795_003_200
+
+  @Test(arguments: ["topic:xss", "language:python", "stars:>=0"])
+  func fragmentsMatchTheGoldenFiles(query: String) async throws {
+    let port = try AppHarness.sharedPort()
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "http://127.0.0.1:\(port)"
+    let transport = CurlHTTPClient()
+    defer { transport.shutdown() }
+    let client = GitHubClient(configuration: configuration, transport: transport)
+    let search = SearchQuery(text: query, sort: .stars)
+    let source = GitHubSearchSource(client: client, query: search)
+    let list = PagedList(source: source, batchSize: 20, classify: GitHubSearchSource.classify)
+    let root = try ProcessRunner.packageRoot()
+    let templates = try TemplateLibrary(directory: root + "/Templates")
+    for cursor in [0, 20] {
+      let batch = await list.batch(after: cursor)
+      #expect(batch.total > 0, "\(query) after \(cursor)")
+      let view = BatchView(
+        batch: batch, kind: .search(search), batchSize: 20, prefetchMargin: 5,
+        largestStars: source.largestStars.value, now: Self.now)
+      var rendered: [UInt8] = []
+      try templates.render("partials/cards", view.mustacheValue, into: &rendered)
+      let name = String(query.map { $0.isLetter || $0.isNumber ? $0 : "-" })
+      let path = root + "/Tests/Golden/cards-\(name)-\(cursor).html"
+      if ProcessInfo.processInfo.environment["REPOSCROLL_WRITE_GOLDEN"] == "1" {
+        try Data(rendered).write(to: URL(fileURLWithPath: path))
+        Issue.record("wrote \(path); run again without REPOSCROLL_WRITE_GOLDEN")
+        continue
+      }
+      let golden = try #require(FileManager.default.contents(atPath: path), "missing \(path)")
+      #expect(rendered == Array(golden), "\(query) after \(cursor) differs from \(path)")
+    }
+  }
+
+  @Test(arguments: [
+    (0, "0"), (999, "999"), (1000, "1k"), (1049, "1k"), (1050, "1.1k"), (67_400, "67.4k"),
+    (999_949, "999k"), (12_345, "12.3k"), (999_950, "1M"), (1_250_000, "1.3M"), (-1500, "-1.5k"),
+  ])
+  func compactCounts(value: Int, text: String) {
+    #expect(Formatting.compact(value) == text)
+  }
+
+  @Test(arguments: [
+    (0, "just now"), (59, "just now"), (60, "1 minute ago"), (7200, "2 hours ago"), (86400, "1 day ago"),
+    (86400 * 45, "1 month ago"), (86400 * 365 * 12, "12 years ago"), (-5, "just now"),
+  ])
+  func relativeTimes(secondsAgo: Int, text: String) {
+    #expect(Formatting.relative(1_795_003_200 - secondsAgo, now: 1_795_003_200) == text)
+  }
+
+  @Test(arguments: [
+    ("octo-cat", "OC"), ("swift", "S"), ("a.b_c", "AB"), ("9lives", "9"), ("", "?"), ("--", "-"),
+    ("émile-zola", "ÉZ"), ("x-", "X"),
+  ])
+  func ownerInitials(login: String, text: String) {
+    #expect(OwnerView.initials(login) == text)
+  }
+
+  @Test(arguments: [0, 7, -42, 1_000_000, Int.max, Int.min])
+  func builderDecimals(value: Int) {
+    let text = TextBuilder.make(capacity: TextBuilder.decimalCount(value)) { $0.decimal(value) }
+    #expect(text == String(value))
+  }
+}
+
+@Suite("URL text")
+struct URLTextTests {
+  @Test(arguments: ["", "swift", "stars:>=0 language:c++", "ünïcødé/😀?&=#%+", "a~b-c.d_e"])
+  func encodingMatchesTheHTTPTarget(text: String) {
+    #expect(URLText.encode(text) == URLEncoding.percentEncode(text))
+    #expect(
+      URLText.query([("q", text), ("after", "20")])
+        == URLEncoding.formatQuery([("q", text), ("after", "20")]))
+  }
+}
