@@ -47,8 +47,11 @@ let package = Package(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
     ),
-    .testTarget(name: "AppTests", dependencies: ["App", "GitHubDouble", "TestSupport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    .testTarget(
+      name: "AppTests",
+      dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "TestSupport"]
+    ),
+    .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ import Testing
 extension BrowserSuites {
   /// The product scenarios of issue 5 in real Chromium against github-double and repo-scroll processes.
   /// Figures (scroll-to-new-cards ms, CLS, upstream calls per 100 rows) are printed for the lead's report.
-  @Suite("Product in Chromium", .disabled("enabled when App lands"), .productFixture)
+  @Suite("Product in Chromium", .productFixture)
   struct ProductBrowserTests {
     // MARK: Helpers
 

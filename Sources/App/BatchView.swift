@@ -1,0 +1,71 @@
+import GitHub
+import Mustache
+import Paging
+
+/// One batch of cards with what follows it: the next trigger or a terminal state (`partials/cards`,
+/// and the `batch` of the page).
+struct BatchView: MustacheRepresentable {
+  let batch: ListBatch<Repository>
+  let kind: ListKind
+  let batchSize: Int
+  let prefetchMargin: Int
+  /// The largest star count in the list so far.
+  let largestStars: Int
+  /// Unix seconds.
+  let now: Int
+
+  var mustacheValue: MustacheValue { value(cards: cards.map(\.mustacheValue)) }
+
+  /// The batch with an empty card list: rendering `partials/cards` with it gives what follows the
+  /// cards (the trigger or a terminal state), so memoised cards can be written first.
+  var tailValue: MustacheValue { value(cards: []) }
+
+  /// The cards' view models, the prefetch trigger marked.
+  var cards: [CardView] {
+    let items = batch.items
+    let trigger =
+      batch.nextCursor == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin)
+    return items.enumerated().map { index, item in
+      CardView(
+        repository: item.item, position: item.position, setsize: batch.total, prefetch: index == trigger,
+        largestStars: largestStars, now: now)
+    }
+  }
+
+  private func value(cards: [MustacheValue]) -> MustacheValue {
+    var value: [String: MustacheValue] = ["cards": .list(cards), "total": .int(batch.total)]
+    switch batch.state {
+    case .items:
+      if let next = batch.nextCursor {
+        let page = next / batchSize + 1
+        value["next"] = .object([
+          "href": .string(kind.pageURL(page: page)), "fragment": .string(kind.fragmentURL(after: next)),
+          "page": .int(page),
+        ])
+      }
+    case .empty:
+      value["empty"] = .object(["q": .string(kind.query.text)])
+    case .end(.noMoreResults(let count)):
+      value["end"] = .object(["capReached": false, "totalText": .string(Formatting.grouped(count))])
+    case .end(.capReached(let cap)):
+      value["end"] = .object(["capReached": true, "totalText": .string(Formatting.grouped(cap))])
+    case .error(let error):
+      let retry: MustacheValue = .object([
+        "fragment": .string(kind.fragmentURL(after: batch.cursor)),
+        "href": .string(kind.pageURL(page: batch.cursor / batchSize + 1)),
+      ])
+      if let until = error.retryAfter {
+        value["rateLimited"] = .object([
+          "resetText": .string(Formatting.resetText(until, now: now)),
+          "resetISO": .string(Formatting.iso(until)),
+          "retryIn": .int(max(1, until - now)), "retry": retry,
+        ])
+      } else {
+        value["error"] = .object([
+          "message": .string(error.message), "retryable": .bool(error.retryable), "retry": retry,
+        ])
+      }
+    }
+    return .object(value)
+  }
+}

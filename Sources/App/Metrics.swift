@@ -1,0 +1,63 @@
+import Synchronization
+
+/// Request counters for `/metrics`, shared by every connection. A mutex keeps each update to a few
+/// dictionary operations, which is cheaper than an actor hop on the hot path.
+public final class Metrics: Sendable {
+  struct Key: Hashable {
+    let route: String
+    let status: Int
+  }
+
+  struct State {
+    var requests: [Key: Int] = [:]
+    var durationSeconds: [String: Double] = [:]
+    var inFlight = 0
+  }
+
+  private let state = Mutex(State())
+
+  /// Empty counters.
+  public init() {}
+
+  /// Marks a request as started; pair with `finished`.
+  public func started() {
+    state.withLock { $0.inFlight += 1 }
+  }
+
+  /// Counts a finished request by route name and status.
+  public func finished(route: String, status: Int, seconds: Double) {
+    state.withLock {
+      $0.inFlight -= 1
+      $0.requests[Key(route: route, status: status), default: 0] += 1
+      $0.durationSeconds[route, default: 0] += seconds
+    }
+  }
+
+  /// Requests currently being handled.
+  public var inFlight: Int { state.withLock { $0.inFlight } }
+
+  /// The count for one route and status, for tests.
+  public func count(route: String, status: Int) -> Int {
+    state.withLock { $0.requests[Key(route: route, status: status)] ?? 0 }
+  }
+
+  /// Appends this process's request metrics in Prometheus text format.
+  func render(into out: inout String) {
+    let snapshot = state.withLock { $0 }
+    out += "# HELP reposcroll_http_requests_total Requests answered, by route and status.\n"
+    out += "# TYPE reposcroll_http_requests_total counter\n"
+    for (key, value) in snapshot.requests.sorted(by: {
+      ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
+    }) {
+      out += "reposcroll_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(value)\n"
+    }
+    out += "# HELP reposcroll_http_request_seconds_total Time spent answering, by route.\n"
+    out += "# TYPE reposcroll_http_request_seconds_total counter\n"
+    for (route, value) in snapshot.durationSeconds.sorted(by: { $0.key < $1.key }) {
+      out += "reposcroll_http_request_seconds_total{route=\"\(route)\"} \(value)\n"
+    }
+    out += "# HELP reposcroll_http_requests_in_flight Requests being handled now.\n"
+    out += "# TYPE reposcroll_http_requests_in_flight gauge\n"
+    out += "reposcroll_http_requests_in_flight \(snapshot.inFlight)\n"
+  }
+}

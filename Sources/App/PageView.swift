@@ -1,0 +1,98 @@
+import GitHub
+import Mustache
+
+/// The root view model of full pages (`page`, `partials/page-start`, `partials/page-end`, `message`).
+struct PageView: MustacheRepresentable {
+  /// The page heading above the feed.
+  struct Heading: Sendable {
+    var title: String
+    var subtitle: String?
+    var link: (href: String, label: String)?
+  }
+
+  var title: String
+  /// Hashed asset URLs, built once at startup.
+  var assets: MustacheValue
+  var q: String
+  var sort: SearchSort?
+  var order: SortOrder
+  var notice: String?
+  var landing: Bool
+  var heading: Heading?
+  var feedLabel = ""
+  var previousPage: String?
+  var page = 1
+  var batch: MustacheValue?
+  /// For the message template: heading, text, back link.
+  var message: (heading: String, text: String, back: String?)?
+
+  var mustacheValue: MustacheValue {
+    var search: [String: MustacheValue] = [
+      "q": .string(q),
+      "sorts": PageView.sortOptions[sort?.rawValue ?? ""] ?? .null,
+      "orders": order == .asc ? PageView.ascendingOptions : PageView.descendingOptions,
+    ]
+    if let notice { search["notice"] = .string(notice) }
+    var value: [String: MustacheValue] = [
+      "title": .string(title), "assets": assets, "search": .object(search), "landing": .bool(landing),
+      "feed": .object(["label": .string(feedLabel)]),
+    ]
+    var pager: [String: MustacheValue] = ["page": .int(page)]
+    if let previousPage { pager["prev"] = .string(previousPage) }
+    value["pager"] = .object(pager)
+    if let heading {
+      var h: [String: MustacheValue] = ["title": .string(heading.title)]
+      if let subtitle = heading.subtitle { h["subtitle"] = .string(subtitle) }
+      if let link = heading.link {
+        h["link"] = .object(["href": .string(link.href), "label": .string(link.label)])
+      }
+      value["heading"] = .object(h)
+    }
+    if let batch { value["batch"] = batch }
+    if let message {
+      var m: [String: MustacheValue] = ["heading": .string(message.heading), "text": .string(message.text)]
+      if let back = message.back { m["back"] = .string(back) }
+      value["message"] = .object(m)
+    }
+    return .object(value)
+  }
+
+  /// Human label of a sort field.
+  static func label(_ sort: SearchSort?) -> String {
+    switch sort {
+    case nil: return "Best match"
+    case .stars: return "Stars"
+    case .forks: return "Forks"
+    case .helpWantedIssues: return "Help-wanted issues"
+    case .updated: return "Recently updated"
+    }
+  }
+
+  /// The sort `<option>` lists, one per selected value, built once.
+  static let sortOptions: [String: MustacheValue] = {
+    let all: [SearchSort?] = [nil] + SearchSort.allCases.map { Optional($0) }
+    var lists: [String: MustacheValue] = [:]
+    for selected in all {
+      lists[selected?.rawValue ?? ""] = .list(
+        all.map { option in
+          .object([
+            "value": .string(option?.rawValue ?? ""), "label": .string(label(option)),
+            "selected": .bool(option == selected),
+          ])
+        })
+    }
+    return lists
+  }()
+
+  static let descendingOptions = orderOptions(.desc)
+  static let ascendingOptions = orderOptions(.asc)
+
+  private static func orderOptions(_ selected: SortOrder) -> MustacheValue {
+    .list(
+      [(SortOrder.desc, "Descending"), (SortOrder.asc, "Ascending")].map { order, label in
+        .object([
+          "value": .string(order.rawValue), "label": .string(label), "selected": .bool(order == selected),
+        ])
+      })
+  }
+}

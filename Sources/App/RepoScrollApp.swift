@@ -1,0 +1,135 @@
+import CurlClient
+import GitHub
+import HTTP
+import HTTPServer
+import Mustache
+import Synchronization
+
+/// The product: routes for the search page, result fragments, owner lists, star details, avatars,
+/// health and metrics, on top of the GitHub client, the Paging machinery and the templates.
+public final class RepoScrollApp: Sendable {
+  /// Startup failures: a template that does not parse (with file, line and column), a missing
+  /// template or asset, or a static folder that does not exist.
+  public struct StartupError: Error, CustomStringConvertible {
+    /// What failed, with its location.
+    public let description: String
+  }
+
+  let configuration: AppConfiguration
+  let routes: Routes
+  private let curl: CurlHTTPClient?
+  private let server = Mutex<HTTPServer?>(nil)
+  /// The whole app as one handler (for in-process tests); the server runs the same one.
+  public let handler: HTTPHandler
+
+  /// The GitHub client all routes share (its cache and rate-limit state live as long as the app).
+  public var client: GitHubClient { routes.client }
+  /// Request counters for `/metrics`.
+  public var metrics: Metrics { routes.metrics }
+
+  /// Loads templates and static files and builds the GitHub client (over libcurl unless `transport`
+  /// is given). `log` receives one access-log line per request; nil writes them to standard error
+  /// when `configuration.accessLog` is on.
+  public init(
+    configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
+    log: (@Sendable (String) -> Void)? = nil
+  ) throws {
+    self.configuration = configuration
+    let templates: TemplateLibrary
+    do {
+      templates = try TemplateLibrary(directory: configuration.templatesDirectory)
+    } catch {
+      throw StartupError(description: "template error: \(error)")
+    }
+    for name in Routes.requiredTemplates where templates.template(named: name) == nil {
+      throw StartupError(
+        description: "template error: \(configuration.templatesDirectory)/\(name).mustache is missing")
+    }
+    let staticFiles: StaticFiles
+    do {
+      staticFiles = try StaticFiles(root: configuration.publicDirectory)
+    } catch {
+      throw StartupError(description: "static files: \(error)")
+    }
+    func asset(_ name: String) throws -> MustacheValue {
+      guard let path = staticFiles.hashedPath(for: name, urlPrefix: "/static") else {
+        throw StartupError(description: "static files: \(configuration.publicDirectory)/\(name) is missing")
+      }
+      return .string(path)
+    }
+    let assets: MustacheValue = .object([
+      "css": try asset("app.css"), "icon": try asset("favicon.svg"),
+      "scripts": .list([try asset("feed.js"), try asset("details.js"), try asset("motion.js")]),
+    ])
+
+    var github = GitHubConfiguration()
+    github.apiBase = configuration.githubAPI
+    github.avatarBase = configuration.avatarBase
+    github.token = configuration.githubToken
+    github.searchTTL = .seconds(configuration.searchTTL)
+    github.historyTTL = .seconds(configuration.historyTTL)
+    github.cacheBytes = configuration.cacheBytes
+    let client: GitHubClient
+    if let transport {
+      curl = nil
+      client = GitHubClient(configuration: github, transport: transport)
+    } else {
+      let owned = CurlHTTPClient(configuration: CurlClientConfiguration(totalTimeout: .seconds(15)))
+      curl = owned
+      client = GitHubClient(configuration: github, transport: owned)
+    }
+    let accessLog: AccessLog?
+    if let log {
+      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
+    } else if configuration.accessLog {
+      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
+    } else {
+      accessLog = nil
+    }
+    routes = Routes(
+      configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,
+      client: client, accessLog: accessLog)
+    handler = routes.makeHandler()
+  }
+
+  /// Starts listening; returns the bound port.
+  @discardableResult
+  public func start() throws -> Int {
+    var settings = HTTPServerConfiguration()
+    settings.host = configuration.host
+    settings.port = configuration.port
+    settings.maxConnections = configuration.maxConnections
+    settings.headerTimeout = .seconds(configuration.headerTimeout)
+    settings.idleTimeout = .seconds(configuration.idleTimeout)
+    settings.drainTimeout = .seconds(configuration.drainTimeout)
+    let log = routes.accessLog
+    let http = HTTPServer(configuration: settings, handler: handler) { entry in
+      // Requests that never reached a handler (malformed, timed out) are logged by the server only.
+      guard entry.method == "-" else { return }
+      log?.record(
+        id: entry.requestID, method: "-", target: "-", status: entry.status, bytes: entry.bytes,
+        duration: entry.duration)
+    }
+    let port = try http.start()
+    server.withLock { $0 = http }
+    return port
+  }
+
+  /// Drains the server (in-flight requests finish within the drain timeout), then stops libcurl.
+  public func shutdown() async {
+    let http = server.withLock { s -> HTTPServer? in
+      defer { s = nil }
+      return s
+    }
+    await http?.shutdown()
+    curl?.shutdown()
+  }
+}
+
+extension Duration {
+  /// Seconds as a Double, for metrics.
+  var secondsValue: Double {
+    let c = components
+    return Double(c.seconds) + Double(c.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,93 @@
+import GitHub
+import HTTP
+import HTTPServer
+import Mustache
+
+extension Routes {
+  /// Avatar sizes accepted (GitHub serves up to 460).
+  static let avatarSizes = 16...GitHubClient.maxAvatarSize
+  /// Browsers keep avatars a week; the ETag revalidates after that.
+  static let avatarCacheControl = "public, max-age=604800"
+
+  /// `GET /fragments/stars/{owner}/{repo}`: the card's star history, rendered here.
+  func starsFragment(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    guard let owner = context.parameters["owner"], let repo = context.parameters["repo"],
+      isValidOwnerName(owner), isValidRepoName(repo)
+    else {
+      return HTTPError(.notFound, "no such repository").response
+    }
+    if request.headers["Sec-Fetch-Mode"] == "navigate" {
+      let location = "/?" + URLText.query([("q", "repo:\(owner)/\(repo)")])
+      return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
+    }
+    let view: StarsView
+    do {
+      view = .loaded(try await client.starHistory(owner: owner, repo: repo, perPage: StarsView.maxWeeks))
+    } catch {
+      view = StarsView.failure(error, now: now)
+    }
+    var body: [UInt8] = []
+    body.reserveCapacity(2048)
+    do {
+      try templates.render("partials/stars", view.mustacheValue, into: &body)
+    } catch {
+      return HTTPResponse.text(.internalServerError, "internal server error")
+    }
+    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+  }
+
+  /// `GET /avatars/{id}?s=N`: the owner's avatar from the configured avatar host only, with long
+  /// browser caching. The id must be digits; the size is clamped.
+  func avatarImage(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    guard let text = context.parameters["id"], (1...18).contains(text.utf8.count),
+      text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(text), id > 0
+    else {
+      return HTTPError(.notFound, "no such avatar").response
+    }
+    let requested = request.queryValue("s").flatMap { Int($0) } ?? 80
+    let size = min(max(requested, Self.avatarSizes.lowerBound), Self.avatarSizes.upperBound)
+    let avatar: Avatar
+    do {
+      avatar = try await client.avatar(userID: id, size: size)
+    } catch {
+      // The card shows the owner's initials under a transparent placeholder, and the console stays
+      // free of failed-image errors; no-cache lets the real avatar replace it on the next page view.
+      return HTTPResponse(
+        status: .ok,
+        headers: ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache", "X-Avatar": "placeholder"],
+        body: .bytes(Self.placeholderAvatar))
+    }
+    let etag = Self.strongETag(avatar)
+    var headers: HTTPHeaders = [
+      "Content-Type": avatar.contentType, "Cache-Control": Self.avatarCacheControl, "ETag": etag,
+    ]
+    if let match = request.headers["If-None-Match"],
+      match.split(separator: ",").contains(where: {
+        $0.trimmingWhitespace == etag || $0.trimmingWhitespace == "*"
+      })
+    {
+      headers.remove(name: "Content-Type")
+      return HTTPResponse(status: .notModified, headers: headers)
+    }
+    return HTTPResponse(status: .ok, headers: headers, body: .bytes(avatar.bytes))
+  }
+
+  /// A transparent square, served when the avatar host fails.
+  static let placeholderAvatar = Array(
+    #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"/>"#.utf8)
+
+  /// The upstream ETag when it is a plain quoted one, else an FNV-1a hash of the bytes.
+  static func strongETag(_ avatar: Avatar) -> String {
+    if let etag = avatar.etag, etag.hasPrefix("\""), etag.hasSuffix("\""), etag.count <= 80,
+      etag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+    {
+      return etag
+    }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in avatar.bytes {
+      hash ^= UInt64(byte)
+      hash &*= 0x100_0000_01b3
+    }
+    return "\"" + String(hash, radix: 16) + "\""
+  }
+}

@@ -1,0 +1,186 @@
+import GitHub
+import HTTP
+import HTTPServer
+import Mustache
+import Paging
+
+extension Routes {
+  /// Highest page number accepted on the no-JS path (beyond it, cursors would pass any cap).
+  static let maxPage = 1000
+
+  // MARK: Search
+
+  /// `GET /?q&sort&order&page`: the landing page without `q`, else the streamed results page.
+  func searchPage(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let parameters = SearchParameters(request)
+    var view = basePage(q: parameters.q, sort: parameters.sort, order: parameters.order)
+    if let problem = parameters.problem {
+      view.notice = problem
+      view.landing = true
+      return try rendered("page", view, status: .badRequest)
+    }
+    guard let query = parameters.query else {
+      view.landing = true
+      return try rendered("page", view, status: .ok)
+    }
+    view.title = "“\(query.text)” · RepoScroll"
+    view.heading = PageView.Heading(
+      title: "Results for “\(query.text)”", subtitle: Self.subtitle(query), link: nil)
+    view.feedLabel = "Search results for \(query.text)"
+    return try streamedList(.search(query), view: view, page: parameters.page, request: request)
+  }
+
+  /// `GET /fragments/results?q&sort&order&after`: the next batch as a fragment; a navigation to it
+  /// is sent to the matching full page.
+  func searchFragment(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let parameters = SearchParameters(request)
+    if let problem = parameters.problem { throw HTTPError(.unprocessableContent, problem) }
+    guard let query = parameters.query else { throw HTTPError(.badRequest, "q is required") }
+    return try await fragment(.search(query), after: parameters.after, request: request)
+  }
+
+  // MARK: Owner
+
+  /// `GET /owners/{login}?page`: one owner's repositories by stars, the second list on the same machinery.
+  func ownerPage(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    guard let login = context.parameters["login"], isValidOwnerName(login) else { return notFoundPage() }
+    var view = basePage(q: "", sort: nil, order: .desc)
+    view.title = "Repositories by \(login) · RepoScroll"
+    view.heading = PageView.Heading(
+      title: "Repositories by \(login)", subtitle: "most starred first",
+      link: (href: "https://github.com/\(login)", label: "\(login) on GitHub"))
+    view.feedLabel = "Repositories by \(login)"
+    let page = request.query == nil ? nil : SearchParameters(request).page
+    return try streamedList(.owner(login), view: view, page: page, request: request)
+  }
+
+  /// `GET /fragments/owners/{login}?after`: the owner list's next batch.
+  func ownerFragment(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    guard let login = context.parameters["login"], isValidOwnerName(login) else {
+      throw HTTPError(.notFound, "no such owner")
+    }
+    let after = request.query == nil ? nil : SearchParameters(request).after
+    return try await fragment(.owner(login), after: after, request: request)
+  }
+
+  // MARK: Shared
+
+  /// A page view with the form filled in and no list yet.
+  func basePage(q: String, sort: SearchSort?, order: SortOrder) -> PageView {
+    PageView(title: "RepoScroll", assets: assets, q: q, sort: sort, order: order, landing: false)
+  }
+
+  /// The full page for one batch: head, header and form go out at once; the cards follow when
+  /// GitHub has answered. A browser reload re-fetches the batch's pages upstream.
+  func streamedList(_ kind: ListKind, view: PageView, page text: String?, request: HTTPRequest) throws
+    -> HTTPResponse
+  {
+    let page = Self.pageNumber(text)
+    let cursor = (page - 1) * configuration.batchSize
+    var view = view
+    view.page = page
+    if page > 1 { view.previousPage = kind.pageURL(page: page - 1) }
+    var head: [UInt8] = []
+    head.reserveCapacity(8192)
+    try templates.render("partials/page-start", view.mustacheValue, into: &head)
+    let reload = Self.isReload(request)
+    let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+    continuation.yield(head)
+    let base = view
+    let task = Task { [self] in
+      var view = base
+      let (batch, largest) = await self.batch(kind, after: cursor, reload: reload)
+      view.batch =
+        BatchView(
+          batch: batch, kind: kind, batchSize: configuration.batchSize,
+          prefetchMargin: configuration.prefetchMargin, largestStars: largest, now: now
+        ).mustacheValue
+      var tail: [UInt8] = []
+      tail.reserveCapacity(4096 + batch.items.count * 2048)
+      do {
+        try templates.render("partials/page-end", view.mustacheValue, into: &tail)
+        continuation.yield(tail)
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .stream(stream))
+  }
+
+  /// The fragment answer shared by both lists.
+  func fragment(_ kind: ListKind, after text: String?, request: HTTPRequest) async throws -> HTTPResponse {
+    let after: Int
+    if let text {
+      guard let value = Int(text), (0...GitHubSearchSource.resultCap).contains(value) else {
+        throw HTTPError(.badRequest, "after must be a whole number from 0 to \(GitHubSearchSource.resultCap)")
+      }
+      after = value
+    } else {
+      after = 0
+    }
+    if request.headers["Sec-Fetch-Mode"] == "navigate" {
+      let location = kind.pageURL(page: after / configuration.batchSize + 1)
+      return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
+    }
+    let (batch, largest) = await self.batch(kind, after: after, reload: false)
+    let view = BatchView(
+      batch: batch, kind: kind, batchSize: configuration.batchSize,
+      prefetchMargin: configuration.prefetchMargin,
+      largestStars: largest, now: now)
+    var body: [UInt8] = []
+    body.reserveCapacity(2048 + batch.items.count * 2048)
+    for card in view.cards { try cardRenderer.render(card, into: &body) }
+    try templates.render("partials/cards", view.tailValue, into: &body)
+    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+  }
+
+  /// One batch of a list, with the largest star count seen on the way (for the bars' scale).
+  func batch(_ kind: ListKind, after cursor: Int, reload: Bool) async -> (ListBatch<Repository>, Int) {
+    let source = GitHubSearchSource(client: client, query: kind.query)
+    let list = PagedList(
+      source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
+    let batch = await list.batch(after: cursor, reload: reload)
+    return (batch, source.largestStars.value)
+  }
+
+  /// A whole page rendered at once.
+  func rendered(_ template: String, _ view: PageView, status: HTTPStatus) throws -> HTTPResponse {
+    var body: [UInt8] = []
+    body.reserveCapacity(8192)
+    try templates.render(template, view.mustacheValue, into: &body)
+    return HTTPResponse(status: status, headers: SecurityHeaders.html, body: .bytes(body))
+  }
+
+  /// The 404 page.
+  func notFoundPage() -> HTTPResponse {
+    var view = basePage(q: "", sort: nil, order: .desc)
+    view.title = "Not found · RepoScroll"
+    view.message = (heading: "Page not found", text: "There is nothing at this address.", back: "/")
+    return (try? rendered("message", view, status: .notFound)) ?? .text(.notFound, "not found")
+  }
+
+  /// The `page` parameter: 1 when absent or malformed, at most `maxPage`.
+  static func pageNumber(_ text: String?) -> Int {
+    guard let text, let page = Int(text), page >= 1 else { return 1 }
+    return min(page, maxPage)
+  }
+
+  /// Whether the browser asked to bypass caches (a reload sends `max-age=0` or `no-cache`).
+  static func isReload(_ request: HTTPRequest) -> Bool {
+    if let control = request.headers["Cache-Control"]?.lowercased(),
+      control.contains("max-age=0") || control.contains("no-cache")
+    {
+      return true
+    }
+    return request.headers["Pragma"]?.lowercased().contains("no-cache") ?? false
+  }
+
+  /// "sorted by stars, descending" or "best match".
+  static func subtitle(_ query: SearchQuery) -> String {
+    guard let sort = query.sort else { return "best match" }
+    let field = PageView.label(sort).lowercased()
+    return "sorted by \(field), \(query.order == .desc ? "descending" : "ascending")"
+  }
+}

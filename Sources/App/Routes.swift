@@ -1,0 +1,148 @@
+import GitHub
+import HTTP
+import HTTPServer
+import Mustache
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Everything the route handlers share, built once at startup. It does not hold the handler it
+/// makes, so the closures can capture it strongly without a cycle.
+final class Routes: Sendable {
+  /// Templates the routes render; startup fails without them.
+  static let requiredTemplates = [
+    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars", "message",
+  ]
+
+  let configuration: AppConfiguration
+  let templates: TemplateLibrary
+  let staticFiles: StaticFiles
+  /// Hashed asset URLs for every page.
+  let assets: MustacheValue
+  let client: GitHubClient
+  let metrics = Metrics()
+  let accessLog: AccessLog?
+  /// Memoised card renders for fragments.
+  let cardRenderer: CardRenderer
+
+  init(
+    configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
+    assets: MustacheValue, client: GitHubClient, accessLog: AccessLog?
+  ) {
+    self.configuration = configuration
+    self.templates = templates
+    self.staticFiles = staticFiles
+    self.assets = assets
+    self.client = client
+    self.accessLog = accessLog
+    cardRenderer = CardRenderer(templates: templates)
+  }
+
+  /// Unix seconds now.
+  var now: Int { Int(Date().timeIntervalSince1970) }
+
+  // MARK: Dispatch
+
+  func makeHandler() -> HTTPHandler {
+    var router = Router()
+    router.get("/") { [self] request, _ in try await searchPage(request) }
+    router.get("/fragments/results") { [self] request, _ in try await searchFragment(request) }
+    router.get("/owners/{login}") { [self] request, context in try await ownerPage(request, context) }
+    router.get("/fragments/owners/{login}") { [self] request, context in
+      try await ownerFragment(request, context)
+    }
+    router.get("/fragments/stars/{owner}/{repo}") { [self] request, context in
+      await starsFragment(request, context)
+    }
+    router.get("/avatars/{id}") { [self] request, context in await avatarImage(request, context) }
+    router.get("/healthz") { _, _ in
+      HTTPResponse(
+        status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
+        body: .bytes(Array("ok\n".utf8)))
+    }
+    router.get("/metrics") { [self] _, _ in await metricsText() }
+    router.fallback { [self] request, _ in
+      if request.path.hasPrefix("/static/") {
+        return await staticFiles.response(for: request, urlPrefix: "/static")
+      }
+      return notFoundPage()
+    }
+    let routed = router.handler
+    return { [self] request, context in
+      await instrumented(request, context, routed)
+    }
+  }
+
+  /// Runs a route, then adds the security headers, counts it and writes its access-log line (for
+  /// streamed pages once the last chunk went out).
+  private func instrumented(_ request: HTTPRequest, _ context: RequestContext, _ route: HTTPHandler) async
+    -> HTTPResponse
+  {
+    let started = ContinuousClock.now
+    metrics.started()
+    var response: HTTPResponse
+    do {
+      response = try await route(request, context)
+    } catch let error as HTTPError {
+      response = error.response
+    } catch {
+      response = HTTPResponse.text(.internalServerError, "internal server error")
+    }
+    SecurityHeaders.apply(to: &response.headers)
+    let name = Self.routeName(request.path)
+    let status = response.status.code
+    let finish: @Sendable (Int) -> Void = { [metrics, accessLog] bytes in
+      let elapsed = ContinuousClock.now - started
+      metrics.finished(route: name, status: status, seconds: elapsed.secondsValue)
+      accessLog?.record(
+        id: context.requestID, method: request.method.rawValue, target: request.target, status: status,
+        bytes: bytes, duration: elapsed)
+    }
+    switch response.body {
+    case .bytes(let bytes):
+      finish(request.method == .head ? 0 : bytes.count)
+    case .stream(let inner):
+      response.body = .stream(Self.counting(inner, finish: finish))
+    }
+    return response
+  }
+
+  /// Passes a stream through, reporting the bytes it carried when it ends or is abandoned.
+  private static func counting(
+    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable (Int) -> Void
+  ) -> AsyncThrowingStream<[UInt8], any Error> {
+    let (outer, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+    let task = Task {
+      var sent = 0
+      do {
+        for try await chunk in inner {
+          sent += chunk.count
+          continuation.yield(chunk)
+        }
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+      finish(sent)
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return outer
+  }
+
+  /// The metrics label of a path (a fixed set, so labels cannot grow with input).
+  static func routeName(_ path: Substring) -> String {
+    if path == "/" { return "page" }
+    if path.hasPrefix("/fragments/results") { return "fragment" }
+    if path.hasPrefix("/fragments/stars/") { return "stars" }
+    if path.hasPrefix("/fragments/owners/") { return "owner_fragment" }
+    if path.hasPrefix("/owners/") { return "owner" }
+    if path.hasPrefix("/avatars/") { return "avatar" }
+    if path.hasPrefix("/static/") { return "static" }
+    if path == "/healthz" { return "healthz" }
+    if path == "/metrics" { return "metrics" }
+    return "other"
+  }
+}

@@ -1,0 +1,129 @@
+import App
+import GitHubDouble
+import HTTP
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The card's second level: avatars through the proxy and server-rendered star histories.
+@Suite("Card details", .serialized)
+struct DetailsTests {
+  /// The first card's avatar path and stargazers URL on a search page.
+  static func firstCard(_ h: AppHarness) async throws -> (avatar: String, stars: String) {
+    let html = try await h.text("/?q=language%3Apython&sort=stars")
+    let avatar = try #require(
+      html.firstMatch(of: #/<img src="(/avatars/\d+)\?s=80" srcset="/avatars/\d+\?s=160 2x"/#))
+    let stars = try #require(html.firstMatch(of: #/data-stargazers="(/fragments/stars/[^"/]+/[^"/]+)"/#))
+    return (String(avatar.1), String(stars.1))
+  }
+
+  @Test func avatarsAreProxiedAsImagesWithLongCachingAndETags() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let (avatar, _) = try await Self.firstCard(h)
+      let response = try await h.get(avatar + "?s=80")
+      #expect(response.status.code == 200)
+      #expect(response.headers["Content-Type"] == "image/png")
+      #expect(response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+      #expect(response.headers["Cache-Control"] == "public, max-age=604800")
+      let etag = try #require(response.headers["ETag"])
+      let revalidated = try await h.get(avatar + "?s=80", headers: ["If-None-Match": etag])
+      #expect(revalidated.status.code == 304)
+      #expect(revalidated.body.isEmpty)
+      // Sizes are clamped, so huge or silly ones still give an image.
+      for size in ["99999", "-5", "abc", "0"] {
+        let clamped = try await h.get(avatar + "?s=\(size)")
+        #expect(clamped.status.code == 200)
+        #expect(clamped.headers["Content-Type"] == "image/png")
+      }
+      #expect(double.counters().calls(.avatar) <= 5, "repeat sizes come from the cache")
+    }
+  }
+
+  @Test(arguments: [
+    "/avatars/abc", "/avatars/0", "/avatars/-1", "/avatars/1e3", "/avatars/12%2F..%2F..%2Fx",
+    "/avatars/1234567890123456789", "/avatars/..%2F..%2Fetc%2Fpasswd", "/avatars/1@evil.example",
+    "/avatars/1%3Fs%3D1%26host%3Devil",
+  ])
+  func malformedAvatarIDsAre404WithoutAnUpstreamCall(target: String) async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let response = try await h.get(target)
+      #expect(response.status.code == 404 || response.status.code == 400, "\(target): \(response.status)")
+      #expect(double.counters().total == 0)
+    }
+  }
+
+  @Test func aFailingAvatarHostGivesAPlaceholderImage() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let (avatar, _) = try await Self.firstCard(h)
+      try await h.control(.post, "/_double/faults?rate5xx=1")
+      let response = try await h.get(avatar + "?s=81")
+      #expect(response.status.code == 200)
+      #expect(response.headers["Content-Type"] == "image/svg+xml")
+      #expect(response.headers["Cache-Control"] == "no-cache")
+    }
+  }
+
+  @Test func theStarsFragmentRendersASparklineAndFigures() async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+      let (_, stars) = try await Self.firstCard(h)
+      let response = try await h.get(stars)
+      #expect(response.status.code == 200)
+      #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+      let html = String(decoding: response.body, as: UTF8.self)
+      #expect(html.contains("data-state=\"loaded\""))
+      let points = try #require(
+        html.firstMatch(of: #/<polyline class="spark-line" pathLength="1" points="([0-9., ]+)"/>/#))
+      #expect(points.1.split(separator: " ").count == 30)
+      #expect(points.1.hasPrefix("0,"))
+      #expect(html.contains("d=\"M0,30 L"))
+      #expect(html.contains("<dt>This week</dt><dd>"))
+      #expect(html.contains("<dt>30 weeks</dt><dd>"))
+      #expect(html.firstMatch(of: #/class="trend trend-(up|down|flat)"/#) != nil)
+    }
+  }
+
+  @Test func unavailableAndRateLimitedHistoriesSaySo() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let missing = try await h.text("/fragments/stars/nobody-here/nothing")
+      #expect(missing.contains("data-state=\"unavailable\""))
+      #expect(missing.contains("Star history is unavailable for this repository."))
+      let (_, stars) = try await Self.firstCard(h)
+      let reset = Int(Date().timeIntervalSince1970) + 120
+      try await h.control(.post, "/_double/ratelimit?resource=core&remaining=0&reset=\(reset)")
+      let limited = try await h.text(stars)
+      #expect(limited.contains("data-state=\"unavailable\""))
+      #expect(limited.contains("Rate limited — retrying at <time datetime=\""))
+      let retryIn = try #require(limited.firstMatch(of: #/data-retry-in="(\d+)"/#)).1
+      #expect((1...121).contains(Int(retryIn) ?? 0))
+      let calls = double.counters().calls(.history)
+      _ = try await h.text(stars)
+      #expect(
+        double.counters().calls(.history) == calls, "no upstream call while the core limit is exhausted")
+    }
+  }
+
+  @Test(arguments: [
+    "/fragments/stars/-bad/repo", "/fragments/stars/bad--name/repo", "/fragments/stars/ok/..",
+    "/fragments/stars/ok/.", "/fragments/stars/%3Cscript%3E/repo", "/fragments/stars/ok/re%2Fpo",
+    "/fragments/stars/\(String(repeating: "a", count: 40))/repo", "/fragments/stars/ok/a%20b",
+  ])
+  func invalidNamesAre404(target: String) async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let response = try await h.get(target)
+      #expect(response.status.code == 404, "\(target): \(response.status)")
+      #expect(double.counters().total == 0)
+      let owner = try await h.get("/owners/-bad-")
+      #expect(owner.status.code == 404)
+      #expect(String(decoding: owner.body, as: UTF8.self).contains("Page not found"))
+    }
+  }
+}

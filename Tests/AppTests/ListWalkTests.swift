@@ -1,0 +1,117 @@
+import App
+import CurlClient
+import GitHub
+import GitHubDouble
+import HTTP
+import Testing
+
+/// The first page and the fragments after it give every upstream row exactly once, in order.
+@Suite("List walks")
+struct ListWalkTests {
+  /// Upstream ids in order for `query`, read straight from the double with a separate client.
+  static func upstreamIDs(_ harness: AppHarness, _ query: SearchQuery, limit: Int = 1000) async throws
+    -> [Int]
+  {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "http://127.0.0.1:\(harness.doublePort)"
+    let transport = CurlHTTPClient()
+    defer { transport.shutdown() }
+    let client = GitHubClient(configuration: configuration, transport: transport)
+    var ids: [Int] = []
+    var page = 1
+    while ids.count < limit {
+      let result = try await client.searchRepositories(query, page: page, perPage: 100)
+      for item in result.items where !ids.contains(item.id) { ids.append(item.id) }
+      if result.items.count < 100 || page * 100 >= min(result.totalCount, 1000) { break }
+      page += 1
+    }
+    return ids
+  }
+
+  /// Reads the first page, then follows each fragment's next trigger to the end; returns the cards
+  /// in order and the last fragment.
+  static func walk(_ harness: AppHarness, page: String) async throws -> (
+    ids: [Int], positions: [Int], last: String
+  ) {
+    var html = try await harness.text(page)
+    var ids: [Int] = []
+    var positions: [Int] = []
+    var steps = 0
+    while true {
+      for card in HTMLScan.cards(html) {
+        ids.append(card.id)
+        positions.append(card.position)
+      }
+      guard let next = HTMLScan.nextFragment(html) else { return (ids, positions, html) }
+      steps += 1
+      try #require(steps <= 60, "the walk does not end")
+      html = try await harness.text(next)
+    }
+  }
+
+  @Test func theFirstPageHoldsTheFirstBatch() async throws {
+    try await AppHarness.with { h in
+      let html = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
+      let cards = HTMLScan.cards(html)
+      #expect(cards.count == 20)
+      #expect(cards.map(\.position) == Array(1...20))
+      let expected = try await Self.upstreamIDs(
+        h, SearchQuery(text: "language:python", sort: .stars, order: .desc))
+      #expect(cards.map(\.id) == Array(expected.prefix(20)))
+      #expect(cards.allSatisfy { $0.setsize == expected.count })
+      #expect(
+        HTMLScan.nextFragment(html) == "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20"
+      )
+      #expect(HTMLScan.nextHref(html) == "/?q=language%3Apython&sort=stars&order=desc&page=2")
+      #expect(HTMLScan.prevHref(html) == nil)
+      #expect(html.contains("data-prefetch"))
+      #expect(html.hasSuffix("</html>\n"))
+    }
+  }
+
+  @Test func walkingANarrowQueryGivesEveryRowOnceInOrderUpToTheEnd() async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+      let query = SearchQuery(text: "language:python", sort: .stars, order: .desc)
+      let expected = try await Self.upstreamIDs(h, query)
+      #expect(expected.count > 100, "the query must span more than one upstream page")
+      let walked = try await Self.walk(h, page: "/?q=language%3Apython&sort=stars&order=desc")
+      #expect(walked.ids == expected)
+      #expect(walked.positions == Array(1...expected.count))
+      #expect(walked.last.contains("That’s all \(expected.count).") || walked.last.contains("That’s all "))
+      #expect(walked.last.contains("class=\"state state-end\""))
+      #expect(!walked.last.contains("GitHub returns at most 1,000 results"))
+    }
+  }
+
+  @Test func walkingABroadQueryStopsAtTheCapWithTenSearchCalls() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let query = SearchQuery(text: "stars:>=0", sort: .stars, order: .desc)
+      let expected = try await Self.upstreamIDs(h, query)
+      #expect(expected.count == 1000)
+      double.reset()
+      let walked = try await Self.walk(h, page: "/?q=stars%3A%3E%3D0&sort=stars&order=desc")
+      #expect(walked.ids == expected)
+      #expect(Set(walked.ids).count == 1000)
+      #expect(walked.positions == Array(1...1000))
+      #expect(walked.last.contains("GitHub returns at most 1,000 results — refine your query"))
+      // Issue 4: rows 1–1000 cost exactly ceil(1000 / 100) search calls.
+      #expect(try await h.countedCalls("search") == 10, "GET /_double/counters")
+    }
+  }
+
+  @Test func theOwnerListUsesTheSameMachinery() async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+      let first = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
+      let login = try #require(first.firstMatch(of: #/<a href="/owners/([A-Za-z0-9-]+)">More from/#)).1
+      let expected = try await Self.upstreamIDs(
+        h, SearchQuery(text: "user:\(login)", sort: .stars, order: .desc))
+      #expect(!expected.isEmpty)
+      let walked = try await Self.walk(h, page: "/owners/\(login)")
+      #expect(walked.ids == expected)
+      let owner = try await h.text("/owners/\(login)")
+      #expect(owner.contains("Repositories by \(login)"))
+      #expect(owner.contains("href=\"https://github.com/\(login)\""))
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import App
+import GitHubDouble
+import HTTP
+import TestSupport
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Health, metrics, logging, startup checks and the upstream budget under concurrency.
+@Suite("Operations", .serialized)
+struct OperationsTests {
+  @Test func healthzAnswersOK() async throws {
+    try await AppHarness.with { h in
+      let response = try await h.get("/healthz")
+      #expect(response.status.code == 200)
+      #expect(String(decoding: response.body, as: UTF8.self) == "ok\n")
+    }
+  }
+
+  @Test func metricsCoverRoutesUpstreamCallsCacheAndRateLimits() async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+      _ = try await h.text("/?q=language%3Apython")
+      _ = try await h.text("/fragments/results?q=language%3Apython&after=20")
+      _ = try await h.get("/nope")
+      let metrics = try await h.text("/metrics")
+      #expect(metrics.contains("reposcroll_http_requests_total{route=\"page\",status=\"200\"} 1"))
+      #expect(metrics.contains("reposcroll_http_requests_total{route=\"fragment\",status=\"200\"} 1"))
+      #expect(metrics.contains("reposcroll_http_requests_total{route=\"other\",status=\"404\"} 1"))
+      #expect(metrics.contains("reposcroll_upstream_calls_total{endpoint=\"search\",status=\"200\"} 1"))
+      #expect(metrics.contains("reposcroll_upstream_cache_hits_total 1"))
+      #expect(metrics.contains("reposcroll_ratelimit_remaining{resource=\"search\"} "))
+      #expect(metrics.contains("reposcroll_http_requests_in_flight 1"))
+      #expect(metrics.contains("# TYPE reposcroll_http_requests_total counter"))
+    }
+  }
+
+  @Test func fiftyConcurrentIdenticalFragmentsMakeOneUpstreamCall() async throws {
+    let double = AppHarness.smallDouble {
+      $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 300)])
+    }
+    try await AppHarness.with(double: double) { h in
+      let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+        for _ in 0..<50 {
+          group.addTask { try await h.text("/fragments/results?q=language%3Apython&sort=stars&after=20") }
+        }
+        var all: [String] = []
+        for try await body in group { all.append(body) }
+        return all
+      }
+      #expect(bodies.count == 50)
+      #expect(Set(bodies).count == 1, "every request got the same fragment")
+      #expect(HTMLScan.cards(bodies[0]).count == 20)
+      #expect(try await h.countedCalls("search") == 1, "GET /_double/counters")
+    }
+  }
+
+  @Test func everyRequestWritesOneAccessLogLineWithItsQuery() async throws {
+    try await AppHarness.with { h in
+      _ = try await h.text("/fragments/results?q=language%3Apython&after=20")
+      _ = try await h.get("/nope")
+      _ = try await h.text("/?q=language%3Apython")
+      try await Task.sleep(for: .milliseconds(100))
+      let lines = h.logs.all
+      #expect(lines.count == 3)
+      let fragment = try #require(lines.first { $0.contains("/fragments/results") })
+      #expect(fragment.contains(" GET /fragments/results?q=language%3Apython&after=20 200 "))
+      #expect(
+        fragment.firstMatch(of: #/^[0-9a-f]+-[0-9a-f]+ GET \S+ 200 \d+B \d+\.\d+ms$/#) != nil, "\(fragment)")
+      #expect(lines.contains { $0.contains(" GET /nope 404 ") })
+      let page = try #require(lines.first { $0.contains("GET /?q=") })
+      let bytes = Int(try #require(page.firstMatch(of: #/ 200 (\d+)B /#)).1) ?? 0
+      #expect(bytes > 10_000, "a streamed page logs its whole size")
+    }
+  }
+
+  @Test func headRequestsGetHeadersOnly() async throws {
+    try await AppHarness.with { h in
+      let response = try await h.http.execute(
+        .init(url: "http://127.0.0.1:\(h.port)/?q=language%3Apython", method: .head))
+      #expect(response.status.code == 200)
+      #expect(response.body.isEmpty)
+      #expect(response.headers["Content-Security-Policy"] != nil)
+    }
+  }
+
+  @Test func aBrokenTemplateStopsStartupWithFileLineAndColumn() throws {
+    let root = try ProcessRunner.packageRoot()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "rs-templates-\(UInt32.random(in: 0...UInt32.max))"
+    ).path
+    try? FileManager.default.removeItem(atPath: folder)
+    try FileManager.default.copyItem(atPath: root + "/Templates", toPath: folder)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "<p>\n  {{#cards}}oops\n".write(
+      toFile: folder + "/partials/cards.mustache", atomically: true, encoding: .utf8)
+    var configuration = AppConfiguration()
+    configuration.templatesDirectory = folder
+    configuration.publicDirectory = root + "/Public"
+    configuration.accessLog = false
+    do {
+      _ = try RepoScrollApp(configuration: configuration)
+      Issue.record("startup should fail")
+    } catch let error as RepoScrollApp.StartupError {
+      #expect(error.description.contains("partials/cards.mustache"))
+      #expect(error.description.contains(":2:"), "\(error.description)")
+    }
+    configuration.templatesDirectory = root + "/Templates"
+    configuration.publicDirectory = folder + "/nowhere"
+    #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
+  }
+}
+
+@Suite("Configuration")
+struct ConfigurationTests {
+  @Test func flagsAndEnvironmentAreReadAndTheTokenComesFromTheEnvironmentOnly() throws {
+    var configuration = AppConfiguration()
+    let result = try configuration.parse(
+      arguments: ["--port", "0", "--batch-size=30", "--demo"],
+      environment: ["GITHUB_TOKEN": "ghp_secret", "PREFETCH_MARGIN": "7", "BATCH_SIZE": "10"])
+    #expect(result == .run)
+    #expect(configuration.port == 0)
+    #expect(configuration.batchSize == 30, "a flag wins over the environment")
+    #expect(configuration.prefetchMargin == 7)
+    #expect(configuration.demo)
+    #expect(configuration.githubToken == "ghp_secret")
+    #expect(!"\(configuration)".contains("ghp_secret"))
+    var dumped = ""
+    dump(configuration, to: &dumped)
+    #expect(!dumped.contains("ghp_secret"))
+  }
+
+  @Test(arguments: [
+    ["--batch-size", "0"], ["--port", "70000"], ["--nope"], ["--github-api", "ftp://x"], ["--port"],
+  ])
+  func badFlagsAreRefusedByName(arguments: [String]) {
+    var configuration = AppConfiguration()
+    #expect(throws: AppConfiguration.ConfigurationError.self) {
+      _ = try configuration.parse(arguments: arguments, environment: [:])
+    }
+  }
+
+  @Test func helpListsEveryFlag() throws {
+    var configuration = AppConfiguration()
+    guard case .help(let text) = try configuration.parse(arguments: ["--help"], environment: [:]) else {
+      Issue.record("--help should print help")
+      return
+    }
+    for flag in ["--port", "--github-api", "--batch-size", "--prefetch-margin", "--demo", "GITHUB_TOKEN"] {
+      #expect(text.contains(flag))
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import App
+import GitHubDouble
+import HTTP
+import TestSupport
+import Testing
+
+/// Full pages: landing, the no-JS path, streaming and reload.
+@Suite("Pages", .serialized)
+struct PageTests {
+  @Test func withoutAQueryTheLandingPageShowsExamples() async throws {
+    try await AppHarness.with { h in
+      let html = try await h.text("/")
+      #expect(html.contains("class=\"landing\""))
+      #expect(html.contains("href=\"/?q=language%3Aswift&amp;sort=stars&amp;order=desc\""))
+      #expect(!html.contains("role=\"feed\""))
+      #expect(html.contains("<form class=\"search\" action=\"/\" method=\"get\" role=\"search\">"))
+    }
+  }
+
+  @Test func theNoJavaScriptPagesLinkPreviousAndNext() async throws {
+    try await AppHarness.with { h in
+      let second = try await h.text("/?q=language%3Apython&sort=stars&order=desc&page=2")
+      #expect(HTMLScan.cards(second).map(\.position) == Array(21...40))
+      #expect(HTMLScan.prevHref(second) == "/?q=language%3Apython&sort=stars&order=desc")
+      let next = try #require(HTMLScan.nextHref(second))
+      #expect(next == "/?q=language%3Apython&sort=stars&order=desc&page=3")
+      let third = try await h.text(next)
+      #expect(HTMLScan.cards(third).map(\.position) == Array(41...60))
+      #expect(HTMLScan.prevHref(third) == "/?q=language%3Apython&sort=stars&order=desc&page=2")
+      let back = try await h.text(try #require(HTMLScan.prevHref(third)))
+      #expect(HTMLScan.cards(back).map(\.id) == HTMLScan.cards(second).map(\.id))
+      // The fragment for the same cursor holds the same rows as the page.
+      let fragment = try await h.text("/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20")
+      #expect(HTMLScan.cards(fragment).map(\.id) == HTMLScan.cards(second).map(\.id))
+      // Pages of the owner list link the same way.
+      let login = try #require(second.firstMatch(of: #/<a href="/owners/([A-Za-z0-9-]+)">More from/#)).1
+      let owner = try await h.text("/owners/\(login)?page=2")
+      #expect(HTMLScan.prevHref(owner) == "/owners/\(login)")
+    }
+  }
+
+  @Test func theHeadAndFormAreFlushedBeforeGitHubAnswers() async throws {
+    let double = AppHarness.smallDouble {
+      $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
+    }
+    try await AppHarness.with(double: double) { h in
+      let socket = try StreamSocket(port: h.port)
+      defer { socket.close() }
+      try socket.send("GET /?q=language%3Apython HTTP/1.1\r\nHost: test\r\n\r\n")
+      let early = try socket.read(until: "role=\"feed\"")
+      #expect(early.contains("Transfer-Encoding: chunked"))
+      #expect(early.contains("<form class=\"search\""))
+      #expect(!early.contains("<article"), "cards must not be in the first flush")
+      #expect(double.counters().calls(.search) == 0, "GitHub has not answered yet")
+      let rest = try socket.read(until: "</html>")
+      #expect(rest.contains("<article"))
+    }
+  }
+
+  @Test func aBrowserReloadRefetchesPageOneUpstream() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      _ = try await h.text("/?q=language%3Apython")
+      _ = try await h.text("/?q=language%3Apython")
+      #expect(double.counters().calls(.search) == 1, "a plain repeat is served from the cache")
+      _ = try await h.text("/?q=language%3Apython", headers: ["Cache-Control": "max-age=0"])
+      #expect(double.counters().calls(.search) == 2)
+      _ = try await h.text(
+        "/?q=language%3Apython", headers: ["Cache-Control": "no-cache", "Pragma": "no-cache"])
+      #expect(double.counters().calls(.search) == 3)
+      _ = try await h.text(
+        "/fragments/results?q=language%3Apython&after=20", headers: ["Cache-Control": "max-age=0"])
+      #expect(double.counters().calls(.search) == 3, "fragments never bypass the cache")
+    }
+  }
+}

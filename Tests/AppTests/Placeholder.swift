@@ -1,1 +1,0 @@
-// Tests for AppTests land with their target.

@@ -1,0 +1,145 @@
+import App
+import GitHubDouble
+import HTTP
+import Testing
+
+/// Escaping, security headers, input limits and the token.
+@Suite("Safety")
+struct SafetyTests {
+  /// The double's hostile payloads (see CatalogVocabulary.xssPayloads), as they must never appear raw.
+  static let payloads = [
+    "<img src=x onerror=window.__xss=1>", "\"><script>window.__xss=1</script>",
+    "'><svg onload=window.__xss=1>",
+    "</textarea><script>window.__xss=1</script>", "<a href=\"javascript:window.__xss=1\">click</a>",
+  ]
+
+  @Test func hostileDescriptionsAndTopicsRenderAsText() async throws {
+    try await AppHarness.with { h in
+      for target in ["/?q=topic%3Axss", "/fragments/results?q=topic%3Axss&after=0"] {
+        let html = try await h.text(target)
+        #expect(HTMLScan.cards(html).count == 6)
+        for payload in Self.payloads { #expect(!html.contains(payload), "raw payload in \(target)") }
+        #expect(!html.contains("<script>window"))
+        #expect(!html.contains("<img src=x") && !html.contains("<svg onload"), "a payload became a tag")
+        #expect(html.contains("&lt;img src=x onerror=window.__xss=1&gt;"))
+        #expect(!html.contains("javascript:window.__xss=1\""), "a javascript: URL reached an attribute")
+      }
+    }
+  }
+
+  @Test(arguments: [
+    "\"><script>alert(1)</script>", "'><img src=x onerror=alert(1)>", "{{#x}}{{{y}}}{{/x}}</title><b>",
+  ])
+  func hostileQueriesRenderAsText(query: String) async throws {
+    try await AppHarness.with { h in
+      let encoded = HTMLScan.encode(query)
+      for target in ["/?q=\(encoded)", "/fragments/results?q=\(encoded)&after=0", "/?q=\(encoded)&page=2"] {
+        let response = try await h.get(target)
+        let html = String(decoding: response.body, as: UTF8.self)
+        #expect(!html.contains(query), "raw query in \(target)")
+        #expect(!html.contains("<script>alert"))
+        #expect(!html.contains("<img src=x"))
+      }
+    }
+  }
+
+  @Test func everyResponseCarriesTheSecurityHeaders() async throws {
+    try await AppHarness.with { h in
+      let page = try await h.text("/?q=language%3Apython")
+      let css = try #require(page.firstMatch(of: #/href="(/static/app\.[0-9a-f]{8}\.css)"/#)).1
+      let targets = [
+        "/", "/?q=language%3Apython", "/fragments/results?q=language%3Apython&after=20", "/owners/octocat",
+        "/fragments/stars/octocat/hello", "/avatars/1?s=40", "/healthz", "/metrics", String(css), "/nope",
+        "/fragments/results?after=0", "/avatars/abc",
+      ]
+      for target in targets {
+        let response = try await h.get(target)
+        #expect(
+          response.headers["Content-Security-Policy"]
+            == "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'", "\(target)")
+        #expect(response.headers["X-Content-Type-Options"] == "nosniff", "\(target)")
+        #expect(response.headers["Referrer-Policy"] == "same-origin", "\(target)")
+      }
+      let html = try await h.get("/?q=language%3Apython")
+      #expect(html.headers["Cache-Control"] == "no-cache")
+      #expect(html.headers["Content-Type"] == "text/html; charset=utf-8")
+      let asset = try await h.get(String(css))
+      #expect(asset.status.code == 200)
+      #expect(asset.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+      #expect(asset.headers["Content-Type"]?.hasPrefix("text/css") == true)
+      #expect(!page.contains("<script>"), "no inline script")
+      #expect(!page.contains("<style") && !page.contains(" style="), "no inline style")
+    }
+  }
+
+  @Test func aQueryOver256CharactersGetsAClearMessage() async throws {
+    try await AppHarness.with { h in
+      let long = String(repeating: "a", count: 257)
+      let page = try await h.get("/?q=\(long)")
+      #expect(page.status.code == 400)
+      let html = String(decoding: page.body, as: UTF8.self)
+      #expect(html.contains("Queries are limited to 256 characters"))
+      #expect(HTMLScan.cards(html).isEmpty)
+      let fragment = try await h.get("/fragments/results?q=\(long)&after=0")
+      #expect(fragment.status.code == 422)
+      #expect(String(decoding: fragment.body, as: UTF8.self).contains("256 characters"))
+      let exact = try await h.get("/?q=\(String(repeating: "a", count: 256))")
+      #expect(exact.status.code == 200)
+    }
+  }
+
+  @Test(arguments: ["sort=name", "order=sideways", "sort=%3Cscript%3E"])
+  func badSortOrOrderIsRefused(parameter: String) async throws {
+    try await AppHarness.with { h in
+      let page = try await h.get("/?q=swift&\(parameter)")
+      #expect(page.status.code == 400)
+      #expect(!String(decoding: page.body, as: UTF8.self).contains("<script>"))
+      let fragment = try await h.get("/fragments/results?q=swift&\(parameter)&after=0")
+      #expect(fragment.status.code == 422)
+    }
+  }
+
+  @Test(arguments: ["after=-1", "after=1001", "after=abc", "after=99999999999999999999999"])
+  func badCursorsAreRefused(parameter: String) async throws {
+    try await AppHarness.with { h in
+      let response = try await h.get("/fragments/results?q=swift&\(parameter)")
+      #expect(response.status.code == 400)
+    }
+  }
+
+  @Test func theTokenNeverAppearsInAnyResponseOrLogLine() async throws {
+    let token = "ghp_FAKEtoken0123456789abcdefABCDEF0123"
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double, configure: { $0.githubToken = token }) { h in
+      var seen: [String] = []
+      let first = try await h.text("/?q=language%3Apython&sort=stars")
+      let login = try #require(first.firstMatch(of: #/<a href="/owners/([A-Za-z0-9-]+)">More from/#)).1
+      let stars = try #require(first.firstMatch(of: #/data-stargazers="([^"]+)"/#)).1
+      let avatar = try #require(first.firstMatch(of: #/<img src="(/avatars/\d+)\?s=80"/#)).1
+      try await h.control(.post, "/_double/faults?rate5xx=0.5")
+      let targets = [
+        "/", "/?q=language%3Apython&sort=stars", "/fragments/results?q=language%3Apython&sort=stars&after=20",
+        "/owners/\(login)", String(stars), "\(avatar)?s=80", "/healthz", "/metrics", "/nope",
+        "/fragments/stars/nobody-here/nothing", "/?q=\(token)x&page=3",
+        "/fragments/results?q=language%3Ago&after=0",
+      ]
+      for target in targets + targets {
+        let response = try await h.get(target)
+        seen.append(String(decoding: response.body, as: UTF8.self))
+        for field in response.headers { seen.append(field.name + ": " + field.value) }
+      }
+      try await h.control(.post, "/_double/faults?rate5xx=0")
+      try await h.control(.post, "/_double/ratelimit?resource=search&remaining=0")
+      let limited = try await h.get("/fragments/results?q=language%3Arust&after=0")
+      seen.append(String(decoding: limited.body, as: UTF8.self))
+      for text in seen {
+        // The one request that carries the token in q may echo q; everything else must not.
+        if text.contains("\(token)x") { continue }
+        #expect(!text.contains(token))
+      }
+      #expect(!h.logs.all.isEmpty)
+      for line in h.logs.all { #expect(!line.contains(token), "log line \(line)") }
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import App
+import GitHubDouble
+import HTTP
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Each list state renders from the templates, in the page and in fragments.
+@Suite("List states", .serialized)
+struct StateTests {
+  @Test func anEmptyResultSaysSoWithTips() async throws {
+    try await AppHarness.with { h in
+      let html = try await h.text("/?q=zzqqxxnothing")
+      #expect(HTMLScan.cards(html).isEmpty)
+      #expect(html.contains("No repositories match “zzqqxxnothing”"))
+      #expect(html.contains("<code>language:rust</code>"))
+      #expect(HTMLScan.nextHref(html) == nil)
+      let fragment = try await h.text("/fragments/results?q=zzqqxxnothing&after=0")
+      #expect(fragment.contains("class=\"state state-empty\""))
+    }
+  }
+
+  @Test func anUpstreamFaultRendersARetryableErrorRowForTheSameCursor() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let first = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
+      let next = try #require(HTMLScan.nextFragment(first))
+      try await h.control(.post, "/_double/faults?rate5xx=1")
+      let failed = try await h.text("/fragments/results?q=language%3Apython&sort=stars&order=desc&after=100")
+      #expect(HTMLScan.cards(failed).isEmpty)
+      #expect(failed.contains("class=\"state state-error\""))
+      #expect(failed.contains("data-auto-retry"))
+      #expect(failed.contains("Couldn’t load more repositories."))
+      #expect(
+        HTMLScan.retryFragment(failed)
+          == "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=100")
+      #expect(failed.contains("href=\"/?q=language%3Apython&amp;sort=stars&amp;order=desc&amp;page=6\""))
+      try await h.control(.post, "/_double/faults?rate5xx=0")
+      let recovered = try await h.text(
+        "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=100")
+      #expect(HTMLScan.cards(recovered).map(\.position) == Array(101...120))
+      // The page's own batch stays answerable from the cache meanwhile.
+      #expect(HTMLScan.cards(try await h.text(next)).count == 20)
+    }
+  }
+
+  @Test func aCursorAtTheCapEndsTheListWithoutAskingGitHubForMore() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let html = try await h.text("/fragments/results?q=stars%3A%3E%3D0&after=1000")
+      #expect(HTMLScan.cards(html).isEmpty)
+      #expect(html.contains("GitHub returns at most 1,000 results"))
+      #expect(!html.contains("data-auto-retry"))
+      #expect(double.counters().calls(.search, status: 422) == 0)
+    }
+  }
+
+  @Test func anExhaustedRateLimitShowsTheResetTimeAndCallsNothingUntilThen() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let reset = Int(Date().timeIntervalSince1970) + 3
+      try await h.control(.post, "/_double/ratelimit?resource=search&remaining=0&reset=\(reset)")
+      let before = h.searchCalls
+      let limited = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
+      #expect(HTMLScan.cards(limited).isEmpty)
+      #expect(limited.contains("class=\"state state-limited\""))
+      #expect(limited.contains("GitHub’s rate limit was reached."))
+      let iso = try #require(limited.firstMatch(of: #/<time datetime="([0-9T:Z-]+)">(\d\d:\d\d UTC)</time>/#))
+      #expect(iso.1.hasSuffix("Z"))
+      #expect(limited.contains("data-retry-in=\""))
+      let afterFirst = h.searchCalls
+      #expect(afterFirst - before <= 1, "only the call that learnt about the limit")
+      for after in [0, 20, 100] {
+        let again = try await h.text(
+          "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=\(after)")
+        #expect(again.contains("state-limited"))
+      }
+      let fragment = try await h.text("/fragments/results?q=language%3Ago&after=0")
+      #expect(fragment.contains("state-limited"))
+      #expect(h.searchCalls == afterFirst, "an exhausted limit makes no further upstream calls")
+      // After the reset the same list loads again.
+      try await Task.sleep(for: .seconds(4))
+      try await h.control(.post, "/_double/ratelimit?resource=search&remaining=1000")
+      let resumed = try await h.text("/fragments/results?q=language%3Apython&sort=stars&order=desc&after=0")
+      #expect(HTMLScan.cards(resumed).count == 20)
+      #expect(h.searchCalls > afterFirst)
+    }
+  }
+
+  @Test func aFragmentOpenedAsANavigationRedirectsToItsFullPage() async throws {
+    try await AppHarness.with { h in
+      let response = try await h.get(
+        "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=40",
+        headers: ["Sec-Fetch-Mode": "navigate"])
+      #expect(response.status.code == 303)
+      #expect(response.headers["Location"] == "/?q=language%3Apython&sort=stars&order=desc&page=3")
+      let fetched = try await h.get(
+        "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=40",
+        headers: ["Sec-Fetch-Mode": "cors"])
+      #expect(fetched.status.code == 200)
+      let owner = try await h.get(
+        "/fragments/owners/octocat?after=20", headers: ["Sec-Fetch-Mode": "navigate"])
+      #expect(owner.status.code == 303)
+      #expect(owner.headers["Location"] == "/owners/octocat?page=2")
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// Tests for EndToEndTests land with their target.
