@@ -23,6 +23,15 @@ struct AccessLog: Sendable {
     sink(line)
   }
 
+  /// A free-form line (errors), redacted and made printable like the request lines.
+  func note(_ text: String) {
+    var line = Self.printable(text)
+    if let secret, !secret.isEmpty, line.contains(secret) {
+      line = line.replacing(secret, with: "[redacted]")
+    }
+    sink(line)
+  }
+
   /// Control characters cannot reach the log (they could forge lines).
   private static func printable(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }

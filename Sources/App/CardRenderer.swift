@@ -36,7 +36,7 @@ final class CardRenderer: Sendable {
   private let marker: [UInt8]
 
   /// A renderer over `templates` keeping at most `limit` cards.
-  init(templates: TemplateLibrary, limit: Int = 2048) {
+  init(templates: TemplateLibrary, limit: Int = 1536) {
     self.templates = templates
     self.limit = limit
     var generator = SystemRandomNumberGenerator()

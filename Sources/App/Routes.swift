@@ -89,6 +89,7 @@ final class Routes: Sendable {
     } catch let error as HTTPError {
       response = error.response
     } catch {
+      accessLog?.note("\(context.requestID) handler error: \(error)")
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
     SecurityHeaders.apply(to: &response.headers)
