@@ -13,7 +13,7 @@ public struct PagedList<Source: PageSource>: Sendable {
   public let classify: @Sendable (any Error) -> ListError
 
   /// Pages in a row that may add nothing new before the list is considered ended (guards bad sources).
-  private static var maxBarrenPages: Int { 3 }
+  @usableFromInline static var maxBarrenPages: Int { 3 }
 
   /// Creates a list over `source`.
   public init(
@@ -27,10 +27,14 @@ public struct PagedList<Source: PageSource>: Sendable {
 
   /// The batch of items `[cursor, cursor + batchSize)`; `reload` bypasses caches for pages that can
   /// contribute items to this batch (pages read only to de-duplicate are left cached).
+  /// Inlinable so callers specialise it for their item type: unspecialised, each item costs generic
+  /// metadata lookups and witness calls.
+  @inlinable
   public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
     let cursor = max(0, cursor)
     let pageSize = max(1, source.upstreamPageSize)
-    var seen = Set<Source.Item.ID>()
+    // Every id up to the batch is hashed; sized once so the set never rehashes on the way.
+    var seen = Set<Source.Item.ID>(minimumCapacity: min(cursor + batchSize + pageSize, 1 << 16))
     var collected: [PositionedItem<Source.Item>] = []
     collected.reserveCapacity(batchSize)
     var distinct = 0
@@ -41,18 +45,14 @@ public struct PagedList<Source: PageSource>: Sendable {
         let fetched = try await source.fetchPage(page, reload: reload && distinct + pageSize > cursor)
         let limit = min(fetched.totalCount, fetched.resultCap ?? Int.max)
         var added = 0
-        for item in fetched.items where seen.insert(item.id).inserted {
-          if distinct >= cursor {
-            if collected.count == batchSize {
-              // A further distinct item exists, so the list certainly goes on.
-              return ListBatch(
-                cursor: cursor, items: collected, nextCursor: cursor + collected.count,
-                total: limit, state: .items)
-            }
-            collected.append(PositionedItem(position: distinct + 1, item: item))
-          }
-          distinct += 1
-          added += 1
+        if absorb(
+          fetched.items, cursor: cursor, seen: &seen, collected: &collected, distinct: &distinct,
+          added: &added)
+        {
+          // A further distinct item exists, so the list certainly goes on.
+          return ListBatch(
+            cursor: cursor, items: collected, nextCursor: cursor + collected.count,
+            total: limit, state: .items)
         }
         barren = added == 0 ? barren + 1 : 0
         let upstreamDone =
@@ -74,9 +74,33 @@ public struct PagedList<Source: PageSource>: Sendable {
     }
   }
 
+  /// Takes one page's new items: records their ids and collects those at or past `cursor`. Items are
+  /// read in place, so only collected ones are copied (a deep batch walks up to 1,000 items, and
+  /// copying each costs a retain and release per reference-counted field). Returns true when the
+  /// batch is full and a further distinct item exists.
+  @inlinable
+  func absorb(
+    _ items: [Source.Item], cursor: Int, seen: inout Set<Source.Item.ID>,
+    collected: inout [PositionedItem<Source.Item>], distinct: inout Int, added: inout Int
+  ) -> Bool {
+    // The buffer is only read inside the closure, while `items` keeps it alive.
+    items.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices where seen.insert(buffer[index].id).inserted {
+        if distinct >= cursor {
+          if collected.count == batchSize { return true }
+          collected.append(PositionedItem(position: distinct + 1, item: buffer[index]))
+        }
+        distinct += 1
+        added += 1
+      }
+      return false
+    }
+  }
+
   /// The terminal batch once the upstream has nothing more to give; `cap` is set when the result cap,
   /// not the upstream's supply, stopped the list.
-  private func finished(
+  @inlinable
+  func finished(
     cursor: Int, collected: [PositionedItem<Source.Item>], distinct: Int, cappedAt cap: Int?
   ) -> ListBatch<Source.Item> {
     let state: ListState
