@@ -32,7 +32,8 @@ public struct PagedList<Source: PageSource>: Sendable {
   @inlinable public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
     let cursor = max(0, cursor)
     let pageSize = max(1, source.upstreamPageSize)
-    var seen = Set<Source.Item.ID>()
+    // Every id up to the batch is hashed; sized once so the set never rehashes on the way.
+    var seen = Set<Source.Item.ID>(minimumCapacity: min(cursor + batchSize + pageSize, 1 << 16))
     var collected: [PositionedItem<Source.Item>] = []
     collected.reserveCapacity(batchSize)
     var distinct = 0
