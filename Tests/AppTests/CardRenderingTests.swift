@@ -50,7 +50,17 @@ struct CardRenderingTests {
         continue
       }
       let golden = try #require(FileManager.default.contents(atPath: path), "missing \(path)")
-      #expect(rendered == Array(golden), "\(query) after \(cursor) differs from \(path)")
+      let expected = Array(golden)
+      // Report where the bytes part, not both whole fragments.
+      let common = min(rendered.count, expected.count)
+      let split = (0..<common).first { rendered[$0] != expected[$0] } ?? common
+      let context = { (bytes: [UInt8]) in
+        String(decoding: bytes[max(0, split - 80)..<min(bytes.count, split + 80)], as: UTF8.self)
+      }
+      #expect(
+        rendered == expected,
+        "\(query) after \(cursor) differs from \(path) at byte \(split): got …\(context(rendered))… expected …\(context(expected))…"
+      )
     }
   }
 
