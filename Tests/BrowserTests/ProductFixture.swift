@@ -52,37 +52,22 @@ struct ProductFixtureTrait: SuiteTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let root = try ProcessRunner.packageRoot()
-    let double = try ProcessRunner(
-      executable: try ProcessRunner.builtProduct("github-double"),
-      arguments: ["--port", "0", "--latency", "10..60", "--search-limit", "10000", "--core-limit", "100000"],
-      name: "github-double")
-    var app: ProcessRunner?
+    let processes = try await AppProcesses.start(
+      doubleArguments: ["--latency", "10..60", "--search-limit", "10000", "--core-limit", "100000"],
+      appArguments: ["--batch-size", String(ProductFixture.batchSize)])
     do {
-      let doublePort = try await double.waitForListeningPort()
-      let doubleURL = "http://127.0.0.1:\(doublePort)"
-      let server = try ProcessRunner(
-        executable: try ProcessRunner.builtProduct("repo-scroll"),
-        arguments: [
-          "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
-          root + "/Templates",
-          "--public", root + "/Public", "--batch-size", String(ProductFixture.batchSize),
-        ], name: "repo-scroll")
-      app = server
-      let appPort = try await server.waitForListeningPort()
-      try await Self.requireFragmentRoute(appPort: appPort, server: server)
+      try await Self.requireFragmentRoute(appPort: processes.appPort, server: processes.app)
       try await withChromeSession { session in
         try await session.installPageProbe()
-        let fixture = ProductFixture(session: session, appPort: appPort, doublePort: doublePort)
+        let fixture = ProductFixture(
+          session: session, appPort: processes.appPort, doublePort: processes.doublePort)
         try await ProductFixture.$current.withValue(fixture) { try await function() }
       }
     } catch {
-      await app?.terminate()
-      await double.terminate()
+      await processes.stop()
       throw error
     }
-    await app?.terminate()
-    await double.terminate()
+    await processes.stop()
   }
 
   /// Fails with a clear message while repo-scroll does not serve result fragments yet.

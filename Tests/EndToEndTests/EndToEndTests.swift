@@ -14,37 +14,24 @@ struct EndToEndTests {
   static func withProcesses(
     appArguments: [String] = [], _ body: (Int, Int, CurlHTTPClient) async throws -> Void
   ) async throws {
-    let root = try ProcessRunner.packageRoot()
-    let double = try ProcessRunner(
-      executable: try ProcessRunner.builtProduct("github-double"),
-      arguments: ["--port", "0", "--latency", "5..20", "--search-limit", "10000", "--core-limit", "100000"],
-      name: "github-double")
-    var app: ProcessRunner?
     let client = CurlHTTPClient()
     defer { client.shutdown() }
+    let processes = try await AppProcesses.start(
+      doubleArguments: ["--latency", "5..20", "--search-limit", "10000", "--core-limit", "100000"],
+      appArguments: appArguments, appEnvironment: ["GITHUB_TOKEN": token])
     do {
-      let doublePort = try await double.waitForListeningPort()
-      let base = "http://127.0.0.1:\(doublePort)"
-      let server = try ProcessRunner(
-        executable: try ProcessRunner.builtProduct("repo-scroll"),
-        arguments: [
-          "--port", "0", "--github-api", base, "--avatar-base", base, "--templates", root + "/Templates",
-          "--public", root + "/Public",
-        ] + appArguments, environment: ["GITHUB_TOKEN": token], name: "repo-scroll")
-      app = server
-      let appPort = try await server.waitForListeningPort()
-      try await body(appPort, doublePort, client)
+      try await body(processes.appPort, processes.doublePort, client)
+      let server = processes.app
       let status = await server.terminate(signal: SIGTERM, grace: .seconds(10))
       #expect(status == .exited(0), "repo-scroll exit: \(status)\n\(server.transcript)")
       #expect(server.errorOutput.contains("GET /fragments/results?"), "access log lines on stderr")
       #expect(
         !server.output.contains(token) && !server.errorOutput.contains(token), "the token leaked into output")
     } catch {
-      await app?.terminate()
-      await double.terminate()
+      await processes.stop()
       throw error
     }
-    await double.terminate()
+    await processes.double.terminate()
   }
 
   static func get(_ client: CurlHTTPClient, _ port: Int, _ target: String) async throws -> ClientResponse {

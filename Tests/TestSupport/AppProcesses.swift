@@ -1,23 +1,27 @@
 import Foundation
-import TestSupport
-import Testing
 
-/// A `github-double` and a `repo-scroll` process started with flags of the caller's choosing (the
-/// product suite's fixture has fixed ones), plus JSON calls to the double's control API.
-struct AppProcesses: Sendable {
-  let double: ProcessRunner
-  let app: ProcessRunner
-  let doublePort: Int
-  let appPort: Int
+/// A `github-double` and a `repo-scroll` process (built products, over loopback) started with flags of
+/// the caller's choosing, plus JSON calls to the double's control API. Browser and end-to-end tests share it.
+public struct AppProcesses: Sendable {
+  /// The double's process.
+  public let double: ProcessRunner
+  /// The app's process.
+  public let app: ProcessRunner
+  /// The double's port.
+  public let doublePort: Int
+  /// The app's port.
+  public let appPort: Int
 
-  var baseURL: String { "http://127.0.0.1:\(appPort)" }
+  /// The app's base URL.
+  public var baseURL: String { "http://127.0.0.1:\(appPort)" }
 
   /// Runs `body` with both processes and stops them afterwards, also when `body` throws.
-  static func with<T>(
-    doubleArguments: [String], appArguments: [String] = [],
+  public static func with<T>(
+    doubleArguments: [String], appArguments: [String] = [], appEnvironment: [String: String] = [:],
     _ body: (AppProcesses) async throws -> T
   ) async throws -> T {
-    let processes = try await start(doubleArguments: doubleArguments, appArguments: appArguments)
+    let processes = try await start(
+      doubleArguments: doubleArguments, appArguments: appArguments, appEnvironment: appEnvironment)
     do {
       let result = try await body(processes)
       await processes.stop()
@@ -29,7 +33,9 @@ struct AppProcesses: Sendable {
   }
 
   /// Starts the double, then the app pointed at it for both the API and avatars.
-  static func start(doubleArguments: [String], appArguments: [String]) async throws -> AppProcesses {
+  public static func start(
+    doubleArguments: [String], appArguments: [String], appEnvironment: [String: String] = [:]
+  ) async throws -> AppProcesses {
     let root = try ProcessRunner.packageRoot()
     let double = try ProcessRunner(
       executable: try ProcessRunner.builtProduct("github-double"),
@@ -44,7 +50,7 @@ struct AppProcesses: Sendable {
           "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
           root + "/Templates",
           "--public", root + "/Public",
-        ] + appArguments, name: "repo-scroll")
+        ] + appArguments, environment: appEnvironment, name: "repo-scroll")
       do {
         let appPort = try await app.waitForListeningPort()
         return AppProcesses(double: double, app: app, doublePort: doublePort, appPort: appPort)
@@ -58,14 +64,15 @@ struct AppProcesses: Sendable {
     }
   }
 
-  func stop() async {
+  /// Stops the app, then the double.
+  public func stop() async {
     await app.terminate()
     await double.terminate()
   }
 
   /// Calls a double (this one unless `port` is given) and returns its JSON.
   @discardableResult
-  func double(_ method: String, _ path: String, port: Int? = nil) async throws -> WebDriverJSON {
+  public func double(_ method: String, _ path: String, port: Int? = nil) async throws -> WebDriverJSON {
     let reply = try await WebDriverLoopbackHTTP.exchange(
       port: port ?? doublePort, method: method, path: path, body: method == "POST" ? [] : nil,
       timeout: .seconds(10))
