@@ -44,22 +44,17 @@ enum Fixtures {
     }
   }()
 
-  /// `../shared` next to the package root, found by walking up from this file.
-  static func sharedDirectory(file: String = #filePath) -> String {
-    let shared = packageRoot(file: file) + "/../shared"
-    precondition(fileExists(shared + "/github-openapi/README.md"), "missing \(shared)/github-openapi")
-    return shared
+  /// `../shared` next to the package root.
+  static func sharedDirectory() -> String {
+    do {
+      _ = try SharedData.path("github-openapi")
+      return try SharedData.directory()
+    } catch { preconditionFailure("\(error)") }
   }
 
-  /// The nearest folder above `file` that holds Package.swift.
-  static func packageRoot(file: String = #filePath) -> String {
-    var dir = file
-    while let slash = dir.lastIndex(of: "/") {
-      dir = String(dir[..<slash])
-      if dir.isEmpty { break }
-      if fileExists(dir + "/Package.swift") { return dir }
-    }
-    preconditionFailure("package root not found above \(file)")
+  /// The package root (the folder that holds Package.swift).
+  static func packageRoot() -> String {
+    do { return try ProcessRunner.packageRoot() } catch { preconditionFailure("\(error)") }
   }
 
   /// The whole file as UTF-8 text, or nil when it cannot be read.
@@ -76,11 +71,6 @@ enum Fixtures {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  static func fileExists(_ path: String) -> Bool {
-    guard let f = fopen(path, "r") else { return false }
-    fclose(f)
-    return true
-  }
 }
 
 #if canImport(Glibc)

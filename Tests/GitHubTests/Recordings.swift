@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import HTTP
+import TestSupport
 import Testing
 
 /// One exchange from ../shared/github-recordings/normalized.
@@ -17,21 +18,9 @@ struct Recording {
 }
 
 enum Recordings {
-  /// The normalized recordings folder, found by walking up from this file to the package root.
-  static func directory(filePath: String = #filePath) throws -> String {
-    var url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-    while url.path != "/" {
-      if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-        let dir = url.deletingLastPathComponent().appendingPathComponent(
-          "shared/github-recordings/normalized")
-        guard FileManager.default.fileExists(atPath: dir.path) else {
-          throw RecordingError("recordings missing at \(dir.path): ../shared must sit next to the package")
-        }
-        return dir.path
-      }
-      url.deleteLastPathComponent()
-    }
-    throw RecordingError("package root not found above \(filePath)")
+  /// The normalized recordings folder in `../shared`.
+  static func directory() throws -> String {
+    try SharedData.path("github-recordings/normalized")
   }
 
   static func files(containing fragment: String) throws -> [String] {

@@ -5,17 +5,7 @@ import Testing
 @Suite struct StaticServerProcessTests {
   /// The static-server binary next to the test build.
   static func binary() throws -> String {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/"
-      && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
-    {
-      url.deleteLastPathComponent()
-    }
-    let path = url.appendingPathComponent(".build/debug/static-server").path
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw RawClientError("static-server not built at \(path); run swift build first")
-    }
-    return path
+    try ProcessRunner.builtProduct("static-server")
   }
 
   @Test func servesFilesAndExitsZeroOnSIGTERM() async throws {
