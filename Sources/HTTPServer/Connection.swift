@@ -177,7 +177,9 @@ final class Connection: EventHandler, @unchecked Sendable {
       response = error.response
     } catch {
       if !Task.isCancelled && phase != .closed {
-        print("[\(context.requestID)] handler error: \(error)")
+        // One line on stderr, beside the access log; stdout is left to the program.
+        let line = Array("\(context.requestID) handler error: \(error)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // reads only the array's own bytes
       }
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
