@@ -1,3 +1,5 @@
+import HTTP
+
 /// Number and time formatting for the views, by integer arithmetic (no formatters on the hot path).
 enum Formatting {
   /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`.
@@ -58,33 +60,14 @@ enum Formatting {
       let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
       (1...12).contains(month), (1...31).contains(day)
     else { return nil }
-    return daysFromCivil(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second
-  }
-
-  /// Days since 1970-01-01 of a proleptic Gregorian date.
-  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
+    return CivilDate.days(fromCivil: year, month, day) * 86400 + hour * 3600 + minute * 60 + second
   }
 
   /// `(year, month, day, hour, minute, second)` in UTC of Unix seconds.
   static func civil(_ unix: Int) -> (Int, Int, Int, Int, Int, Int) {
-    let days = unix >= 0 ? unix / 86400 : (unix - 86399) / 86400
+    let days = CivilDate.days(fromUnix: unix)
     let secs = unix - days * 86400
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    let (year, month, day) = CivilDate.civil(fromDays: days)
     return (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
   }
 

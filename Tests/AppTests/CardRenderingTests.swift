@@ -81,6 +81,15 @@ struct CardRenderingTests {
   }
 
   @Test(arguments: [
+    (1_795_003_200, "2026-11-18T12:00:00Z"), (0, "1970-01-01T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"),
+    (951_782_400, "2000-02-29T00:00:00Z"),
+  ])
+  func isoTimesRoundTrip(unix: Int, text: String) {
+    #expect(Formatting.iso(unix) == text)
+    #expect(Formatting.unixSeconds(iso: text) == unix)
+  }
+
+  @Test(arguments: [
     ("octo-cat", "OC"), ("swift", "S"), ("a.b_c", "AB"), ("9lives", "9"), ("", "?"), ("--", "-"),
     ("émile-zola", "ÉZ"), ("x-", "X"),
   ])
