@@ -19,22 +19,7 @@ final class TricklingConnection {
 
   init(port: Int, head: String) throws {
     self.head = Array(head.utf8)
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw RawClientError("socket failed") }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr)
-    let rc = withUnsafePointer(to: &addr) { p in
-      // sockaddr_in is passed as sockaddr, as the sockets API expects.
-      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard rc == 0 else {
-      Glibc.close(fd)
-      throw RawClientError("connect failed: errno \(errno)")
-    }
+    fd = try RawSocketClient.connect(port: port)
   }
 
   deinit { Glibc.close(fd) }

@@ -32,7 +32,15 @@ public final class RawSocketClient: @unchecked Sendable {
 
   /// Connects to `host:port` (IPv4); reads fail after `timeout` without data.
   public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(5)) throws {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    fd = try Self.connect(host: host, port: port)
+    setTimeout(timeout)
+  }
+
+  deinit { if isOpen { Glibc.close(fd) } }
+
+  /// A blocking IPv4 TCP socket connected to `host:port`; the caller owns (and closes) it.
+  public static func connect(host: String = "127.0.0.1", port: Int) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw RawClientError("socket failed") }
     var addr = sockaddr_in()
     addr.sin_family = sa_family_t(AF_INET)
@@ -41,17 +49,16 @@ public final class RawSocketClient: @unchecked Sendable {
     let rc = withUnsafePointer(to: &addr) { p in
       // sockaddr_in is passed as sockaddr, as the sockets API expects.
       p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
     guard rc == 0 else {
+      let code = errno
       Glibc.close(fd)
-      throw RawClientError("connect failed: errno \(errno)")
+      throw RawClientError("connect failed: errno \(code)")
     }
-    setTimeout(timeout)
+    return fd
   }
-
-  deinit { if isOpen { Glibc.close(fd) } }
 
   /// Changes the receive timeout.
   public func setTimeout(_ timeout: Duration) {
