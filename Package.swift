@@ -36,10 +36,10 @@ let package = Package(
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-    .testTarget(name: "MustacheTests", dependencies: ["Mustache"]),
+    .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),

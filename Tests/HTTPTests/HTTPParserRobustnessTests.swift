@@ -1,24 +1,13 @@
+import TestSupport
 import Testing
 
 @testable import HTTP
-
-/// A small deterministic generator, so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 @Suite struct HTTPParserRobustnessTests {
   static let allowed: Set<Int> = [0, 200, 400, 411, 413, 414, 431, 505]
 
   /// Parses `bytes` whole and also fed in random pieces; both must agree and give an allowed outcome.
-  static func check(_ bytes: [UInt8], _ rng: inout SplitMix) -> Bool {
+  static func check(_ bytes: [UInt8], _ rng: inout SeededGenerator) -> Bool {
     var whole = HTTPRequestParser()
     let expected = outcomeCode(whole.parse(bytes))
     var pieces = HTTPRequestParser()
@@ -41,7 +30,7 @@ struct SplitMix: RandomNumberGenerator {
   }
 
   @Test func randomBytesNeverCrashOrSurprise() {
-    var rng = SplitMix(state: 42)
+    var rng = SeededGenerator(state: 42)
     for _ in 0..<2000 {
       let count = Int.random(in: 0...300, using: &rng)
       let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -50,7 +39,7 @@ struct SplitMix: RandomNumberGenerator {
   }
 
   @Test func mutatedRequestsNeverCrashOrSurprise() {
-    var rng = SplitMix(state: 7)
+    var rng = SeededGenerator(state: 7)
     let base = Array(
       "POST /a/b?c=d HTTP/1.1\r\nHost: example\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello"
         .utf8)
