@@ -90,7 +90,7 @@ actor GitHubState {
       guard let decoded else { return .failure(.upstream(status: status)) }
       switch decoded {
       case .success(let payload):
-        let cost = response.body.count + fetch.key.utf8.count + 256
+        let cost = payload.estimatedBytes + fetch.key.utf8.count + 256
         cache.set(
           fetch.key,
           .init(value: payload, etag: response.headers["etag"], expires: arrived + fetch.ttl, cost: cost))
