@@ -56,7 +56,8 @@ struct GzipStreamTests {
     var wire: [UInt8] = []
     for chunk in chunks {
       let out = try compressor.compress(chunk, flush: true)
-      #expect(!out.isEmpty)
+      // An empty chunk right after a flush has nothing to add.
+      #expect(out.isEmpty == chunk.isEmpty)
       sent += chunk
       wire += out
       reader.feed(out)
