@@ -32,7 +32,7 @@ final class CardView: MustacheObject {
   enum Field {
     case id, position, setsize, prefetch, name, fullName, htmlURL, description, language, starsText, stars
     case forksText, issuesText, license, archived, fork, topics, updatedISO, updatedText, bar, owner
-    case stargazers
+    case stargazers, forksLabel, issuesLabel, languageClass
 
     /// The field called `key`. A switch of small-string compares, in template order: a shared
     /// dictionary would be retained by every lookup on every thread.
@@ -60,6 +60,9 @@ final class CardView: MustacheObject {
       case "starsText": self = .starsText
       case "stargazers": self = .stargazers
       case "fullName": self = .fullName
+      case "forksLabel": self = .forksLabel
+      case "issuesLabel": self = .issuesLabel
+      case "languageClass": self = .languageClass
       default: return nil
       }
     }
@@ -87,6 +90,9 @@ final class CardView: MustacheObject {
     case .stars: return .int(items[index].item.stargazersCount)
     case .forksText: return .string(Formatting.compact(items[index].item.forksCount))
     case .issuesText: return .string(Formatting.compact(items[index].item.openIssuesCount))
+    case .forksLabel: return .string(Formatting.counted(items[index].item.forksCount, "fork"))
+    case .issuesLabel: return .string(Formatting.counted(items[index].item.openIssuesCount, "issue"))
+    case .languageClass: return items[index].item.language.map { .string(LanguageStyle.className($0)) }
     case .license: return items[index].item.license.map { .string($0) }
     case .archived: return .bool(items[index].item.archived)
     case .fork: return .bool(items[index].item.fork)

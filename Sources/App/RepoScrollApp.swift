@@ -59,7 +59,9 @@ public final class RepoScrollApp: Sendable {
     }
     let assets: MustacheValue = .object([
       "css": try asset("app.css"), "icon": try asset("favicon.svg"),
-      "scripts": .list([try asset("feed.js"), try asset("details.js"), try asset("motion.js")]),
+      "scripts": .list([
+        try asset("feed.js"), try asset("details.js"), try asset("motion.js"), try asset("localtime.js"),
+      ]),
     ])
 
     let accessLog: AccessLog?
