@@ -14,7 +14,7 @@ struct BatchView: MustacheRepresentable {
   /// Unix seconds.
   let now: Int
 
-  var mustacheValue: MustacheValue { value(cards: cards.cards) }
+  var mustacheValue: MustacheValue { value(cards: cards) }
 
   /// The cards' shared part, the prefetch trigger marked.
   var cards: CardBatch {
@@ -25,8 +25,8 @@ struct BatchView: MustacheRepresentable {
       largestStars: largestStars, now: now)
   }
 
-  private func value(cards: [MustacheValue]) -> MustacheValue {
-    var value: [String: MustacheValue] = ["cards": .list(cards), "total": .int(batch.total)]
+  private func value(cards: CardBatch) -> MustacheValue {
+    var value: [String: MustacheValue] = ["cards": .rows(cards), "total": .int(batch.total)]
     switch batch.state {
     case .items:
       if let next = batch.nextCursor {
