@@ -20,7 +20,7 @@ struct BatchView: MustacheRepresentable {
   /// error and rate-limit states then say that nothing could be loaded, not that no more could.
   var firstOnPage = false
 
-  var mustacheValue: MustacheValue { value(cards: cards.cards) }
+  var mustacheValue: MustacheValue { value(cards: cards) }
 
   /// The cards' shared part, the prefetch trigger marked.
   var cards: CardBatch {
@@ -31,9 +31,9 @@ struct BatchView: MustacheRepresentable {
       largestStars: largestStars, now: now)
   }
 
-  private func value(cards: [MustacheValue]) -> MustacheValue {
+  private func value(cards: CardBatch) -> MustacheValue {
     var value: [String: MustacheValue] = [
-      "cards": .list(cards), "total": .int(batch.total), "hasCards": .bool(!cards.isEmpty),
+      "cards": .rows(cards), "total": .int(batch.total), "hasCards": .bool(cards.count > 0),
     ]
     if let resultCount, resultCount > 0 {
       value["countText"] = .string(

@@ -37,7 +37,7 @@ public final class RepoScrollApp: Sendable {
     self.configuration = configuration
     let templates: TemplateLibrary
     do {
-      templates = try TemplateLibrary(directory: configuration.templatesDirectory)
+      templates = try Routes.loadTemplates(directory: configuration.templatesDirectory)
     } catch {
       throw StartupError(description: "template error: \(error)")
     }
