@@ -39,6 +39,7 @@ struct BatchView: MustacheRepresentable {
       value["countText"] = .string(
         Formatting.grouped(resultCount) + (resultCount == 1 ? " repository" : " repositories"))
     }
+    if batch.incomplete { value["incomplete"] = .bool(true) }
     switch batch.state {
     case .items:
       if let next = batch.nextCursor {

@@ -27,7 +27,9 @@ struct GitHubSearchSource: PageSource {
     for item in page.items where item.stargazersCount > largest { largest = item.stargazersCount }
     largestStars.raise(to: largest)
     totalCount.raise(to: page.totalCount)
-    return SourcePage(items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap)
+    return SourcePage(
+      items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
+      incomplete: page.incompleteResults)
   }
 
   /// Sorts a failure into retryable or not, with a message fit for the page and, for rate limits,

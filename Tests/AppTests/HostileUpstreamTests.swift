@@ -90,7 +90,9 @@ struct HostileUpstreamTests {
        {"week":1753574400,"total":-9223372036854775808,"days":[0,0,0,0,0,0,0]}]
       """
     let app = try ScriptedTransport.app { request in
-      ScriptedTransport.json(request.url.contains("/stargazers/history") ? history : search)
+      if request.url.contains("/stargazers/history") { return ScriptedTransport.json(history) }
+      return ScriptedTransport.json(
+        request.url.hasSuffix("&page=1") ? search : "{\"total_count\":0,\"items\":[]}")
     }
     let (status, body) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=0")
     #expect(status == 200)
@@ -106,5 +108,59 @@ struct HostileUpstreamTests {
     #expect(starsHTML.contains("+1000B"), "this week's stars, clamped")
     let metrics = String(decoding: try await ScriptedTransport.get(app, "/metrics").1, as: UTF8.self)
     #expect(metrics.contains("reposcroll_upstream_items_skipped_total{endpoint=\"search\"} 1\n"))
+  }
+
+  @Test func aShortIncompletePageDoesNotEndTheListAndIsNotedOnce() async throws {
+    let app = try ScriptedTransport.app { request in
+      let page = Int(request.url.split(separator: "page=").last ?? "1") ?? 1
+      // Page 1 is short (30 of 100) and incomplete; page 2 is full; page 3 is empty.
+      let ids = page == 1 ? Array(1...30) : page == 2 ? Array(101...200) : []
+      let items = ids.map { Self.item(id: $0, stars: "\($0)") }.joined(separator: ",")
+      return ScriptedTransport.json(
+        "{\"total_count\":1677,\"incomplete_results\":\(page == 1),\"items\":[\(items)]}")
+    }
+    let first = String(decoding: try await ScriptedTransport.get(app, "/?q=x").1, as: UTF8.self)
+    #expect(first.contains("aria-setsize=\"1000\""))
+    #expect(first.components(separatedBy: "data-incomplete").count - 1 == 1)
+    let (_, body) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=20")
+    let html = String(decoding: body, as: UTF8.self)
+    #expect(html.contains("rel=\"next\""), "the short page did not end the list")
+    #expect(!html.contains("That’s all"))
+    #expect(html.contains("aria-posinset=\"31\" aria-setsize=\"1000\""))
+    #expect(html.components(separatedBy: "data-incomplete").count - 1 == 1, "one note in the tail")
+    let (_, end) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=120")
+    let endHTML = String(decoding: end, as: UTF8.self)
+    #expect(endHTML.contains("That’s all 130."))
+    #expect(endHTML.contains("aria-setsize=\"130\""), "the true end gives the exact size")
+  }
+}
+
+@Suite("Reset times shown to people")
+struct ResetTimeTests {
+  @Test(arguments: [
+    (1_795_490_100, "03:15 UTC"),  // the same UTC day
+    (1_795_565_700, "Nov 25, 00:15 UTC"),  // tomorrow
+    (1_798_761_600, "Jan 1, 2027, 00:00 UTC"),  // next year
+  ])
+  func resetTextHasTheDateWhenNotToday(_ unix: Int, _ text: String) {
+    let now = 1_795_478_400  // 2026-11-24T00:00:00Z
+    #expect(Formatting.resetText(unix, now: now) == text)
+  }
+
+  @Test func aFarResetRendersABoundedTimeElement() async throws {
+    let app = try ScriptedTransport.app { _ in
+      ClientResponse(
+        status: HTTPStatus(code: 403),
+        headers: HTTPHeaders([
+          ("Content-Type", "application/json"), ("x-ratelimit-remaining", "0"),
+          ("x-ratelimit-reset", "99999999999"), ("x-ratelimit-resource", "search"),
+        ]),
+        body: Array("{\"message\":\"API rate limit exceeded\"}".utf8))
+    }
+    let html = String(
+      decoding: try await ScriptedTransport.get(app, "/fragments/results?q=x&after=0").1, as: UTF8.self)
+    let retryIn = try #require(html.firstMatch(of: /data-retry-in="(\d+)"/)).1
+    #expect((59...60).contains(Int(retryIn) ?? 0), "a minute, not the absurd reset")
+    #expect(html.contains(/<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]*UTC<\/time>/))
   }
 }
