@@ -26,9 +26,12 @@ public final class GitHubClient: Sendable {
   private let avatarTTL: Double
   private let maxAvatarBytes: Int
 
-  /// A client over `transport`. `now` gives Unix seconds (injected so tests control time).
+  /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
+  /// own budget of transfers and connections; otherwise they share `transport`.
+  /// `now` gives Unix seconds (injected so tests control time).
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
+    avatarTransport: (any HTTPClientTransport)? = nil,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
@@ -46,8 +49,13 @@ public final class GitHubClient: Sendable {
     historyTTL = configuration.historyTTL.seconds
     avatarTTL = configuration.avatarTTL.seconds
     maxAvatarBytes = max(0, configuration.maxAvatarBytes)
+    var routed = transport
+    if let avatarTransport {
+      let prefix = GitHubClient.trimmedBase(configuration.avatarBase) + "/u/"
+      routed = HostSplitTransport(api: transport, avatars: avatarTransport, avatarPrefix: prefix)
+    }
     state = GitHubState(
-      transport: transport, now: now, cacheBytes: configuration.cacheBytes,
+      transport: routed, now: now, cacheBytes: configuration.cacheBytes,
       redactor: Redactor(secret: configuration.token))
   }
 
