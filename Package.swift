@@ -17,6 +17,7 @@ let package = Package(
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
@@ -26,6 +27,7 @@ let package = Package(
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
     .target(name: "Paging"),
+    .target(name: "Compression", dependencies: ["CZlib"]),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
 
@@ -43,6 +45,7 @@ let package = Package(
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
+    .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
