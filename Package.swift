@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
     .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib"]),
-    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
+    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
 
     // MARK: Executables
