@@ -54,6 +54,9 @@ let package = Package(
       name: "AppTests",
       dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "TestSupport"]
     ),
+    .testTarget(
+      name: "HostileUpstreamTests", dependencies: ["CurlClient", "GitHubDouble", "HTTP", "TestSupport"]
+    ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
   ],
