@@ -2,20 +2,25 @@ import HTTP
 
 /// Number and time formatting for the views, by integer arithmetic (no formatters on the hot path).
 enum Formatting {
-  /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`.
+  /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`, `2B`. Any `Int` is
+  /// accepted (`Int.min` included); nothing overflows.
   static func compact(_ value: Int) -> String {
     let n = value.magnitude
-    // At most a sign, 13 digits and a unit: a small string, built without allocating.
-    return TextBuilder.make(capacity: 15) { out in
+    // At most a sign, 19 digits and a unit.
+    return TextBuilder.make(capacity: 21) { out in
       if value < 0 { out.byte(UInt8(ascii: "-")) }
       if n < 1000 {
         out.decimal(Int(n))
         return
       }
-      // 999,950 and up would round to "1000k", so they switch to millions.
+      // 999,950 and up would round to "1000k", so they switch to millions, and so on.
       let (unit, divisor): (UInt8, UInt) =
-        n < 999_950 ? (UInt8(ascii: "k"), 1000) : (UInt8(ascii: "M"), 1_000_000)
-      let tenths = (n * 10 + divisor / 2) / divisor
+        n < 999_950
+        ? (UInt8(ascii: "k"), 1000)
+        : n < 999_950_000 ? (UInt8(ascii: "M"), 1_000_000) : (UInt8(ascii: "B"), 1_000_000_000)
+      // Rounded tenths without `n * 10`, which could overflow.
+      let step = divisor / 10
+      let tenths = n / step + (n % step >= step / 2 ? 1 : 0)
       out.decimal(Int(tenths / 10))
       if tenths / 10 < 100 && tenths % 10 != 0 {
         out.byte(UInt8(ascii: "."))

@@ -24,7 +24,9 @@ struct GitHubSearchSource: PageSource {
     var largest = 0
     for item in page.items where item.stargazersCount > largest { largest = item.stargazersCount }
     largestStars.raise(to: largest)
-    return SourcePage(items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap)
+    return SourcePage(
+      items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
+      incomplete: page.incompleteResults)
   }
 
   /// Sorts a failure into retryable or not, with a message fit for the page and, for rate limits,

@@ -65,7 +65,18 @@ public final class RepoScrollApp: Sendable {
       "scripts": .list([try asset("feed.js"), try asset("details.js"), try asset("motion.js")]),
     ])
 
+    let accessLog: AccessLog?
+    if let log {
+      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
+    } else if configuration.accessLog {
+      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
+    } else {
+      accessLog = nil
+    }
     var github = GitHubConfiguration()
+    if let accessLog {
+      github.eventLog = { @Sendable line in accessLog.note(line) }
+    }
     github.apiBase = configuration.githubAPI
     github.avatarBase = configuration.avatarBase
     github.token = configuration.githubToken
@@ -74,14 +85,6 @@ public final class RepoScrollApp: Sendable {
     github.cacheBytes = configuration.cacheBytes
     if let caFile = configuration.caFile, access(caFile, R_OK) != 0 {
       throw StartupError(description: "--ca-file: cannot read \(caFile)")
-    }
-    let accessLog: AccessLog?
-    if let log {
-      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
-    } else if configuration.accessLog {
-      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
-    } else {
-      accessLog = nil
     }
     let client: GitHubClient
     if let transport {

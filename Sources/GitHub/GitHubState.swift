@@ -14,6 +14,8 @@ actor GitHubState {
   private let transport: any HTTPClientTransport
   private let now: @Sendable () -> Double
   private let redactor: Redactor
+  private let text: UpstreamText
+  private let log: (@Sendable (String) -> Void)?
   private var cache: ResponseCache<Payload>
   private var flights: [String: Flight] = [:]
   private var nextID: UInt64 = 0
@@ -22,11 +24,13 @@ actor GitHubState {
 
   init(
     transport: any HTTPClientTransport, now: @escaping @Sendable () -> Double, cacheBytes: Int,
-    redactor: Redactor
+    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil
   ) {
     self.transport = transport
     self.now = now
     self.redactor = redactor
+    self.text = UpstreamText(redactor: redactor)
+    self.log = log
     self.cache = ResponseCache(capacity: cacheBytes)
   }
 
@@ -141,13 +145,14 @@ actor GitHubState {
       if let error = ResponseClassifier.error(
         status: status, headers: response.headers,
         body: status == 200 ? response.body : redactor.redact(response.body),
-        resource: fetch.resource, now: arrived
+        resource: fetch.resource, now: arrived, text: text
       ) {
         return handle(error, fetch: fetch)
       }
       guard let decoded else { return .failure(.upstream(status: status)) }
       switch decoded {
       case .success(let payload):
+        noteSkipped(payload, fetch: fetch)
         let cost = payload.estimatedBytes + fetch.key.utf8.count + 256
         cache.set(
           fetch.key,
@@ -157,6 +162,26 @@ actor GitHubState {
         return .failure(error)
       }
     }
+  }
+
+  /// Counts the malformed values a fresh payload left out, and logs them in one line.
+  private func noteSkipped(_ payload: Payload, fetch: Fetch) {
+    let skipped: Skipped
+    switch payload {
+    case .search(let page): skipped = page.skipped
+    case .history(let history): skipped = history.skipped
+    case .count, .avatar: return
+    }
+    guard skipped.count > 0 else { return }
+    counters.itemsSkipped[fetch.endpoint, default: 0] += skipped.count
+    let path =
+      fetch.key.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(3).first.map {
+        "/" + $0
+      } ?? fetch.key
+    log?(
+      redactor.redact(
+        "github: skipped \(skipped.count) malformed value(s) from \(fetch.endpoint.rawValue) \(path): "
+          + (skipped.first ?? "")))
   }
 
   private func handle(_ error: GitHubError, fetch: Fetch) -> Result<Delivered, GitHubError> {

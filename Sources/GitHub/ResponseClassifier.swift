@@ -7,15 +7,16 @@ enum ResponseClassifier {
 
   /// The error for `status`, or nil for 2xx and 304. `resource` is the rate-limit bucket of the
   /// endpoint (nil for the avatar host, which has no GitHub rate limit).
-  static func error(status: Int, headers: HTTPHeaders, body: [UInt8], resource: String?, now: Double)
-    -> GitHubError?
-  {
+  static func error(
+    status: Int, headers: HTTPHeaders, body: [UInt8], resource: String?, now: Double,
+    text: UpstreamText = .tokenless
+  ) -> GitHubError? {
     switch status {
     case 200..<300, 304: return nil
     case 404: return .notFound
-    case 422: return .validation(ResponseDecoding.errorMessage(body))
+    case 422: return .validation(ResponseDecoding.errorMessage(body, text: text))
     case 403, 429:
-      let message = ResponseDecoding.errorMessage(body)
+      let message = ResponseDecoding.errorMessage(body, text: text)
       if let resource {
         let limits = RateLimitHeaders.parse(headers)
         let nowSeconds = Int(now)
@@ -34,7 +35,7 @@ enum ResponseClassifier {
         }
       }
       return status == 429 ? .upstream(status: 429) : .forbidden(message)
-    case 401: return .forbidden(ResponseDecoding.errorMessage(body))
+    case 401: return .forbidden(ResponseDecoding.errorMessage(body, text: text))
     default: return .upstream(status: status)
     }
   }
