@@ -5,7 +5,12 @@
 ///
 /// A program bound to a schema also numbers each name by the schema's fields when it is laid out,
 /// so rows of that schema are read by number; the names stay, for rendering any other value.
-final class Program: Sendable {
+///
+/// Operations and text live in memory the program allocates and frees itself: reading an array that
+/// every thread shares retains it, and that atomic count is the costliest part of a render.
+// @unchecked Sendable: the buffers are written once in `init`, only read afterwards, and freed in
+// `deinit` when nothing can read them any more.
+final class Program: @unchecked Sendable {
   /// One step. Operations with content (`section`, `inverted`, `parent`, `block`) are followed by
   /// that content, and the walk resumes at `end`.
   enum Op: Sendable {
@@ -60,9 +65,9 @@ final class Program: Sendable {
     let standalone: Bool
   }
 
-  let ops: [Op]
+  let ops: UnsafeBufferPointer<Op>
   /// All static text, back to back.
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   /// Offsets into `bytes` where partial indentation goes.
   let lineStarts: [Int]
   /// Dotted name components, back to back.
@@ -80,13 +85,29 @@ final class Program: Sendable {
     var layout = Layout(schema: schema, file: file, source: source)
     try layout.append(nodes)
     self.schema = schema
-    ops = layout.ops
-    bytes = layout.bytes
+    ops = Program.copy(layout.ops)
+    bytes = Program.copy(layout.bytes)
     lineStarts = layout.lineStarts
     keys = layout.keys
     partials = layout.partials
     parents = layout.parents
     blocks = layout.blocks
+  }
+
+  deinit {
+    // Both were allocated by `copy` (never empty allocations, so base addresses exist), and hold
+    // trivial values.
+    ops.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    bytes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+  }
+}
+
+extension Program {
+  /// `array` in new memory (operations and bytes are trivial values: nothing to release later).
+  private static func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+    let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
+    _ = buffer.initialize(from: array)
+    return UnsafeBufferPointer(rebasing: buffer[0..<array.count])
   }
 }
 

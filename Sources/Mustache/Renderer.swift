@@ -63,20 +63,19 @@ struct Renderer {
 
   private mutating func appendText(_ program: Program, _ start: Int, _ end: Int, _ lines: Range<Int>) {
     // Every range was laid out by `Program` within its own `bytes`, and line starts lie inside it.
-    program.bytes.withUnsafeBufferPointer { buffer in
-      guard !indent.isEmpty && !lines.isEmpty else {
-        output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
-        return
-      }
-      var previous = start
-      for line in lines {
-        let offset = program.lineStarts[line]
-        output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
-        output.bytes.append(contentsOf: indent)
-        previous = offset
-      }
-      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
+    let buffer = program.bytes
+    guard !indent.isEmpty && !lines.isEmpty else {
+      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+      return
     }
+    var previous = start
+    for line in lines {
+      let offset = program.lineStarts[line]
+      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
+      output.bytes.append(contentsOf: indent)
+      previous = offset
+    }
+    output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
   }
 
   private mutating func append(_ value: MustacheValue, escaped: Bool) {
@@ -143,14 +142,16 @@ struct Renderer {
       case .indent:
         if !indent.isEmpty { output.bytes.append(contentsOf: indent) }
       case .variable(let name, let escaped, let field):
-        if bound, let rows {
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
           output.escapes = escaped
           rows.write(field, row: row, element: 0, to: &output)
         } else if let value = lookup(name, in: program) {
           append(value, escaped: escaped)
         }
       case .element(let field, let escaped):
-        if bound, let rows {
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
           output.escapes = escaped
           rows.write(field, row: row, element: element, to: &output)
         } else if let value = stack.last {
@@ -158,7 +159,8 @@ struct Renderer {
         }
       case .section(let name, let bodyEnd, let field):
         defer { k = bodyEnd }
-        if bound, let rows {
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
           let count = rows.count(of: field, row: row)
           guard count > 0, enter() else { continue }
           let saved = element
@@ -197,7 +199,8 @@ struct Renderer {
         depth -= 1
       case .inverted(let name, let bodyEnd, let field):
         defer { k = bodyEnd }
-        if bound, let rows {
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
           if rows.count(of: field, row: row) > 0 { continue }
         } else if let value = lookup(name, in: program), value.isTruthy {
           continue
