@@ -19,6 +19,9 @@ public struct AppConfiguration: Sendable {
   public var batchSize = 20
   /// How many cards before the end of the list the next-page trigger sits.
   public var prefetchMargin = 5
+  /// Rows past a batch that should already be cached from GitHub; the next search page is read ahead
+  /// when they reach past the pages read so far (0 turns read-ahead off).
+  public var readAhead = 40
   /// Byte budget of the GitHub response cache.
   public var cacheBytes = 16 * 1024 * 1024
   /// How long a search page stays fresh, in seconds.
@@ -151,6 +154,10 @@ public struct AppConfiguration: Sendable {
       flag: "--prefetch-margin", env: "PREFETCH_MARGIN", valueName: "N",
       help: "cards before the end that trigger the next batch (5)"
     ) { $0.prefetchMargin = try int($1, in: 0...100) },
+    Option(
+      flag: "--read-ahead", env: "READ_AHEAD", valueName: "N",
+      help: "rows ahead of a batch to have from GitHub already; 0 is off (40)"
+    ) { $0.readAhead = try int($1, in: 0...1000) },
     Option(
       flag: "--cache-mb", env: "CACHE_MB", valueName: "N", help: "GitHub response cache size in MiB (16)"
     ) {

@@ -141,6 +141,7 @@ extension Routes {
     let list = PagedList(
       source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
     let batch = await list.batch(after: cursor, reload: reload)
+    await readAhead.consider(batch, query: kind.query)
     return (batch, source.largestStars.value)
   }
 

@@ -25,6 +25,7 @@ final class Routes: Sendable {
   let client: GitHubClient
   let metrics = Metrics()
   let accessLog: AccessLog?
+  let readAhead: ReadAhead
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -36,6 +37,7 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
+    readAhead = ReadAhead(client: client, lead: configuration.readAhead)
   }
 
   /// Unix seconds now.
