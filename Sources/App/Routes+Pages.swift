@@ -142,6 +142,7 @@ extension Routes {
       source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
     let batch = await list.batch(after: cursor, reload: reload)
     await readAhead.consider(batch, query: kind.query)
+    warming.sent(batch, list: kind)
     return (batch, source.largestStars.value)
   }
 

@@ -26,6 +26,7 @@ final class Routes: Sendable {
   let metrics = Metrics()
   let accessLog: AccessLog?
   let readAhead: ReadAhead
+  let warming: Warming
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -38,6 +39,8 @@ final class Routes: Sendable {
     self.client = client
     self.accessLog = accessLog
     readAhead = ReadAhead(client: client, lead: configuration.readAhead)
+    warming = Warming(
+      client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
   }
 
   /// Unix seconds now.
