@@ -10,6 +10,9 @@ reader sees. A last phase per run scrolls fast to N rows and counts DOM elements
 Figures are medians over the runs.
 """
 import argparse
+import http.client as httpclient
+import http.server as httpserver
+import threading
 import json
 import os
 import re
@@ -113,6 +116,53 @@ class Session:
             log("session close:", e)
 
 
+class UpstreamLog:
+    """A pass-through proxy between repo-scroll and the double that records each upstream path, so the
+    bench can tell which star histories were fetched for cards that never came into view."""
+
+    def __init__(self, target_port):
+        self.paths = []
+        self.lock = threading.Lock()
+        log_ = self
+
+        class Handler(httpserver.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self):
+                with log_.lock:
+                    log_.paths.append(self.path)
+                conn = httpclient.HTTPConnection("127.0.0.1", target_port, timeout=120)
+                try:
+                    headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+                    conn.request("GET", self.path, headers=headers)
+                    r = conn.getresponse()
+                    body = r.read()
+                    self.send_response(r.status)
+                    for k, v in r.getheaders():
+                        if k.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length"):
+                            self.send_header(k, v)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (OSError, httpclient.HTTPException):
+                    self.close_connection = True
+                finally:
+                    conn.close()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = httpserver.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def take(self):
+        with self.lock:
+            paths, self.paths = self.paths, []
+        return paths
+
+
 def descendants(root_pid):
     """Pids below root_pid (chromedriver -> chromium -> its children)."""
     parents = {}
@@ -167,14 +217,17 @@ class Bench:
         self.double_proc = spawn(
             [opts.double, "--port", "0", "--latency", opts.latency, "--search-limit", "100000000",
              "--core-limit", "1000000000"], f"{self.work}/double.out")
-        self.double = f"http://127.0.0.1:{wait_listening(f'{self.work}/double.out', 'github-double')}"
+        double_port = wait_listening(f'{self.work}/double.out', 'github-double')
+        self.double = f"http://127.0.0.1:{double_port}"
+        self.upstream = UpstreamLog(double_port)
+        self.proxy = f"http://127.0.0.1:{self.upstream.port}"
         self.starts = 0
 
     def start_app(self):
         self.starts += 1
         out = f"{self.work}/app.{self.starts}.out"
         o = self.o
-        args = [o.app, "--port", "0", "--github-api", self.double, "--avatar-base", self.double,
+        args = [o.app, "--port", "0", "--github-api", self.proxy, "--avatar-base", self.proxy,
                 "--templates", os.path.join(o.root, "Templates"), "--public", os.path.join(o.root, "Public"),
                 "--access-log", "false"] + o.app_flag
         proc = spawn(args, out)
@@ -182,6 +235,7 @@ class Bench:
 
     def open_page(self, app_url):
         http("POST", f"{self.double}/_double/reset")
+        self.upstream.take()
         s = Session(self.driver)
         s.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": self.probe})
         q = urllib.parse.urlencode({"q": self.o.query})
@@ -215,6 +269,11 @@ class Bench:
             r = self.drive(s, speed, self.o.seconds)
             time.sleep(0.3)
             r["calls"] = self.counters()
+            seen = set(r["seen"])
+            histories = [m.group(1) for m in (re.match(r"/repos/([^/]+/[^/]+)/stargazers/history", p)
+                                              for p in self.upstream.take()) if m]
+            r["historyCalls"] = len(histories)
+            r["unseenHistoryCalls"] = sum(1 for h in histories if h not in seen)
             return r
         finally:
             if s:
@@ -270,6 +329,7 @@ def summarise(r):
         "historyPer100": 100 * calls.get("history", 0) / rows,
         "avatarPer100": 100 * calls.get("avatar", 0) / rows,
         "longFrames": r["longFrames"],
+        "unseenHistoryPct": 100 * r["unseenHistoryCalls"] / r["historyCalls"] if r["historyCalls"] else 0,
     }
 
 
@@ -346,7 +406,7 @@ def main():
     print("\nper speed (medians over runs):")
     head = f"{'px/s':>6} {'stalls':>6} {'stall ms':>8} {'loading s':>9} {'wait ms':>8} {'wait max':>8} " \
            f"{'slow frag':>9} {'blank%':>7} {'avatar%':>7} {'history%':>8} {'judged':>6} {'rows':>5} " \
-           f"{'calls/100':>9} {'search':>6} {'history':>7} {'avatar':>6}"
+           f"{'calls/100':>9} {'search':>6} {'history':>7} {'avatar':>6} {'unseen%':>7}"
     print(head)
     for v in speeds:
         print(f"{v:>6} {fmt(m(v, 'stalls')):>6} {fmt(m(v, 'stallMedianMs')):>8} {fmt(m(v, 'loadingS'), '', 1):>9} "
@@ -354,13 +414,15 @@ def main():
               f"{fmt(m(v, 'blankPct'), '', 1):>7} {fmt(m(v, 'blankAvatarPct'), '', 1):>7} "
               f"{fmt(m(v, 'blankHistoryPct'), '', 1):>8} {fmt(m(v, 'qualifying')):>6} {fmt(m(v, 'rows')):>5} "
               f"{fmt(m(v, 'callsPer100'), '', 1):>9} {fmt(m(v, 'searchPer100'), '', 1):>6} "
-              f"{fmt(m(v, 'historyPer100'), '', 1):>7} {fmt(m(v, 'avatarPer100'), '', 1):>6}")
+              f"{fmt(m(v, 'historyPer100'), '', 1):>7} {fmt(m(v, 'avatarPer100'), '', 1):>6} "
+              f"{fmt(m(v, 'unseenHistoryPct'), '', 1):>7}")
     print("  stalls: the last card's bottom in view before the next batch arrived (the reader reached the end);\n"
           "  loading s: time a loading row was in the viewport; wait: Resource Timing requestStart - startTime\n"
           "  of fragment requests sent while scrolling (time queued in the browser before the request went out);\n"
           "  slow frag: fragments whose server time (responseStart - requestStart) exceeded 250 ms (waited on\n"
           "  GitHub); blank%: cards that stayed half-visible for 300 ms with avatar or history still missing, of\n"
-          "  the 'judged' cards that stayed visible that long; calls/100: upstream calls per 100 rows loaded.")
+          "  the 'judged' cards that stayed visible that long; calls/100: upstream calls per 100 rows loaded;\n"
+          "  unseen%: star-history calls upstream for cards that never came into view, of all history calls.")
     if doms:
         print(f"\nat {o.rows} rows (medians): rows {fmt(med([d['rows'] for d in doms]))}, "
               f"elements {fmt(med([d['elements'] for d in doms]))}, DOM nodes {fmt(med([d['nodes'] for d in doms]))}, "
@@ -382,6 +444,8 @@ def main():
         row("cards blank ≥300 ms at 600 px/s", fmt(m(600, "blankPct"), "%", 1), "0%")
     for v in speeds:
         row(f"upstream calls per 100 rows at {v:,} px/s", fmt(m(v, "callsPer100"), "", 1), "–")
+    for v in speeds:
+        row(f"history calls for cards never in view at {v:,} px/s", fmt(m(v, "unseenHistoryPct"), "%", 1), "< 10%")
     if doms:
         row(f"DOM elements at {o.rows:,} rows", fmt(med([d["elements"] for d in doms])), "≤ 15k")
         row(f"renderer memory at {o.rows:,} rows (RSS, growth since first page)",

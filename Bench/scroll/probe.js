@@ -43,7 +43,10 @@
       if (!s) return;
       var shown = entry.isIntersecting &&
         (entry.intersectionRatio >= 0.5 || entry.intersectionRect.height >= innerHeight / 2);
-      if (entry.isIntersecting) P.seenIds.add(card.dataset.repoId);
+      if (entry.isIntersecting) {
+        var region = card.querySelector('[data-stargazers]');
+        P.seenIds.add(region ? region.dataset.stargazers.replace(/^.*\/fragments\/stars\//, '') : card.dataset.repoId);
+      }
       if (shown && s.since < 0) { s.since = now; P.visible.add(card); }
       if (!shown && s.since >= 0) { s.since = -1; P.visible.delete(card); }
     });

@@ -19,6 +19,13 @@ public struct AppConfiguration: Sendable {
   public var batchSize = 20
   /// How many cards before the end of the list the next-page trigger sits.
   public var prefetchMargin = 5
+  /// Rows past a batch that should already be cached from GitHub; the next search page is read ahead
+  /// when they reach past the pages read so far (0 turns read-ahead off).
+  public var readAhead = 40
+  /// Star histories warmed after the cards whose history a reader asks for (0 turns it off).
+  public var warmHistories = 4
+  /// Whether the avatars of the cards in each batch sent are fetched into the cache at once.
+  public var warmAvatars = true
   /// Byte budget of the GitHub response cache.
   public var cacheBytes = 16 * 1024 * 1024
   /// How long a search page stays fresh, in seconds.
@@ -158,6 +165,18 @@ public struct AppConfiguration: Sendable {
       flag: "--prefetch-margin", env: "PREFETCH_MARGIN", valueName: "N",
       help: "cards before the end that trigger the next batch (5)"
     ) { $0.prefetchMargin = try int($1, in: 0...100) },
+    Option(
+      flag: "--read-ahead", env: "READ_AHEAD", valueName: "N",
+      help: "rows ahead of a batch to have from GitHub already; 0 is off (40)"
+    ) { $0.readAhead = try int($1, in: 0...1000) },
+    Option(
+      flag: "--warm-histories", env: "WARM_HISTORIES", valueName: "N",
+      help: "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)"
+    ) { $0.warmHistories = try int($1, in: 0...20) },
+    Option(
+      flag: "--warm-avatars", env: "WARM_AVATARS", valueName: "BOOL",
+      help: "fetch the avatars of each batch sent into the cache (true)"
+    ) { $0.warmAvatars = try bool($1) },
     Option(
       flag: "--cache-mb", env: "CACHE_MB", valueName: "N", help: "GitHub response cache size in MiB (16)"
     ) {

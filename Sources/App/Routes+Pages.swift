@@ -145,6 +145,8 @@ extension Routes {
     let list = PagedList(
       source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
     let batch = await list.batch(after: cursor, reload: reload)
+    await readAhead.consider(batch, query: kind.query)
+    warming.sent(batch, list: kind)
     return (batch, source.largestStars.value, source.totalCount.value)
   }
 

@@ -31,6 +31,8 @@ final class Routes: Sendable {
   let client: GitHubClient
   let metrics = Metrics()
   let accessLog: AccessLog?
+  let readAhead: ReadAhead
+  let warming: Warming
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -42,6 +44,9 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
+    readAhead = ReadAhead(client: client, lead: configuration.readAhead)
+    warming = Warming(
+      client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
   }
 
   /// Unix seconds now.

@@ -23,7 +23,8 @@ struct DetailsTests {
 
   @Test func avatarsAreProxiedAsImagesWithLongCachingAndETags() async throws {
     let double = AppHarness.smallDouble()
-    try await AppHarness.with(double: double) { h in
+    // Without warming, so the double's avatar calls are the ones this test makes.
+    try await AppHarness.with(double: double, configure: { $0.warmAvatars = false }) { h in
       let (avatar, _) = try await Self.firstCard(h)
       let response = try await h.get(avatar + "?s=80")
       #expect(response.status.code == 200)
@@ -92,7 +93,8 @@ struct DetailsTests {
 
   @Test func unavailableAndRateLimitedHistoriesSaySo() async throws {
     let double = AppHarness.smallDouble()
-    try await AppHarness.with(double: double) { h in
+    // Without history warming, so no warmed call can land after the count below is taken.
+    try await AppHarness.with(double: double, configure: { $0.warmHistories = 0 }) { h in
       let missing = try await h.text("/fragments/stars/nobody-here/nothing")
       #expect(missing.contains("data-state=\"unavailable\""))
       #expect(missing.contains("No star history"))
