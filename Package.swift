@@ -44,7 +44,7 @@ let package = Package(
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
-    .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]

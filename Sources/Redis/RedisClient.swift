@@ -128,8 +128,7 @@ public final class RedisClient: RedisCommandRunner {
     do {
       return try await RedisConnection.connect(configuration, io: io)
     } catch {
-      let orphans = pool.state.withLock { $0.openFailed(error, now: Milliseconds.now) }
-      for waiter in orphans { hand(.failure(error), to: waiter) }
+      slotFreed(by: error)
       throw error
     }
   }
@@ -152,7 +151,13 @@ public final class RedisClient: RedisCommandRunner {
   /// Delivers a grant or failure; a waiter that already gave up returns its open slot.
   private func hand(_ result: Result<Grant, RedisError>, to waiter: ReplySlot<Grant>) {
     guard !waiter.finish(result), case .success(.open) = result else { return }
-    let orphans = pool.state.withLock { $0.openFailed(.cancelled, now: Milliseconds.now) }
-    for next in orphans { hand(.success(.open), to: next) }
+    slotFreed(by: .cancelled)
+  }
+
+  /// An open failed (or a granted open was not used): fail or promote waiters as the pool says.
+  private func slotFreed(by error: RedisError) {
+    let (failed, mayOpen) = pool.state.withLock { $0.openFailed(error, now: Milliseconds.now) }
+    for waiter in failed { waiter.finish(.failure(error)) }
+    if let mayOpen { hand(.success(.open), to: mayOpen) }
   }
 }
