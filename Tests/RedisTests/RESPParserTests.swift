@@ -120,6 +120,8 @@ import Testing
       ("$9\r\n123456789\r\n", .bulkTooLong(length: 9, limit: 8)),
       ("*5\r\n", .arrayTooLong(count: 5, limit: 4)),
       ("*1\r\n*1\r\n*1\r\n*1\r\n", .tooDeep(limit: 3)),
+      // Found by the fuzzer: an empty array one level below the deepest allowed frame.
+      ("*1\r\n*1\r\n*1\r\n*0\r\n", .tooDeep(limit: 3)),
       ("*4\r\n*4\r\n:1\r\n:1\r\n:1\r\n:1\r\n*4\r\n:1\r\n:1\r\n:1\r\n:1\r\n", .replyTooLarge),
       ("*4\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n", .replyTooLarge),
     ]

@@ -127,11 +127,12 @@ public struct RESPParser: Sendable {
       let length = try number(contentStart, end)
       if length == -1 { return .value(.null) }
       if length < -1 { throw .negativeLength }
+      // An empty array is a level of nesting too, even though it never opens a frame.
+      if stack.count >= limits.maxDepth { throw .tooDeep(limit: limits.maxDepth) }
       if length == 0 { return .value(.array([])) }
       if length > Int64(limits.maxArrayLength) {
         throw .arrayTooLong(count: length, limit: limits.maxArrayLength)
       }
-      if stack.count >= limits.maxDepth { throw .tooDeep(limit: limits.maxDepth) }
       // The announced count is untrusted: reserve little, grow as elements really arrive.
       var items: [RESPValue] = []
       items.reserveCapacity(min(Int(length), 16))
