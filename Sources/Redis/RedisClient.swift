@@ -94,6 +94,12 @@ public final class RedisClient: RedisCommandRunner {
     io.shutdown(.shutDown)
   }
 
+  /// A connection on the client's loop that the pool does not manage.
+  func openDedicatedConnection() async throws(RedisError) -> RedisConnection {
+    if pool.state.withLock({ $0.isShutDown }) { throw .shutDown }
+    return try await RedisConnection.connect(configuration, io: io)
+  }
+
   private func acquire() async throws(RedisError) -> RedisConnection {
     if Task.isCancelled { throw .cancelled }
     while true {
