@@ -34,6 +34,7 @@ let package = Package(
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
+    .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
