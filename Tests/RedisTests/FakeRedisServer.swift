@@ -69,3 +69,24 @@ final class FakeRedisServer: Sendable {
     }
   }
 }
+
+/// A loopback IPv4 address for raw connects in tests.
+struct SocketAddressForTests {
+  let port: Int
+
+  /// Starts a nonblocking connect and returns the descriptor without waiting.
+  func connectNonblocking() -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port)).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    // sockaddr_in passed as sockaddr, as connect expects.
+    _ = withUnsafePointer(to: &address) { p in
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    return fd
+  }
+}

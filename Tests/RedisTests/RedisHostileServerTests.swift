@@ -1,4 +1,6 @@
+import Glibc
 import Redis
+import Sockets
 import Testing
 
 /// The client against a fake server that misbehaves in one way each.
@@ -81,5 +83,23 @@ import Testing
       return reason.contains("refused")
     }
     #expect(client.statistics.open == 0)
+  }
+}
+
+/// Connecting to a listener whose accept queue is full: the kernel drops the SYN, so the TCP connect
+/// itself never completes.
+@Suite struct RedisConnectTimeoutTests {
+  @Test func aConnectThatNeverCompletesTimesOut() async throws {
+    let (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 0)
+    defer { Socket.close(listener) }
+    let address = SocketAddressForTests(port: port)
+    var fillers: [Int32] = []
+    defer { for fd in fillers { Socket.close(fd) } }
+    // Fill the accept queue (nobody accepts) so that later SYNs are dropped.
+    for _ in 0..<4 { fillers.append(address.connectNonblocking()) }
+    try await Task.sleep(for: .milliseconds(100))
+    var configuration = RedisConfiguration(port: port)
+    configuration.connectTimeout = .milliseconds(200)
+    await #expect(throws: RedisError.timeout(.connect)) { try await RedisConnection.connect(configuration) }
   }
 }
