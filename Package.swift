@@ -29,12 +29,14 @@ let package = Package(
     .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib"]),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
+    .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
 
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
+    .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
@@ -46,6 +48,7 @@ let package = Package(
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
