@@ -30,6 +30,17 @@ enum Formatting {
     }
   }
 
+  /// `1 fork`, `6.2k forks`: a compact count with its noun, singular only for exactly one.
+  static func counted(_ value: Int, _ noun: StaticString) -> String {
+    let number = compact(value)
+    return TextBuilder.make(capacity: number.utf8.count + noun.utf8CodeUnitCount + 2) { out in
+      out.text(number)
+      out.byte(UInt8(ascii: " "))
+      out.ascii(noun)
+      if value != 1 { out.byte(UInt8(ascii: "s")) }
+    }
+  }
+
   /// `1,000` style grouping.
   static func grouped(_ value: Int) -> String {
     let digits = String(value.magnitude)

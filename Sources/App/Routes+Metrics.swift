@@ -8,6 +8,8 @@ extension Routes {
     var out = ""
     out.reserveCapacity(4096)
     metrics.render(into: &out)
+    readAhead.render(into: &out)
+    warming.render(into: &out)
     let github = await client.metrics()
     out += "# HELP reposcroll_upstream_calls_total Calls to GitHub, by endpoint and status (0: no answer).\n"
     out += "# TYPE reposcroll_upstream_calls_total counter\n"

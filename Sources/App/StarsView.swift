@@ -18,14 +18,14 @@ enum StarsView: MustacheRepresentable {
     switch error {
     case .rateLimited(_, let until, _):
       return .unavailable(
-        reason: "Star history is waiting for GitHub.", limitedUntil: until, retryIn: max(1, until - now),
+        reason: "History paused", limitedUntil: until, retryIn: max(1, until - now),
         now: now)
     case .notFound, .invalidInput, .validation, .forbidden:
       return .unavailable(
-        reason: "Star history is unavailable for this repository.", limitedUntil: nil, retryIn: nil, now: now)
+        reason: "No star history", limitedUntil: nil, retryIn: nil, now: now)
     case .network, .upstream, .decoding, .cancelled:
       return .unavailable(
-        reason: "Star history could not be loaded right now.", limitedUntil: nil, retryIn: 30, now: now)
+        reason: "History unavailable right now", limitedUntil: nil, retryIn: 30, now: now)
     }
   }
 
@@ -53,7 +53,6 @@ enum StarsView: MustacheRepresentable {
     let weeks = Self.maxWeeks
     let largest = max(values.max() ?? 0, 1)
     var points = ""
-    var area = "M0,\(Self.height)"
     for (index, total) in values.enumerated() {
       // Tenths of a unit keep the path short and exact without floating-point formatting.
       let xTenths = index * Self.width * 10 / (Self.maxWeeks - 1)
@@ -61,9 +60,7 @@ enum StarsView: MustacheRepresentable {
       let point = Self.tenths(xTenths) + "," + Self.tenths(yTenths)
       if !points.isEmpty { points += " " }
       points += point
-      area += " L" + point
     }
-    area += " L\(Self.width),\(Self.height) Z"
     let thisWeek = history.weeks.first.map { max(0, $0.total) } ?? 0
     let sum = Self.saturatingSum(known)
     let recent = Self.saturatingSum(history.weeks.prefix(4).lazy.map { max(0, $0.total) })
@@ -77,7 +74,7 @@ enum StarsView: MustacheRepresentable {
       trend = ("flat", "steady")
     }
     return .object([
-      "points": .string(points), "area": .string(area), "weeks": .int(weeks),
+      "points": .string(points), "weeks": .int(weeks),
       "thisWeek": .string(Formatting.gain(thisWeek)), "last30": .string(Formatting.gain(sum)),
       "trend": .object(["direction": .string(trend.0), "label": .string(trend.1)]),
       "stale": .bool(history.isStale),

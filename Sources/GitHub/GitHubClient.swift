@@ -28,9 +28,12 @@ public final class GitHubClient: Sendable {
   /// Cleans and redacts every string decoded from upstream.
   private let text: UpstreamText
 
-  /// A client over `transport`. `now` gives Unix seconds (injected so tests control time).
+  /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
+  /// own budget of transfers and connections; otherwise they share `transport`.
+  /// `now` gives Unix seconds (injected so tests control time).
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
+    avatarTransport: (any HTTPClientTransport)? = nil,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
@@ -48,10 +51,15 @@ public final class GitHubClient: Sendable {
     historyTTL = configuration.historyTTL.seconds
     avatarTTL = configuration.avatarTTL.seconds
     maxAvatarBytes = max(0, configuration.maxAvatarBytes)
+    var routed = transport
+    if let avatarTransport {
+      let prefix = GitHubClient.trimmedBase(configuration.avatarBase) + "/u/"
+      routed = HostSplitTransport(api: transport, avatars: avatarTransport, avatarPrefix: prefix)
+    }
     let redactor = Redactor(secret: configuration.token)
     text = UpstreamText(redactor: redactor)
     state = GitHubState(
-      transport: transport, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
+      transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
       log: configuration.eventLog)
   }
 
