@@ -82,13 +82,17 @@ enum Formatting {
     return "\(pad(y, 4))-\(pad(mo))-\(pad(d))T\(pad(h)):\(pad(mi)):\(pad(s))Z"
   }
 
-  /// `14:05 UTC` for a time within a day, `Nov 23, 14:05 UTC` beyond.
+  /// `14:05 UTC` for a time on today's UTC date, `Nov 23, 14:05 UTC` on another date this year, and
+  /// `Jan 2, 2027, 14:05 UTC` in another year. The text of a `<time datetime>` that the page's script
+  /// rewrites into the reader's local time.
   static func resetText(_ unix: Int, now: Int) -> String {
-    let (_, mo, d, h, mi, _) = civil(unix)
+    let (y, mo, d, h, mi, _) = civil(unix)
+    let (nowYear, nowMonth, nowDay, _, _, _) = civil(now)
     let clock = "\(pad(h)):\(pad(mi)) UTC"
-    if unix - now < 86400 { return clock }
+    if (y, mo, d) == (nowYear, nowMonth, nowDay) { return clock }
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    return "\(months[mo - 1]) \(d), \(clock)"
+    if y == nowYear { return "\(months[mo - 1]) \(d), \(clock)" }
+    return "\(months[mo - 1]) \(d), \(y), \(clock)"
   }
 
   /// `just now`, `5 minutes ago`, `3 days ago`, `2 years ago`.

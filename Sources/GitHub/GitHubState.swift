@@ -187,8 +187,8 @@ actor GitHubState {
   private func handle(_ error: GitHubError, fetch: Fetch) -> Result<Delivered, GitHubError> {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
-      ledger.block(resource, until: until, secondary: secondary)
-      return .failure(error)
+      let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
+      return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)
     case .validation(let message):

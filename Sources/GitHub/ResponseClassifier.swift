@@ -4,6 +4,8 @@ import HTTP
 enum ResponseClassifier {
   /// Seconds to wait when GitHub refuses without saying until when.
   static let defaultBackoff = 60
+  /// The longest `retry-after` believed (GitHub asks for a minute or a few).
+  static let maxRetryAfter = 900
 
   /// The error for `status`, or nil for 2xx and 304. `resource` is the rate-limit bucket of the
   /// endpoint (nil for the avatar host, which has no GitHub rate limit).
@@ -28,7 +30,8 @@ enum ResponseClassifier {
         }
         let lowered = message.lowercased()
         if let retryAfter = limits?.retryAfter {
-          return .rateLimited(resource: name, until: nowSeconds + retryAfter, secondary: true)
+          return .rateLimited(
+            resource: name, until: nowSeconds + min(retryAfter, maxRetryAfter), secondary: true)
         }
         if lowered.contains("secondary rate limit") || lowered.contains("abuse") || status == 429 {
           return .rateLimited(resource: name, until: nowSeconds + defaultBackoff, secondary: true)

@@ -133,3 +133,33 @@ struct HostileUpstreamTests {
     #expect(endHTML.contains("aria-setsize=\"130\""), "the true end gives the exact size")
   }
 }
+
+@Suite("Reset times shown to people")
+struct ResetTimeTests {
+  @Test(arguments: [
+    (1_795_490_100, "03:15 UTC"),  // the same UTC day
+    (1_795_565_700, "Nov 25, 00:15 UTC"),  // tomorrow
+    (1_798_761_600, "Jan 1, 2027, 00:00 UTC"),  // next year
+  ])
+  func resetTextHasTheDateWhenNotToday(_ unix: Int, _ text: String) {
+    let now = 1_795_478_400  // 2026-11-24T00:00:00Z
+    #expect(Formatting.resetText(unix, now: now) == text)
+  }
+
+  @Test func aFarResetRendersABoundedTimeElement() async throws {
+    let app = try ScriptedTransport.app { _ in
+      ClientResponse(
+        status: HTTPStatus(code: 403),
+        headers: HTTPHeaders([
+          ("Content-Type", "application/json"), ("x-ratelimit-remaining", "0"),
+          ("x-ratelimit-reset", "99999999999"), ("x-ratelimit-resource", "search"),
+        ]),
+        body: Array("{\"message\":\"API rate limit exceeded\"}".utf8))
+    }
+    let html = String(
+      decoding: try await ScriptedTransport.get(app, "/fragments/results?q=x&after=0").1, as: UTF8.self)
+    let retryIn = try #require(html.firstMatch(of: /data-retry-in="(\d+)"/)).1
+    #expect((59...60).contains(Int(retryIn) ?? 0), "a minute, not the absurd reset")
+    #expect(html.contains(/<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]*UTC<\/time>/))
+  }
+}
