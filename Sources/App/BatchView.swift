@@ -27,6 +27,7 @@ struct BatchView: MustacheRepresentable {
 
   private func value(cards: CardBatch) -> MustacheValue {
     var value: [String: MustacheValue] = ["cards": .rows(cards), "total": .int(batch.total)]
+    if batch.incomplete { value["incomplete"] = .bool(true) }
     switch batch.state {
     case .items:
       if let next = batch.nextCursor {

@@ -24,7 +24,9 @@ struct GitHubSearchSource: PageSource {
     var largest = 0
     for item in page.items where item.stargazersCount > largest { largest = item.stargazersCount }
     largestStars.raise(to: largest)
-    return SourcePage(items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap)
+    return SourcePage(
+      items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
+      incomplete: page.incompleteResults)
   }
 
   /// Sorts a failure into retryable or not, with a message fit for the page and, for rate limits,
@@ -36,7 +38,7 @@ struct GitHubSearchSource: PageSource {
     switch error {
     case .rateLimited(_, let until, _):
       return ListError(message: "GitHub’s rate limit was reached.", retryable: true, retryAfter: until)
-    case .network:
+    case .network, .cancelled:
       return ListError(message: "GitHub could not be reached.", retryable: true)
     case .upstream(let status):
       return ListError(message: "GitHub answered with an error (\(status)).", retryable: status >= 500)

@@ -62,7 +62,18 @@ public final class RepoScrollApp: Sendable {
       "scripts": .list([try asset("feed.js"), try asset("details.js"), try asset("motion.js")]),
     ])
 
+    let accessLog: AccessLog?
+    if let log {
+      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
+    } else if configuration.accessLog {
+      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
+    } else {
+      accessLog = nil
+    }
     var github = GitHubConfiguration()
+    if let accessLog {
+      github.eventLog = { @Sendable line in accessLog.note(line) }
+    }
     github.apiBase = configuration.githubAPI
     github.avatarBase = configuration.avatarBase
     github.token = configuration.githubToken
@@ -77,14 +88,6 @@ public final class RepoScrollApp: Sendable {
       let owned = CurlHTTPClient(configuration: CurlClientConfiguration(totalTimeout: .seconds(15)))
       curl = owned
       client = GitHubClient(configuration: github, transport: owned)
-    }
-    let accessLog: AccessLog?
-    if let log {
-      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
-    } else if configuration.accessLog {
-      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
-    } else {
-      accessLog = nil
     }
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,
