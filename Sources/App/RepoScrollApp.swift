@@ -82,7 +82,7 @@ public final class RepoScrollApp: Sendable {
     if let log {
       accessLog = AccessLog(sink: log, secret: configuration.githubToken)
     } else if configuration.accessLog {
-      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
+      accessLog = AccessLog(sink: nil, secret: configuration.githubToken)
     } else {
       accessLog = nil
     }
@@ -102,14 +102,7 @@ public final class RepoScrollApp: Sendable {
     settings.headerTimeout = .seconds(configuration.headerTimeout)
     settings.idleTimeout = .seconds(configuration.idleTimeout)
     settings.drainTimeout = .seconds(configuration.drainTimeout)
-    let log = routes.accessLog
-    let http = HTTPServer(configuration: settings, handler: handler) { entry in
-      // Requests that never reached a handler (malformed, timed out) are logged by the server only.
-      guard entry.method == "-" else { return }
-      log?.record(
-        id: entry.requestID, method: "-", target: "-", status: entry.status, bytes: entry.bytes,
-        duration: entry.duration)
-    }
+    let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }
     return port

@@ -73,8 +73,8 @@ final class Routes: Sendable {
     }
   }
 
-  /// Runs a route, then adds the security headers, counts it and writes its access-log line (for
-  /// streamed pages once the last chunk went out).
+  /// Runs a route, then adds the security headers and counts it (for streamed pages once the last
+  /// chunk went out). The server writes the access-log line.
   private func instrumented(_ request: HTTPRequest, _ context: RequestContext, _ route: HTTPHandler) async
     -> HTTPResponse
   {
@@ -92,39 +92,31 @@ final class Routes: Sendable {
     SecurityHeaders.apply(to: &response.headers)
     let name = Self.routeName(request.path)
     let status = response.status.code
-    let finish: @Sendable (Int) -> Void = { [metrics, accessLog] bytes in
-      let elapsed = ContinuousClock.now - started
-      metrics.finished(route: name, status: status, seconds: elapsed.secondsValue)
-      accessLog?.record(
-        id: context.requestID, method: request.method.rawValue, target: request.target, status: status,
-        bytes: bytes, duration: elapsed)
+    let finish: @Sendable () -> Void = { [metrics] in
+      metrics.finished(route: name, status: status, seconds: (ContinuousClock.now - started).secondsValue)
     }
     switch response.body {
-    case .bytes(let bytes):
-      finish(request.method == .head ? 0 : bytes.count)
+    case .bytes:
+      finish()
     case .stream(let inner):
       response.body = .stream(Self.counting(inner, finish: finish))
     }
     return response
   }
 
-  /// Passes a stream through, reporting the bytes it carried when it ends or is abandoned.
+  /// Passes a stream through, reporting when it ends or is abandoned.
   private static func counting(
-    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable (Int) -> Void
+    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable () -> Void
   ) -> AsyncThrowingStream<[UInt8], any Error> {
     let (outer, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
     let task = Task {
-      var sent = 0
       do {
-        for try await chunk in inner {
-          sent += chunk.count
-          continuation.yield(chunk)
-        }
+        for try await chunk in inner { continuation.yield(chunk) }
         continuation.finish()
       } catch {
         continuation.finish(throwing: error)
       }
-      finish(sent)
+      finish()
     }
     continuation.onTermination = { _ in task.cancel() }
     return outer
