@@ -47,7 +47,9 @@ public final class RepoScrollApp: Sendable {
     }
     let staticFiles: StaticFiles
     do {
-      staticFiles = try StaticFiles(root: configuration.publicDirectory)
+      var security = HTTPHeaders()
+      SecurityHeaders.apply(to: &security)
+      staticFiles = try StaticFiles(root: configuration.publicDirectory, headers: security)
     } catch {
       throw StartupError(description: "static files: \(error)")
     }

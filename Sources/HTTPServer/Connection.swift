@@ -197,7 +197,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     case .bytes(let body):
       head.reserveCapacity(256 + (bodyAllowed && body.count <= Self.coalesceLimit ? body.count : 0))
       HTTPResponseSerializer.writeHead(
-        status: response.status, headers: response.headers, framing: .length(body.count),
+        status: response.status, headers: response.headers, serializedHeaders: response.serializedHeaders,
+        framing: .length(body.count),
         keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
       if bodyAllowed && !body.isEmpty {
         if body.count <= Self.coalesceLimit {
@@ -220,7 +221,8 @@ final class Connection: EventHandler, @unchecked Sendable {
       let framing: HTTPResponseSerializer.Framing =
         response.status.forbidsBody ? .length(0) : (chunked ? .chunked : .untilClose)
       HTTPResponseSerializer.writeHead(
-        status: response.status, headers: response.headers, framing: framing,
+        status: response.status, headers: response.headers, serializedHeaders: response.serializedHeaders,
+        framing: framing,
         keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
       pending.append(head)
       var sent = 0
