@@ -37,7 +37,7 @@ public struct AccessLogEntry: Sendable {
 
   /// The target up to `?`.
   public var path: Substring {
-    if let q = target.firstIndex(of: "?") { return target[..<q] }
+    if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return target[..<q] }
     return target[...]
   }
 

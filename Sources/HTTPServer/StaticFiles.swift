@@ -9,13 +9,25 @@ import Synchronization
 /// Each cached file keeps its answers (200 and 304, plain and immutable, per encoding) fully built with
 /// their headers already serialised, so a hit costs two lookups and a copy of the head bytes.
 public final class StaticFiles: Sendable {
-  /// One encoding of a file: its tag and its ready answers.
-  struct Variant: Sendable {
+  /// One encoding of a file: its tag and its ready answers. A class, so choosing one costs a
+  /// single retain rather than one per buffer of four answers.
+  final class Variant: Sendable {
     let etag: String
     let ok: HTTPResponse
     let okImmutable: HTTPResponse
     let notModified: HTTPResponse
     let notModifiedImmutable: HTTPResponse
+
+    init(
+      etag: String, ok: HTTPResponse, okImmutable: HTTPResponse, notModified: HTTPResponse,
+      notModifiedImmutable: HTTPResponse
+    ) {
+      self.etag = etag
+      self.ok = ok
+      self.okImmutable = okImmutable
+      self.notModified = notModified
+      self.notModifiedImmutable = notModifiedImmutable
+    }
   }
 
   /// What is known about one file; rebuilt when its size or mtime changes. A class, so that handing it

@@ -99,6 +99,25 @@ struct HTMLDeliveryTests {
     }
   }
 
+  @Test func aPageTheCacheCanAnswerGoesOutWholeWithAValidator() async throws {
+    try await AppHarness.with { h in
+      _ = try await call(h, "/?q=language%3Apython")
+      let (page, body) = try await call(h, "/?q=language%3Apython", Self.gzip)
+      guard case .bytes = page.body else {
+        Issue.record("a cached batch should give a whole page")
+        return
+      }
+      let tag = try #require(page.headers["ETag"])
+      #expect(HTMLScan.cards(String(decoding: try gunzip(body, limit: 1 << 22), as: UTF8.self)).count == 20)
+      var conditional = Self.gzip
+      conditional.add(name: "If-None-Match", value: tag)
+      #expect(try await call(h, "/?q=language%3Apython", conditional).0.status == .notModified)
+      // A reload goes upstream again, so it streams and has no validator.
+      let (reload, _) = try await call(h, "/?q=language%3Apython", ["Cache-Control": "max-age=0"])
+      #expect(reload.headers["ETag"] == nil)
+    }
+  }
+
   @Test func theGzippedHeadIsFlushedBeforeGitHubAnswers() async throws {
     let double = AppHarness.smallDouble {
       $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
