@@ -7,7 +7,7 @@ extension Routes {
   /// Avatar sizes accepted (GitHub serves up to 460).
   static let avatarSizes = 16...GitHubClient.maxAvatarSize
   /// Browsers keep avatars a week; the ETag revalidates after that.
-  static let avatarCacheControl = "public, max-age=604800"
+  static let avatarCacheControl = "max-age=604800"
 
   /// `GET /fragments/stars/{owner}/{repo}`: the card's star history, rendered here.
   func starsFragment(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {

@@ -74,20 +74,30 @@ final class Routes: Sendable {
         body: .bytes(Array("ok\n".utf8)))
     }
     router.get("/metrics") { [self] _, _ in await metricsText() }
-    router.fallback { [self] request, _ in
-      if request.path.hasPrefix("/static/") {
-        return await staticFiles.response(for: request, urlPrefix: "/static")
-      }
-      return notFoundPage()
-    }
+    router.fallback { [self] _, _ in notFoundPage() }
     let routed = router.handler
     return { [self] request, context in
-      await instrumented(request, context, routed)
+      if request.path.utf8.starts(with: Self.staticPrefix) { return await staticFile(request) }
+      return await instrumented(request, context, routed)
     }
   }
 
-  /// Runs a route, then adds the security headers, counts it and writes its access-log line (for
-  /// streamed pages once the last chunk went out).
+  private static let staticPrefix = "/static/".utf8
+
+  /// The static route, kept lean: the files' answers are built ahead with the security headers in.
+  private func staticFile(_ request: HTTPRequest) async -> HTTPResponse {
+    let started = ContinuousClock.now
+    metrics.started()
+    var response = await staticFiles.response(for: request, urlPrefix: "/static")
+    // Prebuilt answers carry the security headers already; only the rare 404 and 405 need them.
+    if response.serializedHeaders == nil { SecurityHeaders.apply(to: &response.headers) }
+    metrics.finished(
+      route: "static", status: response.status.code, seconds: (ContinuousClock.now - started).secondsValue)
+    return response
+  }
+
+  /// Runs a route, then adds the security headers and counts it (for streamed pages once the last
+  /// chunk went out). The server writes the access-log line.
   private func instrumented(_ request: HTTPRequest, _ context: RequestContext, _ route: HTTPHandler) async
     -> HTTPResponse
   {
@@ -103,41 +113,34 @@ final class Routes: Sendable {
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
     SecurityHeaders.apply(to: &response.headers)
+    HTMLDelivery.apply(to: &response, for: request)
     let name = Self.routeName(request.path)
     let status = response.status.code
-    let finish: @Sendable (Int) -> Void = { [metrics, accessLog] bytes in
-      let elapsed = ContinuousClock.now - started
-      metrics.finished(route: name, status: status, seconds: elapsed.secondsValue)
-      accessLog?.record(
-        id: context.requestID, method: request.method.rawValue, target: request.target, status: status,
-        bytes: bytes, duration: elapsed)
+    let finish: @Sendable () -> Void = { [metrics] in
+      metrics.finished(route: name, status: status, seconds: (ContinuousClock.now - started).secondsValue)
     }
     switch response.body {
-    case .bytes(let bytes):
-      finish(request.method == .head ? 0 : bytes.count)
+    case .bytes:
+      finish()
     case .stream(let inner):
       response.body = .stream(Self.counting(inner, finish: finish))
     }
     return response
   }
 
-  /// Passes a stream through, reporting the bytes it carried when it ends or is abandoned.
+  /// Passes a stream through, reporting when it ends or is abandoned.
   private static func counting(
-    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable (Int) -> Void
+    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable () -> Void
   ) -> AsyncThrowingStream<[UInt8], any Error> {
     let (outer, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
     let task = Task {
-      var sent = 0
       do {
-        for try await chunk in inner {
-          sent += chunk.count
-          continuation.yield(chunk)
-        }
+        for try await chunk in inner { continuation.yield(chunk) }
         continuation.finish()
       } catch {
         continuation.finish(throwing: error)
       }
-      finish(sent)
+      finish()
     }
     continuation.onTermination = { _ in task.cancel() }
     return outer
