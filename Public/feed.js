@@ -65,8 +65,17 @@
   function showLoading() {
     var tpl = document.getElementById('tpl-loading');
     var state = tail.querySelector('.tail') || tail;
+    var focused = tail.contains(document.activeElement);
     tail.querySelectorAll('.tail > *').forEach(function (node) { node.hidden = true; });
     if (tpl && !tail.querySelector('.skeletons')) state.appendChild(tpl.content.cloneNode(true));
+    if (focused) focusTail();
+  }
+
+  // Focus inside the tail (the next link, a Retry button) stays in the tail when its content changes,
+  // instead of falling back to the top of the document.
+  function focusTail() {
+    tail.setAttribute('tabindex', '-1');
+    tail.focus({ preventScroll: true });
   }
 
   function hideLoading() {
@@ -165,6 +174,9 @@
   // limits once the reset time has passed.
   function afterTail() {
     if (restoring) return;
+    // A retried first batch comes back as a fragment, whose error row speaks of "more" repositories.
+    var heading = cards().length ? null : tail.querySelector('.state-error .state-text strong');
+    if (heading) heading.textContent = 'Couldn’t load repositories.';
     var limited = tail.querySelector('[data-retry-in]');
     var transient = tail.querySelector('[data-auto-retry]');
     if (limited) {
@@ -223,10 +235,12 @@
   // The tail is swapped for a new element rather than refilled: a new node is not a layout shift,
   // whereas the old one being pushed down by the appended cards would be.
   function replaceTail(content) {
+    var focused = tail.contains(document.activeElement);
     var fresh = tail.cloneNode(false);
     fresh.appendChild(content);
     tail.replaceWith(fresh);
     tail = fresh;
+    if (focused) focusTail();
   }
 
   document.addEventListener('click', function (event) {
@@ -274,11 +288,8 @@
       if (after && (position & Node.DOCUMENT_POSITION_FOLLOWING)) { target = focusable[i]; break; }
       if (!after && (position & Node.DOCUMENT_POSITION_PRECEDING)) target = focusable[i];
     }
-    if (!target) {
-      // Nothing focusable after the feed (its end is loading): the tail itself takes focus.
-      target = after ? tail : document.getElementById('q');
-      if (target === tail) tail.setAttribute('tabindex', '-1');
-    }
+    if (!target && after) { focusTail(); return; }   // the end is loading: the tail itself
+    if (!target) target = document.getElementById('q');
     if (target) target.focus();
   }
 
