@@ -59,7 +59,6 @@
 
   function setBusy(busy) {
     if (feed) feed.setAttribute('aria-busy', busy ? 'true' : 'false');
-    document.dispatchEvent(new CustomEvent('reposcroll:loading', { detail: { busy: busy } }));
   }
 
   function showLoading() {
@@ -84,7 +83,7 @@
   }
 
   // Fetches one batch; the promise resolves true when cards were added. The request asks for high
-  // priority, and details.js starts nothing new while it is pending.
+  // priority, and details.js keeps one of the browser's 6 connections free for it.
   function load(url) {
     if (controller) return pending;
     if (!url) return Promise.resolve(false);

@@ -117,6 +117,36 @@ extension BrowserSuites {
       }
     }
 
+    @Test func failedAvatarsShowTheInitials() async throws {
+      try await Reader.withApp { p in
+        try await withChromeSession(options: Reader.options()) { session in
+          try await Reader.openSearch(session, p)
+          // The next batches come from the cached first search page; every avatar request now fails.
+          try await p.double("POST", "/_double/faults?rate5xx=1")
+          try await Reader.scroll(session, toRows: 40)
+          try await session.executeScript(Reader.scrollCardToTop, args: [30, 0])
+          let shown = try await session.waitForScript(
+            """
+            (() => {
+              const cards = Array.from(document.querySelectorAll('[role=feed] article')).filter((a) => {
+                const n = Number(a.getAttribute('aria-posinset')); return n >= 30 && n <= 33;
+              });
+              return cards.length === 4 && cards.every((a) => a.querySelector('.avatar-failed')) &&
+                cards.map((a) => { const v = a.querySelector('.avatar');
+                  const img = v.querySelector('img');
+                  return v.textContent.trim() + '|' + (img ? getComputedStyle(img).display : 'none'); });
+            })()
+            """, description: "failed avatars on cards 30–33", timeout: .seconds(15))
+          let avatars = shown.array?.compactMap(\.string) ?? []
+          #expect(avatars.count == 4)
+          #expect(
+            avatars.allSatisfy { $0.hasSuffix("|none") && !$0.hasPrefix("|") },
+            "initials, no image: \(avatars)")
+          try await p.double("POST", "/_double/faults?rate5xx=0")
+        }
+      }
+    }
+
     @Test func controlEndAndControlHomeLeaveTheFeed() async throws {
       try await Reader.withApp { p in
         try await withChromeSession(options: Reader.options()) { session in
