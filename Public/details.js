@@ -2,8 +2,9 @@
 // One scheduler for both, so the next batch never waits for a connection (Chromium opens 6 per host):
 // - at most MAX_IN_FLIGHT (5) detail requests at once, so one connection is always free for the batch
 //   request (pausing details while a batch loads starved them at speed: a batch is nearly always pending);
-// - only cards near the viewport are candidates, the ones on screen first, then the nearest;
-// - histories go in batches of up to MAX_BATCH cards per request (GET /fragments/stars?r=owner/repo&…),
+// - only cards near the viewport are candidates, the ones on screen first, then the nearest: up to
+//   1.4 viewports below at rest, and as far as the reader will scroll in 1.5 s while scrolling;
+// - histories go in batches of up to MAX_BATCH (20) cards per request (GET /fragments/stars?r=owner/repo&…),
 //   so one connection serves several cards: with 300–900 ms per answer, six single requests could not
 //   keep up with a reader passing five dense cards a second;
 // - a history request whose cards all scrolled far away is aborted (they are asked again on return);
@@ -13,18 +14,26 @@
   'use strict';
 
   var MAX_IN_FLIGHT = 5;
-  var MAX_BATCH = 8;
+  var MAX_AVATARS = 4;        // so one connection stays for history batches (up to 20 cards each)
+  var MAX_BATCH = 20;
   var BATCH_URL = '/fragments/stars';
   var inFlight = 0;
+  var avatarsInFlight = 0;
   var pausedUntil = 0;        // ms epoch: no history requests before it (core rate limit)
   var pauseTimer = 0;
   var retryTimer = 0;
   var noticeShown = false;
-  var near = new Set();       // cards within the look-ahead zone
+  var near = new Set();       // cards within the widest look-ahead zone
+  var AHEAD_AT_REST = 1.4;    // viewports below the viewport
+  var AHEAD_SECONDS = 1.5;    // of scrolling at the current speed
+  var speed = 0;              // px/s downwards, from the last scroll events
+  var lastY = window.scrollY;
+  var lastScroll = 0;
+  var pumpQueued = false;
   var requests = new Map();   // history region -> its batch { controller, regions }
 
-  // Half a viewport above, 1.4 below: reading goes down, and a history takes 300–900 ms; cards
-  // further down are left alone (the reader may never get there).
+  // Half a viewport above and four below: the widest look-ahead (at speed); how far ahead is used
+  // at a given moment is decided in nextTask.
   var zone = new IntersectionObserver(function (entries) {
     for (var i = 0; i < entries.length; i++) {
       var card = entries[i].target;
@@ -40,7 +49,7 @@
       }
     }
     pump();
-  }, { rootMargin: '50% 0px 140% 0px' });
+  }, { rootMargin: '50% 0px 400% 0px' });
 
   function watch(cards) {
     for (var i = 0; i < cards.length; i++) zone.observe(cards[i]);
@@ -49,10 +58,14 @@
   // The near cards by distance to the viewport (0 when on screen).
   function byDistance() {
     var height = window.innerHeight;
+    var now = Date.now();
+    var current = now - lastScroll > 250 ? 0 : Math.max(0, speed);
+    var ahead = Math.max(AHEAD_AT_REST * height, current * AHEAD_SECONDS);
     var list = [];
     near.forEach(function (card) {
       if (!card.isConnected) { near.delete(card); return; }
       var rect = card.getBoundingClientRect();
+      if (rect.top - height > ahead) return;   // further than the reader will get soon
       list.push({ card: card, distance: rect.bottom < 0 ? -rect.bottom : rect.top > height ? rect.top - height : 0 });
     });
     list.sort(function (a, b) { return a.distance - b.distance; });
@@ -60,13 +73,14 @@
   }
 
   // The next task for a free connection: the nearest card's avatar, or a batch of the nearest due
-  // histories, whichever the nearest card still lacks first.
+  // histories, whichever the nearest card still lacks first (avatars only while fewer than
+  // MAX_AVATARS load: one at a time per connection, they would otherwise starve the histories).
   function nextTask(ordered) {
     var now = Date.now();
     for (var i = 0; i < ordered.length; i++) {
       var card = ordered[i].card;
       var avatar = card.querySelector('.avatar[data-avatar]');
-      if (avatar && !avatar.dataset.state) return { avatar: avatar };
+      if (avatar && !avatar.dataset.state && avatarsInFlight < MAX_AVATARS) return { avatar: avatar };
       var region = card.querySelector('[data-stargazers]');
       if (region && historyDue(region, now)) {
         var regions = [];
@@ -113,6 +127,7 @@
   function loadAvatar(avatar) {
     avatar.dataset.state = 'loading';
     inFlight += 1;
+    avatarsInFlight += 1;
     var img = document.createElement('img');
     img.alt = '';
     img.width = 32;
@@ -124,6 +139,7 @@
       if (settled) return;
       settled = true;
       inFlight -= 1;
+      avatarsInFlight -= 1;
       avatar.dataset.state = ok ? 'done' : 'failed';
       if (!ok) avatar.classList.add('avatar-failed');
       pump();
@@ -243,6 +259,20 @@
   }
 
   // MARK: Wiring
+
+  // The scrolling speed widens the look-ahead; a pump at most every 100 ms picks up cards it reaches.
+  window.addEventListener('scroll', function () {
+    var now = Date.now();
+    var dt = now - lastScroll;
+    var y = window.scrollY;
+    if (dt > 0 && dt < 250) speed = 0.7 * speed + 0.3 * ((y - lastY) * 1000 / dt);
+    else speed = 0;
+    lastY = y;
+    lastScroll = now;
+    if (pumpQueued) return;
+    pumpQueued = true;
+    setTimeout(function () { pumpQueued = false; pump(); }, 100);
+  }, { passive: true });
 
   document.addEventListener('reposcroll:cards', function (event) { watch(event.detail.cards); });
   document.addEventListener('visibilitychange', pump);

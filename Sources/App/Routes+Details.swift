@@ -37,7 +37,7 @@ extension Routes {
   }
 
   /// Most histories one batched request may ask for.
-  static let maxBatchedHistories = 8
+  static let maxBatchedHistories = 20
 
   /// `GET /fragments/stars?r=owner/repo&r=…`: up to `maxBatchedHistories` cards' histories in one
   /// answer, fetched upstream concurrently, so the browser spends one of its six connections on several

@@ -113,7 +113,7 @@ struct DetailsTests {
 
   @Test(arguments: [
     "", "r=", "r=octocat", "r=a/b/c", "r=../etc", "r=-bad-/x",
-    (1...9).map { "r=o/r\($0)" }.joined(separator: "&"),
+    (1...21).map { "r=o/r\($0)" }.joined(separator: "&"),
   ])
   func batchedHistoriesRejectBadNames(query: String) async throws {
     try await AppHarness.with(double: AppHarness.smallDouble()) { h in
