@@ -166,7 +166,7 @@ extension Routes {
     let view = BatchView(
       batch: batch, kind: kind, batchSize: configuration.batchSize,
       prefetchMargin: configuration.prefetchMargin,
-      largestStars: largest, now: now)
+      largestStars: largest, now: now, firstOnPage: after == 0)
     var body: [UInt8] = []
     body.reserveCapacity(2048 + batch.items.count * 2048)
     try templates.render("partials/cards", view.mustacheValue, into: &body)

@@ -14,7 +14,8 @@ import Mustache
 final class Routes: Sendable {
   /// Templates the routes render; startup fails without them.
   static let requiredTemplates = [
-    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars", "message",
+    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars",
+    "partials/stars-batch", "message",
   ]
 
   /// Loads the app's templates from `directory`, each bound to the view model it renders (a name a
@@ -64,6 +65,7 @@ final class Routes: Sendable {
     router.get("/fragments/owners/{login}") { [self] request, context in
       try await ownerFragment(request, context)
     }
+    router.get("/fragments/stars") { [self] request, _ in await starsBatchFragment(request) }
     router.get("/fragments/stars/{owner}/{repo}") { [self] request, context in
       await starsFragment(request, context)
     }
@@ -151,6 +153,7 @@ final class Routes: Sendable {
     if path == "/" { return "page" }
     if path.hasPrefix("/fragments/results") { return "fragment" }
     if path.hasPrefix("/fragments/stars/") { return "stars" }
+    if path == "/fragments/stars" { return "stars_batch" }
     if path.hasPrefix("/fragments/owners/") { return "owner_fragment" }
     if path.hasPrefix("/owners/") { return "owner" }
     if path.hasPrefix("/avatars/") { return "avatar" }

@@ -91,6 +91,38 @@ struct DetailsTests {
     }
   }
 
+  @Test func severalHistoriesComeInOneBatchedAnswer() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let html = try await h.text("/?q=language%3Apython&sort=stars")
+      let names = html.matches(of: #/data-stargazers="/fragments/stars/([^"/]+/[^"/]+)"/#).prefix(3).map {
+        String($0.1)
+      }
+      #expect(names.count == 3)
+      let query = (names + ["nobody-here/nothing"]).map { "r=" + $0 }.joined(separator: "&")
+      let response = try await h.get("/fragments/stars?" + query)
+      #expect(response.status.code == 200)
+      #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+      let body = String(decoding: response.body, as: UTF8.self)
+      let answered = body.matches(of: #/<template data-for="([^"]+)">/#).map { String($0.1) }
+      #expect(answered == names + ["nobody-here/nothing"], "one template per repository, in order")
+      #expect(body.matches(of: #/data-state="loaded"/#).count == 3)
+      #expect(body.contains("No star history"))
+      #expect(double.counters().calls(.history) == 4, "one upstream call per repository")
+    }
+  }
+
+  @Test(arguments: [
+    "", "r=", "r=octocat", "r=a/b/c", "r=../etc", "r=-bad-/x",
+    (1...21).map { "r=o/r\($0)" }.joined(separator: "&"),
+  ])
+  func batchedHistoriesRejectBadNames(query: String) async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+      let response = try await h.get("/fragments/stars?" + query)
+      #expect(response.status.code == 400, "\(query)")
+    }
+  }
+
   @Test func unavailableAndRateLimitedHistoriesSaySo() async throws {
     let double = AppHarness.smallDouble()
     // Without history warming, so no warmed call can land after the count below is taken.
