@@ -17,6 +17,7 @@ let package = Package(
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
@@ -26,13 +27,16 @@ let package = Package(
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
     .target(name: "Paging"),
-    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
+    .target(name: "Compression", dependencies: ["CZlib"]),
+    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
+    .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
 
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
+    .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
@@ -43,6 +47,8 @@ let package = Package(
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
+    .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
@@ -50,6 +56,9 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "TestSupport"]
+    ),
+    .testTarget(
+      name: "HostileUpstreamTests", dependencies: ["CurlClient", "GitHubDouble", "HTTP", "TestSupport"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),

@@ -48,6 +48,13 @@ public struct AppConfiguration: Sendable {
   public var demoSeed: UInt64 = 1
   /// Write one access-log line per request to standard error.
   public var accessLog = true
+  /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
+  /// Enterprise Server, corporate proxies); nil uses the system bundle.
+  public var caFile: String?
+  /// Transfers in flight at once to the API host (further calls queue).
+  public var apiTransfers = 32
+  /// Transfers in flight at once to the avatar host, counted apart from the API's.
+  public var avatarTransfers = 16
 
   /// The defaults.
   public init() {}
@@ -211,6 +218,18 @@ public struct AppConfiguration: Sendable {
       guard let seed = UInt64($1) else { throw ConfigurationError(description: "not a number: \($1)") }
       $0.demoSeed = seed
     },
+    Option(
+      flag: "--ca-file", env: "CA_FILE", valueName: "PATH",
+      help: "PEM CA bundle trusted for upstream TLS (system bundle)"
+    ) { $0.caFile = $1 },
+    Option(
+      flag: "--api-transfers", env: "API_TRANSFERS", valueName: "N",
+      help: "upstream API transfers in flight (32)"
+    ) { $0.apiTransfers = try int($1, in: 1...1024) },
+    Option(
+      flag: "--avatar-transfers", env: "AVATAR_TRANSFERS", valueName: "N",
+      help: "avatar transfers in flight, apart from the API's (16)"
+    ) { $0.avatarTransfers = try int($1, in: 1...1024) },
     Option(
       flag: "--access-log", env: "ACCESS_LOG", valueName: "BOOL", help: "one log line per request (true)"
     ) { $0.accessLog = try bool($1) },

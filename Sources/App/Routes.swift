@@ -17,6 +17,12 @@ final class Routes: Sendable {
     "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars", "message",
   ]
 
+  /// Loads the app's templates from `directory`, each bound to the view model it renders: a name a
+  /// bound template reads that its view model lacks stops startup with file, line and column.
+  static func loadTemplates(directory: String) throws(MustacheError) -> TemplateLibrary {
+    try TemplateLibrary(directory: directory, bindings: ["partials/card": CardField.schema])
+  }
+
   let configuration: AppConfiguration
   let templates: TemplateLibrary
   let staticFiles: StaticFiles
