@@ -36,6 +36,25 @@ import Testing
     #expect(client.statistics == RedisClient.Statistics(open: 1, idle: 1, waiting: 0))
   }
 
+  @Test func callsRacingShutdownAllFinish() async throws {
+    let server = try await RedisServerProcess()
+    let configuration = try RedisConfiguration(url: server.url())
+    // Shutting down while calls are connecting, sending or waiting for the pool: each must end with a
+    // reply or a typed error rather than wait for a loop that has stopped.
+    for round in 0..<20 {
+      let client = try RedisClient(configuration)
+      let calls = (0..<12).map { index in
+        Task { () -> Bool in
+          if index % 3 == 0 { _ = try? await client.subscribe(to: ["c"]) }
+          return (try? await client.execute(["ECHO", RedisArgument(index)])) != nil
+        }
+      }
+      if round % 2 == 1 { try await Task.sleep(for: .milliseconds(1)) }
+      client.shutdown()
+      for call in calls { _ = await call.value }
+    }
+  }
+
   @Test func shutdownFailsCallsInFlightAndLater() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration(url: server.url()))

@@ -62,9 +62,9 @@ import Testing
   }
 
   @Test func nobodyListeningIsConnectionLostAndThenFailsFast() async throws {
-    let server = try FakeRedisServer(reply: [])
-    let port = server.port
-    server.stop()
+    // A port held by a socket that never listens: connects are refused, and no other test can take it.
+    let (fd, port) = try SocketAddressForTests.boundWithoutListening()
+    defer { Socket.close(fd) }
     var configuration = RedisConfiguration(port: port)
     configuration.reconnectDelay = .seconds(30)
     let client = try RedisClient(configuration)
