@@ -67,9 +67,12 @@ public final class RedisClient: RedisCommandRunner {
   deinit { shutdown() }
 
   /// Sends `commands` together on one pooled connection and returns their replies in order. Error
-  /// replies stay in the array as `.error` values.
-  public func pipeline(_ commands: [RedisCommand]) async throws(RedisError) -> [RESPValue] {
-    try await withConnection { connection throws(RedisError) in try await connection.pipeline(commands) }
+  /// replies stay in the array as `.error` values; `timeout` replaces the command timeout for this call.
+  public func pipeline(_ commands: [RedisCommand], timeout: Duration?) async throws(RedisError) -> [RESPValue]
+  {
+    try await withConnection { connection throws(RedisError) in
+      try await connection.pipeline(commands, timeout: timeout)
+    }
   }
 
   /// Runs `body` with a connection of its own (for `MULTI`…`EXEC` or `WATCH`), returning it to the pool

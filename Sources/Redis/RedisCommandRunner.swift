@@ -3,15 +3,23 @@
 public protocol RedisCommandRunner: Sendable {
   /// Sends `commands` together and returns one reply per command, in order. Error replies stay in the
   /// array as `.error` values; the call throws only for connection, timeout, pool or cancellation failures.
-  func pipeline(_ commands: [RedisCommand]) async throws(RedisError) -> [RESPValue]
+  /// `timeout` replaces the configured command timeout for this call (for blocking commands such as
+  /// `BLPOP`); nil keeps it.
+  func pipeline(_ commands: [RedisCommand], timeout: Duration?) async throws(RedisError) -> [RESPValue]
 }
 
 extension RedisCommandRunner {
+  /// Sends `commands` together with the configured command timeout; see `pipeline(_:timeout:)`.
+  public func pipeline(_ commands: [RedisCommand]) async throws(RedisError) -> [RESPValue] {
+    try await pipeline(commands, timeout: nil)
+  }
+
   /// Runs one command and returns its reply; an error reply throws `.server(message)`, except
-  /// `NOAUTH`/`WRONGPASS`, which throw `.authFailed`.
+  /// `NOAUTH`/`WRONGPASS`, which throw `.authFailed`. `timeout` replaces the configured command timeout.
   @discardableResult
-  public func execute(_ command: RedisCommand) async throws(RedisError) -> RESPValue {
-    let replies = try await pipeline([command])
+  public func execute(_ command: RedisCommand, timeout: Duration? = nil) async throws(RedisError) -> RESPValue
+  {
+    let replies = try await pipeline([command], timeout: timeout)
     guard let reply = replies.first else { throw .protocolViolation(.unsolicitedReply) }
     if let message = reply.errorMessage {
       if message.hasPrefix("NOAUTH") || message.hasPrefix("WRONGPASS") { throw .authFailed(message) }
@@ -22,8 +30,10 @@ extension RedisCommandRunner {
 
   /// Runs a command given as its arguments, name first: `execute(["HSET", key, "a", 1])`.
   @discardableResult
-  public func execute(_ arguments: [RedisArgument]) async throws(RedisError) -> RESPValue {
-    try await execute(RedisCommand(arguments: arguments))
+  public func execute(_ arguments: [RedisArgument], timeout: Duration? = nil) async throws(RedisError)
+    -> RESPValue
+  {
+    try await execute(RedisCommand(arguments: arguments), timeout: timeout)
   }
 
   /// `PING`; succeeds when the server answers.

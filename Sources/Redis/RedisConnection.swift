@@ -89,10 +89,12 @@ public final class RedisConnection: RedisCommandRunner {
 
   /// Sends `commands` in one write and returns their replies in order. Error replies stay in the
   /// array as `.error` values; the call throws only when the connection fails, times out, or the
-  /// task is cancelled.
-  public func pipeline(_ commands: [RedisCommand]) async throws(RedisError) -> [RESPValue] {
+  /// task is cancelled. `timeout` replaces the configured command timeout for this call.
+  public func pipeline(_ commands: [RedisCommand], timeout: Duration?) async throws(RedisError) -> [RESPValue]
+  {
     try await send(
-      commands, deadline: Milliseconds.deadline(after: configuration.commandTimeout), kind: .command)
+      commands, deadline: Milliseconds.deadline(after: timeout ?? configuration.commandTimeout),
+      kind: .command)
   }
 
   /// Routes pub/sub messages to `onMessage` from now on, and calls `onClose` once when the connection
@@ -101,7 +103,7 @@ public final class RedisConnection: RedisCommandRunner {
     to onMessage: @escaping @Sendable (RESPValue) -> Void, onClose: @escaping @Sendable (RedisError) -> Void
   ) {
     let core = self.core
-    io.execute { core.routeMessages(to: onMessage, onClose: onClose) }
+    io.execute({ core.routeMessages(to: onMessage, onClose: onClose) }, otherwise: { onClose(.shutDown) })
   }
 
   /// Closes the connection; calls waiting on it fail with `.connectionLost`.
@@ -124,7 +126,7 @@ public final class RedisConnection: RedisCommandRunner {
     let core = RedisConnectionCore(
       io: io, fd: fd, limits: configuration.parserLimits, connected: connected, deadline: deadline)
     do {
-      try await connected.wait { io.execute { core.start() } }.get()
+      try await connected.wait { io.execute({ core.start() }, otherwise: { core.abandon(.shutDown) }) }.get()
     } catch {
       // Cancelled while connecting: the socket is still registered.
       io.execute { core.fail(error) }
@@ -148,7 +150,9 @@ public final class RedisConnection: RedisCommandRunner {
     let core = self.core
     let count = expectedReplies ?? commands.count
     return try await slot.wait {
-      io.execute { core.enqueue(bytes, count: count, slot: slot, deadline: deadline, kind: kind) }
+      io.execute(
+        { core.enqueue(bytes, count: count, slot: slot, deadline: deadline, kind: kind) },
+        otherwise: { slot.finish(.failure(.shutDown)) })
     }.get()
   }
 }

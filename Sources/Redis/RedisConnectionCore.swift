@@ -5,7 +5,8 @@ import Synchronization
 /// written, the reply parser, and the callers waiting for replies in the order their commands were sent.
 final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   // @unchecked Sendable: every mutable field is touched only on the loop thread (through
-  // `io.execute`, the loop's events or its tick); other threads read only the atomic `isOpen`.
+  // `io.execute`, the loop's events or its tick), except `abandon` on a core the loop never saw;
+  // other threads read only the atomic `isOpen`.
 
   /// Callers waiting for replies: one pipeline of `expected` commands each.
   private struct Pending {
@@ -66,6 +67,15 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
       if case .connecting(let slot, _) = state { slot.finish(.failure(.connectionLost(error.description))) }
       state = .closed(.connectionLost(error.description))
     }
+  }
+
+  /// Closes a socket that was never handed to the loop (it had shut down); any thread.
+  func abandon(_ error: RedisError) {
+    guard case .connecting(let slot, _) = state else { return }
+    state = .closed(error)
+    isOpen.store(false, ordering: .relaxed)
+    Socket.close(fd)
+    slot.finish(.failure(error))
   }
 
   /// Queues an encoded pipeline of `count` commands whose replies `slot` receives; loop thread only.

@@ -10,7 +10,8 @@ final class RedisIOLoop: @unchecked Sendable {
   private var cores: [ObjectIdentifier: RedisConnectionCore] = [:]
   /// Extra per-tick work, such as expiring pool waiters; called with the monotonic time in milliseconds.
   private var tickHandlers: [@Sendable (Int) -> Void] = []
-  private let stopped = Atomic<Bool>(false)
+  /// True once `shutdown` queued its work; guards `execute` so nothing is queued after it.
+  private let stopped = Mutex(false)
 
   /// Deadlines are checked this often, so they fire up to this much late.
   static let tickMilliseconds: Int32 = 10
@@ -21,8 +22,16 @@ final class RedisIOLoop: @unchecked Sendable {
     try loop.start(tickMilliseconds: Self.tickMilliseconds, tick: { [self] in tick() }, onExit: {})
   }
 
-  /// Runs `work` on the loop thread.
-  func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
+  /// Runs `work` on the loop thread, or `otherwise` at once (on the calling thread) if the loop has been
+  /// shut down. Work accepted here is queued before the shutdown's own work, so it always runs.
+  func execute(_ work: @escaping @Sendable () -> Void, otherwise: () -> Void = {}) {
+    let accepted = stopped.withLock { stopped in
+      if stopped { return false }
+      loop.execute(work)
+      return true
+    }
+    if !accepted { otherwise() }
+  }
 
   /// Adds work to every tick; loop thread only.
   func addTickHandler(_ handler: @escaping @Sendable (Int) -> Void) { tickHandlers.append(handler) }
@@ -33,13 +42,17 @@ final class RedisIOLoop: @unchecked Sendable {
   /// Stops tracking a closed connection; loop thread only.
   func untrack(_ core: RedisConnectionCore) { cores[ObjectIdentifier(core)] = nil }
 
-  /// Closes every connection with `error` and stops the thread; safe to call more than once.
+  /// Closes every connection with `error` and stops the thread; safe to call more than once. Work
+  /// submitted afterwards takes its `otherwise` path, so no caller waits for a loop that is gone.
   func shutdown(_ error: RedisError) {
-    guard !stopped.exchange(true, ordering: .relaxed) else { return }
-    loop.execute { [self] in
-      for core in Array(cores.values) { core.fail(error) }
-      tickHandlers.removeAll()
-      loop.stop()
+    stopped.withLock { stopped in
+      if stopped { return }
+      stopped = true
+      loop.execute { [self] in
+        for core in Array(cores.values) { core.fail(error) }
+        tickHandlers.removeAll()
+        loop.stop()
+      }
     }
   }
 

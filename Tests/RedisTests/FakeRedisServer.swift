@@ -29,6 +29,7 @@ final class FakeRedisServer: Sendable {
   private func serve(reply: [UInt8], greet: Bool, closeAfterReply: Bool) {
     var clients: [Int32] = []
     var answered: Set<Int32> = []
+    // Freed when this thread ends; only this thread uses it.
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
     defer {
       buffer.deallocate()
@@ -73,6 +74,23 @@ final class FakeRedisServer: Sendable {
 /// A loopback IPv4 address for raw connects in tests.
 struct SocketAddressForTests {
   let port: Int
+
+  /// A TCP socket bound to a free loopback port without listening, and that port.
+  static func boundWithoutListening() throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    // sockaddr_in passed as sockaddr for the duration of each call, as bind and getsockname expect.
+    let bound = withUnsafeMutablePointer(to: &address) { p in
+      p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard fd >= 0, bound else { throw SocketError("bind", code: errno) }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
+  }
 
   /// Starts a nonblocking connect and returns the descriptor without waiting.
   func connectNonblocking() -> Int32 {

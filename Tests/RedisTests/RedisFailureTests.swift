@@ -13,7 +13,7 @@ final class Peak: Sendable {
 /// The client when the server is slow, dies, restarts, or is busy beyond the pool.
 @Suite struct RedisFailureTests {
   static func configuration(_ server: RedisServerProcess) throws -> RedisConfiguration {
-    var configuration = try RedisConfiguration(url: server.url())
+    var configuration = try RedisConfiguration.relaxed(url: server.url())
     configuration.commandTimeout = .seconds(10)
     configuration.reconnectDelay = .milliseconds(20)
     return configuration
@@ -74,12 +74,75 @@ final class Peak: Sendable {
     let client = try RedisClient(configuration)
     defer { client.shutdown() }
     await #expect(throws: RedisError.timeout(.command)) {
-      try await client.execute(["DEBUG", "SLEEP", "0.5"])
+      try await client.execute(["DEBUG", "SLEEP", "1"])
     }
-    // The timed-out connection was dropped; once the server is awake again a new one is opened.
-    try await Task.sleep(for: .milliseconds(500))
-    try await client.ping()
+    // The timed-out connection was dropped; a new one is opened and answers once the server wakes.
+    try await client.execute(["PING"], timeout: .seconds(10))
     #expect(client.statistics.open == 1)
+  }
+
+  @Test func aPerCallTimeoutOverridesTheConfiguredOne() async throws {
+    let server = try await RedisServerProcess()
+    var configuration = try Self.configuration(server)
+    configuration.commandTimeout = .milliseconds(50)
+    let client = try RedisClient(configuration)
+    defer { client.shutdown() }
+    // A blocking pop longer than the configured timeout, allowed for this call only.
+    #expect(try await client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)) == .null)
+    await #expect(throws: RedisError.timeout(.command)) {
+      try await client.execute(["BLPOP", "empty", "3"])
+    }
+  }
+
+  @Test func manyCallersThroughARestartAllFinishWithRepliesOrTypedErrors() async throws {
+    let server = try await RedisServerProcess()
+    var configuration = try Self.configuration(server)
+    configuration.commandTimeout = .milliseconds(500)
+    configuration.poolSize = 4
+    let client = try RedisClient(configuration)
+    defer { client.shutdown() }
+    let outcomes = try await withThrowingTaskGroup(of: (ok: Int, failed: Int).self) { group in
+      for worker in 0..<16 {
+        group.addTask {
+          var ok = 0
+          var failed = 0
+          for round in 0..<60 {
+            do {
+              let key = RedisArgument("w\(worker)")
+              let replies = try await client.pipeline([
+                RedisCommand("SET", key, RedisArgument(round)), RedisCommand("GET", key),
+              ])
+              #expect(replies == [.simpleString("OK"), .bulkString(Array(String(round).utf8))])
+              ok += 1
+            } catch {
+              failed += 1
+            }
+            try await Task.sleep(for: .milliseconds(5))
+          }
+          return (ok, failed)
+        }
+      }
+      group.addTask {
+        try await Task.sleep(for: .milliseconds(100))
+        await server.kill()
+        try await Task.sleep(for: .milliseconds(100))
+        try await server.restart()
+        return (0, 0)
+      }
+      return try await group.reduce(into: (ok: 0, failed: 0)) {
+        $0.ok += $1.ok; $0.failed += $1.failed
+      }
+    }
+    #expect(outcomes.ok + outcomes.failed == 16 * 60)
+    #expect(outcomes.failed > 0)
+    #expect(client.statistics.open <= 4)
+    // Working again after the restart.
+    var answered = false
+    for _ in 0..<100 where !answered {
+      answered = (try? await client.ping()) != nil
+      if !answered { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    #expect(answered)
   }
 
   @Test func aHandshakeThatNeverAnswersTimesOutAsConnect() async throws {
@@ -87,10 +150,10 @@ final class Peak: Sendable {
     let server = try await RedisServerProcess(password: "pw")
     var configuration = try Self.configuration(server)
     configuration.password = "pw"
-    configuration.connectTimeout = .milliseconds(150)
     let admin = try RedisClient(configuration)
     defer { admin.shutdown() }
-    try await admin.execute(["CLIENT", "PAUSE", 1000, "ALL"])
+    try await admin.execute(["CLIENT", "PAUSE", 3000, "ALL"])
+    configuration.connectTimeout = .milliseconds(150)
     await #expect(throws: RedisError.timeout(.connect)) { try await RedisConnection.connect(configuration) }
   }
 
@@ -144,7 +207,8 @@ final class Peak: Sendable {
     let client = try RedisClient(configuration)
     defer { client.shutdown() }
     async let busy: RESPValue = client.execute(["DEBUG", "SLEEP", "0.5"])
-    try await Task.sleep(for: .milliseconds(100))
+    // Wait until the one connection is taken (opening or busy), then ask for another.
+    while client.statistics.open == 0 { try await Task.sleep(for: .milliseconds(2)) }
     await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
     #expect(try await busy == .simpleString("OK"))
     try await client.ping()

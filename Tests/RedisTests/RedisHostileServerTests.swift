@@ -6,8 +6,10 @@ import Testing
 /// The client against a fake server that misbehaves in one way each.
 @Suite struct RedisHostileServerTests {
   static func configuration(_ server: FakeRedisServer) -> RedisConfiguration {
-    RedisConfiguration(
-      port: server.port, commandTimeout: .milliseconds(200), reconnectDelay: .milliseconds(10))
+    var configuration = RedisConfiguration(port: server.port).relaxed()
+    configuration.commandTimeout = .seconds(2)
+    configuration.reconnectDelay = .milliseconds(10)
+    return configuration
   }
 
   @Test func garbageIsAProtocolViolation() async throws {
@@ -40,7 +42,7 @@ import Testing
     defer { server.stop() }
     let connection = try await RedisConnection.connect(Self.configuration(server))
     // The greeting arrives with nobody waiting for it.
-    for _ in 0..<200 where connection.isOpen { try await Task.sleep(for: .milliseconds(5)) }
+    for _ in 0..<2000 where connection.isOpen { try await Task.sleep(for: .milliseconds(5)) }
     #expect(!connection.isOpen)
     await #expect(throws: RedisError.protocolViolation(.unsolicitedReply)) { try await connection.ping() }
   }
@@ -62,9 +64,9 @@ import Testing
   }
 
   @Test func nobodyListeningIsConnectionLostAndThenFailsFast() async throws {
-    let server = try FakeRedisServer(reply: [])
-    let port = server.port
-    server.stop()
+    // A port held by a socket that never listens: connects are refused, and no other test can take it.
+    let (fd, port) = try SocketAddressForTests.boundWithoutListening()
+    defer { Socket.close(fd) }
     var configuration = RedisConfiguration(port: port)
     configuration.reconnectDelay = .seconds(30)
     let client = try RedisClient(configuration)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RedisLiveTests {
   @Test func everyReplyType() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     #expect(try await client.execute(["PING"]) == .simpleString("PONG"))
     try await client.set("k", Array("hello".utf8))
@@ -43,9 +43,9 @@ import Testing
 
   @Test func selectsTheDatabaseFromTheURL() async throws {
     let server = try await RedisServerProcess()
-    let db3 = try RedisClient(try RedisConfiguration(url: server.url(database: 3)))
+    let db3 = try RedisClient(try RedisConfiguration.relaxed(url: server.url(database: 3)))
     defer { db3.shutdown() }
-    let db0 = try RedisClient(try RedisConfiguration(url: server.url()))
+    let db0 = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { db0.shutdown() }
     try await db3.set("where", Array("three".utf8))
     #expect(try await db0.get("where") == nil)
@@ -54,13 +54,13 @@ import Testing
 
   @Test func authenticatesWithTheRightPasswordAndRejectsTheWrongOne() async throws {
     let server = try await RedisServerProcess(password: "s3cret:/@")
-    var right = RedisConfiguration(port: server.port)
+    var right = RedisConfiguration(port: server.port).relaxed()
     right.password = "s3cret:/@"
     let client = try RedisClient(right)
     defer { client.shutdown() }
     try await client.ping()
     // The same password through a percent-encoded URL.
-    let fromURL = try RedisConfiguration(url: "redis://:s3cret%3A%2F%40@127.0.0.1:\(server.port)/0")
+    let fromURL = try RedisConfiguration.relaxed(url: "redis://:s3cret%3A%2F%40@127.0.0.1:\(server.port)/0")
     #expect(fromURL.password == "s3cret:/@")
     try await RedisConnection.connect(fromURL).ping()
 
@@ -73,7 +73,7 @@ import Testing
       return message.contains("WRONGPASS")
     }
     // No password at all: the first command says so.
-    let anonymous = try RedisClient(RedisConfiguration(port: server.port))
+    let anonymous = try RedisClient(RedisConfiguration(port: server.port).relaxed())
     defer { anonymous.shutdown() }
     await #expect {
       try await anonymous.ping()

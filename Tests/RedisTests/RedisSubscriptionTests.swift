@@ -6,7 +6,7 @@ import Testing
 @Suite struct RedisSubscriptionTests {
   @Test func receivesChannelAndPatternMessagesInOrder() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     let subscription = try await client.subscribe(to: ["filled"])
     try await subscription.subscribe(patterns: ["lock.*"])
@@ -29,7 +29,7 @@ import Testing
 
   @Test func theStreamEndsWhenTheServerGoesAway() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     let subscription = try await client.subscribe(to: ["filled"])
     await server.kill()

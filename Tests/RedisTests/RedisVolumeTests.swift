@@ -6,7 +6,7 @@ import Testing
 @Suite struct RedisVolumeTests {
   @Test func largeValuesRoundTrip() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     var value = [UInt8](repeating: UInt8(ascii: "v"), count: 6 << 20)
     for index in stride(from: 0, to: value.count, by: 65_521) {
@@ -16,7 +16,7 @@ import Testing
     #expect(try await client.get("big") == value)
     #expect(try await client.execute(["STRLEN", "big"]) == .integer(Int64(value.count)))
     // A reply over the client's bulk limit closes that connection with a typed error, nothing more.
-    var limited = try RedisConfiguration(url: server.url())
+    var limited = try RedisConfiguration.relaxed(url: server.url())
     limited.parserLimits.maxBulkLength = 1 << 20
     let small = try RedisClient(limited)
     defer { small.shutdown() }
@@ -30,7 +30,7 @@ import Testing
 
   @Test func pipelinesThousandsOfCommandsInOrder() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     let count = 5000
     let sets = (0..<count).map { RedisCommand("SET", RedisArgument("key:\($0)"), RedisArgument($0 * 7)) }
@@ -41,7 +41,7 @@ import Testing
     let values = try await client.pipeline(gets)
     #expect(values.map(\.integer) == (0..<count).map { Int64($0 * 7) })
     // Concurrent pipelines on a shared connection each get their own replies.
-    let connection = try await RedisConnection.connect(try RedisConfiguration(url: server.url()))
+    let connection = try await RedisConnection.connect(try RedisConfiguration.relaxed(url: server.url()))
     try await withThrowingTaskGroup(of: Void.self) { group in
       for start in stride(from: 0, to: count, by: 500) {
         group.addTask {
@@ -57,7 +57,7 @@ import Testing
 
   @Test func scriptsRunBySHAAndFallBackToEvalAfterAFlush() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     let script = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1])")
     // The locally computed digest is the one Redis uses.
@@ -77,7 +77,7 @@ import Testing
 
   @Test func lockHelpersSetOnlyIfAbsentWithExpiry() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
     defer { client.shutdown() }
     #expect(try await client.setIfAbsent("lock", [1], expiresIn: .seconds(5)))
     #expect(try await !client.setIfAbsent("lock", [2], expiresIn: .seconds(5)))
