@@ -135,13 +135,14 @@ extension Routes {
     return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
   }
 
-  /// One batch of a list, with the largest star count seen on the way (for the bars' scale).
+  /// One batch of a list, with the largest star count up to it (for the bars' scale). The list index
+  /// lets a batch at any depth read only the pages its cards come from.
   func batch(_ kind: ListKind, after cursor: Int, reload: Bool) async -> (ListBatch<Repository>, Int) {
     let source = GitHubSearchSource(client: client, query: kind.query)
     let list = PagedList(
       source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
-    let batch = await list.batch(after: cursor, reload: reload)
-    return (batch, source.largestStars.value)
+    let batch = await list.batch(after: cursor, reload: reload, index: listIndex, key: kind)
+    return (batch, batch.measure)
   }
 
   /// A whole page rendered at once.

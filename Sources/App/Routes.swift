@@ -2,6 +2,7 @@ import GitHub
 import HTTP
 import HTTPServer
 import Mustache
+import Paging
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -33,6 +34,9 @@ final class Routes: Sendable {
   let client: GitHubClient
   let metrics = Metrics()
   let accessLog: AccessLog?
+  /// Where each list's upstream pages fall in its de-duplicated rows, for as long as search pages stay
+  /// fresh: a fragment at any depth reads only the pages its cards come from.
+  let listIndex: ListIndex<ListKind, Int>
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -44,6 +48,10 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
+    let started = ContinuousClock.now
+    listIndex = ListIndex(
+      capacity: 64, lifetime: configuration.searchTTL,
+      clock: { Int((ContinuousClock.now - started).components.seconds) })
   }
 
   /// Unix seconds now.
