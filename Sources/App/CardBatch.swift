@@ -126,22 +126,27 @@ final class CardBatch: MustacheRows {
       output.append(literal: "/fragments/stars/")
       writeLogin(p, encoded: true, to: &output)
       output.append(byte: UInt8(ascii: "/"))
-      URLText.percentEncode(p.pointee.item.name) { output.append(byte: $0) }
+      writeEncoded(p.pointee.item.name, to: &output)
     }
   }
 
   /// The owner's login, or the part of the full name before `/` when GitHub sent no owner;
   /// percent-encoded (so safe to write unescaped) when `encoded`.
   private func writeLogin(_ p: Item, encoded: Bool = false, to output: inout MustacheOutput) {
-    if p.pointee.item.owner != nil {
-      if encoded {
-        URLText.percentEncode(p.pointee.item.owner?.login ?? "") { output.append(byte: $0) }
-      } else {
-        output.append(p.pointee.item.owner?.login ?? "")
-      }
+    if let login = p.pointee.item.owner?.login {
+      encoded ? writeEncoded(login, to: &output) : output.append(login)
       return
     }
     let login = String(p.pointee.item.fullName.prefix { $0 != "/" })
-    encoded ? URLText.percentEncode(login) { output.append(byte: $0) } : output.append(login)
+    encoded ? writeEncoded(login, to: &output) : output.append(login)
+  }
+
+  /// `text` percent-encoded; written whole when encoding would not change it (the usual case).
+  private func writeEncoded(_ text: String, to output: inout MustacheOutput) {
+    if URLText.isUnreserved(text) {
+      output.append(text)
+    } else {
+      URLText.percentEncode(text) { output.append(byte: $0) }
+    }
   }
 }
