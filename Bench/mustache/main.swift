@@ -79,6 +79,51 @@ final class OwnerObject: MustacheObject {
 
 let objects: MustacheValue = ["repos": .list((0..<20).map { .dynamic(RepositoryObject($0)) })]
 
+/// The same cards as rows that the card template is bound to when the library loads
+/// (`MustacheRows`): fields by number, written in place.
+final class RepositoryRows: MustacheRows {
+  static let names = [
+    "id", "owner.id", "url", "owner.login", "name", "archived", "description", "language", "stars",
+    "hasTopics",
+    "topics",
+  ]
+  static let cardSchema = MustacheSchema("repository", names: names)
+  /// Each row's values by field number.
+  let fields: [[MustacheValue]]
+
+  init() {
+    fields = (0..<20).map { i in
+      guard case .object(var fields) = repository(i), case .object(let owner)? = fields["owner"] else {
+        fatalError("the bench's own data")
+      }
+      fields["owner.login"] = owner["login"]
+      fields["owner.id"] = owner["id"]
+      return Self.names.map { fields[$0] ?? .null }
+    }
+  }
+
+  var schema: MustacheSchema { Self.cardSchema }
+  var count: Int { fields.count }
+
+  func count(of field: Int, row: Int) -> Int {
+    switch fields[row][field] {
+    case .list(let items): return items.count
+    case let value: return value.isTruthy ? 1 : 0
+    }
+  }
+
+  func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
+    switch fields[row][field] {
+    case .string(let text): output.append(text)
+    case .int(let number): output.append(number)
+    case .list(let items): if case .string(let text) = items[element] { output.append(text) }
+    default: break
+    }
+  }
+}
+
+let rows: MustacheValue = ["repos": .rows(RepositoryRows())]
+
 /// CPU time of this thread: steadier than wall time on a machine shared with other work.
 func now() -> Double {
   var ts = timespec()
@@ -110,16 +155,23 @@ func microseconds(_ seconds: Double) -> String {
 
 do {
   let library = try TemplateLibrary(templates: ["card": card, "page": page])
+  let bound = try TemplateLibrary(
+    templates: ["card": card, "page": page], bindings: ["card": RepositoryRows.cardSchema])
   var buffer: [UInt8] = []
   try library.render("page", objects, into: &buffer)
   let fromObjects = buffer
   buffer.removeAll()
   try library.render("page", data, into: &buffer)
   guard fromObjects == buffer else { fatalError("objects and dictionaries render differently") }
+  var fromRows: [UInt8] = []
+  try bound.render("page", rows, into: &fromRows)
+  guard fromRows == buffer else { fatalError("rows and dictionaries render differently") }
   let bytesPerRender = buffer.count
   print("mustache bench: 20 cards, \(bytesPerRender) bytes per render (\(bytesPerRender / 20) per card)")
-  for (label, value) in [("dictionaries", data), ("objects", objects)] {
-    let samples = try measure(library, value, into: &buffer)
+  for (label, value, templates) in [
+    ("dictionaries", data, library), ("objects", objects, library), ("rows, bound at load", rows, bound),
+  ] {
+    let samples = try measure(templates, value, into: &buffer)
     let median = samples[samples.count / 2]
     print("\(label): runs (CPU µs/render):", samples.map(microseconds).joined(separator: " "))
     print(

@@ -15,6 +15,10 @@ final class CardBatch: MustacheRows {
   let largestStars: Int
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
+  /// Each card's owner login (the full name's part before `/` when GitHub sent no owner) and owner id
+  /// (0 without an owner), read once here: each read of an item's optional owner copies all of it.
+  private let logins: [String]
+  private let ownerIDs: [Int]
 
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
@@ -25,6 +29,21 @@ final class CardBatch: MustacheRows {
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
+    var logins: [String] = []
+    var ownerIDs: [Int] = []
+    logins.reserveCapacity(items.count)
+    ownerIDs.reserveCapacity(items.count)
+    for index in items.indices {
+      if let owner = items[index].item.owner {
+        logins.append(owner.login)
+        ownerIDs.append(owner.id)
+      } else {
+        logins.append(String(items[index].item.fullName.prefix { $0 != "/" }))
+        ownerIDs.append(0)
+      }
+    }
+    self.logins = logins
+    self.ownerIDs = ownerIDs
   }
 
   var schema: MustacheSchema { CardField.schema }
@@ -60,7 +79,7 @@ final class CardBatch: MustacheRows {
     case .archived: return p.pointee.item.archived ? 1 : 0
     case .fork: return p.pointee.item.fork ? 1 : 0
     case .topics: return min(p.pointee.item.topics.count, Self.maxTopics)
-    case .ownerAvatar, .ownerAvatar2x: return (p.pointee.item.owner?.id ?? 0) > 0 ? 1 : 0
+    case .ownerAvatar, .ownerAvatar2x: return ownerIDs[row] > 0 ? 1 : 0
     case .name: return p.pointee.item.name.isEmpty ? 0 : 1
     case .fullName: return p.pointee.item.fullName.isEmpty ? 0 : 1
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
@@ -111,41 +130,31 @@ final class CardBatch: MustacheRows {
     case .barPercent:
       output.append(CardText.barPercent(stars: p.pointee.item.stargazersCount, largest: largestStars))
     case .barBand: output.append(CardText.band(p.pointee.item.stargazersCount))
-    case .ownerLogin: writeLogin(p, to: &output)
+    case .ownerLogin: output.append(logins[row])
     case .ownerPage:
       output.append(literal: "/owners/")
-      writeLogin(p, encoded: true, to: &output)
-    case .ownerInitials:
-      if let owner = p.pointee.item.owner {
-        output.append(CardText.initials(owner.login))
-      } else {
-        output.append(CardText.initials(String(p.pointee.item.fullName.prefix { $0 != "/" })))
-      }
+      writeEncoded(logins[row], to: &output)
+    case .ownerInitials: output.append(CardText.initials(logins[row]))
     case .ownerAvatar, .ownerAvatar2x:
-      guard let id = p.pointee.item.owner?.id, id > 0 else { return }
+      let id = ownerIDs[row]
+      guard id > 0 else { return }
       output.append(literal: "/avatars/")
       output.append(id)
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
       output.append(literal: "/fragments/stars/")
-      writeLogin(p, encoded: true, to: &output)
+      writeEncoded(logins[row], to: &output)
       output.append(byte: UInt8(ascii: "/"))
-      URLText.percentEncode(p.pointee.item.name) { output.append(byte: $0) }
+      writeEncoded(p.pointee.item.name, to: &output)
     }
   }
 
-  /// The owner's login, or the part of the full name before `/` when GitHub sent no owner;
-  /// percent-encoded (so safe to write unescaped) when `encoded`.
-  private func writeLogin(_ p: Item, encoded: Bool = false, to output: inout MustacheOutput) {
-    if p.pointee.item.owner != nil {
-      if encoded {
-        URLText.percentEncode(p.pointee.item.owner?.login ?? "") { output.append(byte: $0) }
-      } else {
-        output.append(p.pointee.item.owner?.login ?? "")
-      }
-      return
+  /// `text` percent-encoded; written whole when encoding would not change it (the usual case).
+  private func writeEncoded(_ text: String, to output: inout MustacheOutput) {
+    if URLText.isUnreserved(text) {
+      output.append(text)
+    } else {
+      URLText.percentEncode(text) { output.append(byte: $0) }
     }
-    let login = String(p.pointee.item.fullName.prefix { $0 != "/" })
-    encoded ? URLText.percentEncode(login) { output.append(byte: $0) } : output.append(login)
   }
 }

@@ -1,6 +1,5 @@
 import GitHub
 import Paging
-import Synchronization
 
 /// GitHub's repository search as a Paging source: 100 results per upstream page, so N rows cost
 /// ceil(N/100) search calls, and the 1000-result cap ends the list.
@@ -12,24 +11,25 @@ struct GitHubSearchSource: PageSource {
 
   let client: GitHubClient
   let query: SearchQuery
-  /// The largest star count on any page read for this batch, to scale the stars bars. The list walks
-  /// from page 1 for every batch, so for a stars-descending list this is the list's first row.
-  let largestStars = LargestValue()
-  /// How many results GitHub reports for the query (its `total_count`, before the 1000 cap).
-  let totalCount = LargestValue()
 
   var upstreamPageSize: Int { Self.pageSize }
 
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Repository> {
     let page = try await client.searchRepositories(
       query, page: number, perPage: Self.pageSize, reload: reload)
-    var largest = 0
-    for item in page.items where item.stargazersCount > largest { largest = item.stargazersCount }
-    largestStars.raise(to: largest)
-    totalCount.raise(to: page.totalCount)
     return SourcePage(
       items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
       incomplete: page.incompleteResults)
+  }
+
+  /// The largest star count on the page: a batch reports the largest over the pages up to it, the
+  /// stars bars' scale (for a stars-descending list, the list's first row).
+  func measure(_ page: SourcePage<Repository>) -> Int {
+    var largest = 0
+    for index in page.items.indices where page.items[index].stargazersCount > largest {
+      largest = page.items[index].stargazersCount
+    }
+    return largest
   }
 
   /// Sorts a failure into retryable or not, with a message fit for the page and, for rate limits,
@@ -55,25 +55,6 @@ struct GitHubSearchSource: PageSource {
       return ListError(message: "This search cannot be run: \(message).", retryable: false)
     case .notFound:
       return ListError(message: "GitHub found nothing for this search.", retryable: false)
-    }
-  }
-}
-
-/// A shared maximum (a class, because an atomic cannot live in a copyable struct).
-final class LargestValue: Sendable {
-  private let atomic = Atomic<Int>(0)
-
-  /// The largest value seen.
-  var value: Int { atomic.load(ordering: .relaxed) }
-
-  /// Raises the value to at least `value`.
-  func raise(to candidate: Int) {
-    var current = atomic.load(ordering: .relaxed)
-    while candidate > current {
-      let (exchanged, original) = atomic.compareExchange(
-        expected: current, desired: candidate, ordering: .relaxed)
-      if exchanged { return }
-      current = original
     }
   }
 }

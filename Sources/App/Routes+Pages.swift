@@ -173,16 +173,17 @@ extension Routes {
     return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
   }
 
-  /// One batch of a list, with the largest star count seen on the way (for the bars' scale) and
-  /// upstream's result count (0 when no page was read).
+  /// One batch of a list, with the largest star count up to it (for the bars' scale) and upstream's
+  /// result count (0 when no page was read). The list index lets a batch at any depth read only the
+  /// pages its cards come from.
   func batch(_ kind: ListKind, after cursor: Int, reload: Bool) async -> (ListBatch<Repository>, Int, Int) {
     let source = GitHubSearchSource(client: client, query: kind.query)
     let list = PagedList(
       source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
-    let batch = await list.batch(after: cursor, reload: reload)
+    let batch = await list.batch(after: cursor, reload: reload, index: listIndex, key: kind)
     await readAhead.consider(batch, query: kind.query)
     warming.sent(batch, list: kind)
-    return (batch, source.largestStars.value, source.totalCount.value)
+    return (batch, batch.measure, batch.reportedTotal)
   }
 
   /// A whole page rendered at once.

@@ -2,6 +2,7 @@ import GitHub
 import HTTP
 import HTTPServer
 import Mustache
+import Paging
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -36,6 +37,9 @@ final class Routes: Sendable {
   let accessLog: AccessLog?
   let readAhead: ReadAhead
   let warming: Warming
+  /// Where each list's upstream pages fall in its de-duplicated rows, for as long as search pages stay
+  /// fresh: a fragment at any depth reads only the pages its cards come from.
+  let listIndex: ListIndex<ListKind, Int>
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -50,6 +54,10 @@ final class Routes: Sendable {
     readAhead = ReadAhead(client: client, lead: configuration.readAhead)
     warming = Warming(
       client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
+    let started = ContinuousClock.now
+    listIndex = ListIndex(
+      capacity: 64, lifetime: configuration.searchTTL,
+      clock: { Int((ContinuousClock.now - started).components.seconds) })
   }
 
   /// Unix seconds now.

@@ -27,16 +27,30 @@ enum URLText {
   /// the one encoder behind every URL the views write.
   static func percentEncode(_ text: String, _ emit: (UInt8) -> Void) {
     for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"):
+      if isUnreserved(byte) {
         emit(byte)
-      default:
+      } else {
         emit(UInt8(ascii: "%"))
         emit(hexDigit(byte >> 4))
         emit(hexDigit(byte & 0xF))
       }
+    }
+  }
+
+  /// Whether `text` is the same percent-encoded (every GitHub login and most repository names).
+  static func isUnreserved(_ text: String) -> Bool {
+    text.utf8.allSatisfy(isUnreserved)
+  }
+
+  /// Letters, digits and `-._~`: the bytes percent-encoding leaves as they are.
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"):
+      return true
+    default:
+      return false
     }
   }
 

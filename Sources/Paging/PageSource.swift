@@ -23,7 +23,8 @@ public struct SourcePage<Item: Sendable>: Sendable {
 /// Pages are numbered from 1 and hold up to `upstreamPageSize` items. A short page does not end the
 /// list (real upstreams answer short pages mid-list); an empty page, the total count or the result
 /// cap does.
-/// Sources are expected to cache pages, because a batch re-reads earlier pages to de-duplicate.
+/// Sources are expected to cache pages, because a batch re-reads earlier pages to de-duplicate (all of
+/// them from page 1, or only those its items come from with a `ListIndex`).
 public protocol PageSource: Sendable {
   /// The element type; ids de-duplicate items across shifting upstream pages.
   associatedtype Item: Identifiable & Sendable where Item.ID: Sendable
@@ -31,4 +32,12 @@ public protocol PageSource: Sendable {
   var upstreamPageSize: Int { get }
   /// Fetches page `number` (1-based); `reload` asks to bypass any fresh cache.
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Item>
+  /// A number taken from each page whose largest value over the pages up to a batch the batch reports
+  /// (`ListBatch.measure`), e.g. the largest star count; batches need not read those pages for it.
+  func measure(_ page: SourcePage<Item>) -> Int
+}
+
+extension PageSource {
+  /// 0: nothing measured.
+  public func measure(_ page: SourcePage<Item>) -> Int { 0 }
 }

@@ -29,62 +29,184 @@ public struct PagedList<Source: PageSource>: Sendable {
   }
 
   /// The batch of items `[cursor, cursor + batchSize)`; `reload` bypasses caches for pages that can
-  /// contribute items to this batch (pages read only to de-duplicate are left cached).
+  /// contribute items to this batch (pages read only to de-duplicate are left cached). Walks from
+  /// page 1.
   /// Inlinable so that it is specialised for the caller's item type: generic code copies each item
   /// it reads, where specialised code reads only the id.
   @inlinable public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
     let cursor = max(0, cursor)
+    var seen = Set<Source.Item.ID>(minimumCapacity: seenCapacity(cursor))
+    return await walk(after: cursor, reload: reload, from: 1, before: .init(), known: [], seen: &seen).batch
+  }
+
+  /// The same batch, reading only the pages its items come from when `index` knows the list `key`
+  /// (and indexing the pages it reads otherwise). A reload drops the list from the index first.
+  @inlinable public func batch<Key>(
+    after cursor: Int, reload: Bool = false, index: ListIndex<Key, Source.Item.ID>, key: Key
+  ) async -> ListBatch<Source.Item> {
+    let cursor = max(0, cursor)
+    if reload {
+      index.remove(key)
+    } else if let plan = index.plan(key, cursor: cursor, batchSize: batchSize) {
+      var seen = plan.seen
+      let taken = seen != nil
+      var ids = seen ?? []
+      let result = await walk(
+        after: cursor, reload: false, from: plan.page, before: plan.before, known: plan.known,
+        seen: &ids, canExtend: taken)
+      if taken { seen = ids }
+      switch result.outcome {
+      case .done:
+        index.extend(key, generation: plan.generation, pages: result.pages, seen: seen, ended: result.ended)
+        return result.batch
+      case .failed:
+        index.extend(key, generation: plan.generation, pages: result.pages, seen: seen, ended: false)
+        return result.batch
+      case .stale:
+        // An indexed page changed: the list is indexed again from page 1.
+        index.remove(key)
+      case .lent:
+        // Another walk holds the ids needed to go past the indexed pages: walk from page 1.
+        break
+      }
+    }
+    var seen = Set<Source.Item.ID>(minimumCapacity: seenCapacity(cursor))
+    let result = await walk(after: cursor, reload: reload, from: 1, before: .init(), known: [], seen: &seen)
+    if case .done = result.outcome { index.store(key, pages: result.pages, seen: seen, ended: result.ended) }
+    return result.batch
+  }
+
+  /// Every id up to the batch is hashed; sized once so the set never rehashes on the way.
+  @inlinable func seenCapacity(_ cursor: Int) -> Int {
+    min(cursor + batchSize + max(1, source.upstreamPageSize), 1 << 16)
+  }
+
+  /// How a walk ended: with a batch to keep, with an error batch (pages indexed before the error are
+  /// kept), on an indexed page that changed, or needing ids another walk holds.
+  @usableFromInline enum Outcome { case done, failed, stale, lent }
+
+  /// Walks pages from `first` (the state before it in `before`), reading the `known` pages' new items
+  /// from the index and de-duplicating later ones through `seen`, and records each page it indexes.
+  /// A walk from page 1 passes all pages through `seen`; a planned walk may go past its known pages
+  /// only when `canExtend` (it holds the ids of all of them).
+  @inlinable func walk(
+    after cursor: Int, reload: Bool, from first: Int, before: WalkState,
+    known: ArraySlice<IndexedPage>, seen: inout Set<Source.Item.ID>,
+    canExtend: Bool = true
+  ) async -> (batch: ListBatch<Source.Item>, outcome: Outcome, pages: [IndexedPage], ended: Bool) {
     let pageSize = max(1, source.upstreamPageSize)
-    // Every id up to the batch is hashed; sized once so the set never rehashes on the way.
-    var seen = Set<Source.Item.ID>(minimumCapacity: min(cursor + batchSize + pageSize, 1 << 16))
     var collected: [PositionedItem<Source.Item>] = []
     collected.reserveCapacity(batchSize)
-    var distinct = 0
-    var barren = 0
-    var page = 1
-    var limit = 0
-    var largestTotal = 0
-    var incomplete = false
+    var walked = before
+    var recorded: [IndexedPage] = []
+    var page = first
     do {
       while true {
-        let fetched = try await source.fetchPage(page, reload: reload && distinct + pageSize > cursor)
-        largestTotal = max(largestTotal, fetched.totalCount)
-        limit = max(limit, min(fetched.totalCount, fetched.resultCap ?? Int.max))
-        incomplete = incomplete || fetched.incomplete
+        let fetched = try await source.fetchPage(page, reload: reload && walked.distinct + pageSize > cursor)
+        walked.largestTotal = max(walked.largestTotal, fetched.totalCount)
+        walked.limit = max(walked.limit, min(fetched.totalCount, fetched.resultCap ?? Int.max))
+        walked.incomplete = walked.incomplete || fetched.incomplete
+        walked.measure = max(walked.measure, source.measure(fetched))
         var added = 0
-        // By index: only the collected items are copied (a copy retains every reference they hold).
-        for index in fetched.items.indices where seen.insert(fetched.items[index].id).inserted {
-          if distinct >= cursor {
-            if collected.count == batchSize {
-              // A further distinct item exists, so the list certainly goes on.
-              return ListBatch(
-                cursor: cursor, items: collected, nextCursor: cursor + collected.count,
-                total: limit, state: .items, incomplete: incomplete)
-            }
-            collected.append(PositionedItem(position: distinct + 1, item: fetched.items[index]))
+        // Set when the batch is full and a further distinct item exists: the list certainly goes on.
+        var more = false
+        let offset = page - first
+        if offset < known.count {
+          let mark = known[known.startIndex + offset]
+          guard mark.fingerprint == Self.fingerprint(fetched.items) else {
+            return (
+              ListBatch(cursor: cursor, items: [], nextCursor: nil, total: 0, state: .empty), .stale, [],
+              false
+            )
           }
-          distinct += 1
-          added += 1
+          for fresh in mark.fresh {
+            if walked.distinct >= cursor {
+              if collected.count == batchSize {
+                more = true
+                break
+              }
+              collected.append(PositionedItem(position: walked.distinct + 1, item: fetched.items[Int(fresh)]))
+            }
+            walked.distinct += 1
+            added += 1
+          }
+          if more { added = mark.fresh.count }
+        } else {
+          guard canExtend else {
+            return (
+              ListBatch(cursor: cursor, items: [], nextCursor: nil, total: 0, state: .empty), .lent, [], false
+            )
+          }
+          var fresh: [Int32] = []
+          // By index: only the collected items are copied (a copy retains every reference they hold).
+          // The whole page is read even once the batch is full, so that its index entry is complete.
+          for index in fetched.items.indices where seen.insert(fetched.items[index].id).inserted {
+            fresh.append(Int32(truncatingIfNeeded: index))
+            if walked.distinct >= cursor && !more {
+              if collected.count == batchSize {
+                more = true
+              } else {
+                collected.append(PositionedItem(position: walked.distinct + 1, item: fetched.items[index]))
+              }
+            }
+            if !more { walked.distinct += 1 }
+            added += 1
+          }
+          walked.barren = added == 0 ? walked.barren + 1 : 0
+          // What follows the page in the index counts every new item on it.
+          var after = walked
+          after.distinct =
+            (recorded.last?.after.distinct ?? known.last?.after.distinct ?? before.distinct) + fresh.count
+          recorded.append(
+            IndexedPage(fresh: fresh, fingerprint: Self.fingerprint(fetched.items), after: after))
         }
-        barren = added == 0 ? barren + 1 : 0
-        let upstreamDone = fetched.items.isEmpty || page * pageSize >= limit || barren >= Self.maxBarrenPages
+        if offset < known.count { walked.barren = added == 0 ? walked.barren + 1 : 0 }
+        if more {
+          return (
+            ListBatch(
+              cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
+              state: .items, incomplete: walked.incomplete, measure: walked.measure,
+              reportedTotal: walked.largestTotal),
+            .done, recorded, false
+          )
+        }
+        let upstreamDone =
+          fetched.items.isEmpty || page * pageSize >= walked.limit || walked.barren >= Self.maxBarrenPages
         if upstreamDone {
-          let cap = fetched.resultCap.flatMap { largestTotal > $0 && page * pageSize >= $0 ? $0 : nil }
-          var batch = finished(cursor: cursor, collected: collected, distinct: distinct, cappedAt: cap)
-          batch.incomplete = incomplete
-          return batch
+          let cap = fetched.resultCap.flatMap { walked.largestTotal > $0 && page * pageSize >= $0 ? $0 : nil }
+          var batch = finished(cursor: cursor, collected: collected, distinct: walked.distinct, cappedAt: cap)
+          batch.incomplete = walked.incomplete
+          batch.measure = walked.measure
+          batch.reportedTotal = walked.largestTotal
+          return (batch, .done, recorded, true)
         }
         if collected.count == batchSize {
           // Knowing whether more follow would cost another page; let the next batch find out.
-          return ListBatch(
-            cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: limit,
-            state: .items, incomplete: incomplete)
+          return (
+            ListBatch(
+              cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
+              state: .items, incomplete: walked.incomplete, measure: walked.measure,
+              reportedTotal: walked.largestTotal),
+            .done, recorded, false
+          )
         }
         page += 1
       }
     } catch {
-      return ListBatch(cursor: cursor, items: [], nextCursor: nil, total: 0, state: .error(classify(error)))
+      return (
+        ListBatch(cursor: cursor, items: [], nextCursor: nil, total: 0, state: .error(classify(error))),
+        .failed,
+        recorded, false
+      )
     }
+  }
+
+  /// A hash of a page's ids in order (the same within one process).
+  @inlinable static func fingerprint(_ items: [Source.Item]) -> Int {
+    var hasher = Hasher()
+    hasher.combine(items.count)
+    for index in items.indices { hasher.combine(items[index].id) }
+    return hasher.finalize()
   }
 
   /// The terminal batch once the upstream has nothing more to give; `cap` is set when the result cap,

@@ -39,7 +39,7 @@ struct CardRenderingTests {
       #expect(batch.total > 0, "\(query) after \(cursor)")
       let view = BatchView(
         batch: batch, kind: .search(search), batchSize: 20, prefetchMargin: 5,
-        largestStars: source.largestStars.value, now: Self.now)
+        largestStars: batch.measure, now: Self.now)
       var rendered: [UInt8] = []
       try templates.render("partials/cards", view.mustacheValue, into: &rendered)
       let name = String(query.map { $0.isLetter || $0.isNumber ? $0 : "-" })

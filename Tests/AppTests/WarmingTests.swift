@@ -78,7 +78,7 @@ struct WarmingTests {
   }
 
   @Test func theIndexFindsSuccessorsInTheSameListAndForgetsTheOldest() {
-    var index = ListIndex(capacity: 3)
+    var index = CardPositions(capacity: 3)
     let a = ListKind.search(SearchQuery(text: "a"))
     let b = ListKind.search(SearchQuery(text: "b"))
     index.record(RepoName(owner: "o", repo: "1"), list: a, position: 1)

@@ -14,7 +14,7 @@ enum SourceFailure: Error, Equatable {
 /// A caching page source over fixed upstream pages that records every upstream fetch.
 actor CachingSource: PageSource {
   nonisolated let upstreamPageSize: Int
-  private let pages: [[Row]]
+  private var pages: [[Row]]
   private let totalCount: Int
   private let resultCap: Int?
   private var cache: [Int: SourcePage<Row>] = [:]
@@ -23,6 +23,8 @@ actor CachingSource: PageSource {
   private(set) var upstreamFetches: [Int] = []
   /// Page numbers requested with reload = true.
   private(set) var reloads: [Int] = []
+  /// Every page number asked for, from the cache or not, in order.
+  private(set) var reads: [Int] = []
 
   init(pages: [[Row]], pageSize: Int, totalCount: Int, resultCap: Int? = nil) {
     self.pages = pages
@@ -45,7 +47,19 @@ actor CachingSource: PageSource {
     failures[page] = failure
   }
 
+  /// Changes page `number` upstream and drops it from the cache (as a cache expiry would).
+  func change(page number: Int, to rows: [Row]) {
+    pages[number - 1] = rows
+    cache[number] = nil
+  }
+
+  /// Forgets which pages were read.
+  func clearReads() {
+    reads = []
+  }
+
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Row> {
+    reads.append(number)
     if reload { reloads.append(number) }
     if !reload, let hit = cache[number] { return hit }
     if let failure = failures.removeValue(forKey: number) { throw failure }

@@ -1,0 +1,160 @@
+import Synchronization
+
+/// Where each upstream page's items fall in lists' de-duplicated sequences, kept per list so that a
+/// batch at any depth reads only the pages its items come from (without it, every batch re-reads the
+/// pages from page 1 to de-duplicate).
+///
+/// Bounded and never stale for longer than the pages it describes: at most `capacity` lists (the
+/// least recently used goes first), each trusted for `lifetime` seconds after its first page was
+/// indexed (the sources' cache freshness, after which pages may change), dropped when a batch is
+/// reloaded, and checked against every page it reads (a page whose ids changed drops the list).
+public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>: Sendable {
+  /// Where a batch starts walking: page `page` with the state before it, the indexed pages from
+  /// there on, and (when the batch may read past them) the ids of all indexed pages.
+  @usableFromInline struct Plan: Sendable {
+    @usableFromInline let generation: Int
+    @usableFromInline let page: Int
+    @usableFromInline let before: WalkState
+    @usableFromInline let known: ArraySlice<IndexedPage>
+    @usableFromInline let seen: Set<ID>?
+  }
+
+  private struct Entry {
+    var pages: [IndexedPage]
+    /// Ids of every indexed page; nil while a walk has taken them to index further pages.
+    var seen: Set<ID>?
+    /// Whether the last indexed page ended the list.
+    var ended: Bool
+    let generation: Int
+    let created: Int
+    var used: Int
+  }
+
+  private struct State {
+    var entries: [Key: Entry] = [:]
+    var generations = 0
+    var uses = 0
+  }
+
+  private let state = Mutex(State())
+  private let capacity: Int
+  private let lifetime: Int
+  private let clock: @Sendable () -> Int
+  /// Most ids one list may index (beyond, batches past its indexed pages walk from page 1).
+  private let maxIDs: Int
+
+  /// An index of at most `capacity` lists, each trusted for `lifetime` seconds of `clock`.
+  public init(
+    capacity: Int = 64, lifetime: Int, maxIDs: Int = 10_000, clock: @escaping @Sendable () -> Int
+  ) {
+    self.capacity = max(1, capacity)
+    self.lifetime = lifetime
+    self.maxIDs = maxIDs
+    self.clock = clock
+  }
+
+  /// How many lists are indexed.
+  public var count: Int { state.withLock { $0.entries.count } }
+
+  /// Forgets the list `key` (its pages are being reloaded).
+  @usableFromInline func remove(_ key: Key) {
+    state.withLock { _ = $0.entries.removeValue(forKey: key) }
+  }
+
+  /// Where a batch of `batchSize` items after `cursor` starts, or nil when the list is not indexed
+  /// (or no longer trusted).
+  @usableFromInline func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
+    let now = clock()
+    return state.withLock { state -> Plan? in
+      guard var entry = state.entries[key] else { return nil }
+      guard now - entry.created < lifetime, now >= entry.created else {
+        state.entries[key] = nil
+        return nil
+      }
+      state.uses += 1
+      entry.used = state.uses
+      // The first indexed page whose items reach past the cursor; else the first page after them.
+      var first = entry.pages.count
+      var low = 0
+      while low < first {
+        let middle = (low + first) / 2
+        if entry.pages[middle].after.distinct > cursor { first = middle } else { low = middle + 1 }
+      }
+      // Past the end of an ended list: its last page answers again (never a page past the end).
+      if entry.ended && first == entry.pages.count { first = max(0, first - 1) }
+      // A batch also needs one item past its end, to know whether more follow.
+      let last = entry.pages.last?.after.distinct ?? 0
+      var seen: Set<ID>? = nil
+      if last <= cursor + batchSize && !entry.ended {
+        seen = entry.seen
+        entry.seen = nil
+      }
+      state.entries[key] = entry
+      return Plan(
+        generation: entry.generation, page: first + 1,
+        before: first == 0 ? WalkState() : entry.pages[first - 1].after,
+        known: entry.pages[first...], seen: seen)
+    }
+  }
+
+  /// Records what a planned walk learnt: `pages` indexed after the entry's own, and the ids it took
+  /// back (nil when it did not take them). Ignored if the list was dropped or re-indexed meanwhile.
+  @usableFromInline func extend(
+    _ key: Key, generation: Int, pages: [IndexedPage], seen: Set<ID>?, ended: Bool
+  ) {
+    state.withLock { state in
+      guard var entry = state.entries[key], entry.generation == generation else { return }
+      if let seen {
+        entry.pages += pages
+        entry.seen = seen.count <= maxIDs ? seen : nil
+        entry.ended = entry.ended || ended
+      }
+      state.entries[key] = entry
+    }
+  }
+
+  /// Indexes a list walked from page 1.
+  @usableFromInline func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
+    let now = clock()
+    state.withLock { state in
+      if state.entries[key] == nil && state.entries.count >= capacity,
+        let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key
+      {
+        state.entries[oldest] = nil
+      }
+      state.generations += 1
+      state.uses += 1
+      state.entries[key] = Entry(
+        pages: pages, seen: seen.count <= maxIDs ? seen : nil, ended: ended, generation: state.generations,
+        created: now, used: state.uses)
+    }
+  }
+}
+
+/// The walk's running state after a page.
+@usableFromInline struct WalkState: Sendable {
+  @usableFromInline var distinct = 0
+  @usableFromInline var limit = 0
+  @usableFromInline var largestTotal = 0
+  @usableFromInline var barren = 0
+  @usableFromInline var measure = 0
+  @usableFromInline var incomplete = false
+
+  @inlinable init() {}
+}
+
+/// One indexed page.
+@usableFromInline struct IndexedPage: Sendable {
+  /// Indices of the items that are new to the list (first occurrences), in page order.
+  @usableFromInline let fresh: [Int32]
+  /// A hash of the page's ids in order, to notice a page that changed.
+  @usableFromInline let fingerprint: Int
+  /// The state after this page.
+  @usableFromInline let after: WalkState
+
+  @inlinable init(fresh: [Int32], fingerprint: Int, after: WalkState) {
+    self.fresh = fresh
+    self.fingerprint = fingerprint
+    self.after = after
+  }
+}
