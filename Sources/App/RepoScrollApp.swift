@@ -96,7 +96,7 @@ public final class RepoScrollApp: Sendable {
       client = GitHubClient(configuration: github, transport: transport, avatarTransport: avatarTransport)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
-      let failures = AccessLog(sink: log ?? AccessLog.standardError, secret: configuration.githubToken)
+      let failures = AccessLog(sink: log, secret: configuration.githubToken)
       var api = CurlClientConfiguration(totalTimeout: .seconds(15))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
