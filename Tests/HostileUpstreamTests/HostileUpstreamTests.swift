@@ -209,7 +209,10 @@ struct HostileUpstreamTests {
     switch label {
     case "page", "fragment":
       let cards = Self.cards(body)
-      let named = body.matches(of: #/<span class="card-owner">[^<]+</span>\s*[^<\s][^<]*</a>/#).count
+      // A card's visible name: the text of its heading, whatever markup sits inside it.
+      let named = body.matches(of: #/<h2 class="card-name"[^>]*>(.*?)</h2>/#).filter {
+        $0.1.replacing(#/<[^>]*>/#, with: "").contains { !$0.isWhitespace }
+      }.count
       let state = body.contains("class=\"state ") || body.contains("class=\"notice\"")
       if cards == 0 && !state { problems.append("\(label) has neither cards nor a state message") }
       if named < cards { problems.append("\(label) has \(cards - named) cards without a name") }
