@@ -3,7 +3,8 @@
 // records, per frame, what a reader would see. Read back with window.__scroll.report().
 // Only the markup contract is assumed: cards are article[data-repo-id] with aria-posinset/aria-setsize,
 // a card's star history region is [data-stargazers] and is answered once it holds an element with
-// data-state, its avatar is `.avatar img` (or `.avatar-failed` once the initials replace it), and the
+// data-state, its avatar is `.avatar img` (or `.avatar-failed` once the initials replace it; a
+// `.avatar[data-avatar]` without an img is still to load), and the
 // loading row is `.skeletons` (or [data-loading-row]).
 (function () {
   'use strict';
@@ -65,11 +66,14 @@
     records.forEach(function (r) { r.addedNodes.forEach(track); });
   }).observe(document, { childList: true, subtree: true });
 
+  // An avatar is there once its img has decoded pixels, or settled once the initials replace a failed
+  // one; a card whose avatar is only named (data-avatar, for a script to load) still misses it.
   function avatarMissing(card) {
-    if (card.querySelector('.avatar-failed')) return false;
-    var img = card.querySelector('.avatar img');
-    if (!img) return false;
-    return !(img.getAttribute('src') && img.complete && img.naturalWidth > 0);
+    var avatar = card.querySelector('.avatar');
+    if (!avatar || avatar.classList.contains('avatar-failed')) return false;
+    var img = avatar.querySelector('img');
+    if (img) return !(img.getAttribute('src') && img.complete && img.naturalWidth > 0);
+    return avatar.hasAttribute('data-avatar');
   }
 
   function historyMissing(card) {
