@@ -25,10 +25,14 @@ struct FuzzTransport: HTTPClientTransport {
   }
 }
 
+/// The app's token: inputs that hold it whole (in any form the redactor knows) must not show it.
+/// A token the input itself corrupts (a byte changed inside it) is no longer the token.
+let token = "ghp_FuzzToken000000000000000000000000000"
+
 /// One app for the whole run (templates are read from the repository, where `script/fuzz` runs).
 let app: RepoScrollApp = {
   var configuration = AppConfiguration()
-  configuration.githubToken = "ghp_FuzzToken000000000000000000000000000"
+  configuration.githubToken = token
   do {
     return try RepoScrollApp(configuration: configuration, transport: FuzzTransport(), log: { _ in })
   } catch {
@@ -75,7 +79,7 @@ func check(_ answer: (Int, [UInt8]), _ what: String) -> Int {
   let html = String(decoding: body, as: UTF8.self)
   let opened = html.components(separatedBy: "<article ").count - 1
   expect(opened == html.components(separatedBy: "</article>").count - 1, "unbalanced cards in \(what)")
-  expect(!html.contains("FuzzToken"), "the token reached \(what)")
+  expect(!html.contains(token), "the token reached \(what)")
   return opened
 }
 

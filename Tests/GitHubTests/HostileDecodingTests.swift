@@ -199,3 +199,27 @@ struct RedactionTests {
     #expect(JSONRepair.repaired([quote, 0xF0, 0x9F]) == [quote, 0xEF, 0xBF, 0xBD])
   }
 }
+
+@Suite("Cleaning order")
+struct CleaningOrderTests {
+  /// Control characters are removed before the token is looked for, so a token split by them is still
+  /// redacted; a token corrupted by another character is no longer the token and stays as text.
+  @Test func aTokenSplitByControlCharactersIsRedacted() throws {
+    let text = UpstreamText(redactor: Redactor(secret: "ghp_AB12"))
+    var body = Array(#"{"total_count":2,"items":["#.utf8)
+    body += Array(Fixtures.repositoryJSON(id: 1, description: #""x ghp_A\u0000B\u001b1\u00852 y""#).utf8)
+    body += Array(",".utf8)
+    body += Array(Fixtures.repositoryJSON(id: 2, description: "\"ghp_AB\u{1}12 ghp_A\"").utf8)
+    body += Array("]}".utf8)
+    let page = try ResponseDecoding.searchPage(body, headers: [:], page: 1, perPage: 100, text: text)
+    #expect(page.items.map(\.description) == ["x [redacted] y", "[redacted] ghp_A"])
+    let corrupted =
+      Array(#"{"total_count":1,"items":["#.utf8)
+      + Array(Fixtures.repositoryJSON(id: 3, description: "\"ghp_AB@12\"").utf8).map {
+        $0 == 0x40 ? 0xFF : $0
+      }
+      + Array("]}".utf8)
+    let kept = try ResponseDecoding.searchPage(corrupted, headers: [:], page: 1, perPage: 100, text: text)
+    #expect(kept.items.first?.description == "ghp_AB\u{FFFD}12")
+  }
+}
