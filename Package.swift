@@ -29,13 +29,15 @@ let package = Package(
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
     .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
-    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
+    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
+    .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "Compression"]),
 
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
+    .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
@@ -47,6 +49,7 @@ let package = Package(
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
@@ -56,6 +59,9 @@ let package = Package(
       dependencies: [
         "App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer", "Compression", "TestSupport",
       ]
+    ),
+    .testTarget(
+      name: "HostileUpstreamTests", dependencies: ["CurlClient", "GitHubDouble", "HTTP", "TestSupport"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),

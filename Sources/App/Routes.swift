@@ -14,8 +14,17 @@ import Mustache
 final class Routes: Sendable {
   /// Templates the routes render; startup fails without them.
   static let requiredTemplates = [
-    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars", "message",
+    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars",
+    "partials/stars-batch", "message",
   ]
+
+  /// Loads the app's templates from `directory`, each bound to the view model it renders (a name a
+  /// bound template reads that its view model lacks stops startup with file, line and column), with
+  /// the indentation and line-break runs HTML does not show trimmed from their output.
+  static func loadTemplates(directory: String) throws(MustacheError) -> TemplateLibrary {
+    try TemplateLibrary(
+      directory: directory, bindings: ["partials/card": CardField.schema], trimWhitespace: true)
+  }
 
   let configuration: AppConfiguration
   let templates: TemplateLibrary
@@ -25,6 +34,8 @@ final class Routes: Sendable {
   let client: GitHubClient
   let metrics = Metrics()
   let accessLog: AccessLog?
+  let readAhead: ReadAhead
+  let warming: Warming
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -36,6 +47,9 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
+    readAhead = ReadAhead(client: client, lead: configuration.readAhead)
+    warming = Warming(
+      client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
   }
 
   /// Unix seconds now.
@@ -51,6 +65,7 @@ final class Routes: Sendable {
     router.get("/fragments/owners/{login}") { [self] request, context in
       try await ownerFragment(request, context)
     }
+    router.get("/fragments/stars") { [self] request, _ in await starsBatchFragment(request) }
     router.get("/fragments/stars/{owner}/{repo}") { [self] request, context in
       await starsFragment(request, context)
     }
@@ -138,6 +153,7 @@ final class Routes: Sendable {
     if path == "/" { return "page" }
     if path.hasPrefix("/fragments/results") { return "fragment" }
     if path.hasPrefix("/fragments/stars/") { return "stars" }
+    if path == "/fragments/stars" { return "stars_batch" }
     if path.hasPrefix("/fragments/owners/") { return "owner_fragment" }
     if path.hasPrefix("/owners/") { return "owner" }
     if path.hasPrefix("/avatars/") { return "avatar" }

@@ -25,10 +25,15 @@ public final class GitHubClient: Sendable {
   private let historyTTL: Double
   private let avatarTTL: Double
   private let maxAvatarBytes: Int
+  /// Cleans and redacts every string decoded from upstream.
+  private let text: UpstreamText
 
-  /// A client over `transport`. `now` gives Unix seconds (injected so tests control time).
+  /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
+  /// own budget of transfers and connections; otherwise they share `transport`.
+  /// `now` gives Unix seconds (injected so tests control time).
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
+    avatarTransport: (any HTTPClientTransport)? = nil,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
@@ -46,9 +51,16 @@ public final class GitHubClient: Sendable {
     historyTTL = configuration.historyTTL.seconds
     avatarTTL = configuration.avatarTTL.seconds
     maxAvatarBytes = max(0, configuration.maxAvatarBytes)
+    var routed = transport
+    if let avatarTransport {
+      let prefix = GitHubClient.trimmedBase(configuration.avatarBase) + "/u/"
+      routed = HostSplitTransport(api: transport, avatars: avatarTransport, avatarPrefix: prefix)
+    }
+    let redactor = Redactor(secret: configuration.token)
+    text = UpstreamText(redactor: redactor)
     state = GitHubState(
-      transport: transport, now: now, cacheBytes: configuration.cacheBytes,
-      redactor: Redactor(secret: configuration.token))
+      transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
+      log: configuration.eventLog)
   }
 
   /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page
@@ -62,11 +74,13 @@ public final class GitHubClient: Sendable {
     let (last, overflow) = page.multipliedReportingOverflow(by: perPage)
     guard !overflow, last <= 1000 else { throw .validation(GitHubClient.searchCapMessage) }
     let url = try searchURL(query, page: page, perPage: perPage)
+    let text = self.text
     let fetch = Fetch(
       key: url, endpoint: .search, resource: RateLimitResource.search.rawValue,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: searchTTL
     ) { body, headers throws(GitHubError) in
-      .search(try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage))
+      .search(
+        try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text))
     }
     let delivered = try await load(fetch, reload: reload)
     guard case .search(var result) = delivered.payload else {
@@ -82,10 +96,11 @@ public final class GitHubClient: Sendable {
   {
     guard (1...30).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 30") }
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
+    let text = self.text
     let fetch = Fetch(
       key: url, endpoint: .history, resource: RateLimitResource.core.rawValue,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
-    ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body)) }
+    ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body, text: text)) }
     let delivered = try await load(fetch, reload: false)
     guard case .history(var result) = delivered.payload else {
       throw .decoding("cached entry of another kind")
@@ -116,11 +131,12 @@ public final class GitHubClient: Sendable {
     let clamped = min(max(size, 1), GitHubClient.maxAvatarSize)
     let url = "\(avatarBase)/u/\(userID)?s=\(clamped)"
     let limit = maxAvatarBytes
+    let text = self.text
     let fetch = Fetch(
       key: url, endpoint: .avatar, resource: nil,
       request: ClientRequest(url: url, headers: avatarHeaders, maxResponseBytes: limit), ttl: avatarTTL
     ) { body, headers throws(GitHubError) in
-      .avatar(try GitHubClient.checkedAvatar(body, headers: headers, limit: limit))
+      .avatar(try GitHubClient.checkedAvatar(body, headers: headers, limit: limit, text: text))
     }
     guard case .avatar(let avatar) = try await load(fetch, reload: false).payload else {
       throw .decoding("cached entry of another kind")
@@ -187,7 +203,11 @@ public final class GitHubClient: Sendable {
     return "\(apiBase)/repos/\(owner)/\(repo)\(suffix)"
   }
 
-  static func checkedAvatar(_ body: [UInt8], headers: HTTPHeaders, limit: Int) throws(GitHubError) -> Avatar {
+  /// The avatar if its type and size are acceptable; its ETag (passed on to browsers) is cleaned like
+  /// any upstream text, because a hostile API host serving avatars could echo the token in it.
+  static func checkedAvatar(
+    _ body: [UInt8], headers: HTTPHeaders, limit: Int, text: UpstreamText = .tokenless
+  ) throws(GitHubError) -> Avatar {
     let raw = headers["content-type"] ?? ""
     let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).lowercased() } ?? ""
     let mediaType = String(type.trimmedWhitespace)
@@ -196,7 +216,7 @@ public final class GitHubClient: Sendable {
     }
     guard body.count <= limit else { throw .decoding("avatar larger than \(limit) bytes") }
     guard !body.isEmpty else { throw .decoding("empty avatar") }
-    return Avatar(bytes: body, contentType: mediaType, etag: headers["etag"])
+    return Avatar(bytes: body, contentType: mediaType, etag: text.clean(headers["etag"]))
   }
 
   private static func trimmedBase(_ base: String) -> String {

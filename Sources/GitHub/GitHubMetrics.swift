@@ -26,6 +26,10 @@ public struct GitHubMetrics: Sendable, Equatable {
   public var staleServed = 0
   /// Requests refused locally because a rate limit was exhausted.
   public var rateLimitedLocally = 0
+  /// Malformed items (search) or weeks (history) skipped, by endpoint.
+  public var itemsSkipped: [GitHubEndpoint: Int] = [:]
+  /// Upstream calls cancelled because every caller waiting for them had left.
+  public var cancelledUpstream = 0
   /// Bytes the cache accounts for now.
   public var cacheBytes = 0
   /// Entries in the cache now.

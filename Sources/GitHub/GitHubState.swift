@@ -4,35 +4,48 @@ import HTTP
 /// The client's mutable state: cache, in-flight requests, rate limits and metrics, in one actor so
 /// the check-then-act sequences (cache miss → join or start a request) cannot interleave.
 actor GitHubState {
+  /// One upstream call and the callers waiting for it (coalesced loads share one flight).
+  private struct Flight {
+    var id: UInt64
+    var task: Task<Void, Never>
+    var waiters: [UInt64: CheckedContinuation<Result<Delivered, GitHubError>, Never>] = [:]
+  }
+
   private let transport: any HTTPClientTransport
   private let now: @Sendable () -> Double
   private let redactor: Redactor
+  private let text: UpstreamText
+  private let log: (@Sendable (String) -> Void)?
   private var cache: ResponseCache<Payload>
-  private var inflight: [String: Task<Result<Delivered, GitHubError>, Never>] = [:]
+  private var flights: [String: Flight] = [:]
+  private var nextID: UInt64 = 0
   private var ledger = RateLimitLedger()
   private var counters = GitHubMetrics()
 
   init(
     transport: any HTTPClientTransport, now: @escaping @Sendable () -> Double, cacheBytes: Int,
-    redactor: Redactor
+    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil
   ) {
     self.transport = transport
     self.now = now
     self.redactor = redactor
+    self.text = UpstreamText(redactor: redactor)
+    self.log = log
     self.cache = ResponseCache(capacity: cacheBytes)
   }
 
   /// Serves from a fresh entry, joins an identical request in flight, refuses an exhausted
   /// resource locally, or starts one upstream call (conditional when an ETag is cached).
   func load(_ fetch: Fetch, reload: Bool) async -> Result<Delivered, GitHubError> {
+    if Task.isCancelled { return .failure(.cancelled) }
     let start = now()
     if !reload, let entry = cache.get(fetch.key), start < entry.expires {
       counters.cacheHits += 1
       return .success(Delivered(payload: entry.value, stale: false))
     }
-    if let running = inflight[fetch.key] {
+    if flights[fetch.key] != nil {
       counters.coalesced += 1
-      return await running.value
+      return await wait(for: fetch.key)
     }
     counters.cacheMisses += 1
     if let resource = fetch.resource, let refusal = ledger.refusal(resource, now: start) {
@@ -44,9 +57,56 @@ actor GitHubState {
       request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
     }
     if let resource = fetch.resource { ledger.reserve(resource, now: start) }
-    let task = Task { await self.perform(fetch, request) }
-    inflight[fetch.key] = task
-    return await task.value
+    let flightID = newID()
+    let task = Task { await self.fly(fetch, request, flightID: flightID) }
+    flights[fetch.key] = Flight(id: flightID, task: task)
+    return await wait(for: fetch.key)
+  }
+
+  /// Waits for the flight under `key` as one of its waiters. A caller whose task is cancelled gets
+  /// `.cancelled` at once; the upstream call is cancelled when its last waiter has gone.
+  private func wait(for key: String) async -> Result<Delivered, GitHubError> {
+    let waiterID = newID()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<Delivered, GitHubError>, Never>) in
+        guard flights[key] != nil else {
+          continuation.resume(returning: .failure(.cancelled))
+          return
+        }
+        flights[key]?.waiters[waiterID] = continuation
+        if Task.isCancelled { leave(key, waiterID: waiterID) }
+      }
+    } onCancel: {
+      // Hops onto the actor; by then the waiter is registered (registration happens before this
+      // caller's first suspension on the actor), or it has already been answered.
+      Task { await self.leave(key, waiterID: waiterID) }
+    }
+  }
+
+  /// Answers one waiter with `.cancelled`; the last one out cancels the upstream call.
+  private func leave(_ key: String, waiterID: UInt64) {
+    guard let continuation = flights[key]?.waiters.removeValue(forKey: waiterID) else { return }
+    continuation.resume(returning: .failure(.cancelled))
+    if let flight = flights[key], flight.waiters.isEmpty {
+      flights[key] = nil
+      counters.cancelledUpstream += 1
+      flight.task.cancel()
+    }
+  }
+
+  /// Runs the upstream call, then answers every waiter still there. A flight abandoned by all its
+  /// waiters has already left `flights`, and a newer flight under the same key is not touched.
+  private func fly(_ fetch: Fetch, _ request: ClientRequest, flightID: UInt64) async {
+    let result = await perform(fetch, request)
+    guard let flight = flights[fetch.key], flight.id == flightID else { return }
+    flights[fetch.key] = nil
+    for continuation in flight.waiters.values { continuation.resume(returning: result) }
+  }
+
+  private func newID() -> UInt64 {
+    nextID &+= 1
+    return nextID
   }
 
   func metrics() -> GitHubMetrics {
@@ -59,10 +119,12 @@ actor GitHubState {
   func snapshots() -> [RateLimitSnapshot] { ledger.snapshots }
 
   private func perform(_ fetch: Fetch, _ request: ClientRequest) async -> Result<Delivered, GitHubError> {
-    defer { inflight[fetch.key] = nil }
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
     switch outcome {
+    case .cancelled:
+      if let resource = fetch.resource { ledger.refund(resource) }
+      return .failure(.cancelled)
     case .failed(let message):
       counters.recordCall(fetch.endpoint, status: 0)
       if let resource = fetch.resource { ledger.refund(resource) }
@@ -83,13 +145,14 @@ actor GitHubState {
       if let error = ResponseClassifier.error(
         status: status, headers: response.headers,
         body: status == 200 ? response.body : redactor.redact(response.body),
-        resource: fetch.resource, now: arrived
+        resource: fetch.resource, now: arrived, text: text
       ) {
         return handle(error, fetch: fetch)
       }
       guard let decoded else { return .failure(.upstream(status: status)) }
       switch decoded {
       case .success(let payload):
+        noteSkipped(payload, fetch: fetch)
         let cost = payload.estimatedBytes + fetch.key.utf8.count + 256
         cache.set(
           fetch.key,
@@ -101,11 +164,31 @@ actor GitHubState {
     }
   }
 
+  /// Counts the malformed values a fresh payload left out, and logs them in one line.
+  private func noteSkipped(_ payload: Payload, fetch: Fetch) {
+    let skipped: Skipped
+    switch payload {
+    case .search(let page): skipped = page.skipped
+    case .history(let history): skipped = history.skipped
+    case .count, .avatar: return
+    }
+    guard skipped.count > 0 else { return }
+    counters.itemsSkipped[fetch.endpoint, default: 0] += skipped.count
+    let path =
+      fetch.key.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(3).first.map {
+        "/" + $0
+      } ?? fetch.key
+    log?(
+      redactor.redact(
+        "github: skipped \(skipped.count) malformed value(s) from \(fetch.endpoint.rawValue) \(path): "
+          + (skipped.first ?? "")))
+  }
+
   private func handle(_ error: GitHubError, fetch: Fetch) -> Result<Delivered, GitHubError> {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
-      ledger.block(resource, until: until, secondary: secondary)
-      return .failure(error)
+      let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
+      return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)
     case .validation(let message):
@@ -127,6 +210,8 @@ actor GitHubState {
     /// A response; `decoded` is set for 200 only.
     case answered(ClientResponse, decoded: Result<Payload, GitHubError>?)
     case failed(String)
+    /// The call was cancelled because no caller waits for it any more.
+    case cancelled
   }
 
   /// The transport call and the decoding, off the actor so other requests proceed meanwhile.
@@ -138,10 +223,12 @@ actor GitHubState {
     let response: ClientResponse
     do {
       response = try await transport.execute(request)
+    } catch ClientError.cancelled {
+      return .cancelled
     } catch let error as ClientError {
       return .failed(describe(error))
     } catch is CancellationError {
-      return .failed("cancelled")
+      return .cancelled
     } catch {
       return .failed(String(describing: error))
     }

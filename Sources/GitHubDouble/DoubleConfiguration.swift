@@ -63,6 +63,9 @@ public struct LatencySpec: Sendable, Equatable {
   public var all: LatencyRange?
   /// Overrides by endpoint.
   public var perEndpoint: [DoubleEndpoint: LatencyRange]
+  /// Avatar latency when `all` is set and avatars have no override: avatars come from a CDN, which
+  /// answers in milliseconds while the API takes its time. Nil makes avatars follow `all`.
+  public var avatarCDN: LatencyRange? = LatencyRange(min: 2, max: 20)
 
   /// No latency anywhere.
   public init(all: LatencyRange? = nil, perEndpoint: [DoubleEndpoint: LatencyRange] = [:]) {
@@ -71,7 +74,11 @@ public struct LatencySpec: Sendable, Equatable {
   }
 
   /// The delay range for one endpoint, if any.
-  public func range(for endpoint: DoubleEndpoint) -> LatencyRange? { perEndpoint[endpoint] ?? all }
+  public func range(for endpoint: DoubleEndpoint) -> LatencyRange? {
+    if let own = perEndpoint[endpoint] { return own }
+    if endpoint == .avatar, all != nil, let avatarCDN { return avatarCDN }
+    return all
+  }
 }
 
 /// Fault rates in [0, 1]; each request draws once from the double's seeded generator.
@@ -90,6 +97,8 @@ public struct FaultSettings: Sendable, Equatable {
   public var secondaryRetryAfter: Int = 60
   /// The longest a hang lasts before answering 504, so a forgotten client cannot pin a task forever.
   public var hangLimit: Duration = .seconds(300)
+  /// A misbehaviour applied to every answer it concerns; nil for none.
+  public var mode: HostileMode? = nil
 
   /// No faults.
   public init() {}
@@ -151,6 +160,15 @@ public struct DoubleConfiguration: Sendable {
   public var publicBaseURL: String? = nil
   /// Base of `html_url` fields.
   public var htmlBaseURL = "https://github.com"
+  /// Answer the way api.github.com does on the wire: gzip when the request accepts it, chunked API
+  /// bodies without `Content-Length`, and an `X-GitHub-Request-Id` on every API answer.
+  public var realisticWire = true
+  /// Share of repositories that come back as older API eras wrote them: no `topics`, `license` or
+  /// `archived` fields.
+  public var legacyItemRate = 0.1
+  /// Share of search pages that come back short (a third of the items) with `incomplete_results: true`,
+  /// as GitHub does when a search times out on its side. Each page is short or not for good.
+  public var shortPageRate = 0.03
 
   /// The defaults above.
   public init() {}

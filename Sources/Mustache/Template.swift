@@ -12,11 +12,15 @@ public struct Template: Sendable {
     try self.init(source, name: name, file: name)
   }
 
-  init(_ source: String, name: String, file: String) throws(MustacheError) {
-    var parser = Parser(source: source, file: file)
+  /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`).
+  /// `trimWhitespace` as for `TemplateLibrary`.
+  init(
+    _ source: String, name: String, file: String, schema: MustacheSchema? = nil, trimWhitespace: Bool = false
+  ) throws(MustacheError) {
+    var parser = Parser(source: source, file: file, trimWhitespace: trimWhitespace)
     self.name = name
-    self.program = Program(try parser.parse())
     let bytes = Array(source.utf8)
+    self.program = try Program(try parser.parse(), schema: schema, file: file, source: bytes)
     self.references = parser.references.map { reference in
       let (line, column) = sourceLocation(of: reference.offset, in: bytes)
       return (reference.name, line, column)
@@ -45,10 +49,10 @@ public struct Template: Sendable {
   func render(
     _ value: MustacheValue, into buffer: inout [UInt8], partials: TemplateLibrary?, limits: RenderLimits
   ) -> Bool {
-    var renderer = Renderer(out: [], root: value, library: partials, limits: limits)
-    swap(&renderer.out, &buffer)
+    var renderer = Renderer(root: value, library: partials, limits: limits)
+    swap(&renderer.output.bytes, &buffer)
     renderer.render(program)
-    swap(&renderer.out, &buffer)
+    swap(&renderer.output.bytes, &buffer)
     return !renderer.exceeded
   }
 }

@@ -33,7 +33,7 @@ struct CardRenderingTests {
     let source = GitHubSearchSource(client: client, query: search)
     let list = PagedList(source: source, batchSize: 20, classify: GitHubSearchSource.classify)
     let root = try ProcessRunner.packageRoot()
-    let templates = try TemplateLibrary(directory: root + "/Templates")
+    let templates = try Routes.loadTemplates(directory: root + "/Templates")
     for cursor in [0, 20] {
       let batch = await list.batch(after: cursor)
       #expect(batch.total > 0, "\(query) after \(cursor)")
@@ -61,6 +61,25 @@ struct CardRenderingTests {
         rendered == expected,
         "\(query) after \(cursor) differs from \(path) at byte \(split): got …\(context(rendered))… expected …\(context(expected))…"
       )
+    }
+  }
+
+  @Test func aCardNameTheViewModelLacksStopsLoading() throws {
+    let root = try ProcessRunner.packageRoot()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cards-\(UInt64.random(in: 0...UInt64.max))")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: root + "/Templates"), to: folder)
+    let card = folder.appendingPathComponent("partials/card.mustache")
+    let source = try String(contentsOf: card, encoding: .utf8)
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
+    try (source + "<i>{{owner.nickname}}</i>\n").write(to: card, atomically: true, encoding: .utf8)
+    #expect {
+      try Routes.loadTemplates(directory: folder.path)
+    } throws: { error in
+      guard let error = error as? MustacheError else { return false }
+      return error.file.hasSuffix("partials/card.mustache") && error.line == lines && error.column == 4
+        && error.message == "'owner.nickname' is not a field of card"
     }
   }
 
@@ -94,7 +113,7 @@ struct CardRenderingTests {
     ("émile-zola", "ÉZ"), ("x-", "X"),
   ])
   func ownerInitials(login: String, text: String) {
-    #expect(OwnerView.initials(login) == text)
+    #expect(CardText.initials(login) == text)
   }
 
   @Test(arguments: [0, 7, -42, 1_000_000, Int.max, Int.min])

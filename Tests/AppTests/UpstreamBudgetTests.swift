@@ -1,0 +1,40 @@
+import App
+import CurlClient
+import GitHubDouble
+import HTTP
+import TestSupport
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Failed upstream transfers reach the log with libcurl's reason. (That a hung avatar host cannot delay
+/// search is checked in HostileUpstreamTests, with the app in a process of its own: in this process the
+/// other suites share the app's threads, which says nothing about the app.)
+@Suite("Upstream budgets", .serialized)
+struct UpstreamBudgetTests {
+  @Test func failedTransfersAreLoggedWithCurlsTextAndNoToken() async throws {
+    // A port that just closed: the connection is refused, which libcurl explains in its error buffer.
+    let gone = AppHarness.smallDouble()
+    let closed = try gone.start(host: "127.0.0.1", port: 0)
+    await gone.shutdown()
+    try await AppHarness.with(
+      double: AppHarness.smallDouble(),
+      configure: {
+        $0.githubAPI = "http://127.0.0.1:\(closed)"
+        $0.githubToken = "ghp_budgetTestSecretToken1234"
+      }
+    ) { h in
+      let response = try await h.get("/fragments/results?q=swift&after=20")
+      #expect(response.status.code == 200)
+      let lines = h.logs.all.filter { $0.contains("upstream GET") }
+      #expect(lines.count == 1, "\(h.logs.all)")
+      #expect(lines.first?.contains("http://127.0.0.1:\(closed)/search/repositories failed") == true)
+      #expect(lines.first?.contains("(curl 7: Couldn't connect to server)") == true)
+      #expect(!h.logs.all.joined().contains("ghp_budgetTestSecretToken1234"))
+    }
+  }
+}
