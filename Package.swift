@@ -18,6 +18,7 @@ let package = Package(
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
@@ -27,7 +28,7 @@ let package = Package(
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
     .target(name: "Paging"),
-    .target(name: "Compression", dependencies: ["CZlib"]),
+    .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "Compression"]),

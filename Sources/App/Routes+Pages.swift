@@ -132,7 +132,7 @@ extension Routes {
 
   /// How long a page waits for its batch before it streams the head alone: a cache hit takes well
   /// under this, any upstream call longer.
-  static let readyWithin = Duration.milliseconds(3)
+  static let readyWithin = Duration.milliseconds(1)
 
   /// The value of `task` if it is ready within `limit`, else nil (the task runs on).
   static func value<T: Sendable>(of task: Task<T, Never>, within limit: Duration) async -> T? {
