@@ -35,13 +35,13 @@
   function cards() { return feed ? feed.querySelectorAll('article[data-repo-id]') : []; }
 
   // Prefetch: the card marked data-prefetch sits a few cards before the end; the trigger link is watched
-  // too, for short batches and tall screens. Both count as reached 1.5 viewports early: a batch of
-  // dense cards lasts about half a second at 4,000 px/s, and one that needs a new GitHub page takes longer.
+  // too, for short batches and tall screens. Both count as reached a viewport early (at rest the first
+  // screen does not ask for a second batch); while scrolling fast, trackSpeed asks sooner.
   var prefetch = new IntersectionObserver(function (entries) {
     for (var i = 0; i < entries.length; i++) {
       if (entries[i].isIntersecting) { prefetch.unobserve(entries[i].target); loadNext(); }
     }
-  }, { rootMargin: '0px 0px 150% 0px' });
+  }, { rootMargin: '0px 0px 100% 0px' });
 
   function armTriggers() {
     var link = nextLink();
