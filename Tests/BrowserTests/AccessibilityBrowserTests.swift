@@ -55,6 +55,7 @@ extension BrowserSuites {
       try await Reader.withApp { p in
         try await withChromeSession(options: Self.options(state)) { session in
           try await Reader.reduceMotion(session, dark: state == .dark)
+          if state == .mobile { try await Reader.phone(session) }
           let search = p.baseURL + "/?" + Reader.query
           switch state {
           case .landing:

@@ -72,7 +72,9 @@ extension BrowserSuites {
     @Test func atLeastTwoWholeCardsAndAShortHeaderOnAPhone() async throws {
       try await Reader.withApp { p in
         try await withChromeSession(options: Reader.options(width: 390, height: 844)) { session in
+          try await Reader.phone(session)
           let result = try await measure(session, p)
+          #expect(try await session.executeScript("return innerWidth;").int == 390)
           try await Reader.screenshot(session, "mobile-results")
           #expect((result["whole"]?.int ?? 0) >= 2, "whole cards: \(result["whole"]?.int ?? 0)")
           #expect(result["problems"]?.array?.isEmpty ?? false, "\(result["problems"]?.description ?? "")")
