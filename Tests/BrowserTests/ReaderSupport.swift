@@ -28,6 +28,13 @@ enum Reader {
     return options
   }
 
+  /// A 390×844 phone viewport (headless Chromium will not make a window narrower than 500 px).
+  static func phone(_ session: ChromeSession) async throws {
+    try await session.cdp(
+      "Emulation.setDeviceMetricsOverride",
+      ["width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true])
+  }
+
   /// Animations off, so what axe and the screenshots see is the settled page.
   static func reduceMotion(_ session: ChromeSession, dark: Bool = false) async throws {
     var features: [WebDriverJSON] = [["name": "prefers-reduced-motion", "value": "reduce"]]
