@@ -186,6 +186,8 @@ struct ListIndex {
   /// Positions above the furthest request that mean another reader (the browser asks for nothing
   /// much further back than a viewport).
   static let newReaderGap = 50
+  /// The shortest time over which progress is turned into a pace, in seconds.
+  static let paceWindow = 0.5
 
   init(capacity: Int) { self.capacity = max(1, capacity) }
 
@@ -227,7 +229,8 @@ struct ListIndex {
       return 0
     }
     let elapsed = now - pace.time
-    if slot.position > pace.position, elapsed > 0 {
+    // Requests come in bursts (several cards at once), so the pace is taken over half a second at least.
+    if slot.position > pace.position, elapsed >= Self.paceWindow {
       let rate = min(1000, Double(slot.position - pace.position) / elapsed)
       pace.cardsPerSecond = pace.cardsPerSecond == 0 ? rate : (pace.cardsPerSecond + rate) / 2
       pace.position = slot.position
