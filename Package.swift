@@ -22,7 +22,7 @@ let package = Package(
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
     .target(name: "HTTP"),
-    .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP"]),
+    .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP", "Compression"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "Compression", dependencies: ["CZlib"]),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
-    .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
+    .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "Compression"]),
 
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
@@ -42,7 +42,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
@@ -55,7 +55,9 @@ let package = Package(
     ),
     .testTarget(
       name: "AppTests",
-      dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "TestSupport"]
+      dependencies: [
+        "App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer", "Compression", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "HostileUpstreamTests", dependencies: ["CurlClient", "GitHubDouble", "HTTP", "TestSupport"]

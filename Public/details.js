@@ -1,24 +1,39 @@
 // details.js — the second level of lazy loading: each card's avatar and star history.
 // One scheduler for both, so the next batch never waits for a connection (Chromium opens 6 per host):
-// - at most MAX_IN_FLIGHT detail requests at once, and none started while a batch request is pending;
-// - only cards near the viewport are candidates, the ones on screen first, then the nearest;
-// - a history request for a card that scrolled far away is aborted (it is asked again on return);
+// - at most MAX_IN_FLIGHT (5) detail requests at once, so one connection is always free for the batch
+//   request (pausing details while a batch loads starved them at speed: a batch is nearly always pending);
+// - only cards near the viewport are candidates, the ones on screen first, then the nearest: up to
+//   1.4 viewports below at rest, and as far as the reader will scroll in 1.5 s while scrolling;
+// - histories go in batches of up to MAX_BATCH (20) cards per request (GET /fragments/stars?r=owner/repo&…),
+//   so one connection serves several cards: with 300–900 ms per answer, six single requests could not
+//   keep up with a reader passing five dense cards a second;
+// - a history request whose cards all scrolled far away is aborted (they are asked again on return);
 // - when GitHub's core limit is used up, histories pause until the reset and the page says so once.
 // Without JavaScript the avatars come from the <noscript> img and the history regions stay empty.
 (function () {
   'use strict';
 
   var MAX_IN_FLIGHT = 5;
+  var MAX_AVATARS = 4;        // so one connection stays for history batches (up to 20 cards each)
+  var MAX_BATCH = 20;
+  var BATCH_URL = '/fragments/stars';
   var inFlight = 0;
-  var fragmentPending = false;
+  var avatarsInFlight = 0;
   var pausedUntil = 0;        // ms epoch: no history requests before it (core rate limit)
   var pauseTimer = 0;
   var retryTimer = 0;
   var noticeShown = false;
-  var near = new Set();       // cards within the look-ahead zone
-  var requests = new Map();   // history region -> AbortController
+  var near = new Set();       // cards within the widest look-ahead zone
+  var AHEAD_AT_REST = 1.4;    // viewports below the viewport
+  var AHEAD_SECONDS = 1.5;    // of scrolling at the current speed
+  var speed = 0;              // px/s downwards, from the last scroll events
+  var lastY = window.scrollY;
+  var lastScroll = 0;
+  var pumpQueued = false;
+  var requests = new Map();   // history region -> its batch { controller, regions }
 
-  // Half a viewport above, one and a half below: reading goes down, and a history takes 300–900 ms.
+  // Half a viewport above and four below: the widest look-ahead (at speed); how far ahead is used
+  // at a given moment is decided in nextTask.
   var zone = new IntersectionObserver(function (entries) {
     for (var i = 0; i < entries.length; i++) {
       var card = entries[i].target;
@@ -27,39 +42,56 @@
       } else {
         near.delete(card);
         var region = card.querySelector('[data-stargazers]');
-        var controller = region && requests.get(region);
-        if (controller) controller.abort();
+        var batch = region && requests.get(region);
+        if (batch && batch.regions.every(function (r) { var c = r.closest('article'); return !c || !near.has(c); })) {
+          batch.controller.abort();
+        }
       }
     }
     pump();
-  }, { rootMargin: '50% 0px 150% 0px' });
+  }, { rootMargin: '50% 0px 400% 0px' });
 
   function watch(cards) {
     for (var i = 0; i < cards.length; i++) zone.observe(cards[i]);
   }
 
-  // The next task: the card closest to the viewport (0 when on screen), its avatar before its history.
-  function nextTask() {
-    var best = null;
-    var bestScore = Infinity;
-    var now = Date.now();
+  // The near cards by distance to the viewport (0 when on screen).
+  function byDistance() {
     var height = window.innerHeight;
+    var now = Date.now();
+    var current = now - lastScroll > 250 ? 0 : Math.max(0, speed);
+    var ahead = Math.max(AHEAD_AT_REST * height, current * AHEAD_SECONDS);
+    var list = [];
     near.forEach(function (card) {
       if (!card.isConnected) { near.delete(card); return; }
-      var avatar = card.querySelector('.avatar[data-avatar]');
-      var region = card.querySelector('[data-stargazers]');
-      var wantsAvatar = avatar && !avatar.dataset.state;
-      var wantsHistory = region && historyDue(region, now);
-      if (!wantsAvatar && !wantsHistory) return;
       var rect = card.getBoundingClientRect();
-      var distance = rect.bottom < 0 ? -rect.bottom : rect.top > height ? rect.top - height : 0;
-      var score = distance * 2 + (wantsAvatar ? 0 : 1);
-      if (score < bestScore) {
-        bestScore = score;
-        best = wantsAvatar ? { avatar: avatar } : { region: region };
-      }
+      if (rect.top - height > ahead) return;   // further than the reader will get soon
+      list.push({ card: card, distance: rect.bottom < 0 ? -rect.bottom : rect.top > height ? rect.top - height : 0 });
     });
-    return best;
+    list.sort(function (a, b) { return a.distance - b.distance; });
+    return list;
+  }
+
+  // The next task for a free connection: the nearest card's avatar, or a batch of the nearest due
+  // histories, whichever the nearest card still lacks first (avatars only while fewer than
+  // MAX_AVATARS load: one at a time per connection, they would otherwise starve the histories).
+  function nextTask(ordered) {
+    var now = Date.now();
+    for (var i = 0; i < ordered.length; i++) {
+      var card = ordered[i].card;
+      var avatar = card.querySelector('.avatar[data-avatar]');
+      if (avatar && !avatar.dataset.state && avatarsInFlight < MAX_AVATARS) return { avatar: avatar };
+      var region = card.querySelector('[data-stargazers]');
+      if (region && historyDue(region, now)) {
+        var regions = [];
+        for (var j = i; j < ordered.length && regions.length < MAX_BATCH; j++) {
+          var candidate = ordered[j].card.querySelector('[data-stargazers]');
+          if (candidate && historyDue(candidate, now)) regions.push(candidate);
+        }
+        return { regions: regions };
+      }
+    }
+    return null;
   }
 
   function historyDue(region, now) {
@@ -70,12 +102,14 @@
   }
 
   function pump() {
-    if (fragmentPending || document.visibilityState === 'hidden') return;
+    if (document.visibilityState === 'hidden') return;
     markPaused();
+    if (inFlight >= MAX_IN_FLIGHT) return;
+    var ordered = byDistance();
     while (inFlight < MAX_IN_FLIGHT) {
-      var task = nextTask();
+      var task = nextTask(ordered);
       if (!task) break;
-      if (task.avatar) loadAvatar(task.avatar); else loadHistory(task.region);
+      if (task.avatar) loadAvatar(task.avatar); else loadHistories(task.regions);
     }
   }
 
@@ -93,6 +127,7 @@
   function loadAvatar(avatar) {
     avatar.dataset.state = 'loading';
     inFlight += 1;
+    avatarsInFlight += 1;
     var img = document.createElement('img');
     img.alt = '';
     img.width = 32;
@@ -104,6 +139,7 @@
       if (settled) return;
       settled = true;
       inFlight -= 1;
+      avatarsInFlight -= 1;
       avatar.dataset.state = ok ? 'done' : 'failed';
       if (!ok) avatar.classList.add('avatar-failed');
       pump();
@@ -120,32 +156,56 @@
 
   // MARK: Histories
 
-  function loadHistory(region) {
-    var controller = new AbortController();
-    requests.set(region, controller);
-    region.dataset.state = 'loading';
+  // The "owner/repo" of a region, from its single-history URL "/fragments/stars/{owner}/{repo}".
+  function repositoryOf(region) {
+    return decodeURIComponent(region.dataset.stargazers.slice(BATCH_URL.length + 1));
+  }
+
+  function loadHistories(regions) {
+    var batch = { controller: new AbortController(), regions: regions };
+    var names = regions.map(repositoryOf);
+    regions.forEach(function (region) {
+      requests.set(region, batch);
+      region.dataset.state = 'loading';
+    });
     inFlight += 1;
-    fetch(region.dataset.stargazers, {
-      signal: controller.signal, credentials: 'same-origin', priority: 'low', headers: { Accept: 'text/html' },
-    })
+    var url = BATCH_URL + '?' + names.map(function (name) { return 'r=' + encodeURIComponent(name); }).join('&');
+    fetch(url, { signal: batch.controller.signal, credentials: 'same-origin', headers: { Accept: 'text/html' } })
       .then(function (response) {
         if (!response.ok) throw new Error('status ' + response.status);
         return response.text();
       })
-      .then(function (html) { fill(region, html); })
+      .then(function (html) {
+        var tpl = document.createElement('template');
+        tpl.innerHTML = html;
+        var answers = new Map();
+        tpl.content.querySelectorAll('template[data-for]').forEach(function (answer) {
+          answers.set(answer.getAttribute('data-for'), answer);
+        });
+        regions.forEach(function (region, index) {
+          var answer = answers.get(names[index]);
+          if (answer) fill(region, answer.innerHTML); else failedHistory(region);
+        });
+      })
       .catch(function () {
-        if (controller.signal.aborted) {
-          // Scrolled far away or left the page: ask again when the card comes back.
-          if (region.dataset.state === 'loading') delete region.dataset.state;
-          return;
-        }
-        fill(region, '<p class="history-note" data-state="unavailable" data-retry-in="30">History unavailable right now</p>');
+        regions.forEach(function (region) {
+          if (batch.controller.signal.aborted) {
+            // Scrolled far away or left the page: ask again when the card comes back.
+            if (region.dataset.state === 'loading') delete region.dataset.state;
+          } else {
+            failedHistory(region);
+          }
+        });
       })
       .finally(function () {
-        requests.delete(region);
+        regions.forEach(function (region) { if (requests.get(region) === batch) requests.delete(region); });
         inFlight -= 1;
         pump();
       });
+  }
+
+  function failedHistory(region) {
+    fill(region, '<p class="history-note" data-state="unavailable" data-retry-in="30">History unavailable right now</p>');
   }
 
   function fill(region, html) {
@@ -200,19 +260,28 @@
 
   // MARK: Wiring
 
+  // The scrolling speed widens the look-ahead; a pump at most every 100 ms picks up cards it reaches.
+  window.addEventListener('scroll', function () {
+    var now = Date.now();
+    var dt = now - lastScroll;
+    var y = window.scrollY;
+    if (dt > 0 && dt < 250) speed = 0.7 * speed + 0.3 * ((y - lastY) * 1000 / dt);
+    else speed = 0;
+    lastY = y;
+    lastScroll = now;
+    if (pumpQueued) return;
+    pumpQueued = true;
+    setTimeout(function () { pumpQueued = false; pump(); }, 100);
+  }, { passive: true });
+
   document.addEventListener('reposcroll:cards', function (event) { watch(event.detail.cards); });
-  document.addEventListener('reposcroll:loading', function (event) {
-    fragmentPending = !!event.detail.busy;
-    pump();
-  });
   document.addEventListener('visibilitychange', pump);
 
   window.addEventListener('pagehide', function () {
-    requests.forEach(function (controller) { controller.abort(); });
+    requests.forEach(function (batch) { batch.controller.abort(); });
   });
   window.addEventListener('pageshow', function (event) {
     if (!event.persisted) return;
-    fragmentPending = false;
     pump();
   });
 

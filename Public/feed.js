@@ -35,12 +35,13 @@
   function cards() { return feed ? feed.querySelectorAll('article[data-repo-id]') : []; }
 
   // Prefetch: the card marked data-prefetch sits a few cards before the end; the trigger link is watched
-  // too, for short batches and tall screens.
+  // too, for short batches and tall screens. Both count as reached 1.5 viewports early: a batch of
+  // dense cards lasts about half a second at 4,000 px/s, and one that needs a new GitHub page takes longer.
   var prefetch = new IntersectionObserver(function (entries) {
     for (var i = 0; i < entries.length; i++) {
       if (entries[i].isIntersecting) { prefetch.unobserve(entries[i].target); loadNext(); }
     }
-  }, { rootMargin: '0px 0px 75% 0px' });
+  }, { rootMargin: '0px 0px 150% 0px' });
 
   function armTriggers() {
     var link = nextLink();
@@ -59,14 +60,22 @@
 
   function setBusy(busy) {
     if (feed) feed.setAttribute('aria-busy', busy ? 'true' : 'false');
-    document.dispatchEvent(new CustomEvent('reposcroll:loading', { detail: { busy: busy } }));
   }
 
   function showLoading() {
     var tpl = document.getElementById('tpl-loading');
     var state = tail.querySelector('.tail') || tail;
+    var focused = tail.contains(document.activeElement);
     tail.querySelectorAll('.tail > *').forEach(function (node) { node.hidden = true; });
     if (tpl && !tail.querySelector('.skeletons')) state.appendChild(tpl.content.cloneNode(true));
+    if (focused) focusTail();
+  }
+
+  // Focus inside the tail (the next link, a Retry button) stays in the tail when its content changes,
+  // instead of falling back to the top of the document.
+  function focusTail() {
+    tail.setAttribute('tabindex', '-1');
+    tail.focus({ preventScroll: true });
   }
 
   function hideLoading() {
@@ -75,7 +84,7 @@
   }
 
   // Fetches one batch; the promise resolves true when cards were added. The request asks for high
-  // priority, and details.js starts nothing new while it is pending.
+  // priority, and details.js keeps one of the browser's 6 connections free for it.
   function load(url) {
     if (controller) return pending;
     if (!url) return Promise.resolve(false);
@@ -165,6 +174,9 @@
   // limits once the reset time has passed.
   function afterTail() {
     if (restoring) return;
+    // A retried first batch comes back as a fragment, whose error row speaks of "more" repositories.
+    var heading = cards().length ? null : tail.querySelector('.state-error .state-text strong');
+    if (heading) heading.textContent = 'Couldn’t load repositories.';
     var limited = tail.querySelector('[data-retry-in]');
     var transient = tail.querySelector('[data-auto-retry]');
     if (limited) {
@@ -223,10 +235,12 @@
   // The tail is swapped for a new element rather than refilled: a new node is not a layout shift,
   // whereas the old one being pushed down by the appended cards would be.
   function replaceTail(content) {
+    var focused = tail.contains(document.activeElement);
     var fresh = tail.cloneNode(false);
     fresh.appendChild(content);
     tail.replaceWith(fresh);
     tail = fresh;
+    if (focused) focusTail();
   }
 
   document.addEventListener('click', function (event) {
@@ -274,11 +288,8 @@
       if (after && (position & Node.DOCUMENT_POSITION_FOLLOWING)) { target = focusable[i]; break; }
       if (!after && (position & Node.DOCUMENT_POSITION_PRECEDING)) target = focusable[i];
     }
-    if (!target) {
-      // Nothing focusable after the feed (its end is loading): the tail itself takes focus.
-      target = after ? tail : document.getElementById('q');
-      if (target === tail) tail.setAttribute('tabindex', '-1');
-    }
+    if (!target && after) { focusTail(); return; }   // the end is loading: the tail itself
+    if (!target) target = document.getElementById('q');
     if (target) target.focus();
   }
 

@@ -1,40 +1,57 @@
 import Glibc
+import HTTPServer
 
 /// One line per request: id, method, target with its query string, status, body bytes, duration.
-/// The token is never in a target we log, but any line that somehow holds it is redacted anyway.
+/// The server formats the lines on its loop threads and writes them in batches (`writer`). The token
+/// is never in a target we log, but any line that somehow holds it is redacted anyway.
 struct AccessLog: Sendable {
-  let sink: @Sendable (String) -> Void
-  let secret: String?
+  /// Receives each line without its newline (tests); nil writes batches to standard error.
+  let sink: (@Sendable (String) -> Void)?
+  let secret: [UInt8]
 
-  /// Writes one line to standard error with a single `write`, so lines from threads never interleave.
-  static let standardError: @Sendable (String) -> Void = { line in
-    var bytes = Array(line.utf8)
-    bytes.append(10)
-    // Reads only the array's own bytes, which live for the duration of the closure.
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  init(sink: (@Sendable (String) -> Void)?, secret: String?) {
+    self.sink = sink
+    self.secret = Array((secret ?? "").utf8)
   }
 
-  func record(id: String, method: String, target: String, status: Int, bytes: Int, duration: Duration) {
-    let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-    var line = "\(id) \(method) \(Self.printable(target)) \(status) \(bytes)B \(Double(micros) / 1000)ms"
-    if let secret, !secret.isEmpty, line.contains(secret) {
-      line = line.replacing(secret, with: "[redacted]")
-    }
-    sink(line)
+  /// The server's batched writer: formats and redacts each entry, writes whole batches.
+  var writer: AccessLogWriter {
+    let secret = self.secret
+    let sink = self.sink
+    // A test sink sees each line at once; standard error gets batches.
+    return AccessLogWriter(
+      flushBytes: sink == nil ? 16 * 1024 : 0,
+      format: { entry, buffer in
+        let start = buffer.count
+        entry.write(into: &buffer)
+        Self.redact(secret, in: &buffer, from: start)
+      },
+      write: { batch in
+        guard let sink else { return AccessLogWriter.standardError(batch) }
+        for line in batch.split(separator: 10) { sink(String(decoding: line, as: UTF8.self)) }
+      })
   }
 
-  /// A free-form line (errors), redacted and made printable like the request lines.
+  /// A free-form line (errors), redacted and made printable like the request lines, written at once.
   func note(_ text: String) {
-    var line = Self.printable(text)
-    if let secret, !secret.isEmpty, line.contains(secret) {
-      line = line.replacing(secret, with: "[redacted]")
-    }
-    sink(line)
+    var line: [UInt8] = []
+    for byte in text.utf8 { line.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
+    line.append(10)
+    Self.redact(secret, in: &line, from: 0)
+    writer.write(line)
   }
 
-  /// Control characters cannot reach the log (they could forge lines).
-  private static func printable(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-    return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+  /// Replaces every occurrence of `secret` in `buffer[start...]` with `[redacted]`.
+  private static func redact(_ secret: [UInt8], in buffer: inout [UInt8], from start: Int) {
+    guard let first = secret.first, buffer.count - start >= secret.count else { return }
+    var i = start
+    while i + secret.count <= buffer.count {
+      if buffer[i] == first && buffer[i..<(i + secret.count)].elementsEqual(secret) {
+        buffer.replaceSubrange(i..<(i + secret.count), with: "[redacted]".utf8)
+        i += 10
+      } else {
+        i += 1
+      }
+    }
   }
 }

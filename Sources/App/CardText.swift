@@ -1,9 +1,9 @@
 /// The small derived texts and numbers of a card, computed from a repository's fields.
 enum CardText {
-  /// Stars relative to the largest count, 0…100, at least 1 when there are any stars.
+  /// Stars relative to the largest count, 0…100, at least 1 when there are any stars. Any `Int`s are
+  /// accepted; nothing overflows.
   static func barPercent(stars: Int, largest: Int) -> Int {
     guard stars > 0 else { return 0 }
-    // Any `Int`s are accepted; nothing overflows.
     let scale = max(largest, stars)
     let (scaled, overflow) = stars.multipliedReportingOverflow(by: 100)
     let percent = overflow ? stars / max(1, scale / 100) : scaled / scale

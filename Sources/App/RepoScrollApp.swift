@@ -50,7 +50,9 @@ public final class RepoScrollApp: Sendable {
     }
     let staticFiles: StaticFiles
     do {
-      staticFiles = try StaticFiles(root: configuration.publicDirectory)
+      var security = HTTPHeaders()
+      SecurityHeaders.apply(to: &security)
+      staticFiles = try StaticFiles(root: configuration.publicDirectory, headers: security)
     } catch {
       throw StartupError(description: "static files: \(error)")
     }
@@ -71,7 +73,7 @@ public final class RepoScrollApp: Sendable {
     if let log {
       accessLog = AccessLog(sink: log, secret: configuration.githubToken)
     } else if configuration.accessLog {
-      accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
+      accessLog = AccessLog(sink: nil, secret: configuration.githubToken)
     } else {
       accessLog = nil
     }
@@ -94,7 +96,7 @@ public final class RepoScrollApp: Sendable {
       client = GitHubClient(configuration: github, transport: transport, avatarTransport: avatarTransport)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
-      let failures = AccessLog(sink: log ?? AccessLog.standardError, secret: configuration.githubToken)
+      let failures = AccessLog(sink: log, secret: configuration.githubToken)
       var api = CurlClientConfiguration(totalTimeout: .seconds(15))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
@@ -125,14 +127,7 @@ public final class RepoScrollApp: Sendable {
     settings.headerTimeout = .seconds(configuration.headerTimeout)
     settings.idleTimeout = .seconds(configuration.idleTimeout)
     settings.drainTimeout = .seconds(configuration.drainTimeout)
-    let log = routes.accessLog
-    let http = HTTPServer(configuration: settings, handler: handler) { entry in
-      // Requests that never reached a handler (malformed, timed out) are logged by the server only.
-      guard entry.method == "-" else { return }
-      log?.record(
-        id: entry.requestID, method: "-", target: "-", status: entry.status, bytes: entry.bytes,
-        duration: entry.duration)
-    }
+    let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }
     return port

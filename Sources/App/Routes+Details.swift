@@ -7,7 +7,7 @@ extension Routes {
   /// Avatar sizes accepted (GitHub serves up to 460).
   static let avatarSizes = 16...GitHubClient.maxAvatarSize
   /// Browsers keep avatars a week; the ETag revalidates after that.
-  static let avatarCacheControl = "public, max-age=604800"
+  static let avatarCacheControl = "max-age=604800"
 
   /// `GET /fragments/stars/{owner}/{repo}`: the card's star history, rendered here.
   func starsFragment(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
@@ -31,6 +31,59 @@ extension Routes {
     body.reserveCapacity(2048)
     do {
       try templates.render("partials/stars", view.mustacheValue, into: &body)
+    } catch {
+      return HTTPResponse.text(.internalServerError, "internal server error")
+    }
+    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+  }
+
+  /// Most histories one batched request may ask for.
+  static let maxBatchedHistories = 20
+
+  /// `GET /fragments/stars?r=owner/repo&r=…`: up to `maxBatchedHistories` cards' histories in one
+  /// answer, fetched upstream concurrently, so the browser spends one of its six connections on several
+  /// cards. Each history is what `/fragments/stars/{owner}/{repo}` answers, in a `<template data-for>`.
+  func starsBatchFragment(_ request: HTTPRequest) async -> HTTPResponse {
+    let names = request.queryItems.filter { $0.name == "r" }.map(\.value)
+    guard (1...Self.maxBatchedHistories).contains(names.count) else {
+      return HTTPError(.badRequest, "r must name 1 to \(Self.maxBatchedHistories) repositories as owner/repo")
+        .response
+    }
+    var repositories: [(owner: String, repo: String)] = []
+    for name in names {
+      let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, isValidOwnerName(String(parts[0])), isValidRepoName(String(parts[1])) else {
+        return HTTPError(.badRequest, "r must name repositories as owner/repo").response
+      }
+      repositories.append((String(parts[0]), String(parts[1])))
+    }
+    let now = now
+    let views = await withTaskGroup(of: (Int, StarsView).self) { group in
+      for (index, repository) in repositories.enumerated() {
+        group.addTask { [client] in
+          do throws(GitHubError) {
+            let history = try await client.starHistory(
+              owner: repository.owner, repo: repository.repo, perPage: StarsView.maxWeeks)
+            return (index, .loaded(history))
+          } catch {
+            return (index, StarsView.failure(error, now: now))
+          }
+        }
+      }
+      var views: [StarsView?] = Array(repeating: nil, count: repositories.count)
+      for await (index, view) in group { views[index] = view }
+      return views
+    }
+    let histories: [MustacheValue] = zip(repositories, views).map { repository, view in
+      .object([
+        "name": .string(repository.owner + "/" + repository.repo),
+        "view": view?.mustacheValue ?? .null,
+      ])
+    }
+    var body: [UInt8] = []
+    body.reserveCapacity(1024 * repositories.count)
+    do {
+      try templates.render("partials/stars-batch", .object(["histories": .list(histories)]), into: &body)
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
@@ -73,9 +126,10 @@ extension Routes {
     return HTTPResponse(status: .ok, headers: headers, body: .bytes(avatar.bytes))
   }
 
-  /// A transparent square, served when the avatar host fails.
+  /// A transparent 1×1 image, served when the avatar host fails: the initials behind it stay visible,
+  /// and details.js, seeing an image of 1 px, marks the avatar as failed.
   static let placeholderAvatar = Array(
-    #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"/>"#.utf8)
+    #"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1" viewBox="0 0 1 1"/>"#.utf8)
 
   /// The upstream ETag when it is a plain quoted one, else an FNV-1a hash of the bytes.
   static func strongETag(_ avatar: Avatar) -> String {

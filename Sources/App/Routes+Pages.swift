@@ -27,7 +27,7 @@ extension Routes {
     view.heading = PageView.Heading(
       title: "Results for “\(query.text)”", subtitle: Self.subtitle(query), link: nil)
     view.feedLabel = "Search results for \(query.text)"
-    return try streamedList(.search(query), view: view, page: parameters.page, request: request)
+    return try await streamedList(.search(query), view: view, page: parameters.page, request: request)
   }
 
   /// `GET /fragments/results?q&sort&order&after`: the next batch as a fragment; a navigation to it
@@ -51,7 +51,7 @@ extension Routes {
       link: (href: "https://github.com/\(login)", label: "\(login) on GitHub"))
     view.feedLabel = "Repositories by \(login)"
     let page = request.query == nil ? nil : SearchParameters(request).page
-    return try streamedList(.owner(login), view: view, page: page, request: request)
+    return try await streamedList(.owner(login), view: view, page: page, request: request)
   }
 
   /// `GET /fragments/owners/{login}?after`: the owner list's next batch.
@@ -73,8 +73,10 @@ extension Routes {
   }
 
   /// The full page for one batch: head, header and form go out at once; the cards follow when
-  /// GitHub has answered. A browser reload re-fetches the batch's pages upstream.
-  func streamedList(_ kind: ListKind, view: PageView, page text: String?, request: HTTPRequest) throws
+  /// GitHub has answered. A browser reload re-fetches the batch's pages upstream. A batch the cache
+  /// already holds arrives within `readyWithin`: then the page goes out whole, so that it carries a
+  /// validator (`HTMLDelivery`) and a revisit can be a 304.
+  func streamedList(_ kind: ListKind, view: PageView, page text: String?, request: HTTPRequest) async throws
     -> HTTPResponse
   {
     let page = Self.pageNumber(text)
@@ -86,12 +88,25 @@ extension Routes {
     head.reserveCapacity(8192)
     try templates.render("partials/page-start", view.mustacheValue, into: &head)
     let reload = Self.isReload(request)
+    let fetch = Task { [self] in await self.batch(kind, after: cursor, reload: reload) }
+    if !reload, let (batch, largest, count) = await Self.value(of: fetch, within: Self.readyWithin) {
+      view.batch =
+        BatchView(
+          batch: batch, kind: kind, batchSize: configuration.batchSize,
+          prefetchMargin: configuration.prefetchMargin, largestStars: largest, now: now, resultCount: count,
+          firstOnPage: true
+        ).mustacheValue
+      var body = head
+      body.reserveCapacity(head.count + 4096 + batch.items.count * 2048)
+      try templates.render("partials/page-end", view.mustacheValue, into: &body)
+      return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+    }
     let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
     continuation.yield(head)
     let base = view
     let task = Task { [self] in
       var view = base
-      let (batch, largest, count) = await self.batch(kind, after: cursor, reload: reload)
+      let (batch, largest, count) = await fetch.value
       view.batch =
         BatchView(
           batch: batch, kind: kind, batchSize: configuration.batchSize,
@@ -108,8 +123,28 @@ extension Routes {
         continuation.finish(throwing: error)
       }
     }
-    continuation.onTermination = { _ in task.cancel() }
+    continuation.onTermination = { _ in
+      task.cancel()
+      fetch.cancel()
+    }
     return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .stream(stream))
+  }
+
+  /// How long a page waits for its batch before it streams the head alone: a cache hit takes well
+  /// under this, any upstream call longer.
+  static let readyWithin = Duration.milliseconds(3)
+
+  /// The value of `task` if it is ready within `limit`, else nil (the task runs on).
+  static func value<T: Sendable>(of task: Task<T, Never>, within limit: Duration) async -> T? {
+    let once = ResumeOnce<T?>()
+    return await withCheckedContinuation { continuation in
+      once.set(continuation)
+      Task { once.resume(returning: await task.value) }
+      Task {
+        try? await Task.sleep(for: limit)
+        once.resume(returning: nil)
+      }
+    }
   }
 
   /// The fragment answer shared by both lists.
@@ -131,7 +166,7 @@ extension Routes {
     let view = BatchView(
       batch: batch, kind: kind, batchSize: configuration.batchSize,
       prefetchMargin: configuration.prefetchMargin,
-      largestStars: largest, now: now)
+      largestStars: largest, now: now, firstOnPage: after == 0)
     var body: [UInt8] = []
     body.reserveCapacity(2048 + batch.items.count * 2048)
     try templates.render("partials/cards", view.mustacheValue, into: &body)

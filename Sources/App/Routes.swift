@@ -14,13 +14,16 @@ import Mustache
 final class Routes: Sendable {
   /// Templates the routes render; startup fails without them.
   static let requiredTemplates = [
-    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars", "message",
+    "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars",
+    "partials/stars-batch", "message",
   ]
 
-  /// Loads the app's templates from `directory`, each bound to the view model it renders: a name a
-  /// bound template reads that its view model lacks stops startup with file, line and column.
+  /// Loads the app's templates from `directory`, each bound to the view model it renders (a name a
+  /// bound template reads that its view model lacks stops startup with file, line and column), with
+  /// the indentation and line-break runs HTML does not show trimmed from their output.
   static func loadTemplates(directory: String) throws(MustacheError) -> TemplateLibrary {
-    try TemplateLibrary(directory: directory, bindings: ["partials/card": CardField.schema])
+    try TemplateLibrary(
+      directory: directory, bindings: ["partials/card": CardField.schema], trimWhitespace: true)
   }
 
   let configuration: AppConfiguration
@@ -62,6 +65,7 @@ final class Routes: Sendable {
     router.get("/fragments/owners/{login}") { [self] request, context in
       try await ownerFragment(request, context)
     }
+    router.get("/fragments/stars") { [self] request, _ in await starsBatchFragment(request) }
     router.get("/fragments/stars/{owner}/{repo}") { [self] request, context in
       await starsFragment(request, context)
     }
@@ -72,20 +76,30 @@ final class Routes: Sendable {
         body: .bytes(Array("ok\n".utf8)))
     }
     router.get("/metrics") { [self] _, _ in await metricsText() }
-    router.fallback { [self] request, _ in
-      if request.path.hasPrefix("/static/") {
-        return await staticFiles.response(for: request, urlPrefix: "/static")
-      }
-      return notFoundPage()
-    }
+    router.fallback { [self] _, _ in notFoundPage() }
     let routed = router.handler
     return { [self] request, context in
-      await instrumented(request, context, routed)
+      if request.path.utf8.starts(with: Self.staticPrefix) { return await staticFile(request) }
+      return await instrumented(request, context, routed)
     }
   }
 
-  /// Runs a route, then adds the security headers, counts it and writes its access-log line (for
-  /// streamed pages once the last chunk went out).
+  private static let staticPrefix = "/static/".utf8
+
+  /// The static route, kept lean: the files' answers are built ahead with the security headers in.
+  private func staticFile(_ request: HTTPRequest) async -> HTTPResponse {
+    let started = ContinuousClock.now
+    metrics.started()
+    var response = await staticFiles.response(for: request, urlPrefix: "/static")
+    // Prebuilt answers carry the security headers already; only the rare 404 and 405 need them.
+    if response.serializedHeaders == nil { SecurityHeaders.apply(to: &response.headers) }
+    metrics.finished(
+      route: "static", status: response.status.code, seconds: (ContinuousClock.now - started).secondsValue)
+    return response
+  }
+
+  /// Runs a route, then adds the security headers and counts it (for streamed pages once the last
+  /// chunk went out). The server writes the access-log line.
   private func instrumented(_ request: HTTPRequest, _ context: RequestContext, _ route: HTTPHandler) async
     -> HTTPResponse
   {
@@ -101,41 +115,34 @@ final class Routes: Sendable {
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
     SecurityHeaders.apply(to: &response.headers)
+    HTMLDelivery.apply(to: &response, for: request)
     let name = Self.routeName(request.path)
     let status = response.status.code
-    let finish: @Sendable (Int) -> Void = { [metrics, accessLog] bytes in
-      let elapsed = ContinuousClock.now - started
-      metrics.finished(route: name, status: status, seconds: elapsed.secondsValue)
-      accessLog?.record(
-        id: context.requestID, method: request.method.rawValue, target: request.target, status: status,
-        bytes: bytes, duration: elapsed)
+    let finish: @Sendable () -> Void = { [metrics] in
+      metrics.finished(route: name, status: status, seconds: (ContinuousClock.now - started).secondsValue)
     }
     switch response.body {
-    case .bytes(let bytes):
-      finish(request.method == .head ? 0 : bytes.count)
+    case .bytes:
+      finish()
     case .stream(let inner):
       response.body = .stream(Self.counting(inner, finish: finish))
     }
     return response
   }
 
-  /// Passes a stream through, reporting the bytes it carried when it ends or is abandoned.
+  /// Passes a stream through, reporting when it ends or is abandoned.
   private static func counting(
-    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable (Int) -> Void
+    _ inner: AsyncThrowingStream<[UInt8], any Error>, finish: @escaping @Sendable () -> Void
   ) -> AsyncThrowingStream<[UInt8], any Error> {
     let (outer, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
     let task = Task {
-      var sent = 0
       do {
-        for try await chunk in inner {
-          sent += chunk.count
-          continuation.yield(chunk)
-        }
+        for try await chunk in inner { continuation.yield(chunk) }
         continuation.finish()
       } catch {
         continuation.finish(throwing: error)
       }
-      finish(sent)
+      finish()
     }
     continuation.onTermination = { _ in task.cancel() }
     return outer
@@ -146,6 +153,7 @@ final class Routes: Sendable {
     if path == "/" { return "page" }
     if path.hasPrefix("/fragments/results") { return "fragment" }
     if path.hasPrefix("/fragments/stars/") { return "stars" }
+    if path == "/fragments/stars" { return "stars_batch" }
     if path.hasPrefix("/fragments/owners/") { return "owner_fragment" }
     if path.hasPrefix("/owners/") { return "owner" }
     if path.hasPrefix("/avatars/") { return "avatar" }

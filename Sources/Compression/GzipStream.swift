@@ -47,3 +47,37 @@ public final class GzipStream {
     return output
   }
 }
+
+/// A gzip reader fed as bytes arrive (a streamed body), giving back what each piece decodes to, and
+/// refusing to produce more than `outputLimit` bytes in total.
+public final class GunzipStream {
+  private let stream: ZStream
+  private let outputLimit: Int
+  private var produced = 0
+  /// True once the gzip trailer has been read.
+  public private(set) var isFinished = false
+
+  /// A reader that stops with `outputLimitExceeded` past `outputLimit` decoded bytes.
+  public init(outputLimit: Int) throws(CompressionError) {
+    stream = try ZStream(inflate: ())
+    self.outputLimit = max(0, outputLimit)
+  }
+
+  /// The bytes `piece` completes; input that ends mid-stream simply waits for the next piece.
+  public func decode(_ piece: [UInt8]) throws(CompressionError) -> [UInt8] {
+    guard !isFinished || piece.isEmpty else { throw .alreadyFinished }
+    var output: [UInt8] = []
+    var failure: CompressionError?
+    var ended = false
+    let limit = outputLimit - produced
+    piece.withUnsafeBytes { input in
+      do throws(CompressionError) {
+        ended = try stream.inflate(input, into: &output, limit: limit, partial: true)
+      } catch { failure = error }
+    }
+    if let failure { throw failure }
+    produced += output.count
+    if ended { isFinished = true }
+    return output
+  }
+}

@@ -86,9 +86,12 @@ final class ZStream {
     }
   }
 
-  /// Inflates all of `input` into `output`, member after member, refusing to pass `limit`.
-  func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int)
-    throws(CompressionError)
+  /// Inflates all of `input` into `output`, member after member, refusing to pass `limit`. With
+  /// `partial`, input that stops mid-stream is not an error (more is expected); the result says
+  /// whether the last member ended.
+  @discardableResult
+  func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int, partial: Bool = false)
+    throws(CompressionError) -> Bool
   {
     guard input.count <= Int(UInt32.max) else { throw .outputLimitExceeded(limit: limit) }
     // As in `deflate`: zlib reads the caller's live buffer and keeps no pointer after we return.
@@ -106,7 +109,7 @@ final class ZStream {
       try append(chunk, to: &output, limit: limit)
       switch code {
       case Z_STREAM_END:
-        if raw.pointee.avail_in == 0 { return }
+        if raw.pointee.avail_in == 0 { return true }
         // Another gzip member follows (gzip allows concatenation).
         let reset = inflateReset(raw)
         guard reset == Z_OK else { throw .zlib(code: reset) }
@@ -114,6 +117,7 @@ final class ZStream {
         break
       case Z_BUF_ERROR:
         // No progress possible: input is used up mid-stream (output room is never zero here).
+        if partial { return false }
         throw .truncatedInput
       case Z_DATA_ERROR, Z_NEED_DICT, Z_STREAM_ERROR:
         throw .corruptInput
@@ -121,6 +125,7 @@ final class ZStream {
         throw .zlib(code: code)
       }
       if raw.pointee.avail_in == 0 && code == Z_OK && raw.pointee.avail_out != 0 {
+        if partial { return false }
         throw .truncatedInput
       }
       round = min(round * 2, 1 << 22)

@@ -131,11 +131,12 @@ public final class GitHubClient: Sendable {
     let clamped = min(max(size, 1), GitHubClient.maxAvatarSize)
     let url = "\(avatarBase)/u/\(userID)?s=\(clamped)"
     let limit = maxAvatarBytes
+    let text = self.text
     let fetch = Fetch(
       key: url, endpoint: .avatar, resource: nil,
       request: ClientRequest(url: url, headers: avatarHeaders, maxResponseBytes: limit), ttl: avatarTTL
     ) { body, headers throws(GitHubError) in
-      .avatar(try GitHubClient.checkedAvatar(body, headers: headers, limit: limit))
+      .avatar(try GitHubClient.checkedAvatar(body, headers: headers, limit: limit, text: text))
     }
     guard case .avatar(let avatar) = try await load(fetch, reload: false).payload else {
       throw .decoding("cached entry of another kind")
@@ -202,7 +203,11 @@ public final class GitHubClient: Sendable {
     return "\(apiBase)/repos/\(owner)/\(repo)\(suffix)"
   }
 
-  static func checkedAvatar(_ body: [UInt8], headers: HTTPHeaders, limit: Int) throws(GitHubError) -> Avatar {
+  /// The avatar if its type and size are acceptable; its ETag (passed on to browsers) is cleaned like
+  /// any upstream text, because a hostile API host serving avatars could echo the token in it.
+  static func checkedAvatar(
+    _ body: [UInt8], headers: HTTPHeaders, limit: Int, text: UpstreamText = .tokenless
+  ) throws(GitHubError) -> Avatar {
     let raw = headers["content-type"] ?? ""
     let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).lowercased() } ?? ""
     let mediaType = String(type.trimmedWhitespace)
@@ -211,7 +216,7 @@ public final class GitHubClient: Sendable {
     }
     guard body.count <= limit else { throw .decoding("avatar larger than \(limit) bytes") }
     guard !body.isEmpty else { throw .decoding("empty avatar") }
-    return Avatar(bytes: body, contentType: mediaType, etag: headers["etag"])
+    return Avatar(bytes: body, contentType: mediaType, etag: text.clean(headers["etag"]))
   }
 
   private static func trimmedBase(_ base: String) -> String {

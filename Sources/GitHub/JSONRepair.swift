@@ -7,6 +7,8 @@ import HTTP
 enum JSONRepair {
   /// `body` mended, or `body` itself when it needed nothing.
   static func repaired(_ body: [UInt8]) -> [UInt8] {
+    // The pointer is used only inside the closure, while `body` keeps its bytes alive; every index
+    // read is checked against `count` first.
     body.withUnsafeBufferPointer { repaired($0) } ?? body
   }
 

@@ -14,6 +14,7 @@ struct Redactor: Sendable {
   func redact(_ text: String) -> String {
     guard !secretBytes.isEmpty else { return text }
     var text = text
+    // The buffer lives for the closure only; `redacted` checks every index against its count.
     let replaced: [UInt8]? = text.withUTF8 { redacted($0) }
     return replaced.map { String(decoding: $0, as: UTF8.self) } ?? text
   }
@@ -22,6 +23,7 @@ struct Redactor: Sendable {
   /// short after the token's first bytes would otherwise slip past `redact(_:)` with part of it).
   func redact(_ body: [UInt8]) -> [UInt8] {
     guard !secretBytes.isEmpty else { return body }
+    // As above: read only within the closure, indices checked.
     return body.withUnsafeBufferPointer { redacted($0) } ?? body
   }
 

@@ -63,6 +63,9 @@ public struct LatencySpec: Sendable, Equatable {
   public var all: LatencyRange?
   /// Overrides by endpoint.
   public var perEndpoint: [DoubleEndpoint: LatencyRange]
+  /// Avatar latency when `all` is set and avatars have no override: avatars come from a CDN, which
+  /// answers in milliseconds while the API takes its time. Nil makes avatars follow `all`.
+  public var avatarCDN: LatencyRange? = LatencyRange(min: 2, max: 20)
 
   /// No latency anywhere.
   public init(all: LatencyRange? = nil, perEndpoint: [DoubleEndpoint: LatencyRange] = [:]) {
@@ -71,7 +74,11 @@ public struct LatencySpec: Sendable, Equatable {
   }
 
   /// The delay range for one endpoint, if any.
-  public func range(for endpoint: DoubleEndpoint) -> LatencyRange? { perEndpoint[endpoint] ?? all }
+  public func range(for endpoint: DoubleEndpoint) -> LatencyRange? {
+    if let own = perEndpoint[endpoint] { return own }
+    if endpoint == .avatar, all != nil, let avatarCDN { return avatarCDN }
+    return all
+  }
 }
 
 /// Fault rates in [0, 1]; each request draws once from the double's seeded generator.

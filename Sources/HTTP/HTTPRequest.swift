@@ -25,14 +25,15 @@ public struct HTTPRequest: Sendable {
 
   /// The raw (still percent-encoded) path: the target up to `?`.
   public var path: Substring {
-    if let q = target.firstIndex(of: "?") { return target[..<q] }
+    // By byte: `?` is ASCII, and a character-wise search costs several times more per request.
+    if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return target[..<q] }
     return target[...]
   }
 
   /// The raw query string after `?`, or nil.
   public var query: Substring? {
-    guard let q = target.firstIndex(of: "?") else { return nil }
-    return target[target.index(after: q)...]
+    guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+    return target[target.utf8.index(after: q)...]
   }
 
   /// Decoded query parameters in order (`+` is a space, percent escapes decoded).

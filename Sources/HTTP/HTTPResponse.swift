@@ -5,8 +5,11 @@
 public struct HTTPResponse: Sendable {
   /// The status.
   public var status: HTTPStatus
-  /// Headers set by the handler.
-  public var headers: HTTPHeaders
+  /// Headers set by the handler. Changing them drops `serializedHeaders`.
+  public var headers: HTTPHeaders { didSet { serializedHeaders = nil } }
+  /// `headers` already serialised by `HTTPResponseSerializer.serialize(_:)`, for answers built once
+  /// and sent many times (static files); the server then copies these bytes instead.
+  public private(set) var serializedHeaders: [UInt8]?
   /// The body.
   public var body: HTTPBody
 
@@ -15,6 +18,11 @@ public struct HTTPResponse: Sendable {
     self.status = status
     self.headers = headers
     self.body = body
+  }
+
+  /// Serialises the headers once, so that every send of this value copies bytes instead.
+  public mutating func preserializeHeaders() {
+    serializedHeaders = HTTPResponseSerializer.serialize(headers)
   }
 
   /// A plain-text response, used for errors the user may read.

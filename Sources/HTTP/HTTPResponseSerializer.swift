@@ -15,9 +15,10 @@ public enum HTTPResponseSerializer {
   /// - Parameters:
   ///   - date: a preformatted `Date` value (cached per second by the caller).
   ///   - keepAlive: nil writes no `Connection` field (HTTP/1.1 default), true writes `keep-alive`, false `close`.
+  ///   - serializedHeaders: `headers` as `serialize(_:)` wrote them, copied instead when given.
   public static func writeHead(
-    status: HTTPStatus, headers: HTTPHeaders, framing: Framing, keepAlive: Bool?, date: [UInt8],
-    server: [UInt8], into out: inout [UInt8]
+    status: HTTPStatus, headers: HTTPHeaders, serializedHeaders: [UInt8]? = nil, framing: Framing,
+    keepAlive: Bool?, date: [UInt8], server: [UInt8], into out: inout [UInt8]
   ) {
     out.append(contentsOf: "HTTP/1.1 ".utf8)
     appendDecimal(status.code, to: &out)
@@ -25,14 +26,10 @@ public enum HTTPResponseSerializer {
     out.append(contentsOf: status.reasonPhrase.utf8)
     out.append(13)
     out.append(10)
-    for field in headers.fields where !isServerOwned(field.name) && isSafe(field.name) && isSafe(field.value)
-    {
-      out.append(contentsOf: field.name.utf8)
-      out.append(58)
-      out.append(32)
-      out.append(contentsOf: field.value.utf8)
-      out.append(13)
-      out.append(10)
+    if let serializedHeaders {
+      out.append(contentsOf: serializedHeaders)
+    } else {
+      writeFields(headers, into: &out)
     }
     out.append(contentsOf: "Date: ".utf8)
     out.append(contentsOf: date)
@@ -53,6 +50,25 @@ public enum HTTPResponseSerializer {
     case .none: break
     }
     out.append(contentsOf: "\r\n\r\n".utf8)
+  }
+
+  /// The header lines `writeHead` would write for `headers` (server-owned and unsafe fields left out).
+  public static func serialize(_ headers: HTTPHeaders) -> [UInt8] {
+    var out: [UInt8] = []
+    writeFields(headers, into: &out)
+    return out
+  }
+
+  private static func writeFields(_ headers: HTTPHeaders, into out: inout [UInt8]) {
+    for field in headers.fields where !isServerOwned(field.name) && isSafe(field.name) && isSafe(field.value)
+    {
+      out.append(contentsOf: field.name.utf8)
+      out.append(58)
+      out.append(32)
+      out.append(contentsOf: field.value.utf8)
+      out.append(13)
+      out.append(10)
+    }
   }
 
   /// Appends one chunk frame (`size CRLF data CRLF`); empty data is skipped (it would end the body).

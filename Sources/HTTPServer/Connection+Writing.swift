@@ -78,10 +78,6 @@ extension Connection {
 
   func finishResponse() {
     task = nil
-    if let entry = logEntry {
-      logEntry = nil
-      core.log?(entry)
-    }
     if !keepAlive || owner.draining {
       linger()
       return

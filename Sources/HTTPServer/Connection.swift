@@ -43,7 +43,6 @@ final class Connection: EventHandler, @unchecked Sendable {
   var keepAlive = true
   var deadline = 0
   var deadlineKind = Deadline.header
-  var logEntry: AccessLogEntry?
   var requestStart = ContinuousClock.now
 
   init(fd: Int32, peer: String, owner: ServerLoop) {
@@ -198,7 +197,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     case .bytes(let body):
       head.reserveCapacity(256 + (bodyAllowed && body.count <= Self.coalesceLimit ? body.count : 0))
       HTTPResponseSerializer.writeHead(
-        status: response.status, headers: response.headers, framing: .length(body.count),
+        status: response.status, headers: response.headers, serializedHeaders: response.serializedHeaders,
+        framing: .length(body.count),
         keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
       if bodyAllowed && !body.isEmpty {
         if body.count <= Self.coalesceLimit {
@@ -221,7 +221,8 @@ final class Connection: EventHandler, @unchecked Sendable {
       let framing: HTTPResponseSerializer.Framing =
         response.status.forbidsBody ? .length(0) : (chunked ? .chunked : .untilClose)
       HTTPResponseSerializer.writeHead(
-        status: response.status, headers: response.headers, framing: framing,
+        status: response.status, headers: response.headers, serializedHeaders: response.serializedHeaders,
+        framing: framing,
         keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
       pending.append(head)
       var sent = 0
@@ -255,11 +256,12 @@ final class Connection: EventHandler, @unchecked Sendable {
   }
 
   func complete(_ request: HTTPRequest, id: String, status: Int, bytes: Int) {
-    if core.log != nil {
-      logEntry = AccessLogEntry(
-        requestID: id, method: request.method.rawValue, path: String(request.path), status: status,
-        bytes: bytes,
-        duration: ContinuousClock.now - requestStart)
+    if core.logging {
+      // Logged when the last byte is queued, so a reader of the log never lags the client.
+      owner.record(
+        AccessLogEntry(
+          requestID: id, method: request.method.rawValue, target: request.target, status: status,
+          bytes: bytes, duration: ContinuousClock.now - requestStart))
     }
     responseComplete = true
     flush()
@@ -286,10 +288,11 @@ final class Connection: EventHandler, @unchecked Sendable {
       date: owner.dateBytes, server: core.serverBytes, into: &head)
     head.append(contentsOf: body)
     pending.append(head)
-    if core.log != nil {
-      logEntry = AccessLogEntry(
-        requestID: core.nextRequestID(), method: "-", path: "-", status: error.status.code, bytes: body.count,
-        duration: .zero)
+    if core.logging {
+      owner.record(
+        AccessLogEntry(
+          requestID: core.nextRequestID(), method: "-", target: "-", status: error.status.code,
+          bytes: body.count, duration: .zero))
     }
     responseComplete = true
     flush()

@@ -15,23 +15,27 @@ public final class HTTPServer: Sendable {
   private let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
   private let log: (@Sendable (AccessLogEntry) -> Void)?
+  private let accessLog: AccessLogWriter?
   private let state = Mutex(State())
 
-  /// A server that answers every request with `handler`; `log` receives one entry per request.
+  /// A server that answers every request with `handler`. `log` receives each entry as it happens
+  /// (for tests and tools); `accessLog` writes them as lines in batches (for production).
   public init(
     configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler,
-    log: (@Sendable (AccessLogEntry) -> Void)? = nil
+    log: (@Sendable (AccessLogEntry) -> Void)? = nil, accessLog: AccessLogWriter? = nil
   ) {
     self.configuration = configuration
     self.handler = handler
     self.log = log
+    self.accessLog = accessLog
   }
 
   /// Binds, listens and starts the event loop thread(s). Returns the bound port.
   @discardableResult public func start() throws -> Int {
     signal(SIGPIPE, SIG_IGN)
     let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port)
-    let core = ServerCore(configuration: configuration, handler: handler, log: log, listenFD: fd)
+    let core = ServerCore(
+      configuration: configuration, handler: handler, log: log, accessLog: accessLog, listenFD: fd)
     let cpus = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     let count = min(max(cpus, 1), 2)
     var loops: [ServerLoop] = []

@@ -15,4 +15,11 @@ enum MediaTypes {
     guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
     return byExtension[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
   }
+
+  /// Whether a type is text-like, so that gzip pays (images and fonts are compressed already).
+  static func compresses(_ type: String) -> Bool {
+    type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/xml")
+      || type.hasPrefix("application/manifest+json") || type.hasPrefix("image/svg+xml")
+      || type.hasPrefix("application/wasm")
+  }
 }

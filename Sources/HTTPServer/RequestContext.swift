@@ -20,14 +20,14 @@ public struct RequestContext: Sendable {
 /// A request handler. A thrown `HTTPError` becomes its own response; any other error becomes a 500.
 public typealias HTTPHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
 
-/// One access-log event; the server calls the log sink once per request.
+/// One access-log event; the server calls the log sink (and the `AccessLogWriter`) once per request.
 public struct AccessLogEntry: Sendable {
   /// The request id (as in `RequestContext`), or `-` for requests that never parsed.
   public var requestID: String
   /// The method token, or `-`.
   public var method: String
-  /// The raw target path (without the query), or `-`.
-  public var path: String
+  /// The raw request target (path and query, still percent-encoded), or `-`.
+  public var target: String
   /// The status code sent.
   public var status: Int
   /// Body bytes sent.
@@ -35,11 +35,18 @@ public struct AccessLogEntry: Sendable {
   /// Time from the complete request to the last byte queued.
   public var duration: Duration
 
+  /// The target up to `?`.
+  public var path: Substring {
+    if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return target[..<q] }
+    return target[...]
+  }
+
   /// An entry from its parts.
-  public init(requestID: String, method: String, path: String, status: Int, bytes: Int, duration: Duration) {
+  public init(requestID: String, method: String, target: String, status: Int, bytes: Int, duration: Duration)
+  {
     self.requestID = requestID
     self.method = method
-    self.path = path
+    self.target = target
     self.status = status
     self.bytes = bytes
     self.duration = duration

@@ -6,6 +6,9 @@ final class ServerCore: Sendable {
   let configuration: HTTPServerConfiguration
   let handler: HTTPHandler
   let log: (@Sendable (AccessLogEntry) -> Void)?
+  let accessLog: AccessLogWriter?
+  /// Whether requests make access-log entries at all.
+  let logging: Bool
   let listenFD: Int32
   let openConnections = Atomic<Int>(0)
   let requestCounter = Atomic<UInt64>(0)
@@ -22,11 +25,13 @@ final class ServerCore: Sendable {
 
   init(
     configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler,
-    log: (@Sendable (AccessLogEntry) -> Void)?, listenFD: Int32
+    log: (@Sendable (AccessLogEntry) -> Void)?, accessLog: AccessLogWriter?, listenFD: Int32
   ) {
     self.configuration = configuration
     self.handler = handler
     self.log = log
+    self.accessLog = accessLog
+    self.logging = log != nil || accessLog != nil
     self.listenFD = listenFD
     self.idPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
     self.serverBytes = Array(configuration.serverName.utf8.filter { $0 >= 32 && $0 < 127 })

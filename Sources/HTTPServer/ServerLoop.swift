@@ -24,6 +24,8 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   var siblings: [ServerLoop] = []
   private var nextSibling = 0
   private var acceptPausedUntil = 0
+  /// Access-log lines formatted on this loop and not yet written.
+  private var logBuffer: [UInt8] = []
   /// One read buffer per loop, reused by every connection.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
 
@@ -38,6 +40,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   func start() throws {
     try loop.start(
       tick: { [self] in tick() },
+      turnEnd: { [self] in if !logBuffer.isEmpty { flushLog() } },
       onExit: { [self] in finishExit() })
     loop.execute { [self] in
       do {
@@ -51,6 +54,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private func finishExit() {
     // Runs on the loop thread just before it ends; waiters resume on their own executors.
     exited = true
+    if !logBuffer.isEmpty { flushLog() }
     siblings = []  // breaks the reference cycle between loops, so their descriptors are released
     let waiters = exitWaiters
     exitWaiters = []
@@ -106,6 +110,19 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
     }
     connections[fd] = connection
     connection.started(now: EventLoop.monotonicMilliseconds())
+  }
+
+  /// Hands a finished request's entry to the log sink and to this loop's access-log buffer.
+  func record(_ entry: AccessLogEntry) {
+    core.log?(entry)
+    guard let writer = core.accessLog else { return }
+    writer.format(entry, &logBuffer)
+    if logBuffer.count >= writer.flushBytes { flushLog() }
+  }
+
+  private func flushLog() {
+    core.accessLog?.write(logBuffer)
+    logBuffer.removeAll(keepingCapacity: true)
   }
 
   func removed(_ connection: Connection) {

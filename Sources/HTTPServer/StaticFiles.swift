@@ -1,9 +1,35 @@
+import Compression
 import Glibc
 import HTTP
 import Synchronization
 
-/// Static files confined to one root folder, with validators, 304s and an in-memory cache for small files.
+/// Static files confined to one root folder, with validators, 304s, an in-memory cache for small files
+/// and a gzip form of compressible ones made once per file version.
+///
+/// Each cached file keeps its answers (200 and 304, plain and immutable, per encoding) fully built with
+/// their headers already serialised, so a hit costs two lookups and a copy of the head bytes.
 public final class StaticFiles: Sendable {
+  /// One encoding of a file: its tag and its ready answers. A class, so choosing one costs a
+  /// single retain rather than one per buffer of four answers.
+  final class Variant: Sendable {
+    let etag: String
+    let ok: HTTPResponse
+    let okImmutable: HTTPResponse
+    let notModified: HTTPResponse
+    let notModifiedImmutable: HTTPResponse
+
+    init(
+      etag: String, ok: HTTPResponse, okImmutable: HTTPResponse, notModified: HTTPResponse,
+      notModifiedImmutable: HTTPResponse
+    ) {
+      self.etag = etag
+      self.ok = ok
+      self.okImmutable = okImmutable
+      self.notModified = notModified
+      self.notModifiedImmutable = notModifiedImmutable
+    }
+  }
+
   /// What is known about one file; rebuilt when its size or mtime changes. A class, so that handing it
   /// out of the cache costs one retain rather than one per field.
   final class Entry: Sendable {
@@ -12,46 +38,56 @@ public final class StaticFiles: Sendable {
     let mtimeSeconds: Int
     let mtimeNanoseconds: Int
     let hash: String
-    let etag: String
-    /// The contents when small enough to keep in memory.
-    let bytes: [UInt8]?
-    let headers: HTTPHeaders
-    let immutableHeaders: HTTPHeaders
+    /// In memory when small enough; otherwise `ok` has an empty body and the file is read per request.
+    let inMemory: Bool
+    let identity: Variant
+    /// The gzip form, when the type compresses and the result is smaller.
+    let gzip: Variant?
     /// Monotonic second of the last stat; updated in place by whichever request revalidates.
     let checkedAt: Atomic<Int>
 
     init(
-      realPath: String, size: Int, mtimeSeconds: Int, mtimeNanoseconds: Int, hash: String, etag: String,
-      bytes: [UInt8]?, headers: HTTPHeaders, immutableHeaders: HTTPHeaders, checkedAt: Int
+      realPath: String, size: Int, mtimeSeconds: Int, mtimeNanoseconds: Int, hash: String, inMemory: Bool,
+      identity: Variant, gzip: Variant?, checkedAt: Int
     ) {
       self.realPath = realPath
       self.size = size
       self.mtimeSeconds = mtimeSeconds
       self.mtimeNanoseconds = mtimeNanoseconds
       self.hash = hash
-      self.etag = etag
-      self.bytes = bytes
-      self.headers = headers
-      self.immutableHeaders = immutableHeaders
+      self.inMemory = inMemory
+      self.identity = identity
+      self.gzip = gzip
       self.checkedAt = Atomic(checkedAt)
     }
+  }
+
+  /// A request path already resolved to a file: the relative path, and the hash its name carried.
+  struct Resolved: Sendable {
+    let relative: String
+    let urlHash: String?
   }
 
   private let root: String
   private let cacheControl: String
   private let immutableCacheControl: String
   private let memoryCacheMaxFileBytes: Int
+  private let extraHeaders: HTTPHeaders
   private let entries = Mutex<[String: Entry]>([:])
-  /// Raw request paths (with their prefix) already resolved to a relative path, so that repeat requests
-  /// skip decoding and normalising. Only paths of existing files get in; it is bounded.
-  private let resolved = Mutex<[String: (relative: String, immutable: Bool)]>([:])
+  /// Raw request paths, per URL prefix, already resolved, so that repeat requests skip decoding and
+  /// normalising (and allocate nothing: the lookup is by the request's own substring). Only paths of
+  /// existing files get in; it is bounded.
+  private let resolved = Mutex<[String: [Substring: Resolved]]>([:])
   private static let resolvedLimit = 4096
+  /// Smaller files are not worth a gzip form.
+  static let gzipMinimumBytes = 256
 
-  /// Serves files below `root`, which must be an existing folder.
+  /// Serves files below `root`, which must be an existing folder. `headers` are added to every file
+  /// answer (for example security headers), serialised once with the rest.
   public init(
-    root: String, cacheControl: String = "public, max-age=300",
-    immutableCacheControl: String = "public, max-age=31536000, immutable",
-    memoryCacheMaxFileBytes: Int = 256 * 1024
+    root: String, cacheControl: String = "max-age=300",
+    immutableCacheControl: String = "max-age=31536000, immutable",
+    memoryCacheMaxFileBytes: Int = 256 * 1024, headers: HTTPHeaders = [:]
   ) throws {
     guard let resolved = StaticFiles.realPath(root) else {
       throw HTTPError(.internalServerError, "static root \(root) does not exist")
@@ -64,49 +100,59 @@ public final class StaticFiles: Sendable {
     self.cacheControl = cacheControl
     self.immutableCacheControl = immutableCacheControl
     self.memoryCacheMaxFileBytes = memoryCacheMaxFileBytes
+    self.extraHeaders = headers
   }
 
   /// Serves `request.path` (percent-decoded, normalised) below root; 404 for anything outside,
-  /// ETag/Last-Modified/304, content type by extension. `urlPrefix` is stripped first (e.g. "/static").
+  /// ETag/Last-Modified/304, content type by extension, gzip when the client accepts it.
+  /// `urlPrefix` is stripped first (e.g. "/static").
   public func response(for request: HTTPRequest, urlPrefix: String = "") async -> HTTPResponse {
     guard request.method == .get || request.method == .head else {
       return HTTPError(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]).response
     }
-    let key = urlPrefix.isEmpty ? String(request.path) : urlPrefix + "\u{0}" + request.path
+    let path = request.path
     var immutable = false
     var found: Entry?
-    if let known = resolved.withLock({ $0[key] }) {
-      immutable = known.immutable
+    if let known = resolved.withLock({ $0[urlPrefix]?[path] }) {
       found = entry(for: known.relative)
-      if immutable, let entry = found, Self.splitHashedName(String(request.path))?.1 != entry.hash {
-        found = nil
+      if let hash = known.urlHash {
+        immutable = true
+        if found?.hash != hash { found = nil }
       }
     } else {
-      guard let relative = relativePath(request.path, urlPrefix: urlPrefix) else { return notFound }
+      guard let relative = relativePath(path, urlPrefix: urlPrefix) else { return notFound }
       var plainPath = relative
+      var urlHash: String?
       if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash
       {
         found = entry
         immutable = true
         plainPath = plain
+        urlHash = hash
       } else {
         found = entry(for: relative)
       }
       if found != nil {
+        let key = String(path)[...]
+        let value = Resolved(relative: plainPath, urlHash: urlHash)
         resolved.withLock {
-          if $0.count >= Self.resolvedLimit { $0.removeAll() }
-          $0[key] = (plainPath, immutable)
+          if $0.values.reduce(0, { $0 + $1.count }) >= Self.resolvedLimit { $0.removeAll() }
+          $0[urlPrefix, default: [:]][key] = value
         }
       }
     }
     guard let entry = found else { return notFound }
-    let headers = immutable ? entry.immutableHeaders : entry.headers
-    if isNotModified(request.headers, entry) {
-      return HTTPResponse(status: .notModified, headers: headers)
+    var variant = entry.identity
+    if let gzip = entry.gzip, ContentNegotiation.acceptsGzip(request.headers) { variant = gzip }
+    if isNotModified(request.headers, etag: variant.etag, entry) {
+      return immutable ? variant.notModifiedImmutable : variant.notModified
     }
-    if let bytes = entry.bytes { return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes)) }
-    guard let bytes = Self.readFile(entry.realPath, limit: Int.max) else { return notFound }
-    return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes))
+    var response = immutable ? variant.okImmutable : variant.ok
+    if !entry.inMemory {
+      guard let bytes = Self.readFile(entry.realPath, limit: Int.max) else { return notFound }
+      response.body = .bytes(bytes)
+    }
+    return response
   }
 
   /// Content-hashed URL for a file, e.g. "app.css" -> "/static/app.3f2a9c1b.css"; a file name of the form
@@ -159,46 +205,59 @@ public final class StaticFiles: Sendable {
       return kept
     }
     guard let bytes = Self.readFile(real, limit: Int.max) else { return nil }
-    let hash = Self.contentHash(bytes)
-    let etag = "\"\(hash)\(String(bytes.count, radix: 16))\""
-    var headers: HTTPHeaders = [
-      "Content-Type": MediaTypes.type(forFileName: Substring(relative)), "ETag": etag,
-      "Last-Modified": HTTPDate.format(epochSeconds: mtime),
-    ]
-    var immutableHeaders = headers
-    headers.add(name: "Cache-Control", value: cacheControl)
-    immutableHeaders.add(name: "Cache-Control", value: immutableCacheControl)
-    let entry = Entry(
-      realPath: real, size: size, mtimeSeconds: mtime, mtimeNanoseconds: mtimeNs, hash: hash, etag: etag,
-      bytes: bytes.count <= memoryCacheMaxFileBytes ? bytes : nil, headers: headers,
-      immutableHeaders: immutableHeaders, checkedAt: now)
+    let entry = makeEntry(
+      relative: relative, realPath: real, bytes: bytes, mtime: mtime, mtimeNs: mtimeNs, now: now)
     entries.withLock { $0[relative] = entry }
     return entry
   }
 
-  private func isNotModified(_ headers: HTTPHeaders, _ entry: Entry) -> Bool {
-    if let match = headers["If-None-Match"] {
-      for tag in match.split(separator: ",") {
-        var t = tag.trimmingCharacters(in: " \t")
-        if t == "*" { return true }
-        if t.hasPrefix("W/") { t = t.dropFirst(2) }
-        if t == entry.etag { return true }
-      }
-      return false
+  /// Builds every answer for one version of a file, gzip form included, once.
+  private func makeEntry(
+    relative: String, realPath: String, bytes: [UInt8], mtime: Int, mtimeNs: Int, now: Int
+  )
+    -> Entry
+  {
+    let hash = Self.contentHash(bytes)
+    let etag = "\"\(hash)\(String(bytes.count, radix: 16))\""
+    let type = MediaTypes.type(forFileName: Substring(relative))
+    let inMemory = bytes.count <= memoryCacheMaxFileBytes
+    var packed: [UInt8]?
+    if inMemory, bytes.count >= Self.gzipMinimumBytes, MediaTypes.compresses(type),
+      let gzipped = try? gzip(bytes, level: 9), gzipped.count < bytes.count
+    {
+      packed = gzipped
     }
+    let lastModified = HTTPDate.format(epochSeconds: mtime)
+    func variant(_ etag: String, _ body: [UInt8], encoding: String?) -> Variant {
+      var headers: HTTPHeaders = ["Content-Type": type, "ETag": etag, "Last-Modified": lastModified]
+      if let encoding { headers.add(name: "Content-Encoding", value: encoding) }
+      if packed != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
+      for field in extraHeaders { headers.add(name: field.name, value: field.value) }
+      func answer(_ status: HTTPStatus, _ control: String, _ body: [UInt8]) -> HTTPResponse {
+        var h = headers
+        h.add(name: "Cache-Control", value: control)
+        var response = HTTPResponse(status: status, headers: h, body: .bytes(body))
+        response.preserializeHeaders()
+        return response
+      }
+      return Variant(
+        etag: etag, ok: answer(.ok, cacheControl, inMemory ? body : []),
+        okImmutable: answer(.ok, immutableCacheControl, inMemory ? body : []),
+        notModified: answer(.notModified, cacheControl, []),
+        notModifiedImmutable: answer(.notModified, immutableCacheControl, []))
+    }
+    return Entry(
+      realPath: realPath, size: bytes.count, mtimeSeconds: mtime, mtimeNanoseconds: mtimeNs, hash: hash,
+      inMemory: inMemory, identity: variant(etag, bytes, encoding: nil),
+      gzip: packed.map { variant(ContentNegotiation.gzipETag(etag), $0, encoding: "gzip") }, checkedAt: now)
+  }
+
+  private func isNotModified(_ headers: HTTPHeaders, etag: String, _ entry: Entry) -> Bool {
+    if let matches = ContentNegotiation.ifNoneMatch(headers, matches: etag) { return matches }
     if let since = headers["If-Modified-Since"], let date = HTTPDate.parse(since) {
       return entry.mtimeSeconds <= date
     }
     return false
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingCharacters(in set: String) -> Substring {
-    var s = self
-    while let f = s.first, set.contains(f) { s = s.dropFirst() }
-    while let l = s.last, set.contains(l) { s = s.dropLast() }
-    return s
   }
 }
 

@@ -9,8 +9,14 @@ struct Parser {
   /// Partial and parent names referenced, with the tag's byte offset (checked by libraries).
   private(set) var references: [(name: String, offset: Int)] = []
 
-  init(source: String, file: String) {
+  /// Whether text loses the whitespace that HTML does not show (see `collapse`).
+  private let trim: Bool
+  /// While trimming: whether the text being built is inside `<pre>` or `<textarea>`.
+  private var preformatted = false
+
+  init(source: String, file: String, trimWhitespace: Bool = false) {
     lexer = Lexer(source: Array(source.utf8), file: file)
+    trim = trimWhitespace
   }
 
   private var source: [UInt8] { lexer.source }
@@ -250,7 +256,9 @@ struct Parser {
       let t = tokens[k]
       switch t.kind {
       case .text:
-        Parser.appendText(&nodes, t.bytes, atLineStart: t.atLineStart)
+        let bytes =
+          trim ? Parser.collapse(t.bytes, atLineStart: t.atLineStart, preformatted: &preformatted) : t.bytes
+        Parser.appendText(&nodes, bytes, atLineStart: t.atLineStart)
       case .variable, .rawVariable:
         lineStartMarker(k, &nodes)
         nodes.append(.variable(Path(t.name, offset: t.start), escaped: t.kind == .variable))
@@ -267,26 +275,86 @@ struct Parser {
       case .block:
         lineStartMarker(k, &nodes)
         let inner = sectionBody(k)
-        let indent = t.standalone ? t.intrinsic : (t.wsBefore ?? [])
+        let indent = trim ? [] : t.standalone ? t.intrinsic : (t.wsBefore ?? [])
         nodes.append(
           .block(BlockNode(name: t.name, content: inner, indent: indent, standalone: t.standalone)))
         k = t.partner
       case .partial:
         lineStartMarker(k, &nodes)
         references.append((t.name, t.start))
-        nodes.append(.partial(PartialNode(name: t.name, indent: t.standalone ? (t.wsBefore ?? []) : nil)))
+        let indent = t.standalone ? (trim ? [] : (t.wsBefore ?? [])) : nil
+        nodes.append(.partial(PartialNode(name: t.name, indent: indent)))
       case .parent:
         lineStartMarker(k, &nodes)
         references.append((t.name, t.start))
         nodes.append(
           .parent(
             ParentNode(
-              name: t.name, indent: t.standalone ? (t.wsBefore ?? []) : nil, overrides: arguments(k))))
+              name: t.name, indent: t.standalone ? (trim ? [] : (t.wsBefore ?? [])) : nil,
+              overrides: arguments(k))))
         k = t.partner
       }
       k += 1
     }
     return nodes
+  }
+
+  // MARK: Trimming
+
+  /// `bytes` with each whitespace run that holds a line break cut to that line break, and without the
+  /// indentation it starts with when it starts a line: HTML shows any run as one space, so only bytes
+  /// go. Text inside `<pre>` and `<textarea>` (shown as written) is kept; `preformatted` carries that
+  /// state from one text of the template to the next.
+  static func collapse(_ bytes: [UInt8], atLineStart: Bool, preformatted: inout Bool) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    let n = bytes.count
+    while i < n {
+      let b = bytes[i]
+      if b == UInt8(ascii: "<") {
+        if preformatted {
+          if startsElement(bytes, at: i + 1, "/pre") || startsElement(bytes, at: i + 1, "/textarea") {
+            preformatted = false
+          }
+        } else if startsElement(bytes, at: i + 1, "pre") || startsElement(bytes, at: i + 1, "textarea") {
+          preformatted = true
+        }
+      }
+      guard !preformatted, Lexer.isSpace(b) else {
+        out.append(b)
+        i += 1
+        continue
+      }
+      var j = i
+      var lineBreak = false
+      while j < n && Lexer.isSpace(bytes[j]) {
+        if bytes[j] == UInt8(ascii: "\n") { lineBreak = true }
+        j += 1
+      }
+      if lineBreak {
+        out.append(UInt8(ascii: "\n"))
+      } else if i == 0 && atLineStart {
+        // Indentation after a line this text does not hold (a standalone tag's, which ended in a break).
+      } else {
+        out.append(contentsOf: bytes[i..<j])
+      }
+      i = j
+    }
+    return out
+  }
+
+  /// Whether `bytes[at...]` starts with the element name `name` (ASCII, any case) followed by the end
+  /// of the name (a space, `>`, `/` or the end of the text).
+  private static func startsElement(_ bytes: [UInt8], at start: Int, _ name: StaticString) -> Bool {
+    let count = name.utf8CodeUnitCount
+    guard start + count <= bytes.count else { return false }
+    for k in 0..<count where bytes[start + k] | 0x20 != name.utf8Start[k] | 0x20 {
+      return false
+    }
+    guard start + count < bytes.count else { return true }
+    let next = bytes[start + count]
+    return Lexer.isSpace(next) || next == UInt8(ascii: ">") || next == UInt8(ascii: "/")
   }
 
   /// Content of a section or block, with the closer's own line-start marker.

@@ -13,8 +13,11 @@ public struct Template: Sendable {
   }
 
   /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`).
-  init(_ source: String, name: String, file: String, schema: MustacheSchema? = nil) throws(MustacheError) {
-    var parser = Parser(source: source, file: file)
+  /// `trimWhitespace` as for `TemplateLibrary`.
+  init(
+    _ source: String, name: String, file: String, schema: MustacheSchema? = nil, trimWhitespace: Bool = false
+  ) throws(MustacheError) {
+    var parser = Parser(source: source, file: file, trimWhitespace: trimWhitespace)
     self.name = name
     let bytes = Array(source.utf8)
     self.program = try Program(try parser.parse(), schema: schema, file: file, source: bytes)

@@ -13,15 +13,22 @@ public struct TemplateLibrary: Sendable {
   /// `bindings` binds templates by name to the schema of the rows they render (see `MustacheRows`):
   /// a name that is not a field of the schema, a bound template that is missing, or a bound template
   /// calling one not bound to the same schema throws, with file, line and column.
+  ///
+  /// `trimWhitespace` cuts every run of whitespace in the templates' text that holds a line break to
+  /// that one line break, and drops the indentation of standalone partial calls: what HTML renders
+  /// is unchanged (a run shows as one space), and text inside `<pre>` and `<textarea>` is kept.
+  /// Templates stay indented for people while the output carries no indentation.
   public init(
-    directory: String, extension: String = "mustache", bindings: [String: MustacheSchema] = [:]
+    directory: String, extension: String = "mustache", bindings: [String: MustacheSchema] = [:],
+    trimWhitespace: Bool = false
   ) throws(MustacheError) {
     let files = try TemplateFiles.list(root: directory, extension: `extension`)
     var parsed: [String: Template] = [:]
     var paths: [String: String] = [:]
     for file in files {
       let source = try TemplateFiles.read(file.path)
-      parsed[file.name] = try Template(source, name: file.name, file: file.path, schema: bindings[file.name])
+      parsed[file.name] = try Template(
+        source, name: file.name, file: file.path, schema: bindings[file.name], trimWhitespace: trimWhitespace)
       paths[file.name] = file.path
     }
     try TemplateLibrary.check(parsed, bindings: bindings, files: paths, directory: directory)
@@ -29,13 +36,16 @@ public struct TemplateLibrary: Sendable {
     programs = parsed.mapValues(\.program)
   }
 
-  /// Parses each source under its key as the template's name; `bindings` as for a folder.
-  public init(templates sources: [String: String], bindings: [String: MustacheSchema] = [:])
-    throws(MustacheError)
-  {
+  /// Parses each source under its key as the template's name; `bindings` and `trimWhitespace` as for
+  /// a folder.
+  public init(
+    templates sources: [String: String], bindings: [String: MustacheSchema] = [:],
+    trimWhitespace: Bool = false
+  ) throws(MustacheError) {
     var parsed: [String: Template] = [:]
     for name in sources.keys.sorted() {
-      parsed[name] = try Template(sources[name] ?? "", name: name, file: name, schema: bindings[name])
+      parsed[name] = try Template(
+        sources[name] ?? "", name: name, file: name, schema: bindings[name], trimWhitespace: trimWhitespace)
     }
     try TemplateLibrary.check(parsed, bindings: bindings, files: [:], directory: nil)
     templates = parsed

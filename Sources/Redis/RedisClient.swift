@@ -23,6 +23,13 @@ public final class RedisClient: RedisCommandRunner {
     public var idle: Int
     /// Calls waiting for a connection.
     public var waiting: Int
+
+    /// Counts as given.
+    public init(open: Int, idle: Int, waiting: Int) {
+      self.open = open
+      self.idle = idle
+      self.waiting = waiting
+    }
   }
 
   /// The settings the client was created with.

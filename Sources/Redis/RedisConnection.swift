@@ -43,23 +43,25 @@ public final class RedisConnection: RedisCommandRunner {
     }
   }
 
-  /// Opens a connection on `io`: TCP connect, then `AUTH` and `SELECT` pipelined, all within the connect timeout.
+  /// Opens a connection on `io`: TCP connect (each resolved address in turn while they refuse), then
+  /// `AUTH` and `SELECT` pipelined, all within the connect timeout.
   static func connect(_ configuration: RedisConfiguration, io: RedisIOLoop, ownsLoop: Bool = false)
     async throws(RedisError) -> RedisConnection
   {
     let deadline = Milliseconds.deadline(after: configuration.connectTimeout)
-    let address = try SocketAddress.resolve(host: configuration.host, port: configuration.port)
-    let fd: Int32
-    do {
-      fd = try address.startConnect()
-    } catch {
-      throw .connectionLost(error.description)
+    var opened: RedisConnectionCore?
+    var lastError = RedisError.connectionLost("no address for \(configuration.host)")
+    for address in try SocketAddress.resolve(host: configuration.host, port: configuration.port) {
+      do {
+        opened = try await openTCP(to: address, configuration, io: io, deadline: deadline)
+        break
+      } catch {
+        guard case .connectionLost = error else { throw error }
+        lastError = error
+      }
     }
-    let connected = ReplySlot<Void>()
-    let core = RedisConnectionCore(
-      io: io, fd: fd, limits: configuration.parserLimits, connected: connected, deadline: deadline)
-    let connection = RedisConnection(core: core, configuration: configuration, io: io, ownsLoop: ownsLoop)
-    try await connected.wait { io.execute { core.start() } }.get()
+    guard let opened else { throw lastError }
+    let connection = RedisConnection(core: opened, configuration: configuration, io: io, ownsLoop: ownsLoop)
     var handshake: [RedisCommand] = []
     if let password = configuration.password {
       if let username = configuration.username {
@@ -106,6 +108,29 @@ public final class RedisConnection: RedisCommandRunner {
   public func close() {
     let core = self.core
     io.execute { core.fail(.connectionLost("connection closed by the client")) }
+  }
+
+  /// A TCP connection to one address, connected before `deadline`; closed again if that fails.
+  private static func openTCP(
+    to address: SocketAddress, _ configuration: RedisConfiguration, io: RedisIOLoop, deadline: Int
+  ) async throws(RedisError) -> RedisConnectionCore {
+    let fd: Int32
+    do {
+      fd = try address.startConnect()
+    } catch {
+      throw .connectionLost(error.description)
+    }
+    let connected = ReplySlot<Void>()
+    let core = RedisConnectionCore(
+      io: io, fd: fd, limits: configuration.parserLimits, connected: connected, deadline: deadline)
+    do {
+      try await connected.wait { io.execute { core.start() } }.get()
+    } catch {
+      // Cancelled while connecting: the socket is still registered.
+      io.execute { core.fail(error) }
+      throw error
+    }
+    return core
   }
 
   /// Sends `commands` and collects `expectedReplies` replies (one per command unless given: `SUBSCRIBE`

@@ -6,27 +6,33 @@ struct SocketAddress: Sendable {
   private var storage: sockaddr_storage
   private var length: socklen_t
 
-  /// Resolves `host` (a name or an IP address) with getaddrinfo; the first TCP address wins.
-  /// A name lookup may block the calling thread briefly; IP addresses never do.
-  static func resolve(host: String, port: Int) throws(RedisError) -> SocketAddress {
+  /// Resolves `host` (a name or an IP address) with getaddrinfo into its TCP addresses, in the order to
+  /// try them. A name lookup may block the calling thread briefly; IP addresses never do.
+  static func resolve(host: String, port: Int) throws(RedisError) -> [SocketAddress] {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     hints.ai_flags = AI_NUMERICSERV
     var list: UnsafeMutablePointer<addrinfo>?
     let rc = getaddrinfo(host, String(port), &hints, &list)
-    guard rc == 0, let first = list, let address = first.pointee.ai_addr else {
-      let reason = rc == 0 ? "no address" : String(cString: gai_strerror(rc))
-      if list != nil { freeaddrinfo(list) }
-      throw .connectionLost("cannot resolve \(host): \(reason)")
+    defer { if list != nil { freeaddrinfo(list) } }
+    guard rc == 0 else {
+      throw .connectionLost("cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
     }
-    defer { freeaddrinfo(list) }
-    var storage = sockaddr_storage()
-    let length = min(first.pointee.ai_addrlen, socklen_t(MemoryLayout<sockaddr_storage>.size))
-    // getaddrinfo's address is valid until freeaddrinfo; it is copied (at most the storage's size) first.
-    withUnsafeMutableBytes(of: &storage) { target in
-      target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length)))
+    var addresses: [SocketAddress] = []
+    var next = list
+    while let entry = next, addresses.count < 8 {
+      next = entry.pointee.ai_next
+      guard let address = entry.pointee.ai_addr else { continue }
+      var storage = sockaddr_storage()
+      let length = min(entry.pointee.ai_addrlen, socklen_t(MemoryLayout<sockaddr_storage>.size))
+      // getaddrinfo's address is valid until freeaddrinfo; it is copied (at most the storage's size) first.
+      withUnsafeMutableBytes(of: &storage) { target in
+        target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(length)))
+      }
+      addresses.append(SocketAddress(storage: storage, length: length))
     }
-    return SocketAddress(storage: storage, length: length)
+    if addresses.isEmpty { throw .connectionLost("cannot resolve \(host): no address") }
+    return addresses
   }
 
   /// Opens a nonblocking, close-on-exec TCP socket with Nagle off and starts connecting it.

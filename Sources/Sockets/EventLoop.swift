@@ -11,7 +11,7 @@ public protocol EventHandler: AnyObject {
 /// An epoll loop on its own thread. It also acts as a `TaskExecutor`, so tasks started with it as
 /// their executor preference run on the loop thread and can touch loop-confined state directly.
 public final class EventLoop: TaskExecutor, @unchecked Sendable {
-  // @unchecked Sendable: `handlers`, `tickHandler` and `stopping` are touched only on the loop thread;
+  // @unchecked Sendable: `handlers`, `tickHandler`, `turnEndHandler` and `stopping` are touched only on the loop thread;
   // cross-thread work goes through the `queue` mutex and the eventfd.
   private enum Work {
     case job(UnownedJob)
@@ -30,6 +30,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
   private var handlers: [(any EventHandler)?] = []
   private var stopping = false
   private var tickHandler: (() -> Void)?
+  private var turnEndHandler: (() -> Void)?
   private var tickMilliseconds: Int32 = 100
   private var onExit: (@Sendable () -> Void)?
   /// The drained batch; swapped with the queue's array so that neither buffer is reallocated.
@@ -97,11 +98,14 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
   }
 
-  /// Starts the loop thread. `tick` runs on it about every `tickMilliseconds`; `onExit` after it stops.
+  /// Starts the loop thread. `tick` runs on it about every `tickMilliseconds`, `turnEnd` after each
+  /// batch of events and queued work (for writes worth batching), `onExit` after it stops.
   public func start(
-    tickMilliseconds: Int32 = 100, tick: @escaping () -> Void, onExit: @escaping @Sendable () -> Void
+    tickMilliseconds: Int32 = 100, tick: @escaping () -> Void, turnEnd: (() -> Void)? = nil,
+    onExit: @escaping @Sendable () -> Void
   ) throws(SocketError) {
     self.tickHandler = tick
+    self.turnEndHandler = turnEnd
     self.tickMilliseconds = tickMilliseconds
     self.onExit = onExit
     let box = Unmanaged.passRetained(self)
@@ -148,6 +152,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
       }
       drainQueue()
+      turnEndHandler?()
       let now = Self.monotonicMilliseconds()
       if now - lastTick >= Int(tickMilliseconds) {
         lastTick = now
@@ -158,6 +163,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     drainQueue()
     handlers.removeAll()
     tickHandler = nil
+    turnEndHandler = nil
     onExit?()
     onExit = nil
   }

@@ -15,7 +15,8 @@ let usage = """
     --seed S              catalog seed (DOUBLE_SEED, default 1)
     --repos N             repositories in the catalog (DOUBLE_REPOS, default 20000)
     --owners N            owners in the catalog (DOUBLE_OWNERS, default 2000)
-    --latency MS|A..B     latency for every endpoint, ms (DOUBLE_LATENCY)
+    --latency MS|A..B     latency for every endpoint, ms (DOUBLE_LATENCY); avatars then take 2..20 ms,
+                          like a CDN, unless --latency-avatar is given
     --latency-ENDPOINT V  latency for one endpoint: search, history, count, avatar, rate_limit, repository
     --fault-rate R        share of 5xx answers, 0...1 (DOUBLE_FAULT_RATE)
     --hang-rate R         share of requests that hang until the client leaves (DOUBLE_HANG_RATE)
@@ -155,6 +156,7 @@ if option("tidy", "DOUBLE_TIDY") == "1" {
   config.realisticWire = false
   config.legacyItemRate = 0
   config.shortPageRate = 0
+  config.latency.avatarCDN = nil
 }
 if let v = rate("legacy-rate", "DOUBLE_LEGACY_RATE") { config.legacyItemRate = v }
 if let v = rate("short-page-rate", "DOUBLE_SHORT_PAGE_RATE") { config.shortPageRate = v }

@@ -64,6 +64,25 @@ struct CardRenderingTests {
     }
   }
 
+  @Test func aCardNameTheViewModelLacksStopsLoading() throws {
+    let root = try ProcessRunner.packageRoot()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cards-\(UInt64.random(in: 0...UInt64.max))")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: root + "/Templates"), to: folder)
+    let card = folder.appendingPathComponent("partials/card.mustache")
+    let source = try String(contentsOf: card, encoding: .utf8)
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
+    try (source + "<i>{{owner.nickname}}</i>\n").write(to: card, atomically: true, encoding: .utf8)
+    #expect {
+      try Routes.loadTemplates(directory: folder.path)
+    } throws: { error in
+      guard let error = error as? MustacheError else { return false }
+      return error.file.hasSuffix("partials/card.mustache") && error.line == lines && error.column == 4
+        && error.message == "'owner.nickname' is not a field of card"
+    }
+  }
+
   @Test(arguments: [
     (0, "0"), (999, "999"), (1000, "1k"), (1049, "1k"), (1050, "1.1k"), (67_400, "67.4k"),
     (999_949, "999k"), (12_345, "12.3k"), (999_950, "1M"), (1_250_000, "1.3M"), (-1500, "-1.5k"),

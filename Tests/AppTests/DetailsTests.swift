@@ -30,7 +30,7 @@ struct DetailsTests {
       #expect(response.status.code == 200)
       #expect(response.headers["Content-Type"] == "image/png")
       #expect(response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-      #expect(response.headers["Cache-Control"] == "public, max-age=604800")
+      #expect(response.headers["Cache-Control"] == "max-age=604800")
       let etag = try #require(response.headers["ETag"])
       let revalidated = try await h.get(avatar + "?s=80", headers: ["If-None-Match": etag])
       #expect(revalidated.status.code == 304)
@@ -88,6 +88,38 @@ struct DetailsTests {
       #expect(html.contains(" this week · "))
       #expect(html.contains(" in 30 weeks"))
       #expect(html.firstMatch(of: #/class="trend trend-(up|down|flat)"/#) != nil)
+    }
+  }
+
+  @Test func severalHistoriesComeInOneBatchedAnswer() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      let html = try await h.text("/?q=language%3Apython&sort=stars")
+      let names = html.matches(of: #/data-stargazers="/fragments/stars/([^"/]+/[^"/]+)"/#).prefix(3).map {
+        String($0.1)
+      }
+      #expect(names.count == 3)
+      let query = (names + ["nobody-here/nothing"]).map { "r=" + $0 }.joined(separator: "&")
+      let response = try await h.get("/fragments/stars?" + query)
+      #expect(response.status.code == 200)
+      #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+      let body = String(decoding: response.body, as: UTF8.self)
+      let answered = body.matches(of: #/<template data-for="([^"]+)">/#).map { String($0.1) }
+      #expect(answered == names + ["nobody-here/nothing"], "one template per repository, in order")
+      #expect(body.matches(of: #/data-state="loaded"/#).count == 3)
+      #expect(body.contains("No star history"))
+      #expect(double.counters().calls(.history) == 4, "one upstream call per repository")
+    }
+  }
+
+  @Test(arguments: [
+    "", "r=", "r=octocat", "r=a/b/c", "r=../etc", "r=-bad-/x",
+    (1...21).map { "r=o/r\($0)" }.joined(separator: "&"),
+  ])
+  func batchedHistoriesRejectBadNames(query: String) async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+      let response = try await h.get("/fragments/stars?" + query)
+      #expect(response.status.code == 400, "\(query)")
     }
   }
 

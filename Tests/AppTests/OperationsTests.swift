@@ -63,7 +63,8 @@ struct OperationsTests {
     try await AppHarness.with { h in
       _ = try await h.text("/fragments/results?q=language%3Apython&after=20")
       _ = try await h.get("/nope")
-      _ = try await h.text("/?q=language%3Apython")
+      // Identity, so the logged size is the page's own (gzip would log the smaller wire size).
+      _ = try await h.text("/?q=language%3Apython", headers: ["Accept-Encoding": "identity"])
       try await Task.sleep(for: .milliseconds(100))
       let lines = h.logs.all
       #expect(lines.count == 3)

@@ -66,7 +66,7 @@ struct SafetyTests {
       #expect(html.headers["Content-Type"] == "text/html; charset=utf-8")
       let asset = try await h.get(String(css))
       #expect(asset.status.code == 200)
-      #expect(asset.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+      #expect(asset.headers["Cache-Control"] == "max-age=31536000, immutable")
       #expect(asset.headers["Content-Type"]?.hasPrefix("text/css") == true)
       #expect(!page.contains("<script>"), "no inline script")
       #expect(!page.contains("<style") && !page.contains(" style="), "no inline style")

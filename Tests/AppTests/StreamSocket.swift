@@ -48,5 +48,14 @@ final class StreamSocket {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// The next bytes that arrive (at least one), as they came.
+  func readSome() throws -> [UInt8] {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    // recv writes at most chunk.count bytes into the array's own storage.
+    let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+    guard n > 0 else { throw Failure(description: "connection ended or timed out") }
+    return Array(chunk[0..<n])
+  }
+
   func close() { Glibc.close(fd) }
 }

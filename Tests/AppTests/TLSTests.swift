@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 /// A private CA and `openssl s_server` on loopback, standing in for GitHub Enterprise Server.
+/// (`s_server -HTTP` answers each request with the file named by its target, query included.)
 struct TLSFixture {
   let directory: String
   let server: ProcessRunner
@@ -71,19 +72,21 @@ struct TLSTests {
   static func searchFile() async throws -> [String: [UInt8]] {
     let target =
       "/search/repositories?" + URLEncoding.formatQuery([("q", query), ("per_page", "100"), ("page", "1")])
+    let enterprisePath = "/api/v3" + target
     let http = CurlHTTPClient()
     defer { http.shutdown() }
     let port = try AppHarness.sharedPort()
     let answer = try await http.execute(ClientRequest(url: "http://127.0.0.1:\(port)\(target)"))
     #expect(answer.status.code == 200)
     let head = "HTTP/1.0 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n\r\n"
-    return [target: Array(head.utf8) + answer.body]
+    return [enterprisePath: Array(head.utf8) + answer.body]
   }
 
   @Test func untrustedCertificateIsLoggedAndTrustedWithCAFile() async throws {
     let tls = try await TLSFixture.start(files: try await Self.searchFile())
     defer { Task { await tls.stop() } }
-    let base = "https://127.0.0.1:\(tls.port)"
+    // Shaped like GitHub Enterprise Server: the REST root is /api/v3 on the instance's own host.
+    let base = "https://127.0.0.1:\(tls.port)/api/v3"
     let page = "/?q=" + URLEncoding.percentEncode(Self.query)
     try await AppHarness.with(
       configure: {

@@ -161,4 +161,101 @@ struct TokenLeakTests {
       #expect(lines.contains { $0.contains("[redacted]") })
     }
   }
+
+  /// The token written with each character as a JSON `\uXXXX` escape (`upper` for hex case).
+  static func jsonEscaped(_ text: String, upper: Bool = false) -> String {
+    text.unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: upper)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }.joined()
+  }
+
+  /// The token with each character percent-encoded.
+  static func percentEncoded(_ text: String) -> String {
+    text.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+  }
+
+  /// Every other character escaped, alternating JSON and percent forms.
+  static func mixed(_ text: String) -> String {
+    Array(text).enumerated().map { index, character in
+      switch index % 3 {
+      case 0: return jsonEscaped(String(character))
+      case 1: return percentEncoded(String(character))
+      default: return String(character)
+      }
+    }.joined()
+  }
+
+  /// A hostile upstream that echoes the token it was sent inside successful answers: in plain text, in
+  /// JSON escapes, percent-encoded, and with a `\u` escape placed across the 300-character cut of an
+  /// error message. None of it may reach a page, a header or a log line.
+  @Test func aTokenEchoedInSuccessfulAnswersIsRedactedInEveryForm() async throws {
+    let seen = Seen()
+    try await RecordingUpstream.withApp(configure: { $0.githubToken = Self.token }) { h, upstream in
+      upstream.setOverride { request in
+        let path = request.target
+        if path.hasPrefix("/u/") {
+          return HTTPResponse(
+            status: .ok, headers: ["Content-Type": "image/png", "ETag": "\"\(Self.token)\""],
+            body: .bytes([0x89, 0x50, 0x4E, 0x47]))
+        }
+        if path.contains("/stargazers/history") {
+          return HTTPResponse(
+            status: HTTPStatus(code: 403), headers: ["Content-Type": "text/html"],
+            body: .bytes(Array("<html>denied for \(Self.percentEncoded(Self.token))</html>".utf8)))
+        }
+        guard path.hasPrefix("/search/") else { return nil }
+        let q = request.queryValue("q") ?? ""
+        if q == "cut" {
+          // The escaped token starts 290 characters in, so a cut at 300 falls inside it.
+          let message = String(repeating: "y", count: 290) + Self.jsonEscaped(Self.token, upper: true)
+          return HTTPResponse(
+            status: HTTPStatus(code: 422), headers: ["Content-Type": "application/json"],
+            body: .bytes(Array(#"{"message":"\#(message)"}"#.utf8)))
+        }
+        let forms = [
+          Self.token, Self.jsonEscaped(Self.token), Self.jsonEscaped(Self.token, upper: true),
+          Self.percentEncoded(Self.token), Self.mixed(Self.token), "Bearer " + Self.token,
+        ]
+        let items = forms.enumerated().map { index, form in
+          """
+          {"id":\(index + 1),"name":"n\(index)\(form)","full_name":"o/n\(index)","html_url":"https://github.com/o/\(form)",
+          "owner":{"login":"o\(form)","id":\(index + 100),"avatar_url":"https://x/\(form)"},"description":"echo \(form) end",
+          "language":"\(form)","stargazers_count":1,"forks_count":1,"open_issues_count":1,"topics":["\(form)"],
+          "license":{"spdx_id":"\(form)"},"homepage":"https://\(form)","created_at":"2020-01-01T00:00:00Z",
+          "updated_at":"2021-01-01T00:00:00Z"}
+          """
+        }
+        let body =
+          #"{"total_count":6,"incomplete_results":false,"items":["# + items.joined(separator: ",") + "]}"
+        return HTTPResponse(
+          status: .ok, headers: ["Content-Type": "application/json"], body: .bytes(Array(body.utf8)))
+      }
+      var pages: [String] = []
+      for target in [
+        "/?q=echo", "/fragments/results?q=echo&after=0", "/?q=cut", "/fragments/results?q=cut&after=0",
+        "/fragments/stars/o/n0", "/avatars/100?s=80",
+      ] {
+        let response = try await h.get(target)
+        var text = "\(response.status.code)\n"
+        for field in response.headers { text += field.name + ": " + field.value + "\n" }
+        text += String(decoding: response.body, as: UTF8.self)
+        seen.add(target, text)
+        pages.append(text)
+      }
+      #expect(pages[0].contains("echo [redacted] end"), "not vacuous: the echo was rendered, redacted")
+      #expect(pages[0].components(separatedBy: "[redacted]").count > 12)
+      #expect(pages[2].contains("yyyy[redacted]"), "the escaped token across the cut is redacted whole")
+      for (target, text) in seen.all {
+        #expect(Self.leak(in: text) == nil, "a piece of the token in the answer to \(target)")
+        #expect(
+          !text.contains(Self.jsonEscaped(String(Self.token.prefix(8)))), "an escaped piece in \(target)")
+        #expect(
+          !text.contains(Self.percentEncoded(String(Self.token.prefix(8)))), "an encoded piece in \(target)")
+      }
+      for line in h.logs.all {
+        #expect(Self.leak(in: line) == nil, "log line \(line)")
+      }
+    }
+  }
 }

@@ -97,7 +97,7 @@ extension BrowserSuites {
         try await withChromeSession(options: Reader.options()) { session in
           try await Reader.openSearch(session, p)
           let perCard = try await session.executeScript(
-            "const a = document.querySelector('[role=feed] article'); return a.getElementsByTagName('*').length + 1;"
+            "const all = document.querySelectorAll('[role=feed] article'); const a = all[all.length - 1]; return a.getElementsByTagName('*').length + 1;"
           )
           // 9 elements before the details (avatar image and history come later), at most 13 after.
           #expect((perCard.int ?? 99) <= 10, "elements in a fresh card: \(perCard.int ?? 0)")
@@ -113,6 +113,36 @@ extension BrowserSuites {
           #expect(
             (filled.int ?? 99) > 0 && (filled.int ?? 99) <= 14,
             "elements in a card with details: \(filled.int ?? 0)")
+        }
+      }
+    }
+
+    @Test func failedAvatarsShowTheInitials() async throws {
+      try await Reader.withApp { p in
+        try await withChromeSession(options: Reader.options()) { session in
+          try await Reader.openSearch(session, p)
+          // The next batches come from the cached first search page; every avatar request now fails.
+          try await p.double("POST", "/_double/faults?rate5xx=1")
+          try await Reader.scroll(session, toRows: 40)
+          try await session.executeScript(Reader.scrollCardToTop, args: [30, 0])
+          let shown = try await session.waitForScript(
+            """
+            (() => {
+              const cards = Array.from(document.querySelectorAll('[role=feed] article')).filter((a) => {
+                const n = Number(a.getAttribute('aria-posinset')); return n >= 30 && n <= 33;
+              });
+              return cards.length === 4 && cards.every((a) => a.querySelector('.avatar-failed')) &&
+                cards.map((a) => { const v = a.querySelector('.avatar');
+                  const img = v.querySelector('img');
+                  return v.textContent.trim() + '|' + (img ? getComputedStyle(img).display : 'none'); });
+            })()
+            """, description: "failed avatars on cards 30–33", timeout: .seconds(15))
+          let avatars = shown.array?.compactMap(\.string) ?? []
+          #expect(avatars.count == 4)
+          #expect(
+            avatars.allSatisfy { $0.hasSuffix("|none") && !$0.hasPrefix("|") },
+            "initials, no image: \(avatars)")
+          try await p.double("POST", "/_double/faults?rate5xx=0")
         }
       }
     }
@@ -163,7 +193,8 @@ extension BrowserSuites {
           let text = notice["text"]?.string ?? ""
           #expect(text.contains("GITHUB_TOKEN"), "says how to raise the limit: \(text)")
           #expect(text.contains("60 requests an hour"), "says what happened: \(text)")
-          #expect(!(notice["datetime"]?.string ?? "").isEmpty, "the reset time is known")
+          let datetime = notice["datetime"]?.string ?? ""
+          #expect(datetime.hasSuffix("Z"), "the reset time is known: \(datetime)")
           let time = notice["time"]?.string ?? ""
           #expect(
             time.contains(":") && !time.contains("UTC") && !time.contains("T"), "local reset time: \(time)")
@@ -171,9 +202,9 @@ extension BrowserSuites {
           let notes =
             try await session.executeScript(
               """
-              return Array.from(document.querySelectorAll('[role=feed] article')).map((a) => {
-                const r = a.querySelector('[data-stargazers]'); return r.textContent.trim().length + (r.dataset.state === 'paused' ? 100 : 0);
-              });
+              return Array.from(document.querySelectorAll('[role=feed] article [data-stargazers]'))
+              .filter((r) => !r.querySelector('[data-state="loaded"]'))
+              .map((r) => r.textContent.trim().length + (r.dataset.state === 'paused' ? 100 : 0));
               """
             ).array?.compactMap(\.int) ?? []
           #expect(notes.allSatisfy { $0 < 40 || ($0 >= 100 && $0 < 140) }, "compact card states: \(notes)")

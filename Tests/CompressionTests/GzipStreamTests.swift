@@ -99,3 +99,37 @@ struct GzipStreamTests {
     #expect(throws: CompressionError.alreadyFinished) { try done.finish() }
   }
 }
+
+@Suite("Gunzip stream")
+struct GunzipStreamTests {
+  @Test("pieces of any size decode to the whole, and the end of the member is seen")
+  func pieces() throws {
+    let text = Array(String(repeating: "<li>streamed card</li>\n", count: 500).utf8)
+    let wire = try gzip(text)
+    for size in [1, 7, 100, wire.count] {
+      let reader = try GunzipStream(outputLimit: text.count)
+      var decoded: [UInt8] = []
+      var offset = 0
+      while offset < wire.count {
+        let end = min(offset + size, wire.count)
+        decoded += try reader.decode(Array(wire[offset..<end]))
+        offset = end
+      }
+      #expect(decoded == text)
+      #expect(reader.isFinished)
+    }
+  }
+
+  @Test("a flushed chunk decodes before the stream ends; a bomb stops at the limit")
+  func flushedAndBounded() throws {
+    let writer = try GzipStream()
+    let reader = try GunzipStream(outputLimit: 100_000)
+    let head = Array("<!doctype html><head>".utf8)
+    #expect(try reader.decode(writer.compress(head, flush: true)) == head)
+    #expect(!reader.isFinished)
+    let zeros = [UInt8](repeating: 0, count: 200_000)
+    #expect(throws: CompressionError.outputLimitExceeded(limit: 100_000 - head.count)) {
+      try reader.decode(writer.compress(zeros, flush: true))
+    }
+  }
+}

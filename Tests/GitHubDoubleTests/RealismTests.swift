@@ -79,3 +79,19 @@ struct RealismTests {
     }
   }
 }
+
+/// Avatars come from a CDN: fast while the API is slow, unless told otherwise.
+@Suite("Avatar latency")
+struct AvatarLatencyTests {
+  @Test func avatarsAreCDNFastWhenOnlyAPILatencyIsSet() {
+    var spec = LatencySpec(all: LatencyRange(min: 80, max: 400))
+    #expect(spec.range(for: .search) == LatencyRange(min: 80, max: 400))
+    #expect(spec.range(for: .avatar) == LatencyRange(min: 2, max: 20))
+    spec.perEndpoint[.avatar] = LatencyRange(fixed: 3000)
+    #expect(spec.range(for: .avatar) == LatencyRange(fixed: 3000))
+    spec.perEndpoint[.avatar] = nil
+    spec.avatarCDN = nil
+    #expect(spec.range(for: .avatar) == LatencyRange(min: 80, max: 400))
+    #expect(LatencySpec().range(for: .avatar) == nil, "no latency at all stays none")
+  }
+}

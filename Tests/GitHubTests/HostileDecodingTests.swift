@@ -166,3 +166,36 @@ struct HostileDecodingTests {
     #expect(logged.first?.contains("item 1: wrong type at ") == true)
   }
 }
+
+@Suite("Redaction and repair edges")
+struct RedactionTests {
+  let redactor = Redactor(secret: "ghp_AB12")
+
+  @Test(arguments: [
+    ("x ghp_AB12 y", "x [redacted] y"), (#"\u0067hp_AB12"#, "[redacted]"),
+    (#"\u0067\u0068\u0070\u005F\u0041\u0042\u0031\u0032"#, "[redacted]"),
+    ("%67%68%70%5f%41%42%31%32", "[redacted]"), (#"g%68\u0070_AB12ghp_AB12"#, "[redacted][redacted]"),
+    ("ghp_AB1", "ghp_AB1"), ("ghp_ab12", "ghp_ab12"), (#"\u00"#, #"\u00"#), ("%6", "%6"), ("", ""),
+  ])
+  func escapedFormsAreRedacted(_ text: String, _ expected: String) {
+    #expect(redactor.redact(text) == expected)
+    #expect(redactor.redact(Array(text.utf8)) == Array(expected.utf8))
+  }
+
+  @Test func withoutATokenNothingChanges() {
+    #expect(Redactor(secret: nil).redact("ghp_AB12") == "ghp_AB12")
+    #expect(Redactor(secret: "").redact("%41") == "%41")
+  }
+
+  /// Bodies cut inside an escape or a UTF-8 sequence: the repair reads no byte past the end (a read
+  /// past it would trap), and mends what it can.
+  @Test func truncatedBodiesAreMendedWithoutReadingPastTheEnd() {
+    let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "\\")
+    #expect(JSONRepair.repaired([quote, slash]) == [quote, slash])
+    #expect(JSONRepair.repaired([quote] + Array(#"\u12"#.utf8)) == [quote] + Array(#"\u12"#.utf8))
+    #expect(JSONRepair.repaired([quote] + Array(#"\ud800\"#.utf8)) == [quote] + Array(#"\uFFFD\"#.utf8))
+    #expect(JSONRepair.repaired([quote] + Array(#"\ud800\u"#.utf8)) == [quote] + Array(#"\uFFFD\u"#.utf8))
+    #expect(JSONRepair.repaired([quote, 0xC3]) == [quote, 0xEF, 0xBF, 0xBD])
+    #expect(JSONRepair.repaired([quote, 0xF0, 0x9F]) == [quote, 0xEF, 0xBF, 0xBD])
+  }
+}

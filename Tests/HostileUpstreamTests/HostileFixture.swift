@@ -114,20 +114,29 @@ final class HostileFixture: @unchecked Sendable {
     return (field("VmRSS"), field("VmHWM"))
   }
 
-  /// Polls `/healthz` every 50 ms until `stop` is set; returns the slowest answer and the failures.
-  func pollHealth(until stop: @escaping @Sendable () -> Bool) async -> (slowest: Duration, failures: Int) {
+  /// What polling `/healthz` found: the slowest answer, polls over `bound`, polls, failures.
+  struct Health {
     var slowest = Duration.zero
+    var slow = 0
+    var polls = 0
     var failures = 0
+  }
+
+  /// Polls `/healthz` every 50 ms until `stop` is set.
+  func pollHealth(bound: Duration, until stop: @escaping @Sendable () -> Bool) async -> Health {
+    var result = Health()
     while !stop() {
       let started = ContinuousClock.now
       let ok =
         (try? await health.execute(ClientRequest(url: "http://127.0.0.1:\(appPort)/healthz")))?.status.code
         == 200
       let elapsed = ContinuousClock.now - started
-      if !ok { failures += 1 }
-      slowest = max(slowest, elapsed)
+      result.polls += 1
+      if !ok { result.failures += 1 }
+      if elapsed > bound { result.slow += 1 }
+      result.slowest = max(result.slowest, elapsed)
       try? await Task.sleep(for: .milliseconds(50))
     }
-    return (slowest, failures)
+    return result
   }
 }

@@ -54,16 +54,21 @@ public enum AxeCore {
     if try await session.executeScript("return !!window.axe;").bool != true {
       try await session.executeScript(source + "\n;return !!window.axe;")
     }
-    let reply = try await session.executeAsyncScript(
+    // Started by one call and read back by polling: a page that runs no scripts of its own (the no-JS
+    // state) never calls an asynchronous script's callback through chromedriver.
+    try await session.executeScript(
       """
-      const done = arguments[arguments.length - 1];
+      window.__axeResult = null;
       axe.run(document, { resultTypes: ['violations'] })
-        .then((r) => done(r.violations.map((v) => ({
+        .then((r) => { window.__axeResult = r.violations.map((v) => ({
           id: v.id, impact: v.impact || '',
           nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)),
-        }))))
-        .catch((e) => done([{ id: 'axe-error', impact: 'error', nodes: [String(e)] }]));
+        })); })
+        .catch((e) => { window.__axeResult = [{ id: 'axe-error', impact: 'error', nodes: [String(e)] }]; });
       """)
+    let reply = try await session.waitForScript(
+      "window.__axeResult", description: "axe-core's results", timeout: .seconds(30), poll: .milliseconds(200)
+    )
     return (reply.array ?? []).map {
       Violation(
         id: $0["id"]?.string ?? "", impact: $0["impact"]?.string ?? "",

@@ -1,0 +1,191 @@
+import App
+import Compression
+import GitHubDouble
+import HTTP
+import HTTPServer
+import TestSupport
+import Testing
+
+/// Gzip, validators and `Vary` on the HTML answers, whole and streamed.
+@Suite("HTML delivery", .serialized)
+struct HTMLDeliveryTests {
+  static let fragment = "/fragments/results?q=language%3Apython&after=20"
+  static let gzip: HTTPHeaders = ["Accept-Encoding": "gzip, deflate, br"]
+
+  func call(_ h: AppHarness, _ target: String, _ headers: HTTPHeaders = [:], method: HTTPMethod = .get)
+    async throws -> (HTTPResponse, [UInt8])
+  {
+    let response = try await h.app.handler(
+      HTTPRequest(method: method, target: target, headers: headers), RequestContext(requestID: "t"))
+    switch response.body {
+    case .bytes(let bytes): return (response, bytes)
+    case .stream(let stream):
+      var all: [UInt8] = []
+      for try await chunk in stream { all += chunk }
+      return (response, all)
+    }
+  }
+
+  @Test func aFragmentIsGzippedWhenAcceptedWithItsOwnTag() async throws {
+    try await AppHarness.with { h in
+      let (plain, plainBody) = try await call(h, Self.fragment)
+      let (packed, packedBody) = try await call(h, Self.fragment, Self.gzip)
+      #expect(plain.headers["Content-Encoding"] == nil)
+      #expect(packed.headers["Content-Encoding"] == "gzip")
+      #expect(try gunzip(packedBody, limit: 1 << 22) == plainBody)
+      #expect(packedBody.count * 4 < plainBody.count)
+      for response in [plain, packed] {
+        #expect(response.headers.containsToken("Accept-Encoding", in: "Vary"))
+        #expect(response.headers.containsToken("Sec-Fetch-Mode", in: "Vary"))
+      }
+      let plainTag = try #require(plain.headers["ETag"])
+      let packedTag = try #require(packed.headers["ETag"])
+      #expect(plainTag != packedTag)
+      #expect(HTMLScan.cards(String(decoding: plainBody, as: UTF8.self)).count == 20)
+    }
+  }
+
+  @Test func aRevalidationWithTheTagIsA304OfTheSameEncoding() async throws {
+    try await AppHarness.with { h in
+      let (packed, _) = try await call(h, Self.fragment, Self.gzip)
+      let packedTag = try #require(packed.headers["ETag"])
+      var conditional = Self.gzip
+      conditional.add(name: "If-None-Match", value: packedTag)
+      let (notModified, body) = try await call(h, Self.fragment, conditional)
+      #expect(notModified.status == .notModified)
+      #expect(body.isEmpty)
+      #expect(notModified.headers["ETag"] == packedTag)
+      #expect(notModified.headers.containsToken("Accept-Encoding", in: "Vary"))
+      // The gzip tag does not validate the identity answer.
+      let (plain, _) = try await call(h, Self.fragment, ["If-None-Match": packedTag])
+      #expect(plain.status == .ok)
+      let plainTag = try #require(plain.headers["ETag"])
+      #expect(try await call(h, Self.fragment, ["If-None-Match": plainTag]).0.status == .notModified)
+    }
+  }
+
+  @Test func headAndGetAgreeOnTheWire() async throws {
+    try await AppHarness.with { h in
+      let port = h.port
+      // Blocking socket calls run on their own thread, off the pool the server's tasks need.
+      try await onThread {
+        let client = try RawSocketClient(port: port)
+        for encoding in [[("Accept-Encoding", "gzip")], []] {
+          let get = try client.request("GET", Self.fragment, headers: encoding)
+          let head = try client.request("HEAD", Self.fragment, headers: encoding)
+          #expect(get.status == 200)
+          #expect(head.status == 200)
+          #expect(head.body.isEmpty)
+          #expect(head.headers["Content-Length"] == get.headers["Content-Length"])
+          #expect(head.headers["ETag"] == get.headers["ETag"])
+          #expect(head.headers["Content-Encoding"] == get.headers["Content-Encoding"])
+        }
+      }
+    }
+  }
+
+  @Test func theStreamedPageDecodesToTheSameCards() async throws {
+    try await AppHarness.with { h in
+      let (plain, plainBody) = try await call(h, "/?q=language%3Apython")
+      let (packed, packedBody) = try await call(h, "/?q=language%3Apython", Self.gzip)
+      #expect(plain.headers["Content-Encoding"] == nil)
+      #expect(packed.headers["Content-Encoding"] == "gzip")
+      #expect(packed.headers.containsToken("Accept-Encoding", in: "Vary"))
+      let decoded = String(decoding: try gunzip(packedBody, limit: 1 << 22), as: UTF8.self)
+      let cards = HTMLScan.cards(decoded)
+      #expect(cards.count == 20)
+      #expect(cards.map(\.id) == HTMLScan.cards(String(decoding: plainBody, as: UTF8.self)).map(\.id))
+      #expect(decoded.hasSuffix("</html>\n") || decoded.hasSuffix("</html>"))
+    }
+  }
+
+  @Test func aPageTheCacheCanAnswerGoesOutWholeWithAValidator() async throws {
+    try await AppHarness.with { h in
+      _ = try await call(h, "/?q=language%3Apython")
+      let (page, body) = try await call(h, "/?q=language%3Apython", Self.gzip)
+      guard case .bytes = page.body else {
+        Issue.record("a cached batch should give a whole page")
+        return
+      }
+      let tag = try #require(page.headers["ETag"])
+      #expect(HTMLScan.cards(String(decoding: try gunzip(body, limit: 1 << 22), as: UTF8.self)).count == 20)
+      var conditional = Self.gzip
+      conditional.add(name: "If-None-Match", value: tag)
+      #expect(try await call(h, "/?q=language%3Apython", conditional).0.status == .notModified)
+      // A reload goes upstream again, so it streams and has no validator.
+      let (reload, _) = try await call(h, "/?q=language%3Apython", ["Cache-Control": "max-age=0"])
+      #expect(reload.headers["ETag"] == nil)
+    }
+  }
+
+  @Test func theGzippedHeadIsFlushedBeforeGitHubAnswers() async throws {
+    let double = AppHarness.smallDouble {
+      $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
+    }
+    try await AppHarness.with(double: double) { h in
+      let port = h.port
+      // Blocking socket calls run on their own thread, off the pool the server's tasks need.
+      try await onThread {
+        let socket = try StreamSocket(port: port)
+        defer { socket.close() }
+        try socket.send("GET /?q=language%3Apython HTTP/1.1\r\nHost: test\r\nAccept-Encoding: gzip\r\n\r\n")
+        var reader = try ChunkedGzipReader()
+        while !reader.text.contains("role=\"feed\"") { try reader.take(socket.readSome()) }
+        #expect(reader.head.contains("Content-Encoding: gzip"))
+        #expect(reader.head.contains("Transfer-Encoding: chunked"))
+        #expect(reader.text.contains("<form class=\"search\""))
+        #expect(!reader.text.contains("<article"), "cards must not be in the first flush")
+        #expect(double.counters().calls(.search) == 0, "GitHub has not answered yet")
+        while !reader.ended { try reader.take(socket.readSome()) }
+        #expect(reader.text.contains("<article"))
+        #expect(reader.text.contains("</html>"))
+      }
+    }
+  }
+}
+
+/// Reads a chunked, gzipped response as it arrives: the head, then whatever the chunks so far decode to.
+struct ChunkedGzipReader {
+  struct Failure: Error {}
+  var head = ""
+  var text = ""
+  var ended = false
+  private var pending: [UInt8] = []
+  private var inBody = false
+  private let gunzip: GunzipStream
+
+  init() throws { gunzip = try GunzipStream(outputLimit: 1 << 22) }
+
+  mutating func take(_ bytes: [UInt8]) throws {
+    pending += bytes
+    if !inBody {
+      guard let end = Self.find([13, 10, 13, 10], in: pending, from: 0) else { return }
+      head = String(decoding: pending[..<end], as: UTF8.self)
+      pending.removeFirst(end + 4)
+      inBody = true
+    }
+    // Chunk frames: hex size CRLF data CRLF; a zero size ends the body.
+    while let lineEnd = Self.find([13, 10], in: pending, from: 0) {
+      guard let size = Int(String(decoding: pending[..<lineEnd], as: UTF8.self), radix: 16) else {
+        throw Failure()
+      }
+      if size == 0 {
+        ended = true
+        return
+      }
+      guard pending.count >= lineEnd + 2 + size + 2 else { return }
+      let data = Array(pending[(lineEnd + 2)..<(lineEnd + 2 + size)])
+      pending.removeFirst(lineEnd + 2 + size + 2)
+      text += String(decoding: try gunzip.decode(data), as: UTF8.self)
+    }
+  }
+
+  static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    for i in start...(haystack.count - needle.count)
+    where haystack[i..<(i + needle.count)].elementsEqual(needle) {
+      return i
+    }
+    return nil
+  }
+}

@@ -1,0 +1,52 @@
+import CurlClient
+import HTTP
+import Testing
+
+@testable import GitHub
+
+/// Avatars go through their own transport when one is given; everything else through the API's.
+@Suite("Transport split")
+struct TransportSplitTests {
+  static func client(api: FakeTransport, avatars: FakeTransport?, sameHost: Bool) -> GitHubClient {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "https://ghe.example.test/api/v3"
+    configuration.avatarBase = sameHost ? "https://ghe.example.test/api/v3" : "https://avatars.example.test"
+    return GitHubClient(
+      configuration: configuration, transport: api, avatarTransport: avatars, now: TestClock().now)
+  }
+
+  static let count = ClientResponse(
+    status: .ok, headers: ["Content-Type": "application/json"], body: Array(#"{"count":5}"#.utf8))
+
+  @Test(arguments: [false, true])
+  func avatarsAndAPICallsUseTheirOwnTransport(sameHost: Bool) async throws {
+    let api = FakeTransport { _ in TransportSplitTests.count }
+    let avatars = FakeTransport { _ in AvatarTests.image("image/png") }
+    let client = Self.client(api: api, avatars: avatars, sameHost: sameHost)
+    _ = try await client.avatar(userID: 42, size: 40)
+    #expect(try await client.stargazerCount(owner: "octo", repo: "hello") == 5)
+    #expect(avatars.requests.map(\.url).allSatisfy { $0.contains("/u/42?") })
+    #expect(avatars.callCount == 1)
+    #expect(api.callCount == 1)
+    #expect(api.requests.first?.url.hasSuffix("/repos/octo/hello/stargazers/count") == true)
+  }
+
+  @Test func withoutAnAvatarTransportEverythingSharesOne() async throws {
+    let api = FakeTransport { request in
+      request.url.contains("/u/") ? AvatarTests.image("image/png") : TransportSplitTests.count
+    }
+    let client = Self.client(api: api, avatars: nil, sameHost: false)
+    _ = try await client.avatar(userID: 42, size: 40)
+    _ = try await client.stargazerCount(owner: "octo", repo: "hello")
+    #expect(api.callCount == 2)
+  }
+
+  @Test func aLookalikeHostIsNotTheAvatarHost() async throws {
+    let inner = FakeTransport { _ in TransportSplitTests.count }
+    let avatars = FakeTransport { _ in AvatarTests.image("image/png") }
+    let split = HostSplitTransport(api: inner, avatars: avatars, avatarPrefix: "https://a.example/u/")
+    _ = try await split.execute(ClientRequest(url: "https://a.example.evil/u/1"))
+    _ = try await split.execute(ClientRequest(url: "https://a.example/u/1?s=40"))
+    #expect(inner.callCount == 1 && avatars.callCount == 1)
+  }
+}

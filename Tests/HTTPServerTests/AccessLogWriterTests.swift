@@ -1,0 +1,74 @@
+import HTTP
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite struct AccessLogWriterTests {
+  /// Collects the batches a writer hands out.
+  final class Batches: Sendable {
+    let batches = Mutex<[[UInt8]]>([])
+    var write: @Sendable ([UInt8]) -> Void { { batch in self.batches.withLock { $0.append(batch) } } }
+    var lines: [String] {
+      batches.withLock { $0.flatMap { $0.split(separator: 10, omittingEmptySubsequences: false) } }
+        .map { String(decoding: $0, as: UTF8.self) }
+    }
+    var allEndInNewline: Bool { batches.withLock { $0.allSatisfy { $0.last == 10 } } }
+  }
+
+  @Test func aLineHasEveryFieldAndControlBytesBecomeQuestionMarks() {
+    let entry = AccessLogEntry(
+      requestID: "ab-1", method: "GET", target: "/x?q=a\u{1B}[2J\nforged", status: 200, bytes: 1234,
+      duration: .microseconds(1_502_007))
+    var buffer: [UInt8] = []
+    entry.write(into: &buffer)
+    #expect(String(decoding: buffer, as: UTF8.self) == "ab-1 GET /x?q=a?[2J?forged 200 1234B 1502.007ms\n")
+    #expect(entry.path == "/x")
+  }
+
+  @Test func everyRequestIsWrittenInWholeLinesAndNoneIsLostAtShutdown() async throws {
+    let batches = Batches()
+    let writer = AccessLogWriter(write: batches.write)
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    let server = HTTPServer(configuration: configuration, handler: helloRouter(), accessLog: writer)
+    let port = try server.start()
+    try await onThread {
+      let client = try RawSocketClient(port: port)
+      for i in 0..<20 { _ = try client.request("GET", "/hello?n=\(i)") }
+      _ = try client.request("HEAD", "/hello")
+      _ = try client.request("GET", "/missing")
+      // Pipelined in one write, so several finish in one loop turn.
+      try client.send(String(repeating: "GET /hello?p HTTP/1.1\r\nHost: x\r\n\r\n", count: 5))
+      for _ in 0..<5 { _ = try client.readResponse() }
+    }
+    await server.shutdown()
+    let lines = batches.lines.filter { !$0.isEmpty }
+    #expect(batches.allEndInNewline)
+    #expect(lines.count == 27)
+    #expect(lines.filter { $0.contains(" GET /hello?n=") && $0.contains(" 200 6B ") }.count == 20)
+    #expect(lines.contains { $0.contains(" HEAD /hello 200 0B ") })
+    #expect(lines.contains { $0.contains(" GET /missing 404 ") })
+    #expect(lines.filter { $0.contains(" GET /hello?p 200 6B ") }.count == 5)
+    #expect(
+      lines.allSatisfy {
+        $0.firstMatch(of: #/^[0-9a-f]+-[0-9a-z]+ [A-Z]+ \S+ \d{3} \d+B \d+\.\d{3}ms$/#) != nil
+      })
+  }
+
+  @Test func aSmallSizeBoundWritesEachLineAtOnce() async throws {
+    let batches = Batches()
+    let writer = AccessLogWriter(flushBytes: 0, write: batches.write)
+    var configuration = HTTPServerConfiguration()
+    configuration.port = 0
+    let server = HTTPServer(configuration: configuration, handler: helloRouter(), accessLog: writer)
+    let port = try server.start()
+    try await onThread {
+      let client = try RawSocketClient(port: port)
+      for _ in 0..<3 { _ = try client.request("GET", "/hello") }
+    }
+    #expect(batches.lines.filter { !$0.isEmpty }.count == 3, "written before shutdown")
+    await server.shutdown()
+    #expect(batches.batches.withLock { $0.count } == 3)
+  }
+}
