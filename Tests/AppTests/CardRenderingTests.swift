@@ -91,6 +91,25 @@ struct CardRenderingTests {
     #expect(Formatting.compact(value) == text)
   }
 
+  @Test(arguments: [(0, "0 forks"), (1, "1 fork"), (2, "2 forks"), (1200, "1.2k forks"), (1000, "1k forks")])
+  func countsTakeTheSingularOnlyForOne(value: Int, text: String) {
+    #expect(Formatting.counted(value, "fork") == text)
+  }
+
+  @Test func languagesGetTheirOwnColourOrAStableFallback() {
+    #expect(LanguageStyle.className("Swift") == "lang-swift")
+    #expect(LanguageStyle.className("C++") == "lang-cpp")
+    #expect(LanguageStyle.className("Rust") != LanguageStyle.className("Go"))
+    let other = LanguageStyle.className("Brainfuck")
+    #expect(other.hasPrefix("lang-other-"))
+    #expect(other == LanguageStyle.className("Brainfuck"), "the same language, the same colour")
+    let fallbacks = Set(
+      ["Nim", "OCaml", "Fortran", "COBOL", "Julia", "Erlang", "R", "Perl"].map(LanguageStyle.className))
+    #expect(fallbacks.count > 2, "unknown languages spread over the fallback colours")
+    #expect(
+      fallbacks.allSatisfy { (0..<LanguageStyle.fallbackCount).map { "lang-other-\($0)" }.contains($0) })
+  }
+
   @Test(arguments: [
     (0, "just now"), (59, "just now"), (60, "1 minute ago"), (7200, "2 hours ago"), (86400, "1 day ago"),
     (86400 * 45, "1 month ago"), (86400 * 365 * 12, "12 years ago"), (-5, "just now"),

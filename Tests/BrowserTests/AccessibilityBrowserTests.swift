@@ -28,7 +28,11 @@ extension BrowserSuites {
       case .landing: return "document.querySelector('.landing')"
       case .results, .dark, .mobile: return "\(Reader.cardCount) >= 20 && \(details)"
       case .empty: return "document.querySelector('.state-empty')"
-      case .firstPageError, .fragmentError: return "document.querySelector('#feed-tail .state-error')"
+      case .firstPageError: return "document.querySelector('#feed-tail .state-error')"
+      case .fragmentError:
+        // Rows up to 100 come from the cached first search page: scroll on until the next one fails.
+        return
+          "(window.scrollTo(0, document.documentElement.scrollHeight), document.querySelector('#feed-tail .state-error'))"
       case .searchRateLimit: return "document.querySelector('#feed-tail .state-limited')"
       case .coreRateLimit: return "document.querySelector('.core-notice')"
       case .end, .cap: return "document.querySelector('#feed-tail .state-end')"

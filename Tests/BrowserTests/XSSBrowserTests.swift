@@ -99,11 +99,13 @@ extension BrowserSuites {
             }
             #expect(texts.contains { $0.contains(Self.loginPayload + "/") }, "login shown as text")
             #expect(texts.contains { $0.contains("More from " + Self.loginPayload) })
-            let topics = try await session.executeScript(
-              "return Array.from(document.querySelectorAll('[role=feed] .topic')).map((t) => t.textContent);")
-            let topicTexts = topics.array?.compactMap(\.string) ?? []
+            // Topics are "#topic" text at the end of each card's facts line.
+            let facts = try await session.executeScript(
+              "return Array.from(document.querySelectorAll('[role=feed] .card-facts')).map((t) => t.textContent);"
+            )
+            let factTexts = facts.array?.compactMap(\.string) ?? []
             for payload in Self.descriptionPayloads {
-              #expect(topicTexts.contains(payload), "topic \(payload) shown as text")
+              #expect(factTexts.contains { $0.contains(" #" + payload) }, "topic \(payload) shown as text")
             }
           }
 
