@@ -269,11 +269,11 @@ class Bench:
             r = self.drive(s, speed, self.o.seconds)
             time.sleep(0.3)
             r["calls"] = self.counters()
-            seen = set(r["seen"])
+            unseen = set(r["neverInView"])
             histories = [m.group(1) for m in (re.match(r"/repos/([^/]+/[^/]+)/stargazers/history", p)
                                               for p in self.upstream.take()) if m]
             r["historyCalls"] = len(histories)
-            r["unseenHistoryCalls"] = sum(1 for h in histories if h not in seen)
+            r["unseenHistoryCalls"] = sum(1 for h in histories if h in unseen)
             return r
         finally:
             if s:

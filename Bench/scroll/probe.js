@@ -14,9 +14,9 @@
 
   var P = {
     running: false, done: false, speed: 0, seconds: 0, untilRows: 0,
-    t0: 0, last: 0, y: 0, frames: 0, longFrames: 0, elapsed: 0,
+    t0: 0, last: 0, y: 0, frames: 0, longFrames: 0, elapsed: 0, maxBottom: 0,
     stalls: [], stallStart: -1, stallPos: 0, loadingMs: 0, ended: false,
-    fragments: [], cards: new Map(), visible: new Set(), seenIds: new Set(),
+    fragments: [], cards: new Map(), visible: new Set(),
     qualifying: 0, blankAny: 0, blankAvatar: 0, blankHistory: 0
   };
   window.__scroll = P;
@@ -44,10 +44,6 @@
       if (!s) return;
       var shown = entry.isIntersecting &&
         (entry.intersectionRatio >= 0.5 || entry.intersectionRect.height >= innerHeight / 2);
-      if (entry.isIntersecting) {
-        var region = card.querySelector('[data-stargazers]');
-        P.seenIds.add(region ? region.dataset.stargazers.replace(/^.*\/fragments\/stars\//, '') : card.dataset.repoId);
-      }
       if (shown && s.since < 0) { s.since = now; P.visible.add(card); }
       if (!shown && s.since >= 0) { s.since = -1; P.visible.delete(card); }
     });
@@ -123,6 +119,7 @@
     var max = document.documentElement.scrollHeight - innerHeight;
     P.y = Math.min(P.y + P.speed * dt / 1000, Math.max(0, max));
     window.scrollTo(0, P.y);
+    P.maxBottom = Math.max(P.maxBottom, window.scrollY + innerHeight);
 
     if (loadingInView()) P.loadingMs += dt;
     var card = lastCard();
@@ -154,13 +151,27 @@
     requestAnimationFrame(step);
   };
 
+  // Cards wholly below the lowest point the viewport reached were never in view. (Geometry rather than
+  // IntersectionObserver, which misses cards a long frame scrolls past in one step.)
+  function neverInView() {
+    var bottom = Math.max(P.maxBottom, window.scrollY + innerHeight);
+    var cards = document.querySelectorAll('#feed article[data-repo-id]');
+    var result = [];
+    for (var i = cards.length - 1; i >= 0; i--) {
+      if (cards[i].getBoundingClientRect().top + window.scrollY < bottom) break;
+      var region = cards[i].querySelector('[data-stargazers]');
+      if (region) result.push(region.dataset.stargazers.replace(/^.*\/fragments\/stars\//, ''));
+    }
+    return result;
+  }
+
   /** Everything measured, as plain JSON. */
   P.report = function () {
     return {
       done: P.done, elapsedMs: P.elapsed, frames: P.frames, longFrames: P.longFrames,
       stalls: P.stalls, loadingMs: P.loadingMs, ended: P.ended, rows: rows(),
       fragments: P.fragments, qualifying: P.qualifying, blankAny: P.blankAny,
-      blankAvatar: P.blankAvatar, blankHistory: P.blankHistory, seen: Array.from(P.seenIds),
+      blankAvatar: P.blankAvatar, blankHistory: P.blankHistory, neverInView: neverInView(),
       elements: document.getElementsByTagName('*').length
     };
   };

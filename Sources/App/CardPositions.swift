@@ -18,6 +18,24 @@ struct CardPositions {
   /// Slots in the order they were recorded, oldest from `head`, for eviction.
   private var order: [Slot] = []
   private var head = 0
+  /// The furthest position asked for in each list, when, and the reader's pace there.
+  private var paces: [ListKind: Pace] = [:]
+
+  /// Where a reader of one list has got to and how fast they go.
+  struct Pace {
+    var position: Int
+    var time: Double
+    /// Cards per second, smoothed over the recent requests.
+    var cardsPerSecond: Double
+  }
+
+  /// The most lists whose pace is kept (the oldest are forgotten beyond it).
+  static let maxPaces = 1024
+  /// Positions above the furthest request that mean another reader (the browser asks for nothing
+  /// much further back than a viewport).
+  static let newReaderGap = 50
+  /// The shortest time over which progress is turned into a pace, in seconds.
+  static let paceWindow = 0.5
 
   init(capacity: Int) { self.capacity = max(1, capacity) }
 
@@ -39,6 +57,35 @@ struct CardPositions {
       order.removeFirst(head)
       head = 0
     }
+  }
+
+  /// Notes that `name` was asked for at `now` (seconds) and returns its list's reader pace in cards
+  /// per second: 0 until a reader has moved on from an earlier request. Only progress down the list
+  /// counts, so cards asked for out of order (visible first) do not slow it; a request far above the
+  /// furthest one is a new reader, who starts afresh.
+  mutating func pace(at name: RepoName, now: Double) -> Double {
+    guard let slot = slots[name] else { return 0 }
+    guard var pace = paces[slot.list] else {
+      if paces.count >= Self.maxPaces, let oldest = paces.min(by: { $0.value.time < $1.value.time }) {
+        paces[oldest.key] = nil
+      }
+      paces[slot.list] = Pace(position: slot.position, time: now, cardsPerSecond: 0)
+      return 0
+    }
+    if slot.position + Self.newReaderGap < pace.position {
+      paces[slot.list] = Pace(position: slot.position, time: now, cardsPerSecond: 0)
+      return 0
+    }
+    let elapsed = now - pace.time
+    // Requests come in bursts (several cards at once), so the pace is taken over half a second at least.
+    if slot.position > pace.position, elapsed >= Self.paceWindow {
+      let rate = min(1000, Double(slot.position - pace.position) / elapsed)
+      pace.cardsPerSecond = pace.cardsPerSecond == 0 ? rate : (pace.cardsPerSecond + rate) / 2
+      pace.position = slot.position
+      pace.time = now
+      paces[slot.list] = pace
+    }
+    return pace.cardsPerSecond
   }
 
   /// The repositories at the `count` positions after `name` in its list, as far as they are known.

@@ -57,6 +57,8 @@ extension Routes {
       }
       repositories.append((String(parts[0]), String(parts[1])))
     }
+    // The browser lists the nearest cards first, so the last one is the furthest ahead.
+    if let last = repositories.last { await warming.historyRequested(owner: last.owner, repo: last.repo) }
     let now = now
     let views = await withTaskGroup(of: (Int, StarsView).self) { group in
       for (index, repository) in repositories.enumerated() {

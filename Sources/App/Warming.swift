@@ -11,9 +11,11 @@ import Synchronization
 /// Warms the GitHub cache for cards a reader is about to see, so their details answer at once:
 /// - the avatars of every card in a batch just sent (the browser fetches those of nearly every card
 ///   it holds anyway, and the avatar host has no rate limit);
-/// - when a card's star history is asked for, the histories of the next `historiesAhead` cards of the
-///   same list, while the core budget is plentiful (at least half the window left after them). The
-///   request for a history marks where the reader is, so at most that many warmed cards go unseen.
+/// - when a card's star history is asked for, the histories of the cards after it in the same list,
+///   while the core budget is plentiful (at least half the window left after them): as many as the
+///   reader passes in `leadSeconds` at their recent pace, at least `historiesAhead` and at most
+///   `maxAhead`. The request for a history marks where the reader is, so at most that many warmed
+///   cards go unseen, few for a slow reader, whose whole session warms proportionally fewer.
 final class Warming: Sendable {
   /// What was warmed or held back.
   enum Outcome: String, Sendable, CaseIterable {
@@ -29,6 +31,10 @@ final class Warming: Sendable {
   static let avatarConcurrency = 6
   /// The size the cards show at 1x.
   static let avatarSize = 80
+  /// Seconds of reading a warmed history should cover (GitHub answers in well under one).
+  static let leadSeconds = 1.0
+  /// The most histories warmed after one request.
+  static let maxAhead = 16
 
   let client: GitHubClient
   /// Histories warmed after a requested one (0 turns history warming off).
@@ -37,12 +43,25 @@ final class Warming: Sendable {
   let avatars: Bool
   private let index = Mutex(CardPositions(capacity: 50_000))
   private let counts = Mutex<[Outcome: Int]>([:])
+  /// Seconds on a monotonic clock, injected so tests control the reader's pace.
+  private let clock: @Sendable () -> Double
 
-  init(client: GitHubClient, historiesAhead: Int, avatars: Bool) {
+  init(
+    client: GitHubClient, historiesAhead: Int, avatars: Bool,
+    clock: @escaping @Sendable () -> Double = Warming.monotonicSeconds
+  ) {
     self.client = client
     self.historiesAhead = historiesAhead
     self.avatars = avatars
+    self.clock = clock
   }
+
+  /// Seconds since an arbitrary start, from the continuous clock.
+  @Sendable static func monotonicSeconds() -> Double {
+    let since = ContinuousClock.now - start
+    return Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18
+  }
+  private static let start = ContinuousClock.Instant.now
 
   /// Notes where each card of `batch` sits in `list` and warms their avatars in the background.
   func sent(_ batch: ListBatch<Repository>, list: ListKind) {
@@ -78,8 +97,11 @@ final class Warming: Sendable {
   /// core budget allows. Only the decision is awaited.
   func historyRequested(owner: String, repo: String) async {
     guard historiesAhead > 0 else { return }
-    let ahead = index.withLock {
-      $0.successors(of: RepoName(owner: owner, repo: repo), count: historiesAhead)
+    let now = clock()
+    let ahead = index.withLock { index in
+      let name = RepoName(owner: owner, repo: repo)
+      let count = Self.ahead(pace: index.pace(at: name, now: now), minimum: historiesAhead)
+      return index.successors(of: name, count: count)
     }
     guard !ahead.isEmpty else { return }
     let core = await client.rateLimitSnapshots().first { $0.resource == RateLimitResource.core.rawValue }
@@ -93,6 +115,13 @@ final class Warming: Sendable {
         _ = try? await client.starHistory(owner: name.owner, repo: name.repo, perPage: StarsView.maxWeeks)
       }
     }
+  }
+
+  /// How many histories to warm for a reader going `pace` cards a second: `leadSeconds` of reading,
+  /// at least `minimum` and at most `maxAhead`.
+  static func ahead(pace: Double, minimum: Int) -> Int {
+    guard pace.isFinite, pace > 0 else { return minimum }
+    return min(maxAhead, max(minimum, Int((pace * leadSeconds).rounded(.up))))
   }
 
   /// Whether `spending` more core calls leave at least half the window: true when nothing is known
