@@ -24,7 +24,8 @@ let package = Package(
     .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
-    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
+    .target(name: "SharedStore"),
+    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
     .target(name: "Paging"),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
@@ -41,7 +42,7 @@ let package = Package(
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
-    .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
+    .testTarget(name: "GitHubTests", dependencies: ["GitHub", "SharedStore", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(
       name: "GitHubDoubleTests",

@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import SharedStore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -27,8 +28,11 @@ public final class GitHubClient: Sendable {
   private let maxAvatarBytes: Int
 
   /// A client over `transport`. `now` gives Unix seconds (injected so tests control time).
+  /// With `sharedStore`, cached values, the rate-limit ledger and coalescing are shared with the
+  /// other instances using it, behind this process's own cache.
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
+    sharedStore: (any SharedStore)? = nil,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
@@ -48,7 +52,7 @@ public final class GitHubClient: Sendable {
     maxAvatarBytes = max(0, configuration.maxAvatarBytes)
     state = GitHubState(
       transport: transport, now: now, cacheBytes: configuration.cacheBytes,
-      redactor: Redactor(secret: configuration.token))
+      redactor: Redactor(secret: configuration.token), shared: sharedStore)
   }
 
   /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page

@@ -1,22 +1,26 @@
 import CurlClient
 import HTTP
+import SharedStore
 
 /// The client's mutable state: cache, in-flight requests, rate limits and metrics, in one actor so
 /// the check-then-act sequences (cache miss → join or start a request) cannot interleave.
 actor GitHubState {
   private let transport: any HTTPClientTransport
-  private let now: @Sendable () -> Double
+  let now: @Sendable () -> Double
   private let redactor: Redactor
-  private var cache: ResponseCache<Payload>
+  /// The tier shared with other instances, if one is configured (see `GitHubState+Shared`).
+  private let shared: (any SharedStore)?
+  var cache: ResponseCache<Payload>
   private var inflight: [String: Task<Result<Delivered, GitHubError>, Never>] = [:]
-  private var ledger = RateLimitLedger()
-  private var counters = GitHubMetrics()
+  var ledger = RateLimitLedger()
+  var counters = GitHubMetrics()
 
   init(
     transport: any HTTPClientTransport, now: @escaping @Sendable () -> Double, cacheBytes: Int,
-    redactor: Redactor
+    redactor: Redactor, shared: (any SharedStore)? = nil
   ) {
     self.transport = transport
+    self.shared = shared
     self.now = now
     self.redactor = redactor
     self.cache = ResponseCache(capacity: cacheBytes)
@@ -44,7 +48,7 @@ actor GitHubState {
       request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
     }
     if let resource = fetch.resource { ledger.reserve(resource, now: start) }
-    let task = Task { await self.perform(fetch, request) }
+    let task = Task { await self.route(fetch, request, reload: reload) }
     inflight[fetch.key] = task
     return await task.value
   }
@@ -58,20 +62,32 @@ actor GitHubState {
 
   func snapshots() -> [RateLimitSnapshot] { ledger.snapshots }
 
-  private func perform(_ fetch: Fetch, _ request: ClientRequest) async -> Result<Delivered, GitHubError> {
+  /// Through the shared store when there is one, else straight upstream; then leaves `inflight`.
+  private func route(_ fetch: Fetch, _ request: ClientRequest, reload: Bool) async -> Result<
+    Delivered, GitHubError
+  > {
     defer { inflight[fetch.key] = nil }
+    // Avatars stay local: large, per-instance, and not counted against the API's limits.
+    if let shared, fetch.endpoint != .avatar {
+      return await loadShared(fetch, request, reload: reload, store: shared)
+    }
+    return await perform(fetch, request)
+  }
+
+  /// One upstream call and the local bookkeeping of its answer (mirrored to the shared ledger).
+  func perform(_ fetch: Fetch, _ request: ClientRequest) async -> Result<Delivered, GitHubError> {
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
     switch outcome {
     case .failed(let message):
       counters.recordCall(fetch.endpoint, status: 0)
-      if let resource = fetch.resource { ledger.refund(resource) }
+      if let resource = fetch.resource { await refund(resource) }
       return staleOr(.network(redactor.redact(message)), key: fetch.key)
     case .answered(let response, let decoded):
       let status = response.status.code
       counters.recordCall(fetch.endpoint, status: status)
       if status == 304 {
-        if let resource = fetch.resource { ledger.refund(resource) }
+        if let resource = fetch.resource { await refund(resource) }
         guard let entry = cache.peek(fetch.key) else { return .failure(.upstream(status: 304)) }
         cache.refresh(fetch.key, expires: arrived + fetch.ttl, etag: response.headers["etag"])
         counters.revalidated += 1
@@ -79,21 +95,23 @@ actor GitHubState {
       }
       if let resource = fetch.resource, let limits = RateLimitHeaders.parse(response.headers) {
         ledger.record(limits, resource: resource, now: arrived)
+        if let shared, let remaining = limits.remaining {
+          await shared.record(
+            resource, limit: limits.limit ?? remaining, remaining: remaining,
+            reset: limits.reset ?? Int(arrived) + 60)
+        }
       }
       if let error = ResponseClassifier.error(
         status: status, headers: response.headers,
         body: status == 200 ? response.body : redactor.redact(response.body),
         resource: fetch.resource, now: arrived
       ) {
-        return handle(error, fetch: fetch)
+        return await handle(error, fetch: fetch)
       }
       guard let decoded else { return .failure(.upstream(status: status)) }
       switch decoded {
       case .success(let payload):
-        let cost = payload.estimatedBytes + fetch.key.utf8.count + 256
-        cache.set(
-          fetch.key,
-          .init(value: payload, etag: response.headers["etag"], expires: arrived + fetch.ttl, cost: cost))
+        storeLocally(fetch.key, payload, etag: response.headers["etag"], expires: arrived + fetch.ttl)
         return .success(Delivered(payload: payload, stale: false))
       case .failure(let error):
         return .failure(error)
@@ -101,10 +119,22 @@ actor GitHubState {
     }
   }
 
-  private func handle(_ error: GitHubError, fetch: Fetch) -> Result<Delivered, GitHubError> {
+  /// Puts a payload in the local cache, charged for what it holds.
+  func storeLocally(_ key: String, _ payload: Payload, etag: String?, expires: Double) {
+    let cost = payload.estimatedBytes + key.utf8.count + 256
+    cache.set(key, .init(value: payload, etag: etag, expires: expires, cost: cost))
+  }
+
+  private func refund(_ resource: String) async {
+    ledger.refund(resource)
+    await shared?.refund(resource)
+  }
+
+  private func handle(_ error: GitHubError, fetch: Fetch) async -> Result<Delivered, GitHubError> {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
       ledger.block(resource, until: until, secondary: secondary)
+      await shared?.block(resource, until: until, secondary: secondary)
       return .failure(error)
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)

@@ -1,0 +1,65 @@
+/// Whether the shared store is in use, as a pure value driven by command outcomes and an injected
+/// clock. While unavailable, commands are skipped (each would cost a timeout) except one probe per
+/// `retryInterval`; the first success makes it available again. Each change is returned once so the
+/// owner logs one line per change, not per request.
+public struct StoreHealth: Sendable, Equatable {
+  /// A change of availability to report.
+  public enum Change: Sendable, Equatable {
+    /// The store stopped answering; the error says why.
+    case lost(String)
+    /// The store answers again after being unavailable for `after` seconds.
+    case recovered(after: Double)
+  }
+
+  /// Seconds between probes while unavailable.
+  public let retryInterval: Double
+  /// True while commands are sent.
+  public private(set) var available: Bool
+  /// When `available` last changed.
+  public private(set) var since: Double
+  /// Changes so far.
+  public private(set) var transitions = 0
+  /// Failed commands so far.
+  public private(set) var failures = 0
+  /// The last failure message.
+  public private(set) var lastError: String?
+  private var nextProbe: Double
+
+  /// Starts available (or not, when the first connection failed) at `now`.
+  public init(available: Bool = true, now: Double, retryInterval: Double = 1) {
+    self.available = available
+    self.since = now
+    self.retryInterval = retryInterval
+    self.nextProbe = now
+  }
+
+  /// Whether to send a command at `now`. While unavailable this admits one probe per interval.
+  public mutating func shouldAttempt(now: Double) -> Bool {
+    if available { return true }
+    guard now >= nextProbe else { return false }
+    nextProbe = now + retryInterval
+    return true
+  }
+
+  /// A command answered.
+  public mutating func succeeded(now: Double) -> Change? {
+    guard !available else { return nil }
+    let down = now - since
+    available = true
+    since = now
+    transitions += 1
+    return .recovered(after: max(0, down))
+  }
+
+  /// A command failed or timed out.
+  public mutating func failed(_ message: String, now: Double) -> Change? {
+    failures += 1
+    lastError = message
+    guard available else { return nil }
+    available = false
+    since = now
+    nextProbe = now + retryInterval
+    transitions += 1
+    return .lost(message)
+  }
+}
