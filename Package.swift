@@ -28,6 +28,7 @@ let package = Package(
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
     .target(name: "Paging"),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
+    .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
 
     // MARK: Executables
@@ -44,6 +45,7 @@ let package = Package(
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "SharedStore", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]

@@ -1,0 +1,158 @@
+import Synchronization
+
+/// A pooled Redis client: at most `poolSize` connections, opened on demand and reused; callers beyond
+/// that wait up to `poolTimeout`. A connection that fails or times out is dropped and the next call
+/// opens a new one, so the client reconnects by itself after the server goes away; after a failed
+/// connect, calls fail fast with that error for `reconnectDelay` instead of piling up connect attempts.
+///
+/// Every call takes one connection for its duration, so a pipeline's commands run back to back on one
+/// socket. All I/O runs on one epoll thread owned by the client; call `shutdown()` when done (it also
+/// happens when the client is released).
+public final class RedisClient: RedisCommandRunner {
+  /// A waiter is handed a connection, or the right to open one in a freed slot.
+  enum Grant: Sendable {
+    case connection(RedisConnection)
+    case open
+  }
+
+  /// How the pool is doing, for metrics.
+  public struct Statistics: Sendable, Equatable {
+    /// Connections open or being opened.
+    public var open: Int
+    /// Open connections not in use.
+    public var idle: Int
+    /// Calls waiting for a connection.
+    public var waiting: Int
+  }
+
+  /// The settings the client was created with.
+  public let configuration: RedisConfiguration
+  private let io: RedisIOLoop
+  private let pool: Pool
+
+  /// The pool state behind a lock, shared with the loop's tick that expires waiters.
+  private final class Pool: Sendable {
+    let state: Mutex<RedisPoolState<RedisConnection, ReplySlot<Grant>>>
+    init(_ state: RedisPoolState<RedisConnection, ReplySlot<Grant>>) { self.state = Mutex(state) }
+
+    func expire(now: Int) {
+      let expired = state.withLock { $0.expire(now: now) }
+      for waiter in expired { waiter.finish(.failure(.poolExhausted)) }
+    }
+  }
+
+  /// Creates the client and its I/O thread. No connection is opened until the first call.
+  public init(_ configuration: RedisConfiguration) throws(RedisError) {
+    self.configuration = configuration
+    do {
+      io = try RedisIOLoop()
+    } catch {
+      throw .connectionLost(error.description)
+    }
+    let pool = Pool(
+      RedisPoolState(
+        size: configuration.poolSize, maxWaiters: configuration.maxWaiters,
+        reconnectDelay: Milliseconds.of(configuration.reconnectDelay)))
+    self.pool = pool
+    io.execute { [io] in io.addTickHandler { now in pool.expire(now: now) } }
+  }
+
+  deinit { shutdown() }
+
+  /// Sends `commands` together on one pooled connection and returns their replies in order. Error
+  /// replies stay in the array as `.error` values.
+  public func pipeline(_ commands: [RedisCommand]) async throws(RedisError) -> [RESPValue] {
+    try await withConnection { connection throws(RedisError) in try await connection.pipeline(commands) }
+  }
+
+  /// Runs `body` with a connection of its own (for `MULTI`…`EXEC` or `WATCH`), returning it to the pool
+  /// afterwards; a connection that failed meanwhile is dropped instead.
+  public func withConnection<T: Sendable>(
+    _ body: (RedisConnection) async throws(RedisError) -> T
+  ) async throws(RedisError) -> T {
+    let connection = try await acquire()
+    do {
+      let result = try await body(connection)
+      release(connection)
+      return result
+    } catch {
+      release(connection)
+      throw error
+    }
+  }
+
+  /// The pool's current counts.
+  public var statistics: Statistics {
+    pool.state.withLock { Statistics(open: $0.opened, idle: $0.idle.count, waiting: $0.waiting) }
+  }
+
+  /// Closes every connection and stops the I/O thread; calls in flight and later fail with `.shutDown`.
+  public func shutdown() {
+    let (idle, waiters) = pool.state.withLock { $0.shutDown() }
+    for waiter in waiters { waiter.finish(.failure(.shutDown)) }
+    for connection in idle { connection.close() }
+    io.shutdown(.shutDown)
+  }
+
+  private func acquire() async throws(RedisError) -> RedisConnection {
+    if Task.isCancelled { throw .cancelled }
+    while true {
+      let now = Milliseconds.now
+      let slot = ReplySlot<Grant>()
+      let action = pool.state.withLock {
+        $0.acquire(
+          waiter: slot, now: now, deadline: Milliseconds.deadline(after: configuration.poolTimeout, now: now))
+      }
+      switch action {
+      case .use(let connection):
+        if connection.isOpen { return connection }
+        release(connection)
+      case .open:
+        return try await open()
+      case .fail(let error):
+        throw error
+      case .wait:
+        switch try await slot.wait(start: {}).get() {
+        case .connection(let connection):
+          if connection.isOpen { return connection }
+          release(connection)
+        case .open:
+          return try await open()
+        }
+      }
+    }
+  }
+
+  /// Opens a connection in a slot the pool already reserved.
+  private func open() async throws(RedisError) -> RedisConnection {
+    do {
+      return try await RedisConnection.connect(configuration, io: io)
+    } catch {
+      let orphans = pool.state.withLock { $0.openFailed(error, now: Milliseconds.now) }
+      for waiter in orphans { hand(.failure(error), to: waiter) }
+      throw error
+    }
+  }
+
+  private func release(_ connection: RedisConnection) {
+    let handoff = pool.state.withLock {
+      $0.release(connection, reusable: connection.isOpen, now: Milliseconds.now)
+    }
+    switch handoff {
+    case .none:
+      if !connection.isOpen || pool.state.withLock({ $0.isShutDown }) { connection.close() }
+    case .give(let waiter, let next):
+      // A waiter that gave up (cancelled) meanwhile passes the connection on.
+      if !waiter.finish(.success(.connection(next))) { release(next) }
+    case .openFor(let waiter):
+      hand(.success(.open), to: waiter)
+    }
+  }
+
+  /// Delivers a grant or failure; a waiter that already gave up returns its open slot.
+  private func hand(_ result: Result<Grant, RedisError>, to waiter: ReplySlot<Grant>) {
+    guard !waiter.finish(result), case .success(.open) = result else { return }
+    let orphans = pool.state.withLock { $0.openFailed(.cancelled, now: Milliseconds.now) }
+    for next in orphans { hand(.success(.open), to: next) }
+  }
+}

@@ -1,0 +1,85 @@
+import Redis
+import TestSupport
+import Testing
+
+/// The client against a real `redis-server` on a loopback port.
+@Suite struct RedisLiveTests {
+  @Test func everyReplyType() async throws {
+    let server = try await RedisServerProcess()
+    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    defer { client.shutdown() }
+    #expect(try await client.execute(["PING"]) == .simpleString("PONG"))
+    try await client.set("k", Array("hello".utf8))
+    #expect(try await client.get("k") == Array("hello".utf8))
+    #expect(try await client.get("missing") == nil)
+    #expect(try await client.execute(["INCRBY", "n", 41]) == .integer(41))
+    #expect(try await client.execute(["INCR", "n"]) == .integer(42))
+    #expect(try await client.execute(["RPUSH", "list", "a", "b", "c"]) == .integer(3))
+    #expect(
+      try await client.execute(["LRANGE", "list", 0, -1])
+        == .array([.bulkString(Array("a".utf8)), .bulkString(Array("b".utf8)), .bulkString(Array("c".utf8))]))
+    #expect(try await client.execute(["LRANGE", "nothing", 0, -1]) == .array([]))
+    // A blocking pop that times out answers with a null array.
+    #expect(try await client.execute(["BLPOP", "nothing", "0.01"]) == .null)
+    // Nested arrays, straight from a script.
+    let nested = try await client.execute(["EVAL", "return {1, {2, {'x'}}, {}}", 0])
+    #expect(
+      nested
+        == .array([.integer(1), .array([.integer(2), .array([.bulkString(Array("x".utf8))])]), .array([])]))
+    // An error reply, both thrown and kept inline in a pipeline.
+    await #expect(
+      throws: RedisError.server("WRONGTYPE Operation against a key holding the wrong kind of value")
+    ) {
+      try await client.execute(["GET", "list"])
+    }
+    let mixed = try await client.pipeline([RedisCommand("GET", "list"), RedisCommand("GET", "k")])
+    #expect(mixed.first?.errorMessage?.hasPrefix("WRONGTYPE") == true)
+    #expect(mixed.last == .bulkString(Array("hello".utf8)))
+    // Binary-safe values.
+    let binary: [UInt8] = [0, 13, 10, 255, 36, 42]
+    try await client.set("bin", binary)
+    #expect(try await client.get("bin") == binary)
+  }
+
+  @Test func selectsTheDatabaseFromTheURL() async throws {
+    let server = try await RedisServerProcess()
+    let db3 = try RedisClient(try RedisConfiguration(url: server.url(database: 3)))
+    defer { db3.shutdown() }
+    let db0 = try RedisClient(try RedisConfiguration(url: server.url()))
+    defer { db0.shutdown() }
+    try await db3.set("where", Array("three".utf8))
+    #expect(try await db0.get("where") == nil)
+    #expect(try await db3.get("where") == Array("three".utf8))
+  }
+
+  @Test func authenticatesWithTheRightPasswordAndRejectsTheWrongOne() async throws {
+    let server = try await RedisServerProcess(password: "s3cret:/@")
+    var right = RedisConfiguration(port: server.port)
+    right.password = "s3cret:/@"
+    let client = try RedisClient(right)
+    defer { client.shutdown() }
+    try await client.ping()
+    // The same password through a percent-encoded URL.
+    let fromURL = try RedisConfiguration(url: "redis://:s3cret%3A%2F%40@127.0.0.1:\(server.port)/0")
+    #expect(fromURL.password == "s3cret:/@")
+    try await RedisConnection.connect(fromURL).ping()
+
+    var wrong = right
+    wrong.password = "nope"
+    await #expect {
+      try await RedisConnection.connect(wrong)
+    } throws: { error in
+      guard case RedisError.authFailed(let message) = error else { return false }
+      return message.contains("WRONGPASS")
+    }
+    // No password at all: the first command says so.
+    let anonymous = try RedisClient(RedisConfiguration(port: server.port))
+    defer { anonymous.shutdown() }
+    await #expect {
+      try await anonymous.ping()
+    } throws: { error in
+      guard case RedisError.authFailed(let message) = error else { return false }
+      return message.hasPrefix("NOAUTH")
+    }
+  }
+}
