@@ -24,15 +24,16 @@ let package = Package(
     .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
-    .target(name: "SharedStore"),
+    .target(name: "SharedStore", dependencies: ["Redis"]),
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
     .target(name: "Paging"),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
-    .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub"]),
+    .target(
+      name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "SharedStore", "Redis"]),
 
     // MARK: Executables
-    .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
+    .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
 

@@ -3,6 +3,7 @@ import GitHub
 import HTTP
 import HTTPServer
 import Mustache
+import SharedStore
 import Synchronization
 
 /// The product: routes for the search page, result fragments, owner lists, star details, avatars,
@@ -30,9 +31,11 @@ public final class RepoScrollApp: Sendable {
   /// Loads templates and static files and builds the GitHub client (over libcurl unless `transport`
   /// is given). `log` receives one access-log line per request; nil writes them to standard error
   /// when `configuration.accessLog` is on.
+  /// With `sharedStore` (see `connectSharedStore`), the GitHub cache, rate-limit ledger and
+  /// coalescing are shared with the other instances using the same store.
   public init(
     configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
-    log: (@Sendable (String) -> Void)? = nil
+    sharedStore: (any SharedStore)? = nil, log: (@Sendable (String) -> Void)? = nil
   ) throws {
     self.configuration = configuration
     let templates: TemplateLibrary
@@ -72,11 +75,11 @@ public final class RepoScrollApp: Sendable {
     let client: GitHubClient
     if let transport {
       curl = nil
-      client = GitHubClient(configuration: github, transport: transport)
+      client = GitHubClient(configuration: github, transport: transport, sharedStore: sharedStore)
     } else {
       let owned = CurlHTTPClient(configuration: CurlClientConfiguration(totalTimeout: .seconds(15)))
       curl = owned
-      client = GitHubClient(configuration: github, transport: owned)
+      client = GitHubClient(configuration: github, transport: owned, sharedStore: sharedStore)
     }
     let accessLog: AccessLog?
     if let log {
@@ -88,7 +91,7 @@ public final class RepoScrollApp: Sendable {
     }
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,
-      client: client, accessLog: accessLog)
+      client: client, sharedStore: sharedStore, accessLog: accessLog)
     handler = routes.makeHandler()
   }
 
