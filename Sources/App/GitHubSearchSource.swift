@@ -36,7 +36,7 @@ struct GitHubSearchSource: PageSource {
     switch error {
     case .rateLimited(_, let until, _):
       return ListError(message: "GitHub’s rate limit was reached.", retryable: true, retryAfter: until)
-    case .network:
+    case .network, .cancelled:
       return ListError(message: "GitHub could not be reached.", retryable: true)
     case .upstream(let status):
       return ListError(message: "GitHub answered with an error (\(status)).", retryable: status >= 500)

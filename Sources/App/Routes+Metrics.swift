@@ -28,6 +28,10 @@ extension Routes {
         "rate_limited_locally_total", "Requests refused locally for an exhausted limit.",
         github.rateLimitedLocally
       ),
+      (
+        "cancelled_total", "Calls to GitHub cancelled because every client waiting for them left.",
+        github.cancelledUpstream
+      ),
     ]
     for (name, help, value) in counters {
       out += "# HELP reposcroll_upstream_\(name) \(help)\n# TYPE reposcroll_upstream_\(name) counter\n"

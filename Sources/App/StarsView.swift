@@ -23,7 +23,7 @@ enum StarsView: MustacheRepresentable {
     case .notFound, .invalidInput, .validation, .forbidden:
       return .unavailable(
         reason: "Star history is unavailable for this repository.", limitedUntil: nil, retryIn: nil, now: now)
-    case .network, .upstream, .decoding:
+    case .network, .upstream, .decoding, .cancelled:
       return .unavailable(
         reason: "Star history could not be loaded right now.", limitedUntil: nil, retryIn: 30, now: now)
     }

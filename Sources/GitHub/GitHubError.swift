@@ -24,6 +24,8 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
   case decoding(String)
   /// A caller argument was refused before any request (bad name, page, size, host).
   case invalidInput(String)
+  /// The caller's task was cancelled (its client left) before the answer arrived.
+  case cancelled
 
   /// A short human-readable explanation.
   public var description: String {
@@ -37,6 +39,7 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
     case .network(let message): return "network error: \(message)"
     case .decoding(let message): return "unexpected response: \(message)"
     case .invalidInput(let message): return "invalid input: \(message)"
+    case .cancelled: return "cancelled"
     }
   }
 }

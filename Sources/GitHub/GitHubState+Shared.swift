@@ -37,13 +37,18 @@ extension GitHubState {
           return adopt(entry, fetch)
         }
         let result = await callUpstream(fetch, request, store: store)
-        await store.unlock(token)
+        if Task.isCancelled {
+          // A cancelled task's store calls give up at once; an unstructured task still frees the lock.
+          Task { await store.unlock(token) }
+        } else {
+          await store.unlock(token)
+        }
         return result
       case .heldElsewhere:
         if !waited { counters.sharedWaits += 1 }
         waited = true
         if now() - started > Self.maxWaitSeconds { return await callUpstream(fetch, request, store: store) }
-        do { try await Task.sleep(for: Self.pollInterval) } catch { return .failure(.network("cancelled")) }
+        do { try await Task.sleep(for: Self.pollInterval) } catch { return .failure(.cancelled) }
         if let entry = await sharedEntry(fetch, store: store), isAnswer(entry, reload, started) {
           return adopt(entry, fetch)
         }

@@ -5,13 +5,21 @@ import SharedStore
 /// The client's mutable state: cache, in-flight requests, rate limits and metrics, in one actor so
 /// the check-then-act sequences (cache miss → join or start a request) cannot interleave.
 actor GitHubState {
+  /// One upstream call and the callers waiting for it (coalesced loads share one flight).
+  private struct Flight {
+    var id: UInt64
+    var task: Task<Void, Never>
+    var waiters: [UInt64: CheckedContinuation<Result<Delivered, GitHubError>, Never>] = [:]
+  }
+
   private let transport: any HTTPClientTransport
   let now: @Sendable () -> Double
   private let redactor: Redactor
   /// The tier shared with other instances, if one is configured (see `GitHubState+Shared`).
   private let shared: (any SharedStore)?
   var cache: ResponseCache<Payload>
-  private var inflight: [String: Task<Result<Delivered, GitHubError>, Never>] = [:]
+  private var flights: [String: Flight] = [:]
+  private var nextID: UInt64 = 0
   var ledger = RateLimitLedger()
   var counters = GitHubMetrics()
 
@@ -29,14 +37,15 @@ actor GitHubState {
   /// Serves from a fresh entry, joins an identical request in flight, refuses an exhausted
   /// resource locally, or starts one upstream call (conditional when an ETag is cached).
   func load(_ fetch: Fetch, reload: Bool) async -> Result<Delivered, GitHubError> {
+    if Task.isCancelled { return .failure(.cancelled) }
     let start = now()
     if !reload, let entry = cache.get(fetch.key), start < entry.expires {
       counters.cacheHits += 1
       return .success(Delivered(payload: entry.value, stale: false))
     }
-    if let running = inflight[fetch.key] {
+    if flights[fetch.key] != nil {
       counters.coalesced += 1
-      return await running.value
+      return await wait(for: fetch.key)
     }
     counters.cacheMisses += 1
     if let resource = fetch.resource, let refusal = ledger.refusal(resource, now: start) {
@@ -48,9 +57,56 @@ actor GitHubState {
       request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
     }
     if let resource = fetch.resource { ledger.reserve(resource, now: start) }
-    let task = Task { await self.route(fetch, request, reload: reload) }
-    inflight[fetch.key] = task
-    return await task.value
+    let flightID = newID()
+    let task = Task { await self.fly(fetch, request, reload: reload, flightID: flightID) }
+    flights[fetch.key] = Flight(id: flightID, task: task)
+    return await wait(for: fetch.key)
+  }
+
+  /// Waits for the flight under `key` as one of its waiters. A caller whose task is cancelled gets
+  /// `.cancelled` at once; the upstream call is cancelled when its last waiter has gone.
+  private func wait(for key: String) async -> Result<Delivered, GitHubError> {
+    let waiterID = newID()
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<Delivered, GitHubError>, Never>) in
+        guard flights[key] != nil else {
+          continuation.resume(returning: .failure(.cancelled))
+          return
+        }
+        flights[key]?.waiters[waiterID] = continuation
+        if Task.isCancelled { leave(key, waiterID: waiterID) }
+      }
+    } onCancel: {
+      // Hops onto the actor; by then the waiter is registered (registration happens before this
+      // caller's first suspension on the actor), or it has already been answered.
+      Task { await self.leave(key, waiterID: waiterID) }
+    }
+  }
+
+  /// Answers one waiter with `.cancelled`; the last one out cancels the upstream call.
+  private func leave(_ key: String, waiterID: UInt64) {
+    guard let continuation = flights[key]?.waiters.removeValue(forKey: waiterID) else { return }
+    continuation.resume(returning: .failure(.cancelled))
+    if let flight = flights[key], flight.waiters.isEmpty {
+      flights[key] = nil
+      counters.cancelledUpstream += 1
+      flight.task.cancel()
+    }
+  }
+
+  /// Runs the upstream call, then answers every waiter still there. A flight abandoned by all its
+  /// waiters has already left `flights`, and a newer flight under the same key is not touched.
+  private func fly(_ fetch: Fetch, _ request: ClientRequest, reload: Bool, flightID: UInt64) async {
+    let result = await route(fetch, request, reload: reload)
+    guard let flight = flights[fetch.key], flight.id == flightID else { return }
+    flights[fetch.key] = nil
+    for continuation in flight.waiters.values { continuation.resume(returning: result) }
+  }
+
+  private func newID() -> UInt64 {
+    nextID &+= 1
+    return nextID
   }
 
   func metrics() -> GitHubMetrics {
@@ -62,11 +118,10 @@ actor GitHubState {
 
   func snapshots() -> [RateLimitSnapshot] { ledger.snapshots }
 
-  /// Through the shared store when there is one, else straight upstream; then leaves `inflight`.
+  /// Through the shared store when there is one, else straight upstream.
   private func route(_ fetch: Fetch, _ request: ClientRequest, reload: Bool) async -> Result<
     Delivered, GitHubError
   > {
-    defer { inflight[fetch.key] = nil }
     // Avatars stay local: large, per-instance, and not counted against the API's limits.
     if let shared, fetch.endpoint != .avatar {
       return await loadShared(fetch, request, reload: reload, store: shared)
@@ -79,6 +134,9 @@ actor GitHubState {
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
     switch outcome {
+    case .cancelled:
+      if let resource = fetch.resource { await refund(resource) }
+      return .failure(.cancelled)
     case .failed(let message):
       counters.recordCall(fetch.endpoint, status: 0)
       if let resource = fetch.resource { await refund(resource) }
@@ -157,6 +215,8 @@ actor GitHubState {
     /// A response; `decoded` is set for 200 only.
     case answered(ClientResponse, decoded: Result<Payload, GitHubError>?)
     case failed(String)
+    /// The call was cancelled because no caller waits for it any more.
+    case cancelled
   }
 
   /// The transport call and the decoding, off the actor so other requests proceed meanwhile.
@@ -168,10 +228,12 @@ actor GitHubState {
     let response: ClientResponse
     do {
       response = try await transport.execute(request)
+    } catch ClientError.cancelled {
+      return .cancelled
     } catch let error as ClientError {
       return .failed(describe(error))
     } catch is CancellationError {
-      return .failed("cancelled")
+      return .cancelled
     } catch {
       return .failed(String(describing: error))
     }

@@ -117,7 +117,8 @@ extension Connection {
     if phase == .reading && inputStart == input.count { abort() }
   }
 
-  /// Closes at once, cancelling the handler task (its upstream work stops).
+  /// Closes at once, cancelling the handler task: its upstream call stops too, unless another request
+  /// is waiting for the same call.
   func abort() {
     guard phase != .closed else { return }
     phase = .closed

@@ -1,0 +1,137 @@
+import CurlClient
+import HTTP
+import Synchronization
+import Testing
+
+@testable import GitHub
+
+/// A transport whose calls wait until they are cancelled, recording what it saw.
+final class HangingTransport: HTTPClientTransport {
+  private let state = Mutex((started: 0, cancelled: 0))
+
+  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+    state.withLock { $0.started += 1 }
+    do {
+      try await Task.sleep(for: .seconds(3600))
+    } catch {
+      state.withLock { $0.cancelled += 1 }
+      throw ClientError.cancelled
+    }
+    return Fixtures.search(ids: [1])
+  }
+
+  var started: Int { state.withLock { $0.started } }
+  var cancelled: Int { state.withLock { $0.cancelled } }
+}
+
+/// Polls `condition` (each check yields) until it holds; the bound only guards against a hang.
+func eventually(_ condition: () async -> Bool) async throws -> Bool {
+  for _ in 0..<5_000 {
+    if await condition() { return true }
+    try await Task.sleep(for: .milliseconds(1))
+  }
+  return false
+}
+
+@Suite("Cancellation of coalesced loads")
+struct CancellationTests {
+  static func client(_ transport: any HTTPClientTransport) -> GitHubClient {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "http://127.0.0.1:9"
+    configuration.avatarBase = "http://127.0.0.1:10"
+    return GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+  }
+
+  static func search(_ client: GitHubClient) async -> Result<[Int], GitHubError> {
+    do {
+      return .success(try await client.searchRepositories(SearchQuery(text: "hot"), page: 1).items.map(\.id))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  @Test func aCancelledWaiterReturnsAtOnceWhileAnotherKeepsTheCallAlive() async throws {
+    let transport = HangingTransport()
+    let client = Self.client(transport)
+    let first = Task { await Self.search(client) }
+    #expect(try await eventually { transport.started == 1 })
+    let second = Task { await Self.search(client) }
+    #expect(try await eventually { await client.metrics().coalesced == 1 })
+
+    first.cancel()
+    #expect(await first.value == .failure(.cancelled))
+    #expect(transport.cancelled == 0, "the second waiter still needs the call")
+    #expect(await client.metrics().cancelledUpstream == 0)
+
+    second.cancel()
+    #expect(await second.value == .failure(.cancelled))
+    #expect(try await eventually { transport.cancelled == 1 })
+    let metrics = await client.metrics()
+    #expect(metrics.cancelledUpstream == 1)
+    #expect(metrics.totalUpstreamCalls == 0, "a cancelled call has no answer to count")
+  }
+
+  @Test func theNextCallerAfterAnAbandonedFlightStartsAFreshCall() async throws {
+    let gate = Gate()
+    let calls = Mutex(0)
+    let transport = FakeTransport { _ in
+      let n = calls.withLock {
+        $0 += 1; return $0
+      }
+      if n == 1 {
+        try await Task.sleep(for: .seconds(3600))
+        throw ClientError.cancelled
+      }
+      await gate.wait()
+      return Fixtures.search(ids: [4, 5])
+    }
+    let client = Self.client(transport)
+    let abandoned = Task { await Self.search(client) }
+    #expect(try await eventually { transport.callCount == 1 })
+    abandoned.cancel()
+    #expect(await abandoned.value == .failure(.cancelled))
+
+    let next = Task { await Self.search(client) }
+    #expect(try await eventually { transport.callCount == 2 })
+    await gate.open()
+    #expect(await next.value == .success([4, 5]))
+    // The abandoned call's late end must not disturb the cache the fresh call filled.
+    #expect(await Self.search(client) == .success([4, 5]))
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func anAlreadyCancelledCallerStartsNoUpstreamCall() async throws {
+    let transport = HangingTransport()
+    let client = Self.client(transport)
+    let result = await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await Self.search(client)
+    }.value
+    #expect(result == .failure(.cancelled))
+    #expect(transport.started == 0)
+    #expect(await client.metrics().cacheMisses == 0)
+  }
+
+  @Test func aCancelledCallGivesBackItsRateLimitReservation() async throws {
+    let limits: [(String, String)] = [
+      ("x-ratelimit-limit", "30"), ("x-ratelimit-remaining", "1"), ("x-ratelimit-reset", "1700000060"),
+      ("x-ratelimit-resource", "search"),
+    ]
+    let transport = FakeTransport { request in
+      if request.url.contains("page=2") {
+        try await Task.sleep(for: .seconds(3600))
+        throw ClientError.cancelled
+      }
+      return Fixtures.search(ids: [1], headers: limits)
+    }
+    let client = Self.client(transport)
+    _ = try await client.searchRepositories(SearchQuery(text: "hot"), page: 1)
+    let abandoned = Task { try await client.searchRepositories(SearchQuery(text: "hot"), page: 2) }
+    #expect(try await eventually { transport.callCount == 2 })
+    abandoned.cancel()
+    await #expect(throws: GitHubError.cancelled) { try await abandoned.value }
+    // The one remaining search was given back, so page 3 still goes upstream.
+    _ = try await client.searchRepositories(SearchQuery(text: "hot"), page: 3)
+    #expect(transport.callCount == 3)
+  }
+}
