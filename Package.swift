@@ -57,6 +57,7 @@ let package = Package(
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["Redis", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

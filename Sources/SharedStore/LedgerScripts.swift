@@ -46,12 +46,12 @@ enum LedgerScripts {
   /// KEYS[1] ledger; ARGV until, secondary (1 or 0), keep seconds.
   static let block = RedisScript(
     """
-    local until = tonumber(ARGV[1])
+    local deadline = tonumber(ARGV[1])
     if ARGV[2] == '1' then
       local current = tonumber(redis.call('HGET', KEYS[1], 'secondary')) or 0
-      redis.call('HSET', KEYS[1], 'secondary', math.max(current, until))
+      redis.call('HSET', KEYS[1], 'secondary', math.max(current, deadline))
     else
-      redis.call('HSET', KEYS[1], 'remaining', 0, 'reset', until)
+      redis.call('HSET', KEYS[1], 'remaining', 0, 'reset', deadline)
       redis.call('HSETNX', KEYS[1], 'limit', 0)
     end
     redis.call('EXPIRE', KEYS[1], ARGV[3])
