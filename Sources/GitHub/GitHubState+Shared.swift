@@ -31,8 +31,8 @@ extension GitHubState {
       case .unshared:
         return await callUpstream(fetch, request, store: store)
       case .acquired(let token):
-        // The previous holder may have stored the value between our read and our lock.
-        if waited, let entry = await sharedEntry(fetch, store: store), isAnswer(entry, reload, started) {
+        // A holder that finished between our first read and our lock has stored the value by now.
+        if let entry = await sharedEntry(fetch, store: store), isAnswer(entry, reload, started) {
           await store.unlock(token)
           return adopt(entry, fetch)
         }
