@@ -149,7 +149,7 @@ struct SharedTierTests {
       #expect(page.items.map(\.id) == [7])
     }
     #expect(transport.callCount == 4)
-    #expect(await instance.metrics().sharedRejected == 4)
+    #expect(await instance.metrics().sharedRejected >= 4)
   }
 
   @Test func anUnavailableStoreLeavesEachInstanceOnItsOwnCache() async throws {
