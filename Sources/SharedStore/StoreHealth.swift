@@ -1,7 +1,8 @@
 /// Whether the shared store is in use, as a pure value driven by command outcomes and an injected
-/// clock. While unavailable, commands are skipped (each would cost a timeout) except one probe per
-/// `retryInterval`; the first success makes it available again. Each change is returned once so the
-/// owner logs one line per change, not per request.
+/// clock. `failureThreshold` failures in a row make it unavailable (one slow command on a busy
+/// machine is not an outage). While unavailable, commands are skipped (each would cost a timeout)
+/// except one probe per `retryInterval`; the first success makes it available again. Each change is
+/// returned once so the owner logs one line per change, not per request.
 public struct StoreHealth: Sendable, Equatable {
   /// A change of availability to report.
   public enum Change: Sendable, Equatable {
@@ -13,6 +14,8 @@ public struct StoreHealth: Sendable, Equatable {
 
   /// Seconds between probes while unavailable.
   public let retryInterval: Double
+  /// Failures in a row that make an available store unavailable.
+  public let failureThreshold: Int
   /// True while commands are sent.
   public private(set) var available: Bool
   /// When `available` last changed.
@@ -24,12 +27,14 @@ public struct StoreHealth: Sendable, Equatable {
   /// The last failure message.
   public private(set) var lastError: String?
   private var nextProbe: Double
+  private var failuresInARow = 0
 
   /// Starts available (or not, when the first connection failed) at `now`.
-  public init(available: Bool = true, now: Double, retryInterval: Double = 1) {
+  public init(available: Bool = true, now: Double, retryInterval: Double = 1, failureThreshold: Int = 2) {
     self.available = available
     self.since = now
     self.retryInterval = retryInterval
+    self.failureThreshold = max(1, failureThreshold)
     self.nextProbe = now
   }
 
@@ -43,6 +48,7 @@ public struct StoreHealth: Sendable, Equatable {
 
   /// A command answered.
   public mutating func succeeded(now: Double) -> Change? {
+    failuresInARow = 0
     guard !available else { return nil }
     let down = now - since
     available = true
@@ -55,7 +61,8 @@ public struct StoreHealth: Sendable, Equatable {
   public mutating func failed(_ message: String, now: Double) -> Change? {
     failures += 1
     lastError = message
-    guard available else { return nil }
+    failuresInARow += 1
+    guard available, failuresInARow >= failureThreshold else { return nil }
     available = false
     since = now
     nextProbe = now + retryInterval

@@ -4,7 +4,7 @@ import Testing
 @Suite("StoreHealth: one change reported per outage, one probe per interval")
 struct StoreHealthTests {
   @Test func anOutageIsReportedOnceAndProbedOncePerInterval() {
-    var health = StoreHealth(now: 100, retryInterval: 1)
+    var health = StoreHealth(now: 100, retryInterval: 1, failureThreshold: 1)
     let r1 = health.shouldAttempt(now: 100)
     #expect(r1)
     let r2 = health.succeeded(now: 100)
@@ -40,5 +40,17 @@ struct StoreHealthTests {
     #expect(!r13)
     let r14 = health.succeeded(now: 6)
     #expect(r14 == .recovered(after: 1))
+  }
+
+  @Test func oneSlowCommandIsNotAnOutage() {
+    var health = StoreHealth(now: 0, retryInterval: 1)
+    let first = health.failed("timeout", now: 1)
+    #expect(first == nil && health.available)
+    let success = health.succeeded(now: 1.1)
+    #expect(success == nil)
+    let again = health.failed("timeout", now: 2)
+    #expect(again == nil && health.available)
+    let second = health.failed("timeout", now: 2.1)
+    #expect(second == .lost("timeout") && !health.available)
   }
 }
