@@ -53,7 +53,7 @@ let package = Package(
     ),
     .testTarget(
       name: "AppTests",
-      dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "TestSupport"]
+      dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "SharedStore", "TestSupport"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
