@@ -56,10 +56,10 @@ extension GitHubState {
     }
   }
 
-  /// A value that answers a waiting request: fresh, or for a reload stored after it began (with a
-  /// second of slack for clocks that differ between machines).
+  /// A value that answers a waiting request: fresh, or for a reload stored after the reload began
+  /// (by the instance that held the lock meanwhile).
   private func isAnswer(_ entry: SharedEntry, _ reload: Bool, _ started: Double) -> Bool {
-    reload ? entry.storedAt >= started - 1 : now() < entry.expires
+    reload ? entry.storedAt > started : now() < entry.expires
   }
 
   /// The decoded shared entry of the fetch's kind, or nil (absent, malformed or foreign: a miss).
@@ -79,13 +79,12 @@ extension GitHubState {
     return .success(Delivered(payload: entry.payload, stale: false))
   }
 
-  /// Keeps an expired shared entry locally so a 304 or an upstream failure can still use it.
+  /// Keeps an expired shared entry locally when this instance has none, so a 304 or an upstream
+  /// failure can still use it, and revalidates with its ETag.
   private func prepareRevalidation(_ entry: SharedEntry, _ fetch: Fetch, _ request: inout ClientRequest) {
-    guard let etag = entry.etag else { return }
-    if cache.peek(fetch.key) == nil || request.headers["if-none-match"] == nil {
-      storeLocally(fetch.key, entry.payload, etag: etag, expires: entry.expires)
-      request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
-    }
+    guard cache.peek(fetch.key) == nil || request.headers["if-none-match"] == nil else { return }
+    storeLocally(fetch.key, entry.payload, etag: entry.etag, expires: entry.expires)
+    if let etag = entry.etag { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
   }
 
   /// One upstream call if the shared ledger allows it; a fresh result is stored for the others.

@@ -184,4 +184,32 @@ struct SharedTierTests {
     clock.advance(6)
     #expect(try await page.items.map(\.id) == [3])
   }
+
+  @Test func aReloadRefetchesDespiteAFreshSharedValueAndShareTheNewOne() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let instances = Self.clients(2, transport, store, clock)
+    _ = try await instances[0].searchRepositories(SearchQuery(text: "r"), page: 1)
+    transport.respond { _ in Fixtures.search(ids: [2]) }
+    let reloaded = try await instances[1].searchRepositories(SearchQuery(text: "r"), page: 1, reload: true)
+    #expect(reloaded.items.map(\.id) == [2])
+    #expect(transport.callCount == 2)
+    let third = Self.clients(1, transport, store, clock)[0]
+    #expect(try await third.searchRepositories(SearchQuery(text: "r"), page: 1).items.map(\.id) == [2])
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func anUpstreamFailureServesTheExpiredSharedValueStale() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in Fixtures.search(ids: [5]) }
+    _ = try await Self.clients(1, transport, store, clock)[0].searchRepositories(
+      SearchQuery(text: "s"), page: 1)
+    clock.advance(120)
+    transport.respond { _ in throw ClientError.timedOut }
+    let other = Self.clients(1, transport, store, clock)[0]
+    let page = try await other.searchRepositories(SearchQuery(text: "s"), page: 1)
+    #expect(page.items.map(\.id) == [5] && page.isStale)
+  }
 }
