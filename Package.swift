@@ -17,6 +17,7 @@ let package = Package(
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
@@ -27,7 +28,8 @@ let package = Package(
     .target(name: "SharedStore", dependencies: ["Redis"]),
     .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
     .target(name: "Paging"),
-    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP"]),
+    .target(name: "Compression", dependencies: ["CZlib"]),
+    .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(
       name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "SharedStore", "Redis"]),
@@ -36,6 +38,7 @@ let package = Package(
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
+    .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
@@ -46,7 +49,8 @@ let package = Package(
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "SharedStore", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
-    .testTarget(name: "RedisTests", dependencies: ["Redis", "TestSupport"]),
+    .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "GitHub", "CurlClient", "TestSupport"]
@@ -54,6 +58,9 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: ["App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "SharedStore", "TestSupport"]
+    ),
+    .testTarget(
+      name: "HostileUpstreamTests", dependencies: ["CurlClient", "GitHubDouble", "HTTP", "TestSupport"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),

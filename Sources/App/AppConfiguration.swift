@@ -19,6 +19,13 @@ public struct AppConfiguration: Sendable {
   public var batchSize = 20
   /// How many cards before the end of the list the next-page trigger sits.
   public var prefetchMargin = 5
+  /// Rows past a batch that should already be cached from GitHub; the next search page is read ahead
+  /// when they reach past the pages read so far (0 turns read-ahead off).
+  public var readAhead = 40
+  /// Star histories warmed after the cards whose history a reader asks for (0 turns it off).
+  public var warmHistories = 4
+  /// Whether the avatars of the cards in each batch sent are fetched into the cache at once.
+  public var warmAvatars = true
   /// Byte budget of the GitHub response cache.
   public var cacheBytes = 16 * 1024 * 1024
   /// How long a search page stays fresh, in seconds.
@@ -41,6 +48,13 @@ public struct AppConfiguration: Sendable {
   public var demoSeed: UInt64 = 1
   /// Write one access-log line per request to standard error.
   public var accessLog = true
+  /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
+  /// Enterprise Server, corporate proxies); nil uses the system bundle.
+  public var caFile: String?
+  /// Transfers in flight at once to the API host (further calls queue).
+  public var apiTransfers = 32
+  /// Transfers in flight at once to the avatar host, counted apart from the API's.
+  public var avatarTransfers = 16
   /// `redis://[:password@]host:port/db` of the store shared by several instances; nil runs alone.
   /// It may hold a password, so it is never printed.
   public var redisURL: String?
@@ -157,6 +171,18 @@ public struct AppConfiguration: Sendable {
       help: "cards before the end that trigger the next batch (5)"
     ) { $0.prefetchMargin = try int($1, in: 0...100) },
     Option(
+      flag: "--read-ahead", env: "READ_AHEAD", valueName: "N",
+      help: "rows ahead of a batch to have from GitHub already; 0 is off (40)"
+    ) { $0.readAhead = try int($1, in: 0...1000) },
+    Option(
+      flag: "--warm-histories", env: "WARM_HISTORIES", valueName: "N",
+      help: "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)"
+    ) { $0.warmHistories = try int($1, in: 0...20) },
+    Option(
+      flag: "--warm-avatars", env: "WARM_AVATARS", valueName: "BOOL",
+      help: "fetch the avatars of each batch sent into the cache (true)"
+    ) { $0.warmAvatars = try bool($1) },
+    Option(
       flag: "--cache-mb", env: "CACHE_MB", valueName: "N", help: "GitHub response cache size in MiB (16)"
     ) {
       $0.cacheBytes = try int($1, in: 1...4096) * 1024 * 1024
@@ -197,6 +223,18 @@ public struct AppConfiguration: Sendable {
       guard let seed = UInt64($1) else { throw ConfigurationError(description: "not a number: \($1)") }
       $0.demoSeed = seed
     },
+    Option(
+      flag: "--ca-file", env: "CA_FILE", valueName: "PATH",
+      help: "PEM CA bundle trusted for upstream TLS (system bundle)"
+    ) { $0.caFile = $1 },
+    Option(
+      flag: "--api-transfers", env: "API_TRANSFERS", valueName: "N",
+      help: "upstream API transfers in flight (32)"
+    ) { $0.apiTransfers = try int($1, in: 1...1024) },
+    Option(
+      flag: "--avatar-transfers", env: "AVATAR_TRANSFERS", valueName: "N",
+      help: "avatar transfers in flight, apart from the API's (16)"
+    ) { $0.avatarTransfers = try int($1, in: 1...1024) },
     Option(
       flag: "--access-log", env: "ACCESS_LOG", valueName: "BOOL", help: "one log line per request (true)"
     ) { $0.accessLog = try bool($1) },

@@ -13,8 +13,14 @@ struct BatchView: MustacheRepresentable {
   let largestStars: Int
   /// Unix seconds.
   let now: Int
+  /// How many results upstream has for the query (before GitHub's cap), when known: the page's
+  /// "1,681 repositories". Nil for fragments, which do not show it.
+  var resultCount: Int? = nil
+  /// True when nothing of the list is on the page before this batch (a full page's batch): its
+  /// error and rate-limit states then say that nothing could be loaded, not that no more could.
+  var firstOnPage = false
 
-  var mustacheValue: MustacheValue { value(cards: cards.cards) }
+  var mustacheValue: MustacheValue { value(cards: cards) }
 
   /// The cards' shared part, the prefetch trigger marked.
   var cards: CardBatch {
@@ -25,8 +31,15 @@ struct BatchView: MustacheRepresentable {
       largestStars: largestStars, now: now)
   }
 
-  private func value(cards: [MustacheValue]) -> MustacheValue {
-    var value: [String: MustacheValue] = ["cards": .list(cards), "total": .int(batch.total)]
+  private func value(cards: CardBatch) -> MustacheValue {
+    var value: [String: MustacheValue] = [
+      "cards": .rows(cards), "total": .int(batch.total), "hasCards": .bool(cards.count > 0),
+    ]
+    if let resultCount, resultCount > 0 {
+      value["countText"] = .string(
+        Formatting.grouped(resultCount) + (resultCount == 1 ? " repository" : " repositories"))
+    }
+    if batch.incomplete { value["incomplete"] = .bool(true) }
     switch batch.state {
     case .items:
       if let next = batch.nextCursor {
@@ -51,11 +64,12 @@ struct BatchView: MustacheRepresentable {
         value["rateLimited"] = .object([
           "resetText": .string(Formatting.resetText(until, now: now)),
           "resetISO": .string(Formatting.iso(until)),
-          "retryIn": .int(max(1, until - now)), "retry": retry,
+          "retryIn": .int(max(1, until - now)), "retry": retry, "first": .bool(firstOnPage),
         ])
       } else {
         value["error"] = .object([
           "message": .string(error.message), "retryable": .bool(error.retryable), "retry": retry,
+          "first": .bool(firstOnPage),
         ])
       }
     }

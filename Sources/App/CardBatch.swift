@@ -2,8 +2,10 @@ import GitHub
 import Mustache
 import Paging
 
-/// What the cards of one batch share, read in place by the cards (no repository is copied to render).
-final class CardBatch: Sendable {
+/// The cards of one batch, as rows of `partials/card` (bound to `CardField.schema`). Fields are
+/// written from the batch's items in place: nothing is allocated per card, and no repository (whose
+/// strings the response cache shares across threads) is copied or retained to render.
+final class CardBatch: MustacheRows {
   let items: [PositionedItem<Repository>]
   /// The list size capped at 1000 (`aria-setsize`).
   let setsize: Int
@@ -14,6 +16,9 @@ final class CardBatch: Sendable {
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
 
+  /// Most topics shown on one card (they share one line).
+  static let maxTopics = 5
+
   init(items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int) {
     self.items = items
     self.setsize = setsize
@@ -22,6 +27,125 @@ final class CardBatch: Sendable {
     self.now = now
   }
 
-  /// One value per card.
-  var cards: [MustacheValue] { items.indices.map { .dynamic(CardView(batch: self, index: $0)) } }
+  var schema: MustacheSchema { CardField.schema }
+
+  var count: Int { items.count }
+
+  func count(of field: Int, row: Int) -> Int {
+    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return 0 }
+    return withItem(row) { count(of: field, $0, row: row) }
+  }
+
+  func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
+    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return }
+    withItem(row) { write(field, $0, row: row, element: element, to: &output) }
+  }
+
+  /// A pointer to item `row` (a valid index) for `body`. Fields are read through it where they are
+  /// used: reading a whole item (or passing it on) would copy it, a retain of each of its strings.
+  @inline(__always)
+  private func withItem<R>(_ row: Int, _ body: (Item) -> R) -> R {
+    // The array is a constant of this object, so its storage stays alive and unchanged during `body`.
+    items.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + row) }
+  }
+
+  private typealias Item = UnsafePointer<PositionedItem<Repository>>
+
+  private func count(of field: CardField, _ p: Item, row: Int) -> Int {
+    switch field {
+    case .prefetch: return trigger == row ? 1 : 0
+    case .description: return p.pointee.item.description?.isEmpty == false ? 1 : 0
+    case .language, .languageClass: return p.pointee.item.language?.isEmpty == false ? 1 : 0
+    case .license: return p.pointee.item.license?.isEmpty == false ? 1 : 0
+    case .archived: return p.pointee.item.archived ? 1 : 0
+    case .fork: return p.pointee.item.fork ? 1 : 0
+    case .topics: return min(p.pointee.item.topics.count, Self.maxTopics)
+    case .ownerAvatar, .ownerAvatar2x: return (p.pointee.item.owner?.id ?? 0) > 0 ? 1 : 0
+    case .name: return p.pointee.item.name.isEmpty ? 0 : 1
+    case .fullName: return p.pointee.item.fullName.isEmpty ? 0 : 1
+    case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
+      // Always some text (initials fall back to "?", the page to "/owners/").
+      return 1
+    case .id, .position, .setsize, .starsText, .stars, .forksText, .issuesText, .updatedISO, .barPercent,
+      .barBand, .htmlURL, .stargazers, .forksLabel, .issuesLabel:
+      return 1
+    }
+  }
+
+  private func write(_ field: CardField, _ p: Item, row: Int, element: Int, to output: inout MustacheOutput) {
+    switch field {
+    case .id: output.append(p.pointee.item.id)
+    case .position: output.append(p.pointee.position)
+    case .setsize: output.append(setsize)
+    case .prefetch: output.append(literal: trigger == row ? "true" : "false")
+    case .name: output.append(p.pointee.item.name)
+    case .fullName: output.append(p.pointee.item.fullName)
+    case .htmlURL:
+      if p.pointee.item.htmlURL.hasPrefix("https://") || p.pointee.item.htmlURL.hasPrefix("http://") {
+        output.append(p.pointee.item.htmlURL)
+      } else {
+        output.append(CardText.safeLink(p.pointee.item.htmlURL, fallback: p.pointee.item.fullName))
+      }
+    case .description: if let text = p.pointee.item.description { output.append(text) }
+    case .language: if let text = p.pointee.item.language { output.append(text) }
+    case .license: if let text = p.pointee.item.license { output.append(text) }
+    case .starsText: output.append(Formatting.compact(p.pointee.item.stargazersCount))
+    case .stars: output.append(p.pointee.item.stargazersCount)
+    case .forksText: output.append(Formatting.compact(p.pointee.item.forksCount))
+    case .issuesText: output.append(Formatting.compact(p.pointee.item.openIssuesCount))
+    case .forksLabel: output.append(Formatting.counted(p.pointee.item.forksCount, "fork"))
+    case .issuesLabel: output.append(Formatting.counted(p.pointee.item.openIssuesCount, "issue"))
+    case .languageClass:
+      if let language = p.pointee.item.language { output.append(LanguageStyle.className(language)) }
+    case .archived: output.append(literal: p.pointee.item.archived ? "true" : "false")
+    case .fork: output.append(literal: p.pointee.item.fork ? "true" : "false")
+    case .topics:
+      if element < min(p.pointee.item.topics.count, Self.maxTopics) {
+        output.append(p.pointee.item.topics[element])
+      }
+    case .updatedISO: output.append(p.pointee.item.pushedAt ?? p.pointee.item.updatedAt)
+    case .updatedText:
+      if let unix = Formatting.unixSeconds(iso: p.pointee.item.pushedAt ?? p.pointee.item.updatedAt) {
+        output.append(Formatting.relative(unix, now: now))
+      }
+    case .barPercent:
+      output.append(CardText.barPercent(stars: p.pointee.item.stargazersCount, largest: largestStars))
+    case .barBand: output.append(CardText.band(p.pointee.item.stargazersCount))
+    case .ownerLogin: writeLogin(p, to: &output)
+    case .ownerPage:
+      output.append(literal: "/owners/")
+      writeLogin(p, encoded: true, to: &output)
+    case .ownerInitials:
+      if let owner = p.pointee.item.owner {
+        output.append(CardText.initials(owner.login))
+      } else {
+        output.append(CardText.initials(String(p.pointee.item.fullName.prefix { $0 != "/" })))
+      }
+    case .ownerAvatar, .ownerAvatar2x:
+      guard let id = p.pointee.item.owner?.id, id > 0 else { return }
+      output.append(literal: "/avatars/")
+      output.append(id)
+      output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
+    case .stargazers:
+      output.append(literal: "/fragments/stars/")
+      writeLogin(p, encoded: true, to: &output)
+      output.append(byte: UInt8(ascii: "/"))
+      URLText.percentEncode(p.pointee.item.name) { output.append(byte: $0) }
+    }
+  }
+
+  /// The owner's login, or the part of the full name before `/` when GitHub sent no owner;
+  /// percent-encoded (so safe to write unescaped) when `encoded`.
+  private func writeLogin(_ p: Item, encoded: Bool = false, to output: inout MustacheOutput) {
+    if p.pointee.item.owner != nil {
+      if encoded {
+        URLText.percentEncode(p.pointee.item.owner?.login ?? "") { output.append(byte: $0) }
+      } else {
+        output.append(p.pointee.item.owner?.login ?? "")
+      }
+      return
+    }
+    let login = String(p.pointee.item.fullName.prefix { $0 != "/" })
+    encoded ? URLText.percentEncode(login) { output.append(byte: $0) } : output.append(login)
+  }
 }

@@ -2,26 +2,42 @@ import HTTP
 
 /// Number and time formatting for the views, by integer arithmetic (no formatters on the hot path).
 enum Formatting {
-  /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`.
+  /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`, `2B`. Any `Int` is
+  /// accepted (`Int.min` included); nothing overflows.
   static func compact(_ value: Int) -> String {
     let n = value.magnitude
-    // At most a sign, 13 digits and a unit: a small string, built without allocating.
-    return TextBuilder.make(capacity: 15) { out in
+    // At most a sign, 19 digits and a unit.
+    return TextBuilder.make(capacity: 21) { out in
       if value < 0 { out.byte(UInt8(ascii: "-")) }
       if n < 1000 {
         out.decimal(Int(n))
         return
       }
-      // 999,950 and up would round to "1000k", so they switch to millions.
+      // 999,950 and up would round to "1000k", so they switch to millions, and so on.
       let (unit, divisor): (UInt8, UInt) =
-        n < 999_950 ? (UInt8(ascii: "k"), 1000) : (UInt8(ascii: "M"), 1_000_000)
-      let tenths = (n * 10 + divisor / 2) / divisor
+        n < 999_950
+        ? (UInt8(ascii: "k"), 1000)
+        : n < 999_950_000 ? (UInt8(ascii: "M"), 1_000_000) : (UInt8(ascii: "B"), 1_000_000_000)
+      // Rounded tenths without `n * 10`, which could overflow.
+      let step = divisor / 10
+      let tenths = n / step + (n % step >= step / 2 ? 1 : 0)
       out.decimal(Int(tenths / 10))
       if tenths / 10 < 100 && tenths % 10 != 0 {
         out.byte(UInt8(ascii: "."))
         out.decimal(Int(tenths % 10))
       }
       out.byte(unit)
+    }
+  }
+
+  /// `1 fork`, `6.2k forks`: a compact count with its noun, singular only for exactly one.
+  static func counted(_ value: Int, _ noun: StaticString) -> String {
+    let number = compact(value)
+    return TextBuilder.make(capacity: number.utf8.count + noun.utf8CodeUnitCount + 2) { out in
+      out.text(number)
+      out.byte(UInt8(ascii: " "))
+      out.ascii(noun)
+      if value != 1 { out.byte(UInt8(ascii: "s")) }
     }
   }
 
@@ -77,13 +93,17 @@ enum Formatting {
     return "\(pad(y, 4))-\(pad(mo))-\(pad(d))T\(pad(h)):\(pad(mi)):\(pad(s))Z"
   }
 
-  /// `14:05 UTC` for a time within a day, `Nov 23, 14:05 UTC` beyond.
+  /// `14:05 UTC` for a time on today's UTC date, `Nov 23, 14:05 UTC` on another date this year, and
+  /// `Jan 2, 2027, 14:05 UTC` in another year. The text of a `<time datetime>` that the page's script
+  /// rewrites into the reader's local time.
   static func resetText(_ unix: Int, now: Int) -> String {
-    let (_, mo, d, h, mi, _) = civil(unix)
+    let (y, mo, d, h, mi, _) = civil(unix)
+    let (nowYear, nowMonth, nowDay, _, _, _) = civil(now)
     let clock = "\(pad(h)):\(pad(mi)) UTC"
-    if unix - now < 86400 { return clock }
+    if (y, mo, d) == (nowYear, nowMonth, nowDay) { return clock }
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    return "\(months[mo - 1]) \(d), \(clock)"
+    if y == nowYear { return "\(months[mo - 1]) \(d), \(clock)" }
+    return "\(months[mo - 1]) \(d), \(y), \(clock)"
   }
 
   /// `just now`, `5 minutes ago`, `3 days ago`, `2 years ago`.

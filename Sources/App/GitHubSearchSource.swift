@@ -15,6 +15,8 @@ struct GitHubSearchSource: PageSource {
   /// The largest star count on any page read for this batch, to scale the stars bars. The list walks
   /// from page 1 for every batch, so for a stars-descending list this is the list's first row.
   let largestStars = LargestValue()
+  /// How many results GitHub reports for the query (its `total_count`, before the 1000 cap).
+  let totalCount = LargestValue()
 
   var upstreamPageSize: Int { Self.pageSize }
 
@@ -24,7 +26,10 @@ struct GitHubSearchSource: PageSource {
     var largest = 0
     for item in page.items where item.stargazersCount > largest { largest = item.stargazersCount }
     largestStars.raise(to: largest)
-    return SourcePage(items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap)
+    totalCount.raise(to: page.totalCount)
+    return SourcePage(
+      items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
+      incomplete: page.incompleteResults)
   }
 
   /// Sorts a failure into retryable or not, with a message fit for the page and, for rate limits,

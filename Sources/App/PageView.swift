@@ -18,6 +18,8 @@ struct PageView: MustacheRepresentable {
   var order: SortOrder
   var notice: String?
   var landing: Bool
+  /// Whether the server sends a GitHub token: the rate-limit notice tells how to raise the limit.
+  var hasToken = false
   var heading: Heading?
   var feedLabel = ""
   var previousPage: String?
@@ -35,7 +37,7 @@ struct PageView: MustacheRepresentable {
     if let notice { search["notice"] = .string(notice) }
     var value: [String: MustacheValue] = [
       "title": .string(title), "assets": assets, "search": .object(search), "landing": .bool(landing),
-      "feed": .object(["label": .string(feedLabel)]),
+      "feed": .object(["label": .string(feedLabel)]), "hasToken": .bool(hasToken),
     ]
     var pager: [String: MustacheValue] = ["page": .int(page)]
     if let previousPage { pager["prev"] = .string(previousPage) }

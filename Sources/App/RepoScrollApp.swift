@@ -1,5 +1,6 @@
 import CurlClient
 import GitHub
+import Glibc
 import HTTP
 import HTTPServer
 import Mustache
@@ -18,7 +19,8 @@ public final class RepoScrollApp: Sendable {
 
   let configuration: AppConfiguration
   let routes: Routes
-  private let curl: CurlHTTPClient?
+  /// The libcurl clients the app owns (API and avatars), stopped on shutdown; empty when injected.
+  private let curlClients: [CurlHTTPClient]
   private let server = Mutex<HTTPServer?>(nil)
   /// The whole app as one handler (for in-process tests); the server runs the same one.
   public let handler: HTTPHandler
@@ -29,18 +31,20 @@ public final class RepoScrollApp: Sendable {
   public var metrics: Metrics { routes.metrics }
 
   /// Loads templates and static files and builds the GitHub client (over libcurl unless `transport`
-  /// is given). `log` receives one access-log line per request; nil writes them to standard error
-  /// when `configuration.accessLog` is on.
+  /// is given; avatars then go through `avatarTransport`, or `transport` when that is nil).
+  /// `log` receives one access-log line per request and one per failed upstream transfer; nil writes
+  /// them to standard error when `configuration.accessLog` is on (failures are written even when off).
   /// With `sharedStore` (see `connectSharedStore`), the GitHub cache, rate-limit ledger and
   /// coalescing are shared with the other instances using the same store.
   public init(
     configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
-    sharedStore: (any SharedStore)? = nil, log: (@Sendable (String) -> Void)? = nil
+    avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
+    log: (@Sendable (String) -> Void)? = nil
   ) throws {
     self.configuration = configuration
     let templates: TemplateLibrary
     do {
-      templates = try TemplateLibrary(directory: configuration.templatesDirectory)
+      templates = try Routes.loadTemplates(directory: configuration.templatesDirectory)
     } catch {
       throw StartupError(description: "template error: \(error)")
     }
@@ -62,25 +66,11 @@ public final class RepoScrollApp: Sendable {
     }
     let assets: MustacheValue = .object([
       "css": try asset("app.css"), "icon": try asset("favicon.svg"),
-      "scripts": .list([try asset("feed.js"), try asset("details.js"), try asset("motion.js")]),
+      "scripts": .list([
+        try asset("feed.js"), try asset("details.js"), try asset("motion.js"), try asset("localtime.js"),
+      ]),
     ])
 
-    var github = GitHubConfiguration()
-    github.apiBase = configuration.githubAPI
-    github.avatarBase = configuration.avatarBase
-    github.token = configuration.githubToken
-    github.searchTTL = .seconds(configuration.searchTTL)
-    github.historyTTL = .seconds(configuration.historyTTL)
-    github.cacheBytes = configuration.cacheBytes
-    let client: GitHubClient
-    if let transport {
-      curl = nil
-      client = GitHubClient(configuration: github, transport: transport, sharedStore: sharedStore)
-    } else {
-      let owned = CurlHTTPClient(configuration: CurlClientConfiguration(totalTimeout: .seconds(15)))
-      curl = owned
-      client = GitHubClient(configuration: github, transport: owned, sharedStore: sharedStore)
-    }
     let accessLog: AccessLog?
     if let log {
       accessLog = AccessLog(sink: log, secret: configuration.githubToken)
@@ -88,6 +78,40 @@ public final class RepoScrollApp: Sendable {
       accessLog = AccessLog(sink: AccessLog.standardError, secret: configuration.githubToken)
     } else {
       accessLog = nil
+    }
+    var github = GitHubConfiguration()
+    if let accessLog {
+      github.eventLog = { @Sendable line in accessLog.note(line) }
+    }
+    github.apiBase = configuration.githubAPI
+    github.avatarBase = configuration.avatarBase
+    github.token = configuration.githubToken
+    github.searchTTL = .seconds(configuration.searchTTL)
+    github.historyTTL = .seconds(configuration.historyTTL)
+    github.cacheBytes = configuration.cacheBytes
+    if let caFile = configuration.caFile, access(caFile, R_OK) != 0 {
+      throw StartupError(description: "--ca-file: cannot read \(caFile)")
+    }
+    let client: GitHubClient
+    if let transport {
+      curlClients = []
+      client = GitHubClient(configuration: github, transport: transport, avatarTransport: avatarTransport)
+    } else {
+      // Upstream failures are logged even without an access log: they explain empty pages.
+      let failures = AccessLog(sink: log ?? AccessLog.standardError, secret: configuration.githubToken)
+      var api = CurlClientConfiguration(totalTimeout: .seconds(15))
+      api.maxConcurrentRequests = configuration.apiTransfers
+      api.caFile = configuration.caFile
+      api.failureLog = { failures.note($0) }
+      // Avatars get their own thread, transfers and connection cache: a slow avatar host only
+      // ever waits on itself.
+      var avatars = api
+      avatars.maxConcurrentRequests = configuration.avatarTransfers
+      avatars.totalTimeout = .seconds(10)
+      let apiClient = CurlHTTPClient(configuration: api)
+      let avatarClient = CurlHTTPClient(configuration: avatars)
+      curlClients = [apiClient, avatarClient]
+      client = GitHubClient(configuration: github, transport: apiClient, avatarTransport: avatarClient)
     }
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,
@@ -125,7 +149,7 @@ public final class RepoScrollApp: Sendable {
       return s
     }
     await http?.shutdown()
-    curl?.shutdown()
+    for curl in curlClients { curl.shutdown() }
   }
 }
 

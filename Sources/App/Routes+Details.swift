@@ -20,6 +20,7 @@ extension Routes {
       let location = "/?" + URLText.query([("q", "repo:\(owner)/\(repo)")])
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
+    await warming.historyRequested(owner: owner, repo: repo)
     let view: StarsView
     do {
       view = .loaded(try await client.starHistory(owner: owner, repo: repo, perPage: StarsView.maxWeeks))

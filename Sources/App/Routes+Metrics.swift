@@ -9,6 +9,8 @@ extension Routes {
     var out = ""
     out.reserveCapacity(4096)
     metrics.render(into: &out)
+    readAhead.render(into: &out)
+    warming.render(into: &out)
     let github = await client.metrics()
     out += "# HELP reposcroll_upstream_calls_total Calls to GitHub, by endpoint and status (0: no answer).\n"
     out += "# TYPE reposcroll_upstream_calls_total counter\n"
@@ -17,6 +19,13 @@ extension Routes {
         out +=
           "reposcroll_upstream_calls_total{endpoint=\"\(endpoint.rawValue)\",status=\"\(status)\"} \(count)\n"
       }
+    }
+    out +=
+      "# HELP reposcroll_upstream_items_skipped_total Malformed items or weeks left out of GitHub answers.\n"
+    out += "# TYPE reposcroll_upstream_items_skipped_total counter\n"
+    for endpoint in GitHubEndpoint.allCases {
+      guard let count = github.itemsSkipped[endpoint] else { continue }
+      out += "reposcroll_upstream_items_skipped_total{endpoint=\"\(endpoint.rawValue)\"} \(count)\n"
     }
     let counters: [(String, String, Int)] = [
       ("cache_hits_total", "Answers from a fresh cache entry.", github.cacheHits),

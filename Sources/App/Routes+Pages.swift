@@ -67,7 +67,9 @@ extension Routes {
 
   /// A page view with the form filled in and no list yet.
   func basePage(q: String, sort: SearchSort?, order: SortOrder) -> PageView {
-    PageView(title: "RepoScroll", assets: assets, q: q, sort: sort, order: order, landing: false)
+    PageView(
+      title: "RepoScroll", assets: assets, q: q, sort: sort, order: order, landing: false,
+      hasToken: configuration.githubToken != nil)
   }
 
   /// The full page for one batch: head, header and form go out at once; the cards follow when
@@ -89,11 +91,12 @@ extension Routes {
     let base = view
     let task = Task { [self] in
       var view = base
-      let (batch, largest) = await self.batch(kind, after: cursor, reload: reload)
+      let (batch, largest, count) = await self.batch(kind, after: cursor, reload: reload)
       view.batch =
         BatchView(
           batch: batch, kind: kind, batchSize: configuration.batchSize,
-          prefetchMargin: configuration.prefetchMargin, largestStars: largest, now: now
+          prefetchMargin: configuration.prefetchMargin, largestStars: largest, now: now, resultCount: count,
+          firstOnPage: true
         ).mustacheValue
       var tail: [UInt8] = []
       tail.reserveCapacity(4096 + batch.items.count * 2048)
@@ -124,7 +127,7 @@ extension Routes {
       let location = kind.pageURL(page: after / configuration.batchSize + 1)
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
-    let (batch, largest) = await self.batch(kind, after: after, reload: false)
+    let (batch, largest, _) = await self.batch(kind, after: after, reload: false)
     let view = BatchView(
       batch: batch, kind: kind, batchSize: configuration.batchSize,
       prefetchMargin: configuration.prefetchMargin,
@@ -135,13 +138,16 @@ extension Routes {
     return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
   }
 
-  /// One batch of a list, with the largest star count seen on the way (for the bars' scale).
-  func batch(_ kind: ListKind, after cursor: Int, reload: Bool) async -> (ListBatch<Repository>, Int) {
+  /// One batch of a list, with the largest star count seen on the way (for the bars' scale) and
+  /// upstream's result count (0 when no page was read).
+  func batch(_ kind: ListKind, after cursor: Int, reload: Bool) async -> (ListBatch<Repository>, Int, Int) {
     let source = GitHubSearchSource(client: client, query: kind.query)
     let list = PagedList(
       source: source, batchSize: configuration.batchSize, classify: GitHubSearchSource.classify)
     let batch = await list.batch(after: cursor, reload: reload)
-    return (batch, source.largestStars.value)
+    await readAhead.consider(batch, query: kind.query)
+    warming.sent(batch, list: kind)
+    return (batch, source.largestStars.value, source.totalCount.value)
   }
 
   /// A whole page rendered at once.

@@ -18,6 +18,12 @@ final class Routes: Sendable {
     "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars", "message",
   ]
 
+  /// Loads the app's templates from `directory`, each bound to the view model it renders: a name a
+  /// bound template reads that its view model lacks stops startup with file, line and column.
+  static func loadTemplates(directory: String) throws(MustacheError) -> TemplateLibrary {
+    try TemplateLibrary(directory: directory, bindings: ["partials/card": CardField.schema])
+  }
+
   let configuration: AppConfiguration
   let templates: TemplateLibrary
   let staticFiles: StaticFiles
@@ -28,6 +34,8 @@ final class Routes: Sendable {
   let sharedStore: (any SharedStore)?
   let metrics = Metrics()
   let accessLog: AccessLog?
+  let readAhead: ReadAhead
+  let warming: Warming
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
@@ -40,6 +48,9 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
+    readAhead = ReadAhead(client: client, lead: configuration.readAhead)
+    warming = Warming(
+      client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
   }
 
   /// Unix seconds now.

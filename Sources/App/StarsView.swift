@@ -18,14 +18,14 @@ enum StarsView: MustacheRepresentable {
     switch error {
     case .rateLimited(_, let until, _):
       return .unavailable(
-        reason: "Star history is waiting for GitHub.", limitedUntil: until, retryIn: max(1, until - now),
+        reason: "History paused", limitedUntil: until, retryIn: max(1, until - now),
         now: now)
     case .notFound, .invalidInput, .validation, .forbidden:
       return .unavailable(
-        reason: "Star history is unavailable for this repository.", limitedUntil: nil, retryIn: nil, now: now)
+        reason: "No star history", limitedUntil: nil, retryIn: nil, now: now)
     case .network, .upstream, .decoding, .cancelled:
       return .unavailable(
-        reason: "Star history could not be loaded right now.", limitedUntil: nil, retryIn: 30, now: now)
+        reason: "History unavailable right now", limitedUntil: nil, retryIn: 30, now: now)
     }
   }
 
@@ -53,35 +53,55 @@ enum StarsView: MustacheRepresentable {
     let weeks = Self.maxWeeks
     let largest = max(values.max() ?? 0, 1)
     var points = ""
-    var area = "M0,\(Self.height)"
     for (index, total) in values.enumerated() {
       // Tenths of a unit keep the path short and exact without floating-point formatting.
       let xTenths = index * Self.width * 10 / (Self.maxWeeks - 1)
-      let yTenths = (Self.height - 1) * 10 - total * (Self.height - 3) * 10 / largest
+      let yTenths = (Self.height - 1) * 10 - Self.scaled(total, by: (Self.height - 3) * 10, over: largest)
       let point = Self.tenths(xTenths) + "," + Self.tenths(yTenths)
       if !points.isEmpty { points += " " }
       points += point
-      area += " L" + point
     }
-    area += " L\(Self.width),\(Self.height) Z"
     let thisWeek = history.weeks.first.map { max(0, $0.total) } ?? 0
-    let sum = known.reduce(0, +)
-    let recent = history.weeks.prefix(4).reduce(0) { $0 + max(0, $1.total) }
-    let earlier = history.weeks.dropFirst(4).prefix(4).reduce(0) { $0 + max(0, $1.total) }
+    let sum = Self.saturatingSum(known)
+    let recent = Self.saturatingSum(history.weeks.prefix(4).lazy.map { max(0, $0.total) })
+    let earlier = Self.saturatingSum(history.weeks.dropFirst(4).prefix(4).lazy.map { max(0, $0.total) })
     let trend: (String, String)
-    if recent * 100 > earlier * 115 && recent > earlier {
+    if Self.productExceeds(recent, 100, earlier, 115) && recent > earlier {
       trend = ("up", "rising")
-    } else if recent * 100 < earlier * 85 {
+    } else if Self.productExceeds(earlier, 85, recent, 100) {
       trend = ("down", "cooling")
     } else {
       trend = ("flat", "steady")
     }
     return .object([
-      "points": .string(points), "area": .string(area), "weeks": .int(weeks),
+      "points": .string(points), "weeks": .int(weeks),
       "thisWeek": .string(Formatting.gain(thisWeek)), "last30": .string(Formatting.gain(sum)),
       "trend": .object(["direction": .string(trend.0), "label": .string(trend.1)]),
       "stale": .bool(history.isStale),
     ])
+  }
+
+  /// `value × numerator ÷ denominator` for `0 ≤ value ≤ denominator·k`, without overflow: a product
+  /// too large for `Int` is computed in floating point instead (exact enough for a pixel or a trend).
+  static func scaled(_ value: Int, by numerator: Int, over denominator: Int) -> Int {
+    let (product, overflow) = value.multipliedReportingOverflow(by: numerator)
+    guard overflow else { return product / max(1, denominator) }
+    return Int(max(-9e18, min(9e18, Double(value) * Double(numerator) / Double(max(1, denominator)))))
+  }
+
+  /// Whether `a·x > b·y`, exactly, for any `Int`s (double-width products cannot overflow).
+  static func productExceeds(_ a: Int, _ x: Int, _ b: Int, _ y: Int) -> Bool {
+    let left = a.multipliedFullWidth(by: x)
+    let right = b.multipliedFullWidth(by: y)
+    return (left.high, left.low) > (right.high, right.low)
+  }
+
+  /// The sum of non-negative counts, stopping at `Int.max` rather than trapping.
+  static func saturatingSum(_ values: some Sequence<Int>) -> Int {
+    values.reduce(0) { total, value in
+      let (sum, overflow) = total.addingReportingOverflow(value)
+      return overflow ? Int.max : sum
+    }
   }
 
   /// `123` tenths → `12.3`, `120` → `12`.

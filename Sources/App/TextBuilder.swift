@@ -61,24 +61,8 @@ struct TextBuilder {
     } while divisor > 0
   }
 
-  /// One uppercase hex digit (arithmetic: a shared table would be retained on every thread).
-  private mutating func hexDigit(_ nibble: UInt8) {
-    byte(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble)
-  }
-
-  /// `text` with everything but letters, digits and `-._~` percent-encoded (as `URLText.encode`).
+  /// `text` percent-encoded (as `URLText.encode`).
   mutating func encode(_ text: String) {
-    for value in text.utf8 {
-      switch value {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"):
-        byte(value)
-      default:
-        byte(UInt8(ascii: "%"))
-        hexDigit(value >> 4)
-        hexDigit(value & 0xF)
-      }
-    }
+    URLText.percentEncode(text) { byte($0) }
   }
 }

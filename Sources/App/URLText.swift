@@ -1,8 +1,6 @@
 /// Percent-encoding for the URLs the views link to, byte-wise (the same unreserved set as RFC 3986,
 /// so the output equals `URLEncoding.percentEncode`, in one allocation).
 enum URLText {
-  private static let hex = Array("0123456789ABCDEF".utf8)
-
   /// Everything but letters, digits and `-._~` percent-encoded.
   static func encode(_ text: String) -> String {
     TextBuilder.make(capacity: TextBuilder.encodedCapacity(text)) { $0.encode(text) }
@@ -22,17 +20,28 @@ enum URLText {
   }
 
   private static func append(_ text: String, to out: inout [UInt8]) {
+    percentEncode(text) { out.append($0) }
+  }
+
+  /// Hands `emit` the bytes of `text` with everything but letters, digits and `-._~` percent-encoded:
+  /// the one encoder behind every URL the views write.
+  static func percentEncode(_ text: String, _ emit: (UInt8) -> Void) {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
         UInt8(ascii: "~"):
-        out.append(byte)
+        emit(byte)
       default:
-        out.append(UInt8(ascii: "%"))
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0xF)])
+        emit(UInt8(ascii: "%"))
+        emit(hexDigit(byte >> 4))
+        emit(hexDigit(byte & 0xF))
       }
     }
+  }
+
+  /// One uppercase hex digit (arithmetic: a shared table would be retained on every thread).
+  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
   }
 }

@@ -12,12 +12,21 @@ public struct CurlClientConfiguration: Sendable {
   public var followRedirects: Bool
   /// Sent unless a request sets its own `User-Agent`; libcurl sends none and GitHub refuses that.
   public var userAgent: String
+  /// A PEM file of CA certificates to trust instead of the system bundle (`CURLOPT_CAINFO`), for
+  /// GitHub Enterprise Server or a TLS-inspecting proxy. This libcurl ignores `CURL_CA_BUNDLE` and
+  /// `SSL_CERT_FILE`, so this is the only way to trust a private CA.
+  public var caFile: String?
+  /// Receives one line per failed transfer (TLS, connect, timeout, size): the method, the URL
+  /// without its query, and libcurl's own error text. Cancelled requests are not reported.
+  /// Called on the client's thread, so it must not block.
+  public var failureLog: (@Sendable (String) -> Void)?
 
   /// A configuration with the defaults listed on each property.
   public init(
     connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(20),
     maxResponseBytes: Int = 8 * 1024 * 1024, maxConcurrentRequests: Int = 32,
-    followRedirects: Bool = false, userAgent: String = "RepoScroll/1.0"
+    followRedirects: Bool = false, userAgent: String = "RepoScroll/1.0", caFile: String? = nil,
+    failureLog: (@Sendable (String) -> Void)? = nil
   ) {
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
@@ -25,6 +34,8 @@ public struct CurlClientConfiguration: Sendable {
     self.maxConcurrentRequests = maxConcurrentRequests
     self.followRedirects = followRedirects
     self.userAgent = userAgent
+    self.caFile = caFile
+    self.failureLog = failureLog
   }
 }
 

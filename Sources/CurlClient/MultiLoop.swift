@@ -119,6 +119,7 @@ final class MultiLoop {
   private func outcome(of transfer: Transfer, code: CURLcode) -> Result<ClientResponse, ClientError> {
     guard code == CURLE_OK else {
       let detail = String(cString: transfer.errorBuffer)
+      if let log = configuration.failureLog { log(Self.failureLine(transfer, code: code, detail: detail)) }
       return .failure(
         .from(code, detail: detail, limit: transfer.limit, exceededLimit: transfer.exceededLimit))
     }
@@ -130,6 +131,18 @@ final class MultiLoop {
     let body = transfer.body
     transfer.body = []
     return .success(ClientResponse(status: httpStatus, headers: transfer.headers, body: body))
+  }
+
+  /// "upstream GET https://host/path failed (curl 60: SSL peer certificate…): detail" on one line.
+  /// The query is left out: it is long and says nothing about why the connection failed.
+  static func failureLine(_ transfer: Transfer, code: CURLcode, detail: String) -> String {
+    let request = transfer.ticket.request
+    let url = request.url.prefix { $0 != "?" && $0 != "#" }
+    let summary = String(cString: curl_easy_strerror(code))
+    var line = "upstream \(request.method.rawValue) \(url) failed (curl \(code.rawValue): \(summary))"
+    if transfer.exceededLimit { line += ": body larger than \(transfer.limit) bytes" }
+    if !detail.isEmpty { line += ": " + detail }
+    return String(line.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
   }
 
   private func promoteWaiting() {

@@ -55,10 +55,14 @@ final class Transfer {
     long(CURLOPT_FOLLOWLOCATION, configuration.followRedirects ? 1 : 0)
     long(CURLOPT_MAXREDIRS, 10)
     long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-    long(CURLOPT_PIPEWAIT, 1)
+    // Waiting for a connection to learn whether it multiplexes only pays off where HTTP/2 can be
+    // negotiated (TLS). Over plain http it would queue every request behind the first response's
+    // head, so one hung answer would stall the whole host.
+    if request.url.utf8.prefix(6).map({ $0 | 0x20 }) == Array("https:".utf8) { long(CURLOPT_PIPEWAIT, 1) }
     string(CURLOPT_ACCEPT_ENCODING, "")
     long(CURLOPT_SSL_VERIFYPEER, 1)
     long(CURLOPT_SSL_VERIFYHOST, 2)
+    if let caFile = configuration.caFile { string(CURLOPT_CAINFO, caFile) }
     long(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
     long(CURLOPT_TIMEOUT_MS, (request.timeout ?? configuration.totalTimeout).curlMilliseconds)
     check(ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)))

@@ -26,13 +26,17 @@ public final class GitHubClient: Sendable {
   private let historyTTL: Double
   private let avatarTTL: Double
   private let maxAvatarBytes: Int
+  /// Cleans and redacts every string decoded from upstream.
+  private let text: UpstreamText
 
-  /// A client over `transport`. `now` gives Unix seconds (injected so tests control time).
+  /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
+  /// own budget of transfers and connections; otherwise they share `transport`.
   /// With `sharedStore`, cached values, the rate-limit ledger and coalescing are shared with the
   /// other instances using it, behind this process's own cache.
+  /// `now` gives Unix seconds (injected so tests control time).
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
-    sharedStore: (any SharedStore)? = nil,
+    avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
@@ -50,9 +54,16 @@ public final class GitHubClient: Sendable {
     historyTTL = configuration.historyTTL.seconds
     avatarTTL = configuration.avatarTTL.seconds
     maxAvatarBytes = max(0, configuration.maxAvatarBytes)
+    var routed = transport
+    if let avatarTransport {
+      let prefix = GitHubClient.trimmedBase(configuration.avatarBase) + "/u/"
+      routed = HostSplitTransport(api: transport, avatars: avatarTransport, avatarPrefix: prefix)
+    }
+    let redactor = Redactor(secret: configuration.token)
+    text = UpstreamText(redactor: redactor)
     state = GitHubState(
-      transport: transport, now: now, cacheBytes: configuration.cacheBytes,
-      redactor: Redactor(secret: configuration.token), shared: sharedStore)
+      transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
+      log: configuration.eventLog, shared: sharedStore)
   }
 
   /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page
@@ -66,11 +77,13 @@ public final class GitHubClient: Sendable {
     let (last, overflow) = page.multipliedReportingOverflow(by: perPage)
     guard !overflow, last <= 1000 else { throw .validation(GitHubClient.searchCapMessage) }
     let url = try searchURL(query, page: page, perPage: perPage)
+    let text = self.text
     let fetch = Fetch(
       key: url, endpoint: .search, resource: RateLimitResource.search.rawValue,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: searchTTL
     ) { body, headers throws(GitHubError) in
-      .search(try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage))
+      .search(
+        try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text))
     }
     let delivered = try await load(fetch, reload: reload)
     guard case .search(var result) = delivered.payload else {
@@ -86,10 +99,11 @@ public final class GitHubClient: Sendable {
   {
     guard (1...30).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 30") }
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
+    let text = self.text
     let fetch = Fetch(
       key: url, endpoint: .history, resource: RateLimitResource.core.rawValue,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
-    ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body)) }
+    ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body, text: text)) }
     let delivered = try await load(fetch, reload: false)
     guard case .history(var result) = delivered.payload else {
       throw .decoding("cached entry of another kind")

@@ -20,6 +20,9 @@ public struct GitHubConfiguration: Sendable, CustomStringConvertible, CustomDebu
   public var cacheBytes = 16 * 1024 * 1024
   /// Largest avatar accepted, in bytes.
   public var maxAvatarBytes = 1024 * 1024
+  /// Receives one line per notable upstream event (e.g. malformed items skipped on a page); the
+  /// token is redacted from it.
+  public var eventLog: (@Sendable (String) -> Void)? = nil
 
   /// The defaults above.
   public init() {}

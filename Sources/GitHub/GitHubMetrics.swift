@@ -26,6 +26,8 @@ public struct GitHubMetrics: Sendable, Equatable {
   public var staleServed = 0
   /// Requests refused locally because a rate limit was exhausted.
   public var rateLimitedLocally = 0
+  /// Malformed items (search) or weeks (history) skipped, by endpoint.
+  public var itemsSkipped: [GitHubEndpoint: Int] = [:]
   /// Upstream calls cancelled because every caller waiting for them had left.
   public var cancelledUpstream = 0
   /// Requests answered from a value another instance stored in the shared store.

@@ -93,9 +93,9 @@ extension GitHubState {
   {
     if let resource = fetch.resource, let refusal = await store.reserve(resource, now: now()) {
       ledger.refund(resource)
-      ledger.block(resource, until: refusal.until, secondary: refusal.secondary)
+      let until = ledger.block(resource, until: refusal.until, secondary: refusal.secondary, now: now())
       counters.rateLimitedLocally += 1
-      return .failure(.rateLimited(resource: resource, until: refusal.until, secondary: refusal.secondary))
+      return .failure(.rateLimited(resource: resource, until: until, secondary: refusal.secondary))
     }
     let result = await perform(fetch, request)
     if case .success(let delivered) = result, !delivered.stale, let entry = cache.peek(fetch.key) {

@@ -17,6 +17,8 @@ actor GitHubState {
   private let redactor: Redactor
   /// The tier shared with other instances, if one is configured (see `GitHubState+Shared`).
   private let shared: (any SharedStore)?
+  private let text: UpstreamText
+  private let log: (@Sendable (String) -> Void)?
   var cache: ResponseCache<Payload>
   private var flights: [String: Flight] = [:]
   private var nextID: UInt64 = 0
@@ -25,12 +27,14 @@ actor GitHubState {
 
   init(
     transport: any HTTPClientTransport, now: @escaping @Sendable () -> Double, cacheBytes: Int,
-    redactor: Redactor, shared: (any SharedStore)? = nil
+    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil, shared: (any SharedStore)? = nil
   ) {
     self.transport = transport
     self.shared = shared
     self.now = now
     self.redactor = redactor
+    self.text = UpstreamText(redactor: redactor)
+    self.log = log
     self.cache = ResponseCache(capacity: cacheBytes)
   }
 
@@ -156,25 +160,46 @@ actor GitHubState {
         if let shared, let remaining = limits.remaining {
           await shared.record(
             resource, limit: limits.limit ?? remaining, remaining: remaining,
-            reset: limits.reset ?? Int(arrived) + 60)
+            reset: RateLimitLedger.boundedReset(limits.reset ?? Int(arrived) + 60, now: Int(arrived)))
         }
       }
       if let error = ResponseClassifier.error(
         status: status, headers: response.headers,
         body: status == 200 ? response.body : redactor.redact(response.body),
-        resource: fetch.resource, now: arrived
+        resource: fetch.resource, now: arrived, text: text
       ) {
         return await handle(error, fetch: fetch)
       }
       guard let decoded else { return .failure(.upstream(status: status)) }
       switch decoded {
       case .success(let payload):
+        noteSkipped(payload, fetch: fetch)
         storeLocally(fetch.key, payload, etag: response.headers["etag"], expires: arrived + fetch.ttl)
         return .success(Delivered(payload: payload, stale: false))
       case .failure(let error):
         return .failure(error)
       }
     }
+  }
+
+  /// Counts the malformed values a fresh payload left out, and logs them in one line.
+  private func noteSkipped(_ payload: Payload, fetch: Fetch) {
+    let skipped: Skipped
+    switch payload {
+    case .search(let page): skipped = page.skipped
+    case .history(let history): skipped = history.skipped
+    case .count, .avatar: return
+    }
+    guard skipped.count > 0 else { return }
+    counters.itemsSkipped[fetch.endpoint, default: 0] += skipped.count
+    let path =
+      fetch.key.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(3).first.map {
+        "/" + $0
+      } ?? fetch.key
+    log?(
+      redactor.redact(
+        "github: skipped \(skipped.count) malformed value(s) from \(fetch.endpoint.rawValue) \(path): "
+          + (skipped.first ?? "")))
   }
 
   /// Puts a payload in the local cache, charged for what it holds.
@@ -191,9 +216,9 @@ actor GitHubState {
   private func handle(_ error: GitHubError, fetch: Fetch) async -> Result<Delivered, GitHubError> {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
-      ledger.block(resource, until: until, secondary: secondary)
-      await shared?.block(resource, until: until, secondary: secondary)
-      return .failure(error)
+      let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
+      await shared?.block(resource, until: bounded, secondary: secondary)
+      return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)
     case .validation(let message):

@@ -1,14 +1,33 @@
 /// Local bookkeeping of GitHub's per-resource rate limits, so exhausted resources are refused
 /// without a request. Requests in flight are reserved against `remaining`.
+///
+/// Upstream times are bounded: a primary reset counts only when it is at most an hour ahead
+/// (otherwise a minute is assumed), and a refusal whose reset has already passed waits a short
+/// back-off that grows while such refusals repeat, so neither a far-future nor a stale reset can
+/// lock a resource for long or make callers retry in a tight loop.
 struct RateLimitLedger {
   private struct State {
     var limit: Int
     var remaining: Int
     var reset: Int
     var secondaryUntil: Int?
+    /// Refusals in a row whose reset had already passed.
+    var staleRefusals = 0
   }
 
+  /// The furthest ahead a primary reset is believed (GitHub's windows are an hour at most).
+  static let maxResetAhead = 3600
+  /// The wait assumed when a reset is further ahead than that.
+  static let fallbackWait = 60
+  /// The first back-off after a refusal whose reset has passed; it doubles up to `fallbackWait`.
+  static let staleBackoff = 5
+
   private var states: [String: State] = [:]
+
+  /// `reset` when it is at most `maxResetAhead` seconds after `now`, else `now + fallbackWait`.
+  static func boundedReset(_ reset: Int, now: Int) -> Int {
+    reset > now &+ maxResetAhead ? now &+ fallbackWait : reset
+  }
 
   /// The error to answer locally when `resource` may not be called at `now`, else nil.
   func refusal(_ resource: String, now: Double) -> GitHubError? {
@@ -44,7 +63,9 @@ struct RateLimitLedger {
   /// concurrent requests arrive out of order; a later window replaces the figures.
   mutating func record(_ headers: RateLimitHeaders, resource: String, now: Double) {
     guard let remaining = headers.remaining else { return }
-    let reset = headers.reset ?? states[resource]?.reset ?? Int(now) + 60
+    let seconds = Int(now)
+    let reset = Self.boundedReset(headers.reset ?? states[resource]?.reset ?? seconds + 60, now: seconds)
+    if remaining > 0 { states[resource]?.staleRefusals = 0 }
     let limit = headers.limit ?? states[resource]?.limit ?? remaining
     guard var state = states[resource] else {
       states[resource] = State(limit: limit, remaining: remaining, reset: reset)
@@ -60,9 +81,20 @@ struct RateLimitLedger {
     states[resource] = state
   }
 
-  /// Marks `resource` exhausted until `until` after GitHub refused a request.
-  mutating func block(_ resource: String, until: Int, secondary: Bool) {
+  /// Marks `resource` exhausted after GitHub refused a request that said until `until`, and
+  /// returns the time actually used: bounded to an hour ahead, and a short growing back-off when
+  /// `until` has already passed.
+  mutating func block(_ resource: String, until: Int, secondary: Bool, now: Double) -> Int {
+    let seconds = Int(now)
     var state = states[resource] ?? State(limit: 0, remaining: 0, reset: until)
+    var until = Self.boundedReset(until, now: seconds)
+    if until <= seconds {
+      let shift = min(state.staleRefusals, 4)
+      until = seconds + min(Self.fallbackWait, Self.staleBackoff << shift)
+      state.staleRefusals += 1
+    } else {
+      state.staleRefusals = 0
+    }
     if secondary {
       state.secondaryUntil = max(state.secondaryUntil ?? until, until)
     } else {
@@ -70,6 +102,7 @@ struct RateLimitLedger {
       state.reset = until
     }
     states[resource] = state
+    return until
   }
 
   /// Every known resource, sorted by name.

@@ -9,56 +9,81 @@ import HTTP
 /// Decodes GitHub response bodies into the public models. Unknown fields are ignored and the
 /// nullable or late-added fields (description, language, license, owner, topics, homepage,
 /// archived, incomplete_results) are optional.
+///
+/// Upstream is not trusted: bodies are mended first (`JSONRepair`), numbers are clamped
+/// (`UpstreamNumber`), every string is cleaned (`UpstreamText`), and a malformed item or week is
+/// skipped and counted rather than failing its page. Only an unusable envelope fails.
 enum ResponseDecoding {
-  static func searchPage(_ body: [UInt8], headers: HTTPHeaders, page: Int, perPage: Int) throws(GitHubError)
-    -> SearchPage
-  {
+  static func searchPage(
+    _ body: [UInt8], headers: HTTPHeaders, page: Int, perPage: Int, text: UpstreamText = .tokenless
+  ) throws(GitHubError) -> SearchPage {
     let dto = try decode(SearchResponseDTO.self, body)
-    return SearchPage(
-      totalCount: dto.totalCount, incompleteResults: dto.incompleteResults ?? false,
-      items: dto.items.map(\.model), links: headers["link"].map(LinkHeader.parse) ?? [:], page: page,
-      perPage: perPage)
+    var items: [Repository] = []
+    items.reserveCapacity(dto.items.count)
+    var skipped = Skipped()
+    for (index, element) in dto.items.enumerated() {
+      switch element.result {
+      case .success(let item): items.append(item.model(text))
+      case .failure(let problem): skipped.note("item \(index): \(problem)")
+      }
+    }
+    var result = SearchPage(
+      totalCount: dto.totalCount, incompleteResults: dto.incompleteResults, items: items,
+      links: headers["link"].map(LinkHeader.parse) ?? [:], page: page, perPage: perPage)
+    result.skipped = skipped
+    return result
   }
 
-  static func starHistory(_ body: [UInt8]) throws(GitHubError) -> StarHistory {
-    let weeks = try decode([StarWeekDTO].self, body)
+  static func starHistory(_ body: [UInt8], text: UpstreamText = .tokenless) throws(GitHubError) -> StarHistory
+  {
+    let weeks = try decode([Lossy<StarWeekDTO>].self, body)
     var result: [StarWeek] = []
     result.reserveCapacity(weeks.count)
-    for week in weeks {
-      guard week.days.count == 7 else {
-        throw .decoding("star history week \(week.week) has \(week.days.count) days, expected 7")
+    var skipped = Skipped()
+    for (index, element) in weeks.enumerated() {
+      switch element.result {
+      case .success(let week) where week.days.count == 7:
+        result.append(StarWeek(weekStart: week.week, total: week.total, days: week.days))
+      case .success(let week):
+        skipped.note("week \(index) has \(week.days.count) days, expected 7")
+      case .failure(let problem):
+        skipped.note("week \(index): \(problem)")
       }
-      result.append(StarWeek(weekStart: week.week, total: week.total, days: week.days))
     }
     // GitHub documents newest first; sorting guards the card against a misordered page.
     if !zip(result, result.dropFirst()).allSatisfy({ $0.weekStart >= $1.weekStart }) {
       result.sort { $0.weekStart > $1.weekStart }
     }
-    return StarHistory(weeks: result)
+    var history = StarHistory(weeks: result)
+    history.skipped = skipped
+    return history
   }
 
   static func stargazerCount(_ body: [UInt8]) throws(GitHubError) -> Int {
-    let dto = try decode(CountDTO.self, body)
-    guard dto.count >= 0 else { throw .decoding("negative stargazer count") }
-    return dto.count
+    try decode(CountDTO.self, body).count
   }
 
-  /// The classic stargazers list, in either media type (plain users or `{starred_at, user}`).
-  static func stargazers(_ body: [UInt8]) throws(GitHubError) -> [Stargazer] {
-    try decode([StargazerDTO].self, body).map(\.model)
+  /// The classic stargazers list, in either media type (plain users or `{starred_at, user}`);
+  /// malformed entries are left out.
+  static func stargazers(_ body: [UInt8], text: UpstreamText = .tokenless) throws(GitHubError) -> [Stargazer]
+  {
+    try decode([Lossy<StargazerDTO>].self, body).compactMap { try? $0.result.get().model(text) }
   }
 
-  /// GitHub's error `message`, or the start of a non-JSON body.
-  static func errorMessage(_ body: [UInt8]) -> String {
-    if let dto = try? JSONDecoder().decode(ErrorDTO.self, from: Data(body)), let message = dto.message {
-      return String(message.prefix(300))
+  /// GitHub's error `message`, or the start of a non-JSON body: cleaned and redacted before it is
+  /// cut to 300 characters, so no cut can leave part of the token.
+  static func errorMessage(_ body: [UInt8], text: UpstreamText = .tokenless) -> String {
+    let mended = JSONRepair.repaired(body)
+    if let dto = try? JSONDecoder().decode(ErrorDTO.self, from: Data(mended)), let message = dto.message {
+      return String(text.clean(message).prefix(300))
     }
-    return String(decoding: body.prefix(300), as: UTF8.self)
+    let plain = String(decoding: text.redactor.redact(mended), as: UTF8.self)
+    return String(text.clean(plain).prefix(300))
   }
 
   private static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws(GitHubError) -> T {
     do {
-      return try JSONDecoder().decode(T.self, from: Data(body))
+      return try JSONDecoder().decode(T.self, from: Data(JSONRepair.repaired(body)))
     } catch let error as DecodingError {
       throw .decoding(describe(error))
     } catch {
@@ -66,7 +91,7 @@ enum ResponseDecoding {
     }
   }
 
-  private static func describe(_ error: DecodingError) -> String {
+  static func describe(_ error: DecodingError) -> String {
     func path(_ context: DecodingError.Context) -> String {
       let parts = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
       return parts.isEmpty ? "top level" : parts.joined()
@@ -81,12 +106,48 @@ enum ResponseDecoding {
   }
 }
 
+/// Malformed values skipped while decoding one response: how many, and the first reason (for the log).
+struct Skipped: Sendable, Equatable {
+  var count = 0
+  var first: String?
+
+  mutating func note(_ reason: String) {
+    if count == 0 { first = reason }
+    count += 1
+  }
+}
+
+/// An element decoded on its own, so one bad element fails only itself.
+private struct Lossy<T: Decodable>: Decodable {
+  let result: Result<T, Problem>
+
+  struct Problem: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  init(from decoder: any Decoder) throws {
+    do {
+      result = .success(try T(from: decoder))
+    } catch let error as DecodingError {
+      result = .failure(Problem(description: ResponseDecoding.describe(error)))
+    } catch {
+      result = .failure(Problem(description: "invalid value"))
+    }
+  }
+}
+
 private struct SearchResponseDTO: Decodable {
   let totalCount: Int
-  let incompleteResults: Bool?
-  let items: [RepositoryDTO]
+  let incompleteResults: Bool
+  let items: [Lossy<RepositoryDTO>]
   enum CodingKeys: String, CodingKey {
     case totalCount = "total_count", incompleteResults = "incomplete_results", items
+  }
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    totalCount = try c.decodeClamped(.totalCount)
+    incompleteResults = (try? c.decodeIfPresent(Bool.self, forKey: .incompleteResults)) == true
+    items = try c.decode([Lossy<RepositoryDTO>].self, forKey: .items)
   }
 }
 
@@ -99,10 +160,19 @@ private struct OwnerDTO: Decodable {
   enum CodingKeys: String, CodingKey {
     case login, id, avatarURL = "avatar_url", htmlURL = "html_url", type
   }
-  var model: RepositoryOwner {
-    RepositoryOwner(
-      login: login, id: id, avatarURL: avatarURL ?? "", htmlURL: htmlURL ?? "https://github.com/\(login)",
-      type: type ?? "User")
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    login = try c.decode(String.self, forKey: .login)
+    id = try c.decodeID(.id)
+    avatarURL = try c.decodeIfPresent(String.self, forKey: .avatarURL)
+    htmlURL = try c.decodeIfPresent(String.self, forKey: .htmlURL)
+    type = try c.decodeIfPresent(String.self, forKey: .type)
+  }
+  func model(_ text: UpstreamText) -> RepositoryOwner {
+    let login = text.clean(login)
+    return RepositoryOwner(
+      login: login, id: id, avatarURL: text.clean(avatarURL) ?? "",
+      htmlURL: text.clean(htmlURL) ?? "https://github.com/\(login)", type: text.clean(type) ?? "User")
   }
 }
 
@@ -144,12 +214,37 @@ private struct RepositoryDTO: Decodable {
     case updatedAt = "updated_at", pushedAt = "pushed_at", homepage, archived
   }
 
-  var model: Repository {
-    Repository(
-      id: id, name: name, fullName: fullName, owner: owner?.model, htmlURL: htmlURL, description: description,
-      fork: fork ?? false, language: language, stargazersCount: stargazersCount, forksCount: forksCount,
-      openIssuesCount: openIssuesCount, topics: topics ?? [], license: license?.label, createdAt: createdAt,
-      updatedAt: updatedAt, pushedAt: pushedAt, homepage: homepage?.isEmpty == false ? homepage : nil,
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decodeID(.id)
+    name = try c.decode(String.self, forKey: .name)
+    fullName = try c.decode(String.self, forKey: .fullName)
+    owner = try c.decodeIfPresent(OwnerDTO.self, forKey: .owner)
+    htmlURL = try c.decode(String.self, forKey: .htmlURL)
+    description = try c.decodeIfPresent(String.self, forKey: .description)
+    fork = try c.decodeIfPresent(Bool.self, forKey: .fork)
+    language = try c.decodeIfPresent(String.self, forKey: .language)
+    stargazersCount = try c.decodeClamped(.stargazersCount)
+    forksCount = try c.decodeClamped(.forksCount)
+    openIssuesCount = try c.decodeClamped(.openIssuesCount)
+    topics = try c.decodeIfPresent([String].self, forKey: .topics)
+    license = try c.decodeIfPresent(LicenseDTO.self, forKey: .license)
+    createdAt = try c.decode(String.self, forKey: .createdAt)
+    updatedAt = try c.decode(String.self, forKey: .updatedAt)
+    pushedAt = try c.decodeIfPresent(String.self, forKey: .pushedAt)
+    homepage = try c.decodeIfPresent(String.self, forKey: .homepage)
+    archived = try c.decodeIfPresent(Bool.self, forKey: .archived)
+  }
+
+  func model(_ text: UpstreamText) -> Repository {
+    let homepage = text.clean(homepage)
+    return Repository(
+      id: id, name: text.clean(name), fullName: text.clean(fullName), owner: owner?.model(text),
+      htmlURL: text.clean(htmlURL), description: text.clean(description), fork: fork ?? false,
+      language: text.clean(language), stargazersCount: stargazersCount, forksCount: forksCount,
+      openIssuesCount: openIssuesCount, topics: (topics ?? []).map(text.clean),
+      license: text.clean(license?.label), createdAt: text.clean(createdAt), updatedAt: text.clean(updatedAt),
+      pushedAt: text.clean(pushedAt), homepage: homepage?.isEmpty == false ? homepage : nil,
       archived: archived ?? false)
   }
 }
@@ -158,10 +253,26 @@ private struct StarWeekDTO: Decodable {
   let week: Int
   let total: Int
   let days: [Int]
+  enum CodingKeys: String, CodingKey { case week, total, days }
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    week = try c.decodeClamped(.week, upper: UpstreamNumber.maxTime)
+    total = try c.decodeClamped(.total)
+    var list = try c.nestedUnkeyedContainer(forKey: .days)
+    var days: [Int] = []
+    // Only the length matters beyond 7; a hostile list is not read to its end.
+    while !list.isAtEnd && days.count <= 7 { days.append(try list.decodeCount()) }
+    if !list.isAtEnd { days.append(0) }
+    self.days = days
+  }
 }
 
 private struct CountDTO: Decodable {
   let count: Int
+  enum CodingKeys: String, CodingKey { case count }
+  init(from decoder: any Decoder) throws {
+    count = try decoder.container(keyedBy: CodingKeys.self).decodeClamped(.count)
+  }
 }
 
 private struct ErrorDTO: Decodable {
@@ -169,19 +280,25 @@ private struct ErrorDTO: Decodable {
 }
 
 private struct StargazerDTO: Decodable {
-  let model: Stargazer
+  let user: OwnerDTO
+  let starredAt: String?
 
   private enum Keys: String, CodingKey { case starredAt = "starred_at", user }
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Keys.self)
     if container.contains(.user) {
-      let user = try container.decode(OwnerDTO.self, forKey: .user)
-      let starredAt = try container.decodeIfPresent(String.self, forKey: .starredAt)
-      model = Stargazer(login: user.login, id: user.id, avatarURL: user.avatarURL ?? "", starredAt: starredAt)
+      user = try container.decode(OwnerDTO.self, forKey: .user)
+      starredAt = try container.decodeIfPresent(String.self, forKey: .starredAt)
     } else {
-      let user = try OwnerDTO(from: decoder)
-      model = Stargazer(login: user.login, id: user.id, avatarURL: user.avatarURL ?? "", starredAt: nil)
+      user = try OwnerDTO(from: decoder)
+      starredAt = nil
     }
+  }
+
+  func model(_ text: UpstreamText) -> Stargazer {
+    Stargazer(
+      login: text.clean(user.login), id: user.id, avatarURL: text.clean(user.avatarURL) ?? "",
+      starredAt: text.clean(starredAt))
   }
 }

@@ -14,6 +14,10 @@ public struct SearchPage: Sendable {
   public var perPage: Int
   /// True when served from an expired cache entry because GitHub failed.
   public var isStale: Bool
+  /// Malformed items left out of `items`.
+  var skipped = Skipped()
+  /// How many malformed items were left out of `items`.
+  public var skippedItems: Int { skipped.count }
 
   /// A page from its parts.
   public init(

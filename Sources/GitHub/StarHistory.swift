@@ -34,6 +34,8 @@ public struct StarHistory: Sendable {
   public var weeks: [StarWeek]
   /// True when served from an expired cache entry because GitHub failed.
   public var isStale: Bool
+  /// Malformed weeks left out of `weeks`.
+  var skipped = Skipped()
 
   /// A history from its parts.
   public init(weeks: [StarWeek], isStale: Bool = false) {

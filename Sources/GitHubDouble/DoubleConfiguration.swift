@@ -90,6 +90,8 @@ public struct FaultSettings: Sendable, Equatable {
   public var secondaryRetryAfter: Int = 60
   /// The longest a hang lasts before answering 504, so a forgotten client cannot pin a task forever.
   public var hangLimit: Duration = .seconds(300)
+  /// A misbehaviour applied to every answer it concerns; nil for none.
+  public var mode: HostileMode? = nil
 
   /// No faults.
   public init() {}
@@ -151,6 +153,15 @@ public struct DoubleConfiguration: Sendable {
   public var publicBaseURL: String? = nil
   /// Base of `html_url` fields.
   public var htmlBaseURL = "https://github.com"
+  /// Answer the way api.github.com does on the wire: gzip when the request accepts it, chunked API
+  /// bodies without `Content-Length`, and an `X-GitHub-Request-Id` on every API answer.
+  public var realisticWire = true
+  /// Share of repositories that come back as older API eras wrote them: no `topics`, `license` or
+  /// `archived` fields.
+  public var legacyItemRate = 0.1
+  /// Share of search pages that come back short (a third of the items) with `incomplete_results: true`,
+  /// as GitHub does when a search times out on its side. Each page is short or not for good.
+  public var shortPageRate = 0.03
 
   /// The defaults above.
   public init() {}

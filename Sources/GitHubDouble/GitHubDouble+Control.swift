@@ -42,7 +42,8 @@ extension GitHubDouble {
       body: .bytes(body))
   }
 
-  /// Applies `rate5xx`, `hang`, `truncated`, `secondary` (rates), `retryAfter` (s), `hangLimit` (ms),
+  /// Applies `mode` (a `HostileMode` name, or `none`), `rate5xx`, `hang`, `truncated`, `secondary`
+  /// (rates), `retryAfter` (s), `hangLimit` (ms),
   /// `latency` (ms or a..b, "0" or "none" clears) and `latency.<endpoint>` to `base`.
   static func parseFaults(_ items: [(name: String, value: String)], into base: FaultSettings) -> Result<
     FaultSettings, HTTPError
@@ -66,6 +67,15 @@ extension GitHubDouble {
       case "secondary", "secondaryLimitRate":
         guard let r = rate() else { return .failure(HTTPError(.badRequest, "\(name) must be in 0...1")) }
         f.secondaryLimitRate = r
+      case "mode":
+        if value == "none" || value.isEmpty {
+          f.mode = nil
+        } else {
+          guard let m = HostileMode(rawValue: value) else {
+            return .failure(HTTPError(.badRequest, "unknown mode \(value) (see github-double --help)"))
+          }
+          f.mode = m
+        }
       case "retryAfter":
         guard let v = Int(value), v >= 0 else {
           return .failure(HTTPError(.badRequest, "retryAfter must be ≥ 0"))
@@ -116,6 +126,7 @@ extension GitHubDouble {
     w.key("secondary")
     w.double(f.secondaryLimitRate)
     w.field("retryAfter", f.secondaryRetryAfter)
+    w.field("mode", f.mode?.rawValue)
     w.field("latency", f.latency.all?.description)
     w.key("perEndpointLatency")
     w.objectStart()

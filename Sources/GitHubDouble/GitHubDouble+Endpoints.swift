@@ -24,12 +24,18 @@ extension GitHubDouble {
     let sort = request.queryValue("sort").flatMap(DoubleSearchSort.init(rawValue:))
     let ascending = request.queryValue("order")?.lowercased() == "asc"
     let hits = self.hits(q: q, sort: sort, ascending: ascending)
-    let end = min(start + perPage, hits.count, 1000)
-    let writer = RepositoryJSON(apiBase: base, htmlBase: configuration.htmlBaseURL)
+    var end = min(start + perPage, hits.count, 1000)
+    // Fixed per query and page, so a page is short every time it is fetched, as a cached one would be.
+    let pageDraw = SplitMix64.mix(
+      SplitMix64.hash(configuration.seed, Self.stableHash(q), UInt64(page * 1000 + perPage)))
+    let short = end - start > 1 && Double(pageDraw >> 11) * 0x1.0p-53 < configuration.shortPageRate
+    if short { end = start + max(1, (end - start) / 3) }
+    let writer = RepositoryJSON(
+      apiBase: base, htmlBase: configuration.htmlBaseURL, legacyRate: configuration.legacyItemRate)
     var w = JSONWriter(capacity: 64 + max(0, end - start) * 6000)
     w.objectStart()
     w.field("total_count", hits.count)
-    w.field("incomplete_results", false)
+    w.field("incomplete_results", short)
     w.key("items")
     w.arrayStart()
     if start < end {
@@ -116,8 +122,10 @@ extension GitHubDouble {
     }
     let r = catalog.repositories[index]
     var w = JSONWriter(capacity: 6000)
-    RepositoryJSON(apiBase: base, htmlBase: configuration.htmlBaseURL)
-      .writeRepository(r, owner: catalog.owner(of: r), score: nil, into: &w)
+    RepositoryJSON(
+      apiBase: base, htmlBase: configuration.htmlBaseURL, legacyRate: configuration.legacyItemRate
+    )
+    .writeRepository(r, owner: catalog.owner(of: r), score: nil, into: &w)
     return conditional(w.bytes, request, context, extra: [:])
   }
 
@@ -136,7 +144,8 @@ extension GitHubDouble {
     let page = min(Self.page(request), 100_000)
     let start = min((page - 1) * perPage, repos.count)
     let end = min(start + perPage, repos.count)
-    let writer = RepositoryJSON(apiBase: base, htmlBase: configuration.htmlBaseURL)
+    let writer = RepositoryJSON(
+      apiBase: base, htmlBase: configuration.htmlBaseURL, legacyRate: configuration.legacyItemRate)
     var w = JSONWriter()
     w.arrayStart()
     for r in repos[start..<end] { writer.writeRepository(r, owner: owner, score: nil, into: &w) }

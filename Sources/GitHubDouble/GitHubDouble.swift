@@ -97,7 +97,7 @@ public final class GitHubDouble: Sendable {
     state.withLock { $0.counters.inFlight += 1 }
     defer { state.withLock { $0.counters.inFlight -= 1 } }
     do {
-      let response = try await serveUncounted(route, request, context)
+      let response = wire(try await serveUncounted(route, request, context), route, request, context)
       let record = DoubleRequestRecord(
         endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(), status: response.status.code
       )
@@ -131,8 +131,8 @@ public final class GitHubDouble: Sendable {
         HTTPStatus(code: 404), message: "Not Found", documentation: "https://docs.github.com/rest")
     }
     let endpoint = route.endpoint
-    let (delay, fault, hangLimit) = state.withLock { s in
-      (s.latency(for: endpoint), s.drawFault(), s.faults.hangLimit)
+    let (delay, fault, hangLimit, mode) = state.withLock { s in
+      (s.latency(for: endpoint), s.drawFault(), s.faults.hangLimit, s.faults.mode)
     }
     if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
     switch fault {
@@ -147,6 +147,9 @@ public final class GitHubDouble: Sendable {
       break
     }
     var response = try respond(route, request, context)
+    if let mode, Self.applies(mode, to: route) {
+      return try await misbehave(mode, route, request, response, hangLimit: hangLimit)
+    }
     if fault == .truncate, case .bytes(let b) = response.body, !b.isEmpty,
       response.headers["Content-Type"]?.hasPrefix("application/json") == true
     {
@@ -156,7 +159,7 @@ public final class GitHubDouble: Sendable {
   }
 
   /// Sleeps until the client goes away (task cancellation) or the hang limit passes.
-  private func hang(limit: Duration) async throws {
+  func hang(limit: Duration) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: limit)
     while clock.now < deadline {

@@ -9,7 +9,11 @@ struct RepositoryJSON {
   private let html: [UInt8]
   private let licenseURLs: [[UInt8]]
 
-  init(apiBase: String, htmlBase: String) {
+  /// Share of repositories written as older API eras did: no `topics`, `license` or `archived`.
+  let legacyRate: Double
+
+  init(apiBase: String, htmlBase: String, legacyRate: Double = 0) {
+    self.legacyRate = legacyRate
     self.apiBase = apiBase
     self.htmlBase = htmlBase
     api = JSONWriter.escaped(apiBase)
@@ -119,11 +123,16 @@ struct RepositoryJSON {
     w.field("forks_count", r.forks)
     w.key("mirror_url")
     w.null()
-    w.field("archived", r.archived)
+    // Fixed per repository, so every page and endpoint shows it the same way.
+    let legacy =
+      legacyRate > 0
+      && Double(SplitMix64.mix(UInt64(truncatingIfNeeded: r.id)) >> 11) * 0x1.0p-53 < legacyRate
+    if !legacy { w.field("archived", r.archived) }
     w.field("disabled", false)
     w.field("open_issues_count", r.openIssues)
-    w.key("license")
-    if let li = r.licenseIndex {
+    if !legacy { w.key("license") }
+    if legacy {
+    } else if let li = r.licenseIndex {
       let l = CatalogVocabulary.licenses[li]
       w.objectStart()
       w.field("key", l.0)
@@ -143,10 +152,12 @@ struct RepositoryJSON {
     w.field("allow_forking", true)
     w.field("is_template", false)
     w.field("web_commit_signoff_required", false)
-    w.key("topics")
-    w.arrayStart()
-    for t in r.topics { w.string(t) }
-    w.arrayEnd()
+    if !legacy {
+      w.key("topics")
+      w.arrayStart()
+      for t in r.topics { w.string(t) }
+      w.arrayEnd()
+    }
     w.field("visibility", "public")
     w.field("forks", r.forks)
     w.field("open_issues", r.openIssues)

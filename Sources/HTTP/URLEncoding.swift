@@ -59,7 +59,8 @@ public enum URLEncoding {
     items.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
   }
 
-  private static func hexValue(_ b: UInt8) -> UInt8? {
+  /// The value of one hex digit (either case), or nil.
+  public static func hexValue(_ b: UInt8) -> UInt8? {
     switch b {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10

@@ -18,6 +18,9 @@ public enum MustacheValue: Sendable {
   /// A view model that answers name lookups itself, so nothing is built before rendering and only
   /// the names a template reads are computed.
   case dynamic(any MustacheObject)
+  /// The rows of a list, read by templates bound to their schema (see `MustacheRows`): a section
+  /// renders once per row.
+  case rows(any MustacheRows)
   /// No value: renders empty and hides sections.
   case null
   /// A pre-escaped HTML fragment, always emitted raw.
@@ -43,6 +46,7 @@ public enum MustacheValue: Sendable {
     switch self {
     case .null, .bool(false): return false
     case .list(let items): return !items.isEmpty
+    case .rows(let rows): return rows.count > 0
     case .string(let s), .html(let s): return !s.isEmpty
     default: return true
     }

@@ -2,8 +2,14 @@
 struct Path: Sendable {
   /// Dotted components; empty for the implicit iterator `.`.
   let components: [String]
+  /// The name as written.
+  let name: String
+  /// Byte offset of the tag in the source, for load-time errors about the name.
+  let offset: Int
 
-  init(_ name: String) {
+  init(_ name: String, offset: Int) {
+    self.name = name
+    self.offset = offset
     components =
       name == "." ? [] : name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
   }

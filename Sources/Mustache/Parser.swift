@@ -253,13 +253,16 @@ struct Parser {
         Parser.appendText(&nodes, t.bytes, atLineStart: t.atLineStart)
       case .variable, .rawVariable:
         lineStartMarker(k, &nodes)
-        nodes.append(.variable(Path(t.name), escaped: t.kind == .variable))
+        nodes.append(.variable(Path(t.name, offset: t.start), escaped: t.kind == .variable))
       case .comment, .delimiters, .close:
         lineStartMarker(k, &nodes)
       case .section, .inverted:
         lineStartMarker(k, &nodes)
         let inner = sectionBody(k)
-        nodes.append(t.kind == .section ? .section(Path(t.name), inner) : .inverted(Path(t.name), inner))
+        nodes.append(
+          t.kind == .section
+            ? .section(Path(t.name, offset: t.start), inner) : .inverted(Path(t.name, offset: t.start), inner)
+        )
         k = t.partner
       case .block:
         lineStartMarker(k, &nodes)

@@ -2,7 +2,15 @@
 /// tables. Walking a tree copied each node's arrays (a retain and a release per node visited, on data
 /// every thread shares); walking these operations copies nothing reference-counted. A class, so that
 /// handing a template to a partial call is one retain.
-final class Program: Sendable {
+///
+/// A program bound to a schema also numbers each name by the schema's fields when it is laid out,
+/// so rows of that schema are read by number; the names stay, for rendering any other value.
+///
+/// Operations and text live in memory the program allocates and frees itself: reading an array that
+/// every thread shares retains it, and that atomic count is the costliest part of a render.
+// @unchecked Sendable: the buffers are written once in `init`, only read afterwards, and freed in
+// `deinit` when nothing can read them any more.
+final class Program: @unchecked Sendable {
   /// One step. Operations with content (`section`, `inverted`, `parent`, `block`) are followed by
   /// that content, and the walk resumes at `end`.
   enum Op: Sendable {
@@ -10,12 +18,15 @@ final class Program: Sendable {
     case text(start: Int, end: Int, lines: Range<Int>)
     /// A line start just before a tag (emits the current indentation).
     case indent
-    /// A name (`keys[name]`, empty for `.`) written escaped or raw.
-    case variable(name: Range<Int>, escaped: Bool)
+    /// A name (`keys[name]`, empty for `.`) written escaped or raw. `field` is its number in the
+    /// program's schema, or -1.
+    case variable(name: Range<Int>, escaped: Bool, field: Int)
+    /// `.` inside a section over `field` of a bound program: the element that section is at.
+    case element(field: Int, escaped: Bool)
     /// Its content once per list element, or once for another truthy value.
-    case section(name: Range<Int>, end: Int)
+    case section(name: Range<Int>, end: Int, field: Int)
     /// Its content when the value is missing or falsey.
-    case inverted(name: Range<Int>, end: Int)
+    case inverted(name: Range<Int>, end: Int, field: Int)
     /// `partials[index]`.
     case partial(Int)
     /// `parents[index]`; its block arguments follow up to `end`.
@@ -54,9 +65,9 @@ final class Program: Sendable {
     let standalone: Bool
   }
 
-  let ops: [Op]
+  let ops: UnsafeBufferPointer<Op>
   /// All static text, back to back.
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   /// Offsets into `bytes` where partial indentation goes.
   let lineStarts: [Int]
   /// Dotted name components, back to back.
@@ -64,17 +75,39 @@ final class Program: Sendable {
   let partials: [Partial]
   let parents: [Parent]
   let blocks: [Block]
+  /// The schema names were bound to, if any.
+  let schema: MustacheSchema?
 
-  init(_ nodes: [Node]) {
-    var layout = Layout()
-    layout.append(nodes)
-    ops = layout.ops
-    bytes = layout.bytes
+  /// Lays out `nodes`; with a schema, a name that is not one of its fields throws, placed in `source`.
+  init(_ nodes: [Node], schema: MustacheSchema? = nil, file: String = "", source: [UInt8] = [])
+    throws(MustacheError)
+  {
+    var layout = Layout(schema: schema, file: file, source: source)
+    try layout.append(nodes)
+    self.schema = schema
+    ops = Program.copy(layout.ops)
+    bytes = Program.copy(layout.bytes)
     lineStarts = layout.lineStarts
     keys = layout.keys
     partials = layout.partials
     parents = layout.parents
     blocks = layout.blocks
+  }
+
+  deinit {
+    // Both were allocated by `copy` (never empty allocations, so base addresses exist), and hold
+    // trivial values.
+    ops.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    bytes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+  }
+}
+
+extension Program {
+  /// `array` in new memory (operations and bytes are trivial values: nothing to release later).
+  private static func copy<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
+    let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
+    _ = buffer.initialize(from: array)
+    return UnsafeBufferPointer(rebasing: buffer[0..<array.count])
   }
 }
 
@@ -88,8 +121,19 @@ private struct Layout {
   var partials: [Program.Partial] = []
   var parents: [Program.Parent] = []
   var blocks: [Program.Block] = []
+  let schema: MustacheSchema?
+  let file: String
+  let source: [UInt8]
+  /// Fields of the bound sections enclosing the current node, innermost last (what `.` means).
+  var sections: [Int] = []
 
-  mutating func append(_ nodes: [Node]) {
+  init(schema: MustacheSchema?, file: String, source: [UInt8]) {
+    self.schema = schema
+    self.file = file
+    self.source = source
+  }
+
+  mutating func append(_ nodes: [Node]) throws(MustacheError) {
     for node in nodes {
       switch node {
       case .text(let text, let starts):
@@ -101,17 +145,28 @@ private struct Layout {
       case .indent:
         ops.append(.indent)
       case .variable(let path, let escaped):
-        ops.append(.variable(name: name(path), escaped: escaped))
+        if schema != nil && path.components.isEmpty {
+          guard let field = sections.last else {
+            throw error("'.' outside a section names no field of \(schema?.name ?? "")", at: path.offset)
+          }
+          ops.append(.element(field: field, escaped: escaped))
+        } else {
+          ops.append(.variable(name: name(path), escaped: escaped, field: try field(path)))
+        }
       case .section(let path, let inner):
         let name = name(path)
+        let field = try field(path)
         let at = opening()
-        append(inner)
-        ops[at] = .section(name: name, end: ops.count)
+        if field >= 0 { sections.append(field) }
+        try append(inner)
+        if field >= 0 { sections.removeLast() }
+        ops[at] = .section(name: name, end: ops.count, field: field)
       case .inverted(let path, let inner):
         let name = name(path)
+        let field = try field(path)
         let at = opening()
-        append(inner)
-        ops[at] = .inverted(name: name, end: ops.count)
+        try append(inner)
+        ops[at] = .inverted(name: name, end: ops.count, field: field)
       case .partial(let partial):
         partials.append(Program.Partial(name: partial.name, indent: partial.indent))
         ops.append(.partial(partials.count - 1))
@@ -121,7 +176,7 @@ private struct Layout {
         // Sorted so equal sources lay out equal programs.
         for (name, override) in parent.overrides.sorted(by: { $0.key < $1.key }) {
           let start = ops.count
-          append(override.nodes)
+          try append(override.nodes)
           arguments[name] = Program.Argument(
             start: start, end: ops.count, leadingLineStart: override.leadingLineStart)
         }
@@ -131,7 +186,7 @@ private struct Layout {
         let at = opening()
         blocks.append(Program.Block(name: block.name, indent: block.indent, standalone: block.standalone))
         let index = blocks.count - 1
-        append(block.content)
+        try append(block.content)
         ops[at] = .block(index, end: ops.count)
       }
     }
@@ -141,6 +196,20 @@ private struct Layout {
   private mutating func opening() -> Int {
     ops.append(.indent)
     return ops.count - 1
+  }
+
+  /// The schema's number for `path`; -1 without a schema. A name the schema lacks throws.
+  private func field(_ path: Path) throws(MustacheError) -> Int {
+    guard let schema else { return -1 }
+    guard let field = schema.field(named: path.name) else {
+      throw error("'\(path.name)' is not a field of \(schema.name)", at: path.offset)
+    }
+    return field
+  }
+
+  private func error(_ message: String, at offset: Int) -> MustacheError {
+    let (line, column) = sourceLocation(of: offset, in: source)
+    return MustacheError(file: file, line: line, column: column, message: message)
   }
 
   private mutating func name(_ path: Path) -> Range<Int> {

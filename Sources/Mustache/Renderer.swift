@@ -12,8 +12,13 @@ struct RenderLimits: Sendable {
 
 /// Walks a template's operations against a context stack, appending bytes to one buffer.
 struct Renderer {
-  var out: [UInt8]
+  var output = MustacheOutput(bytes: [])
   private var stack: [MustacheValue]
+  /// The row being rendered of the innermost section over `.rows` (the rows themselves are passed down
+  /// the walk as a parameter, so that reading a field retains nothing), and the element of the
+  /// innermost bound section over a field.
+  private var row = 0
+  private var element = 0
   private var indent: [UInt8] = []
   /// Block arguments of the parent calls being rendered, outermost first (outermost wins), each with
   /// the program whose operations they are.
@@ -25,8 +30,7 @@ struct Renderer {
   /// Set when a limit stopped rendering early.
   private(set) var exceeded = false
 
-  init(out: [UInt8], root: MustacheValue, library: TemplateLibrary?, limits: RenderLimits) {
-    self.out = out
+  init(root: MustacheValue, library: TemplateLibrary?, limits: RenderLimits) {
     self.stack = [root]
     self.library = library
     self.limits = limits
@@ -59,105 +63,34 @@ struct Renderer {
 
   private mutating func appendText(_ program: Program, _ start: Int, _ end: Int, _ lines: Range<Int>) {
     // Every range was laid out by `Program` within its own `bytes`, and line starts lie inside it.
-    program.bytes.withUnsafeBufferPointer { buffer in
-      guard !indent.isEmpty && !lines.isEmpty else {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
-        return
-      }
-      var previous = start
-      for line in lines {
-        let offset = program.lineStarts[line]
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
-        out.append(contentsOf: indent)
-        previous = offset
-      }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
-    }
-  }
-
-  private mutating func appendRaw(_ s: String) {
-    // Native strings are read in place; only a foreign one is first copied (made contiguous).
-    if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
-      var copy = s
-      copy.withUTF8 { out.append(contentsOf: $0) }
-    }
-  }
-
-  private mutating func appendEscaped(_ s: String) {
-    // Native strings are read in place; only a foreign one is first copied (made contiguous).
-    if s.utf8.withContiguousStorageIfAvailable({ appendEscaped(bytes: $0) }) == nil {
-      var copy = s
-      copy.withUTF8 { appendEscaped(bytes: $0) }
-    }
-  }
-
-  private mutating func appendEscaped(bytes: UnsafeBufferPointer<UInt8>) {
-    // One pass over the UTF-8 bytes, read only while the caller holds them; runs are sliced within
-    // bounds (i < n).
-    var runStart = 0
-    var i = 0
-    let n = bytes.count
-    while i < n {
-      let b = bytes[i]
-      if b <= 0x3E {
-        let entity: StaticString?
-        switch b {
-        case 0x26: entity = "&amp;"
-        case 0x3C: entity = "&lt;"
-        case 0x3E: entity = "&gt;"
-        case 0x22: entity = "&quot;"
-        case 0x27: entity = "&#39;"
-        default: entity = nil
-        }
-        if let entity {
-          if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-          // Entities are multi-character literals, so the StaticString has a valid UTF-8 pointer.
-          out.append(
-            contentsOf: UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
-          runStart = i + 1
-        }
-      }
-      i += 1
-    }
-    if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
-  }
-
-  private mutating func appendInt(_ value: Int) {
-    if value >= 0 && value < 10 {
-      out.append(UInt8(ascii: "0") + UInt8(value))
+    let buffer = program.bytes
+    guard !indent.isEmpty && !lines.isEmpty else {
+      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
       return
     }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch space, enough for Int.min
-    // Writes at most 20 bytes (19 digits and a sign) backwards into the 24-byte local scratch.
-    withUnsafeMutableBytes(of: &digits) { scratch in
-      var magnitude = value.magnitude
-      var i = scratch.count
-      repeat {
-        i -= 1
-        scratch[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      if value < 0 {
-        i -= 1
-        scratch[i] = UInt8(ascii: "-")
-      }
-      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[i...]))
+    var previous = start
+    for line in lines {
+      let offset = program.lineStarts[line]
+      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
+      output.bytes.append(contentsOf: indent)
+      previous = offset
     }
+    output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
   }
 
   private mutating func append(_ value: MustacheValue, escaped: Bool) {
     switch value {
-    case .string(let s): escaped ? appendEscaped(s) : appendRaw(s)
-    case .html(let s): appendRaw(s)
-    case .int(let i): appendInt(i)
+    case .string(let s): escaped ? output.appendEscaped(s) : output.appendRaw(s)
+    case .html(let s): output.appendRaw(s)
+    case .int(let i): output.append(i)
     case .double(let d):
       if d.isFinite && d == d.rounded() && abs(d) < 1e15 {
-        appendInt(Int(d))
+        output.append(Int(d))
       } else {
-        appendRaw(d.description)
+        output.appendRaw(d.description)
       }
-    case .bool(let b): appendRaw(b ? "true" : "false")
-    case .null, .list, .object, .dynamic: break
+    case .bool(let b): output.appendRaw(b ? "true" : "false")
+    case .null, .list, .object, .dynamic, .rows: break
     }
   }
 
@@ -165,7 +98,7 @@ struct Renderer {
 
   /// Enters one nesting level; false (and `exceeded`) when a limit is hit.
   private mutating func enter() -> Bool {
-    if depth >= limits.maxDepth || out.count > limits.maxBytes {
+    if depth >= limits.maxDepth || output.bytes.count > limits.maxBytes {
       exceeded = true
       return false
     }
@@ -175,11 +108,25 @@ struct Renderer {
 
   /// Renders the whole of `program`.
   mutating func render(_ program: Program) {
-    render(program, 0, program.ops.count)
+    render(program, rows: nil)
   }
 
-  /// Renders `program.ops[start..<end]`.
-  private mutating func render(_ program: Program, _ start: Int, _ end: Int) {
+  /// Renders the whole of `program` inside a section over `rows`.
+  private mutating func render(_ program: Program, rows: (any MustacheRows)?) {
+    render(program, 0, program.ops.count, rows: rows, bound: isBound(program, to: rows))
+  }
+
+  /// Whether `program` reads `rows` by field number (it is bound to their schema).
+  private func isBound(_ program: Program, to rows: (any MustacheRows)?) -> Bool {
+    guard let schema = program.schema, let rows else { return false }
+    return schema === rows.schema
+  }
+
+  /// Renders `program.ops[start..<end]` inside a section over `rows` (nil outside any);
+  /// `bound` is `isBound(program, to: rows)`.
+  private mutating func render(
+    _ program: Program, _ start: Int, _ end: Int, rows: (any MustacheRows)?, bound: Bool
+  ) {
     var k = start
     while k < end {
       budget -= 1
@@ -193,34 +140,78 @@ struct Renderer {
       case .text(let from, let to, let lines):
         appendText(program, from, to, lines)
       case .indent:
-        if !indent.isEmpty { out.append(contentsOf: indent) }
-      case .variable(let name, let escaped):
-        if let value = lookup(name, in: program) { append(value, escaped: escaped) }
-      case .section(let name, let bodyEnd):
+        if !indent.isEmpty { output.bytes.append(contentsOf: indent) }
+      case .variable(let name, let escaped, let field):
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
+          output.escapes = escaped
+          rows.write(field, row: row, element: 0, to: &output)
+        } else if let value = lookup(name, in: program) {
+          append(value, escaped: escaped)
+        }
+      case .element(let field, let escaped):
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
+          output.escapes = escaped
+          rows.write(field, row: row, element: element, to: &output)
+        } else if let value = stack.last {
+          append(value, escaped: escaped)
+        }
+      case .section(let name, let bodyEnd, let field):
         defer { k = bodyEnd }
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
+          let count = rows.count(of: field, row: row)
+          guard count > 0, enter() else { continue }
+          let saved = element
+          for index in 0..<count {
+            element = index
+            render(program, k, bodyEnd, rows: rows, bound: true)
+          }
+          element = saved
+          depth -= 1
+          continue
+        }
         guard let value = lookup(name, in: program), value.isTruthy, enter() else { continue }
-        if case .list(let items) = value {
+        switch value {
+        case .list(let items):
           for item in items {
             stack.append(item)
-            render(program, k, bodyEnd)
+            render(program, k, bodyEnd, rows: rows, bound: bound)
             stack.removeLast()
           }
-        } else {
+        case .rows(let list):
+          let saved = row
+          let listBound = isBound(program, to: list)
+          // Rows are contexts only to bound programs: others see an empty context.
+          stack.append(.null)
+          for index in 0..<list.count {
+            row = index
+            render(program, k, bodyEnd, rows: list, bound: listBound)
+          }
+          stack.removeLast()
+          row = saved
+        default:
           stack.append(value)
-          render(program, k, bodyEnd)
+          render(program, k, bodyEnd, rows: rows, bound: bound)
           stack.removeLast()
         }
         depth -= 1
-      case .inverted(let name, let bodyEnd):
+      case .inverted(let name, let bodyEnd, let field):
         defer { k = bodyEnd }
-        if let value = lookup(name, in: program), value.isTruthy { continue }
-        render(program, k, bodyEnd)
+        if bound {
+          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
+          if rows.count(of: field, row: row) > 0 { continue }
+        } else if let value = lookup(name, in: program), value.isTruthy {
+          continue
+        }
+        render(program, k, bodyEnd, rows: rows, bound: bound)
       case .partial(let index):
         // Fields are read in place: copying the partial would retain strings every thread shares.
         guard let called = library?.program(named: program.partials[index].name), enter() else { continue }
         let saved = indent
         indent = program.partials[index].indent.map { saved + $0 } ?? []
-        render(called)
+        render(called, rows: rows)
         indent = saved
         depth -= 1
       case .parent(let index, let argumentsEnd):
@@ -230,7 +221,7 @@ struct Renderer {
         let saved = indent
         indent = parent.indent.map { saved + $0 } ?? []
         arguments.append((program, parent.arguments))
-        render(called)
+        render(called, rows: rows)
         arguments.removeLast()
         indent = saved
         depth -= 1
@@ -241,11 +232,11 @@ struct Renderer {
         if let (owner, argument) = argument(named: block.name) {
           let saved = indent
           indent = saved + block.indent
-          if block.standalone && argument.leadingLineStart { out.append(contentsOf: indent) }
-          render(owner, argument.start, argument.end)
+          if block.standalone && argument.leadingLineStart { output.bytes.append(contentsOf: indent) }
+          render(owner, argument.start, argument.end, rows: rows, bound: isBound(owner, to: rows))
           indent = saved
         } else {
-          render(program, k, contentEnd)
+          render(program, k, contentEnd, rows: rows, bound: bound)
         }
         depth -= 1
       }

@@ -12,11 +12,12 @@ public struct Template: Sendable {
     try self.init(source, name: name, file: name)
   }
 
-  init(_ source: String, name: String, file: String) throws(MustacheError) {
+  /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`).
+  init(_ source: String, name: String, file: String, schema: MustacheSchema? = nil) throws(MustacheError) {
     var parser = Parser(source: source, file: file)
     self.name = name
-    self.program = Program(try parser.parse())
     let bytes = Array(source.utf8)
+    self.program = try Program(try parser.parse(), schema: schema, file: file, source: bytes)
     self.references = parser.references.map { reference in
       let (line, column) = sourceLocation(of: reference.offset, in: bytes)
       return (reference.name, line, column)
@@ -45,10 +46,10 @@ public struct Template: Sendable {
   func render(
     _ value: MustacheValue, into buffer: inout [UInt8], partials: TemplateLibrary?, limits: RenderLimits
   ) -> Bool {
-    var renderer = Renderer(out: [], root: value, library: partials, limits: limits)
-    swap(&renderer.out, &buffer)
+    var renderer = Renderer(root: value, library: partials, limits: limits)
+    swap(&renderer.output.bytes, &buffer)
     renderer.render(program)
-    swap(&renderer.out, &buffer)
+    swap(&renderer.output.bytes, &buffer)
     return !renderer.exceeded
   }
 }

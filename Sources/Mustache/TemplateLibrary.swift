@@ -9,40 +9,63 @@ public struct TemplateLibrary: Sendable {
 
   /// Loads every `*.<extension>` file below `directory`, naming each by its relative path without the
   /// extension (`partials/card`). Syntax errors and references to missing partials or parents throw.
-  public init(directory: String, extension: String = "mustache") throws(MustacheError) {
+  ///
+  /// `bindings` binds templates by name to the schema of the rows they render (see `MustacheRows`):
+  /// a name that is not a field of the schema, a bound template that is missing, or a bound template
+  /// calling one not bound to the same schema throws, with file, line and column.
+  public init(
+    directory: String, extension: String = "mustache", bindings: [String: MustacheSchema] = [:]
+  ) throws(MustacheError) {
     let files = try TemplateFiles.list(root: directory, extension: `extension`)
     var parsed: [String: Template] = [:]
     var paths: [String: String] = [:]
     for file in files {
       let source = try TemplateFiles.read(file.path)
-      parsed[file.name] = try Template(source, name: file.name, file: file.path)
+      parsed[file.name] = try Template(source, name: file.name, file: file.path, schema: bindings[file.name])
       paths[file.name] = file.path
     }
-    try TemplateLibrary.checkReferences(parsed, files: paths)
+    try TemplateLibrary.check(parsed, bindings: bindings, files: paths, directory: directory)
     templates = parsed
     programs = parsed.mapValues(\.program)
   }
 
-  /// Parses each source under its key as the template's name.
-  public init(templates sources: [String: String]) throws(MustacheError) {
-    var parsed: [String: Template] = [:]
-    for name in sources.keys.sorted() {
-      parsed[name] = try Template(sources[name] ?? "", name: name)
-    }
-    try TemplateLibrary.checkReferences(parsed, files: [:])
-    templates = parsed
-    programs = parsed.mapValues(\.program)
-  }
-
-  private static func checkReferences(_ templates: [String: Template], files: [String: String])
+  /// Parses each source under its key as the template's name; `bindings` as for a folder.
+  public init(templates sources: [String: String], bindings: [String: MustacheSchema] = [:])
     throws(MustacheError)
   {
+    var parsed: [String: Template] = [:]
+    for name in sources.keys.sorted() {
+      parsed[name] = try Template(sources[name] ?? "", name: name, file: name, schema: bindings[name])
+    }
+    try TemplateLibrary.check(parsed, bindings: bindings, files: [:], directory: nil)
+    templates = parsed
+    programs = parsed.mapValues(\.program)
+  }
+
+  /// Every referenced template exists, every binding names a template, and a bound template calls
+  /// only templates bound to its schema.
+  private static func check(
+    _ templates: [String: Template], bindings: [String: MustacheSchema], files: [String: String],
+    directory: String?
+  ) throws(MustacheError) {
+    for name in bindings.keys.sorted() where templates[name] == nil {
+      throw MustacheError(
+        file: directory.map { "\($0)/\(name)" } ?? name, line: 0, column: 0,
+        message: "no template named '\(name)' to bind to \(bindings[name]?.name ?? "")")
+    }
     for name in templates.keys.sorted() {
       guard let template = templates[name] else { continue }
-      for reference in template.references where templates[reference.name] == nil {
+      for reference in template.references {
+        let problem: String
+        if templates[reference.name] == nil {
+          problem = "no template named '\(reference.name)'"
+        } else if let schema = bindings[name], bindings[reference.name] !== schema {
+          problem = "'\(reference.name)' is not bound to \(schema.name) as '\(name)' is"
+        } else {
+          continue
+        }
         throw MustacheError(
-          file: files[name] ?? name, line: reference.line, column: reference.column,
-          message: "no template named '\(reference.name)'")
+          file: files[name] ?? name, line: reference.line, column: reference.column, message: problem)
       }
     }
   }

@@ -20,19 +20,24 @@ public struct ListBatch<Item: Sendable>: Sendable {
   public var items: [PositionedItem<Item>]
   /// Where the following batch starts; nil when the list ended, is empty or failed.
   public var nextCursor: Int?
-  /// The upstream total capped by its result cap (`aria-setsize`); 0 when unknown (errors).
+  /// The upstream total capped by its result cap (`aria-setsize`), the largest any page read so far
+  /// reported, so it never shrinks until the true end gives the exact count; 0 when unknown (errors).
   public var total: Int
   /// The list state this batch reports.
   public var state: ListState
+  /// True when a page read for this batch (or before it) was marked incomplete by the upstream.
+  public var incomplete: Bool
 
   /// Creates a batch.
   public init(
-    cursor: Int, items: [PositionedItem<Item>], nextCursor: Int?, total: Int, state: ListState
+    cursor: Int, items: [PositionedItem<Item>], nextCursor: Int?, total: Int, state: ListState,
+    incomplete: Bool = false
   ) {
     self.cursor = cursor
     self.items = items
     self.nextCursor = nextCursor
     self.total = total
     self.state = state
+    self.incomplete = incomplete
   }
 }

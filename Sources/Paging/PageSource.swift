@@ -6,18 +6,23 @@ public struct SourcePage<Item: Sendable>: Sendable {
   public var totalCount: Int
   /// The most results the upstream will ever hand out (GitHub search: 1000); nil means no cap.
   public var resultCap: Int?
+  /// True when the upstream says this page may be missing results (e.g. its search timed out).
+  public var incomplete: Bool
 
   /// Creates a page.
-  public init(items: [Item], totalCount: Int, resultCap: Int? = nil) {
+  public init(items: [Item], totalCount: Int, resultCap: Int? = nil, incomplete: Bool = false) {
     self.items = items
     self.totalCount = totalCount
     self.resultCap = resultCap
+    self.incomplete = incomplete
   }
 }
 
 /// A paginated upstream that `PagedList` turns into cursor-addressed batches.
 ///
-/// Pages are numbered from 1 and hold `upstreamPageSize` items except the last.
+/// Pages are numbered from 1 and hold up to `upstreamPageSize` items. A short page does not end the
+/// list (real upstreams answer short pages mid-list); an empty page, the total count or the result
+/// cap does.
 /// Sources are expected to cache pages, because a batch re-reads earlier pages to de-duplicate.
 public protocol PageSource: Sendable {
   /// The element type; ids de-duplicate items across shifting upstream pages.

@@ -3,7 +3,10 @@
 /// The de-duplicated sequence is the concatenation of upstream pages 1…p in which an id already seen
 /// earlier is dropped. The list keeps no state between calls (so it is a plain `Sendable` value): each
 /// batch walks pages from 1, which with a caching source costs one upstream fetch per page overall.
-/// It never asks for a page past the result cap or past the total count.
+/// It never asks for a page past the result cap or past the total count. The list ends on an empty
+/// page, at the total count or at the cap, whichever comes first; a short page does not end it,
+/// because upstreams (GitHub search) answer short pages mid-list. The total used is the largest any
+/// page reported, so `aria-setsize` never shrinks mid-list when a later page reports less.
 public struct PagedList<Source: PageSource>: Sendable {
   /// The upstream.
   public let source: Source
@@ -39,10 +42,15 @@ public struct PagedList<Source: PageSource>: Sendable {
     var distinct = 0
     var barren = 0
     var page = 1
+    var limit = 0
+    var largestTotal = 0
+    var incomplete = false
     do {
       while true {
         let fetched = try await source.fetchPage(page, reload: reload && distinct + pageSize > cursor)
-        let limit = min(fetched.totalCount, fetched.resultCap ?? Int.max)
+        largestTotal = max(largestTotal, fetched.totalCount)
+        limit = max(limit, min(fetched.totalCount, fetched.resultCap ?? Int.max))
+        incomplete = incomplete || fetched.incomplete
         var added = 0
         // By index: only the collected items are copied (a copy retains every reference they hold).
         for index in fetched.items.indices where seen.insert(fetched.items[index].id).inserted {
@@ -51,7 +59,7 @@ public struct PagedList<Source: PageSource>: Sendable {
               // A further distinct item exists, so the list certainly goes on.
               return ListBatch(
                 cursor: cursor, items: collected, nextCursor: cursor + collected.count,
-                total: limit, state: .items)
+                total: limit, state: .items, incomplete: incomplete)
             }
             collected.append(PositionedItem(position: distinct + 1, item: fetched.items[index]))
           }
@@ -59,17 +67,18 @@ public struct PagedList<Source: PageSource>: Sendable {
           added += 1
         }
         barren = added == 0 ? barren + 1 : 0
-        let upstreamDone =
-          fetched.items.count < pageSize || page * pageSize >= limit || barren >= Self.maxBarrenPages
+        let upstreamDone = fetched.items.isEmpty || page * pageSize >= limit || barren >= Self.maxBarrenPages
         if upstreamDone {
-          let cap = fetched.resultCap.flatMap { fetched.totalCount > $0 && page * pageSize >= $0 ? $0 : nil }
-          return finished(cursor: cursor, collected: collected, distinct: distinct, cappedAt: cap)
+          let cap = fetched.resultCap.flatMap { largestTotal > $0 && page * pageSize >= $0 ? $0 : nil }
+          var batch = finished(cursor: cursor, collected: collected, distinct: distinct, cappedAt: cap)
+          batch.incomplete = incomplete
+          return batch
         }
         if collected.count == batchSize {
           // Knowing whether more follow would cost another page; let the next batch find out.
           return ListBatch(
             cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: limit,
-            state: .items)
+            state: .items, incomplete: incomplete)
         }
         page += 1
       }

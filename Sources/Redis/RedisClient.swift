@@ -94,6 +94,12 @@ public final class RedisClient: RedisCommandRunner {
     io.shutdown(.shutDown)
   }
 
+  /// A connection on the client's loop that the pool does not manage.
+  func openDedicatedConnection() async throws(RedisError) -> RedisConnection {
+    if pool.state.withLock({ $0.isShutDown }) { throw .shutDown }
+    return try await RedisConnection.connect(configuration, io: io)
+  }
+
   private func acquire() async throws(RedisError) -> RedisConnection {
     if Task.isCancelled { throw .cancelled }
     while true {
@@ -128,8 +134,7 @@ public final class RedisClient: RedisCommandRunner {
     do {
       return try await RedisConnection.connect(configuration, io: io)
     } catch {
-      let orphans = pool.state.withLock { $0.openFailed(error, now: Milliseconds.now) }
-      for waiter in orphans { hand(.failure(error), to: waiter) }
+      slotFreed(by: error)
       throw error
     }
   }
@@ -152,7 +157,13 @@ public final class RedisClient: RedisCommandRunner {
   /// Delivers a grant or failure; a waiter that already gave up returns its open slot.
   private func hand(_ result: Result<Grant, RedisError>, to waiter: ReplySlot<Grant>) {
     guard !waiter.finish(result), case .success(.open) = result else { return }
-    let orphans = pool.state.withLock { $0.openFailed(.cancelled, now: Milliseconds.now) }
-    for next in orphans { hand(.success(.open), to: next) }
+    slotFreed(by: .cancelled)
+  }
+
+  /// An open failed (or a granted open was not used): fail or promote waiters as the pool says.
+  private func slotFreed(by error: RedisError) {
+    let (failed, mayOpen) = pool.state.withLock { $0.openFailed(error, now: Milliseconds.now) }
+    for waiter in failed { waiter.finish(.failure(error)) }
+    if let mayOpen { hand(.success(.open), to: mayOpen) }
   }
 }

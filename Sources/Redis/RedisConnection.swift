@@ -93,13 +93,26 @@ public final class RedisConnection: RedisCommandRunner {
       commands, deadline: Milliseconds.deadline(after: configuration.commandTimeout), kind: .command)
   }
 
+  /// Routes pub/sub messages to `onMessage` from now on, and calls `onClose` once when the connection
+  /// ends. Both run on the loop thread and must not block.
+  func routeMessages(
+    to onMessage: @escaping @Sendable (RESPValue) -> Void, onClose: @escaping @Sendable (RedisError) -> Void
+  ) {
+    let core = self.core
+    io.execute { core.routeMessages(to: onMessage, onClose: onClose) }
+  }
+
   /// Closes the connection; calls waiting on it fail with `.connectionLost`.
   public func close() {
     let core = self.core
     io.execute { core.fail(.connectionLost("connection closed by the client")) }
   }
 
-  private func send(_ commands: [RedisCommand], deadline: Int, kind: RedisTimeoutKind)
+  /// Sends `commands` and collects `expectedReplies` replies (one per command unless given: `SUBSCRIBE`
+  /// answers once per channel).
+  func send(
+    _ commands: [RedisCommand], expectedReplies: Int? = nil, deadline: Int, kind: RedisTimeoutKind
+  )
     async throws(RedisError)
     -> [RESPValue]
   {
@@ -108,7 +121,7 @@ public final class RedisConnection: RedisCommandRunner {
     let bytes = encoded
     let slot = ReplySlot<[RESPValue]>()
     let core = self.core
-    let count = commands.count
+    let count = expectedReplies ?? commands.count
     return try await slot.wait {
       io.execute { core.enqueue(bytes, count: count, slot: slot, deadline: deadline, kind: kind) }
     }.get()

@@ -31,6 +31,9 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   private var pending: [Pending] = []
   private var pendingHead = 0
   private var interest: UInt32 = 0
+  /// Where pub/sub messages go once the connection has subscribed.
+  private var onMessage: (@Sendable (RESPValue) -> Void)?
+  private var onClose: (@Sendable (RedisError) -> Void)?
   /// False once closed; read from any thread so the pool can drop dead connections.
   let isOpen = Atomic<Bool>(true)
   /// Bytes read per `read` call.
@@ -112,6 +115,19 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     if events & EpollEvents.output != 0 { flush() }
   }
 
+  /// Sends pub/sub messages to `onMessage` instead of the reply queue; `onClose` runs once when the
+  /// connection ends (at once if it already has). Loop thread only.
+  func routeMessages(
+    to onMessage: @escaping @Sendable (RESPValue) -> Void, onClose: @escaping @Sendable (RedisError) -> Void
+  ) {
+    if case .closed(let error) = state {
+      onClose(error)
+      return
+    }
+    self.onMessage = onMessage
+    self.onClose = onClose
+  }
+
   /// Fails anything whose deadline has passed, closing the connection; loop thread only.
   func checkDeadlines(now: Int) {
     switch state {
@@ -147,6 +163,10 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     output = []
     outputOffset = 0
     for entry in waiting { entry.slot.finish(.failure(error)) }
+    let closed = onClose
+    onMessage = nil
+    onClose = nil
+    closed?(error)
   }
 
   private func flush() {
@@ -213,6 +233,10 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
         return
       }
       guard let value else { return }
+      if let onMessage, Self.isMessage(value) {
+        onMessage(value)
+        continue
+      }
       guard pendingHead < pending.count else {
         fail(.protocolViolation(.unsolicitedReply))
         return
@@ -233,6 +257,13 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
         done.slot.finish(.success(done.values))
       }
     }
+  }
+
+  /// A RESP2 pub/sub delivery: `message channel payload` or `pmessage pattern channel payload`.
+  private static func isMessage(_ value: RESPValue) -> Bool {
+    guard case .array(let items) = value, let kind = items.first?.bytes else { return false }
+    return (items.count == 3 && kind == Array("message".utf8))
+      || (items.count == 4 && kind == Array("pmessage".utf8))
   }
 
   private func setInterest(_ events: UInt32) {

@@ -74,18 +74,19 @@ struct RedisPoolState<Connection, Waiter> {
   }
 
   /// Opening a connection failed. Unless it was the caller's cancellation, new opens are refused with
-  /// `error` for the reconnect delay. Returns the waiters to fail when no connection is left to serve them.
-  mutating func openFailed(_ error: RedisError, now: Int) -> [Waiter] {
+  /// `error` for the reconnect delay, and waiters are failed when no connection is left to serve them.
+  /// A cancelled open instead passes its slot to the first waiter (`mayOpen`).
+  mutating func openFailed(_ error: RedisError, now: Int) -> (failed: [Waiter], mayOpen: Waiter?) {
     opened -= 1
     if error == .cancelled {
-      if case .openFor(let waiter) = handOffFreedSlot(now: now) { return [waiter] }
-      return []
+      if case .openFor(let waiter) = handOffFreedSlot(now: now) { return ([], waiter) }
+      return ([], nil)
     }
     lastError = error
     blockedUntil = now + reconnectDelay
-    guard opened == 0 else { return [] }
+    guard opened == 0 else { return ([], nil) }
     defer { waiters.removeAll() }
-    return waiters.map(\.waiter)
+    return (waiters.map(\.waiter), nil)
   }
 
   /// Removes and returns waiters whose deadline has passed.

@@ -24,14 +24,32 @@ let usage = """
     --search-limit N      search requests per minute (DOUBLE_SEARCH_LIMIT, default 30)
     --core-limit N        core requests per hour (DOUBLE_CORE_LIMIT, default 5000)
     --limit-status 403|429  status of an exhausted limit (DOUBLE_LIMIT_STATUS, default 403)
+    --mode NAME           misbehave on purpose (DOUBLE_MODE); NAME is one of the modes listed below
+    --tidy                plain answers: no gzip, chunking or request ids, no legacy items or short pages
+                          (DOUBLE_TIDY=1; by default the double answers the way api.github.com does)
+    --legacy-rate R       share of items without topics, license and archived (DOUBLE_LEGACY_RATE, 0.1)
+    --short-page-rate R   share of short search pages with incomplete_results (DOUBLE_SHORT_PAGE_RATE, 0.03)
     --public-url URL      base for absolute URLs in bodies and Link (DOUBLE_PUBLIC_URL; default from Host)
     --no-hostile          leave out the XSS fixtures (DOUBLE_HOSTILE=0)
     --hostile-names       also give a few repositories and one owner XSS payload names (DOUBLE_HOSTILE_NAMES=1)
     --help                this text
   Control API on the same port: GET /_double/counters, POST /_double/reset,
   POST /_double/faults?rate5xx=0.1&latency=500..2000, POST /_double/ratelimit?resource=search&remaining=0&reset=T,
-  GET /_double/requests[?endpoint=search] (arrival and finish times, ms, and status of recent requests)
-  """
+  GET /_double/requests[?endpoint=search] (arrival and finish times, ms, and status of recent requests),
+  POST /_double/faults?mode=NAME (mode=none clears it). Modes, seeded by --seed and the request target:
+  """ + "\n" + modeList()
+
+/// The hostile modes by class, wrapped for the help text.
+func modeList() -> String {
+  var lines: [String] = []
+  var seen: [String] = []
+  for mode in HostileMode.allCases where !seen.contains(mode.category) { seen.append(mode.category) }
+  for category in seen {
+    let names = HostileMode.allCases.filter { $0.category == category }.map(\.rawValue)
+    lines.append("    \(category): " + names.joined(separator: ", "))
+  }
+  return lines.joined(separator: "\n")
+}
 
 /// Writes to standard error through the file descriptor (the C `stderr` global is not concurrency-safe).
 func printError(_ text: String) {
@@ -59,6 +77,10 @@ while let arg = arguments.popFirst() {
   }
   if arg == "--no-hostile" {
     options["hostile"] = "0"
+    continue
+  }
+  if arg == "--tidy" {
+    options["tidy"] = "1"
     continue
   }
   if arg == "--hostile-names" {
@@ -125,6 +147,17 @@ if let v = int("limit-status", "DOUBLE_LIMIT_STATUS") {
   guard v == 403 || v == 429 else { fail("--limit-status must be 403 or 429") }
   config.rateLimitStatus = v
 }
+if let raw = option("mode", "DOUBLE_MODE"), raw != "none" {
+  guard let mode = HostileMode(rawValue: raw) else { fail("--mode: unknown mode \(raw)") }
+  config.faults.mode = mode
+}
+if option("tidy", "DOUBLE_TIDY") == "1" {
+  config.realisticWire = false
+  config.legacyItemRate = 0
+  config.shortPageRate = 0
+}
+if let v = rate("legacy-rate", "DOUBLE_LEGACY_RATE") { config.legacyItemRate = v }
+if let v = rate("short-page-rate", "DOUBLE_SHORT_PAGE_RATE") { config.shortPageRate = v }
 if let v = option("public-url", "DOUBLE_PUBLIC_URL") { config.publicBaseURL = v }
 if option("hostile", "DOUBLE_HOSTILE") == "0" { config.hostileFixtures = false }
 if option("hostile-names", "DOUBLE_HOSTILE_NAMES") == "1" { config.hostileNames = true }

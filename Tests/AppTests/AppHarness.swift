@@ -24,11 +24,14 @@ struct AppHarness: Sendable {
   let http: CurlHTTPClient
   let configuration: AppConfiguration
 
-  /// A full-size catalog shared by tests that only read (never reset, fault or limit it).
+  /// A full-size catalog shared by tests that only read (never reset, fault or limit it). Its items
+  /// all have today's shape and no page is short, so golden files and list walks stay exact.
   static let sharedDouble: GitHubDouble = {
     var c = DoubleConfiguration()
     c.searchLimitPerMinute = 1_000_000
     c.coreLimitPerHour = 1_000_000
+    c.legacyItemRate = 0
+    c.shortPageRate = 0
     return GitHubDouble(configuration: c)
   }()
 
@@ -52,6 +55,8 @@ struct AppHarness: Sendable {
     c.ownerCount = 200
     c.searchLimitPerMinute = 1_000_000
     c.coreLimitPerHour = 1_000_000
+    c.legacyItemRate = 0
+    c.shortPageRate = 0
     configure(&c)
     return GitHubDouble(configuration: c)
   }

@@ -33,7 +33,7 @@ struct CardRenderingTests {
     let source = GitHubSearchSource(client: client, query: search)
     let list = PagedList(source: source, batchSize: 20, classify: GitHubSearchSource.classify)
     let root = try ProcessRunner.packageRoot()
-    let templates = try TemplateLibrary(directory: root + "/Templates")
+    let templates = try Routes.loadTemplates(directory: root + "/Templates")
     for cursor in [0, 20] {
       let batch = await list.batch(after: cursor)
       #expect(batch.total > 0, "\(query) after \(cursor)")
@@ -94,7 +94,7 @@ struct CardRenderingTests {
     ("émile-zola", "ÉZ"), ("x-", "X"),
   ])
   func ownerInitials(login: String, text: String) {
-    #expect(OwnerView.initials(login) == text)
+    #expect(CardText.initials(login) == text)
   }
 
   @Test(arguments: [0, 7, -42, 1_000_000, Int.max, Int.min])

@@ -23,7 +23,8 @@ struct DetailsTests {
 
   @Test func avatarsAreProxiedAsImagesWithLongCachingAndETags() async throws {
     let double = AppHarness.smallDouble()
-    try await AppHarness.with(double: double) { h in
+    // Without warming, so the double's avatar calls are the ones this test makes.
+    try await AppHarness.with(double: double, configure: { $0.warmAvatars = false }) { h in
       let (avatar, _) = try await Self.firstCard(h)
       let response = try await h.get(avatar + "?s=80")
       #expect(response.status.code == 200)
@@ -80,27 +81,29 @@ struct DetailsTests {
       #expect(html.contains("data-state=\"loaded\""))
       let points = try #require(
         html.firstMatch(of: #/<polyline class="spark-line" pathLength="1" points="([0-9., ]+)"/>/#))
-      #expect(points.1.split(separator: " ").count == 30)
-      #expect(points.1.hasPrefix("0,"))
-      #expect(html.contains("d=\"M0,30 L"))
-      #expect(html.contains("<dt>This week</dt><dd>"))
-      #expect(html.contains("<dt>30 weeks</dt><dd>"))
+      // 30 weeks, between the two corners that close the filled area at the bottom.
+      #expect(points.1.split(separator: " ").count == 32)
+      #expect(points.1.hasPrefix("0,30 0,"))
+      #expect(points.1.hasSuffix(" 120,30"))
+      #expect(html.contains(" this week · "))
+      #expect(html.contains(" in 30 weeks"))
       #expect(html.firstMatch(of: #/class="trend trend-(up|down|flat)"/#) != nil)
     }
   }
 
   @Test func unavailableAndRateLimitedHistoriesSaySo() async throws {
     let double = AppHarness.smallDouble()
-    try await AppHarness.with(double: double) { h in
+    // Without history warming, so no warmed call can land after the count below is taken.
+    try await AppHarness.with(double: double, configure: { $0.warmHistories = 0 }) { h in
       let missing = try await h.text("/fragments/stars/nobody-here/nothing")
       #expect(missing.contains("data-state=\"unavailable\""))
-      #expect(missing.contains("Star history is unavailable for this repository."))
+      #expect(missing.contains("No star history"))
       let (_, stars) = try await Self.firstCard(h)
       let reset = Int(Date().timeIntervalSince1970) + 120
       try await h.control(.post, "/_double/ratelimit?resource=core&remaining=0&reset=\(reset)")
       let limited = try await h.text(stars)
       #expect(limited.contains("data-state=\"unavailable\""))
-      #expect(limited.contains("Rate limited — retrying at <time datetime=\""))
+      #expect(limited.contains("History paused until <time datetime=\""))
       let retryIn = try #require(limited.firstMatch(of: #/data-retry-in="(\d+)"/#)).1
       #expect((1...121).contains(Int(retryIn) ?? 0))
       let calls = double.counters().calls(.history)

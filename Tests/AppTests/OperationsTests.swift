@@ -22,7 +22,8 @@ struct OperationsTests {
   }
 
   @Test func metricsCoverRoutesUpstreamCallsCacheAndRateLimits() async throws {
-    try await AppHarness.with(double: AppHarness.smallDouble()) { h in
+    // Without avatar warming, whose cache traffic would blur the counts asserted here.
+    try await AppHarness.with(double: AppHarness.smallDouble(), configure: { $0.warmAvatars = false }) { h in
       _ = try await h.text("/?q=language%3Apython")
       _ = try await h.text("/fragments/results?q=language%3Apython&after=20")
       _ = try await h.get("/nope")

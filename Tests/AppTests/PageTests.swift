@@ -47,7 +47,7 @@ struct PageTests {
       let socket = try StreamSocket(port: h.port)
       defer { socket.close() }
       try socket.send("GET /?q=language%3Apython HTTP/1.1\r\nHost: test\r\n\r\n")
-      let early = try socket.read(until: "role=\"feed\"")
+      let early = try socket.read(until: "id=\"results\"")
       #expect(early.contains("Transfer-Encoding: chunked"))
       #expect(early.contains("<form class=\"search\""))
       #expect(!early.contains("<article"), "cards must not be in the first flush")

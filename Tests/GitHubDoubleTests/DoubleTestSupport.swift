@@ -15,8 +15,19 @@ final class TestClock: Sendable {
 }
 
 enum Fixtures {
-  /// The full-size catalog, built once; tests using it must not change its state.
+  /// The full-size catalog, built once; tests using it must not change its state. Its items all have
+  /// the current shape and its pages are never short, so search semantics can be checked exactly.
   static let shared: GitHubDouble = {
+    var c = DoubleConfiguration()
+    c.searchLimitPerMinute = 1_000_000
+    c.coreLimitPerHour = 1_000_000
+    c.legacyItemRate = 0
+    c.shortPageRate = 0
+    return GitHubDouble(configuration: c)
+  }()
+
+  /// The full-size catalog with every realistic default on (legacy items, short pages, wire framing).
+  static let realistic: GitHubDouble = {
     var c = DoubleConfiguration()
     c.searchLimitPerMinute = 1_000_000
     c.coreLimitPerHour = 1_000_000
@@ -80,15 +91,22 @@ enum Fixtures {
 #endif
 
 extension GitHubDouble {
-  /// Calls the handler directly, as the server would.
+  /// Calls the handler directly, as the server would, and collects a streamed body into bytes.
   func get(_ target: String, headers: HTTPHeaders = [:], method: HTTPMethod = .get) async throws
     -> HTTPResponse
   {
     var h = headers
     if h["Host"] == nil { h.add(name: "Host", value: "double.test") }
     let request = HTTPRequest(method: method, target: target, headers: h)
-    return try await handler(
+    var response = try await handler(
       request, RequestContext(requestID: "T1", parameters: [:], remoteAddress: "127.0.0.1:5000"))
+    if case .stream(let stream) = response.body {
+      var bytes: [UInt8] = []
+      for try await chunk in stream { bytes += chunk }
+      response.body = .bytes(bytes)
+      response.headers.add(name: "X-Test-Streamed", value: "1")
+    }
+    return response
   }
 
   func post(_ target: String) async throws -> HTTPResponse { try await get(target, method: .post) }

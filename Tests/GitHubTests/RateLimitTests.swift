@@ -117,8 +117,8 @@ struct RateLimitTests {
       (Fixtures.response("oops", status: 500), .upstream(status: 500)),
       (Fixtures.response("", status: 301, headers: [("Location", "https://x")]), .upstream(status: 301)),
       (
-        Fixtures.response("{\"total_count\":1,\"items\":[{\"id\":1}]}"),
-        .decoding("missing name at .items[0]")
+        Fixtures.response("{\"total_count\":1,\"itemz\":[{\"id\":1}]}"),
+        .decoding("missing items at top level")
       ),
       (Fixtures.response("{not json"), .decoding("invalid JSON at top level")),
     ]

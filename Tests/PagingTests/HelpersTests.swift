@@ -16,6 +16,25 @@ struct HelpersTests {
     #expect(prefetchIndex(batchCount: 0, margin: 5) == nil)
   }
 
+  @Test(
+    "read-ahead names the next page only when the lead reaches past the pages read",
+    arguments: [
+      (60, 40, 1000, nil), (61, 40, 1000, 2), (80, 40, 1000, 2), (100, 40, 1000, 2), (120, 40, 1000, nil),
+      (160, 40, 1000, nil), (180, 40, 1000, 3), (880, 40, 1000, 10), (960, 40, 1000, nil),
+      (80, 40, 100, nil), (80, 40, 101, 2), (20, 0, 1000, nil), (20, 250, 1000, 2),
+    ] as [(Int, Int, Int, Int?)])
+  func readAhead(nextCursor: Int, lead: Int, total: Int, expected: Int?) {
+    #expect(readAheadPage(nextCursor: nextCursor, lead: lead, pageSize: 100, total: total) == expected)
+  }
+
+  @Test("no read-ahead after the list ended, for a zero cursor or at integer limits")
+  func readAheadEdges() {
+    #expect(readAheadPage(nextCursor: nil, lead: 40, pageSize: 100, total: 1000) == nil)
+    #expect(readAheadPage(nextCursor: 0, lead: 40, pageSize: 100, total: 1000) == nil)
+    #expect(readAheadPage(nextCursor: Int.max - 10, lead: 40, pageSize: 100, total: Int.max) == nil)
+    #expect(readAheadPage(nextCursor: 60, lead: 40, pageSize: 0, total: 1000) == nil)
+  }
+
   struct Doubler: DetailLoader {
     func details(for item: Int) async throws -> Int {
       if item < 0 { throw SourceFailure.rateLimited(until: 42) }

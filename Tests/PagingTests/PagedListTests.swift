@@ -128,3 +128,71 @@ struct PagedListTests {
     #expect(batches.last?.state == .end(.noMoreResults(23)))
   }
 }
+
+/// A source whose pages are given one by one, each with its own total and incomplete flag.
+struct ScriptedPages: PageSource {
+  struct Page: Sendable {
+    var ids: [Int]
+    var total: Int
+    var incomplete = false
+  }
+  let pages: [Page]
+  var upstreamPageSize: Int { 10 }
+
+  func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Row> {
+    guard number <= pages.count else { return SourcePage(items: [], totalCount: 0, resultCap: 50) }
+    let page = pages[number - 1]
+    return SourcePage(
+      items: page.ids.map(Row.init(id:)), totalCount: page.total, resultCap: 50, incomplete: page.incomplete)
+  }
+}
+
+@Suite("Short and incomplete pages")
+struct ShortPageTests {
+  @Test("a short page mid-list does not end it while the total says more exist")
+  func shortPageDoesNotEndTheList() async {
+    let source = ScriptedPages(pages: [
+      .init(ids: Array(1...3), total: 40, incomplete: true), .init(ids: Array(11...20), total: 40),
+      .init(ids: Array(21...27), total: 40), .init(ids: Array(31...40), total: 40),
+    ])
+    let batches = await walk(PagedList(source: source, batchSize: 5))
+    let ids = batches.flatMap { $0.items.map(\.item.id) }
+    #expect(ids == Array(1...3) + Array(11...20) + Array(21...27) + Array(31...40))
+    #expect(batches.last?.state == .end(.noMoreResults(30)))
+    #expect(batches.dropLast().allSatisfy { $0.total == 40 })
+    #expect(
+      batches.allSatisfy { $0.incomplete }, "the first page was incomplete, so every later tail says so")
+  }
+
+  @Test("an empty page ends the list even though the total says more exist")
+  func emptyPageEnds() async {
+    let source = ScriptedPages(pages: [.init(ids: Array(1...4), total: 45), .init(ids: [], total: 45)])
+    let batches = await walk(PagedList(source: source, batchSize: 3))
+    #expect(batches.flatMap { $0.items.map(\.item.id) } == [1, 2, 3, 4])
+    #expect(batches.last?.state == .end(.noMoreResults(4)))
+    #expect(batches.last?.total == 4, "the true end gives the exact count")
+    #expect(!batches.contains { $0.incomplete })
+  }
+
+  @Test("the set size never shrinks mid-list when a later page reports a smaller total")
+  func setSizeNeverShrinks() async {
+    let source = ScriptedPages(pages: [
+      .init(ids: Array(1...10), total: 1677), .init(ids: Array(11...14), total: 30, incomplete: true),
+      .init(ids: Array(21...30), total: 30), .init(ids: Array(31...40), total: 30),
+      .init(ids: Array(41...50), total: 30),
+    ])
+    let batches = await walk(PagedList(source: source, batchSize: 4))
+    let sizes = batches.dropLast().map(\.total)
+    #expect(sizes.allSatisfy { $0 == 50 }, "capped at 50 from the first page: \(sizes)")
+    #expect(batches.last?.state == .end(.capReached(50)))
+    #expect(batches.map(\.incomplete) == batches.map { $0.cursor >= 8 })
+  }
+
+  @Test("pages of repeats still end through the barren-page guard")
+  func barrenPagesEnd() async {
+    let source = ScriptedPages(pages: Array(repeating: .init(ids: [1, 2], total: 50), count: 5))
+    let batches = await walk(PagedList(source: source, batchSize: 10))
+    #expect(batches.count == 1)
+    #expect(batches[0].state == .end(.noMoreResults(2)))
+  }
+}

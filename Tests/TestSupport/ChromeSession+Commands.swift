@@ -132,6 +132,16 @@ extension ChromeSession {
     try await command("DELETE", "/actions")
   }
 
+  /// Presses the keys of `keys` together (for example Control and End) and releases them in reverse.
+  public func pressChord(_ keys: [String]) async throws {
+    let steps: [WebDriverJSON] =
+      keys.map { ["type": "keyDown", "value": .string($0)] }
+      + keys.reversed().map { ["type": "keyUp", "value": .string($0)] }
+    try await command(
+      "POST", "/actions", body: ["actions": [["type": "key", "id": "keyboard", "actions": .array(steps)]]])
+    try await command("DELETE", "/actions")
+  }
+
   /// A PNG of the viewport.
   public func screenshot() async throws -> [UInt8] {
     let value = try await command("GET", "/screenshot")

@@ -96,6 +96,8 @@ public final class RedisServerProcess: Sendable {
   {
     var arguments = [
       "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory,
+      // Tests slow the server down with DEBUG SLEEP; Redis 7 refuses DEBUG unless this is set.
+      "--enable-debug-command", "yes",
     ]
     if let password { arguments += ["--requirepass", password] }
     let runner = try ProcessRunner(

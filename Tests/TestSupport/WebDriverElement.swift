@@ -35,4 +35,6 @@ public enum WebDriverKey {
   public static let tab = "\u{E004}"
   /// Arrow down.
   public static let arrowDown = "\u{E015}"
+  /// Control (a modifier: use it in `pressChord`).
+  public static let control = "\u{E009}"
 }

@@ -16,6 +16,8 @@ public struct RESPParser: Sendable {
     case value(RESPValue)
   }
 
+  private static let types: [UInt8] = Array("+-:$*".utf8)
+
   /// The limits this parser enforces.
   public let limits: RESPParserLimits
   private var buffer: [UInt8] = []
@@ -94,8 +96,10 @@ public struct RESPParser: Sendable {
       return .value(.bulkString(payload))
     }
     guard start < buffer.count else { return .incomplete }
-    guard let end = try lineEnd() else { return .incomplete }
     let type = buffer[start]
+    // An unknown type is refused before its line ends, so junk is not buffered up to the line limit.
+    guard Self.types.contains(type) else { throw .unknownType(type) }
+    guard let end = try lineEnd() else { return .incomplete }
     let contentStart = start + 1
     try count(bytes: end - start, elements: 1)
     defer {
@@ -123,11 +127,12 @@ public struct RESPParser: Sendable {
       let length = try number(contentStart, end)
       if length == -1 { return .value(.null) }
       if length < -1 { throw .negativeLength }
+      // An empty array is a level of nesting too, even though it never opens a frame.
+      if stack.count >= limits.maxDepth { throw .tooDeep(limit: limits.maxDepth) }
       if length == 0 { return .value(.array([])) }
       if length > Int64(limits.maxArrayLength) {
         throw .arrayTooLong(count: length, limit: limits.maxArrayLength)
       }
-      if stack.count >= limits.maxDepth { throw .tooDeep(limit: limits.maxDepth) }
       // The announced count is untrusted: reserve little, grow as elements really arrive.
       var items: [RESPValue] = []
       items.reserveCapacity(min(Int(length), 16))

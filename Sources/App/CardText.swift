@@ -1,0 +1,65 @@
+/// The small derived texts and numbers of a card, computed from a repository's fields.
+enum CardText {
+  /// Stars relative to the largest count, 0…100, at least 1 when there are any stars.
+  static func barPercent(stars: Int, largest: Int) -> Int {
+    guard stars > 0 else { return 0 }
+    // Any `Int`s are accepted; nothing overflows.
+    let scale = max(largest, stars)
+    let (scaled, overflow) = stars.multipliedReportingOverflow(by: 100)
+    let percent = overflow ? stars / max(1, scale / 100) : scaled / scale
+    return min(100, max(1, percent))
+  }
+
+  /// The colour band by absolute stars.
+  static func band(_ stars: Int) -> Int {
+    switch stars {
+    case ..<100: return 1
+    case ..<1000: return 2
+    case ..<10_000: return 3
+    case ..<50_000: return 4
+    default: return 5
+    }
+  }
+
+  /// Only http(s) links leave the page; anything else points at the repository on github.com.
+  static func safeLink(_ url: String, fallback fullName: String) -> String {
+    if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
+    return "https://github.com/"
+      + fullName.split(separator: "/").map { URLText.encode(String($0)) }
+      .joined(separator: "/")
+  }
+
+  /// One or two capital letters from a login: `octo-cat` → `OC`, `swift` → `S`.
+  static func initials(_ login: String) -> String {
+    if login.utf8.allSatisfy({ $0 < 0x80 }) { return asciiInitials(login) }
+    var letters: [Character] = []
+    var atStart = true
+    for character in login where letters.count < 2 {
+      if character == "-" || character == "_" || character == "." {
+        atStart = true
+      } else if atStart {
+        letters.append(character)
+        atStart = false
+      }
+    }
+    let text = (letters.isEmpty ? String(login.prefix(1)) : String(letters)).uppercased()
+    return text.isEmpty ? "?" : text
+  }
+
+  /// `initials` for an ASCII login (every GitHub login), without intermediate strings.
+  private static func asciiInitials(_ login: String) -> String {
+    guard let first = login.utf8.first else { return "?" }
+    return TextBuilder.make(capacity: 2) { out in
+      var atStart = true
+      for byte in login.utf8 where out.count < 2 {
+        if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") {
+          atStart = true
+        } else if atStart {
+          out.byte(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+          atStart = false
+        }
+      }
+      if out.count == 0 { out.byte(first) }
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import GitHub
+import Paging
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Fetches the next 100-item search page before a batch needs it, so fast readers do not wait on
+/// GitHub, while the search budget is plentiful: never into the last fifth of the window.
+final class ReadAhead: Sendable {
+  /// What became of one chance to read ahead.
+  enum Outcome: String, Sendable, CaseIterable {
+    /// A page was requested (a cached or in-flight page costs nothing upstream).
+    case started
+    /// The search budget was too low.
+    case budget
+  }
+
+  /// The share of the search window that read-ahead leaves for readers' own requests.
+  static let reservedShare = 0.2
+
+  let client: GitHubClient
+  /// Rows ahead of a batch's end that should already be in the cache (0 disables read-ahead).
+  let lead: Int
+  private let counts = Mutex<[Outcome: Int]>([:])
+
+  init(client: GitHubClient, lead: Int) {
+    self.client = client
+    self.lead = lead
+  }
+
+  /// After serving `batch` of `query`: starts fetching the page the next batches will need when it
+  /// is near and the budget allows. Only the decision is awaited; the fetch runs on its own.
+  func consider(_ batch: ListBatch<Repository>, query: SearchQuery) async {
+    guard
+      let page = readAheadPage(
+        nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
+    else { return }
+    let search = await client.rateLimitSnapshots().first { $0.resource == RateLimitResource.search.rawValue }
+    guard Self.allows(search, now: Int(Date().timeIntervalSince1970)) else {
+      record(.budget)
+      return
+    }
+    record(.started)
+    Task { [client] in
+      _ = try? await client.searchRepositories(query, page: page, perPage: GitHubSearchSource.pageSize)
+    }
+  }
+
+  /// Whether one more search call leaves at least `reservedShare` of the window: true when nothing is
+  /// known yet or the window has reset, false while a secondary limit blocks searching.
+  static func allows(_ snapshot: RateLimitSnapshot?, now: Int) -> Bool {
+    guard let snapshot else { return true }
+    if let until = snapshot.secondaryUntil, now < until { return false }
+    if now >= snapshot.reset { return true }
+    let reserve = Int((Double(max(0, snapshot.limit)) * reservedShare).rounded(.up))
+    return snapshot.remaining - 1 >= reserve
+  }
+
+  private func record(_ outcome: Outcome) { counts.withLock { $0[outcome, default: 0] += 1 } }
+
+  /// How often each outcome happened.
+  func count(_ outcome: Outcome) -> Int { counts.withLock { $0[outcome] ?? 0 } }
+
+  /// Appends the read-ahead counters in Prometheus text format.
+  func render(into out: inout String) {
+    out += "# HELP reposcroll_read_ahead_total Chances to read the next search page ahead, by outcome.\n"
+    out += "# TYPE reposcroll_read_ahead_total counter\n"
+    for outcome in Outcome.allCases {
+      out += "reposcroll_read_ahead_total{outcome=\"\(outcome.rawValue)\"} \(count(outcome))\n"
+    }
+  }
+}

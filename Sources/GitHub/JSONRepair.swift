@@ -1,0 +1,120 @@
+import HTTP
+
+/// Mends the text of an upstream JSON body so that one bad string cannot fail the whole body:
+/// invalid UTF-8 and lone UTF-16 surrogate escapes become U+FFFD, and raw control bytes inside
+/// strings (which JSON forbids) are escaped (tab, newline) or dropped. The structure is left alone,
+/// so a body that is not JSON still fails to decode.
+enum JSONRepair {
+  /// `body` mended, or `body` itself when it needed nothing.
+  static func repaired(_ body: [UInt8]) -> [UInt8] {
+    body.withUnsafeBufferPointer { repaired($0) } ?? body
+  }
+
+  private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+  private static let replacementEscape = Array(#"\uFFFD"#.utf8)
+
+  /// The mended bytes, or nil when nothing needed mending (then no copy is made).
+  private static func repaired(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    var out: [UInt8]? = nil
+    var copied = 0  // bytes[copied..<i] are still to be appended to `out`
+    var inString = false
+    var i = 0
+    let n = bytes.count
+    /// Appends the pending bytes before `i`, then `replacement`, and skips `skip` input bytes.
+    func mend(_ replacement: [UInt8], skip: Int) {
+      if out == nil {
+        out = []
+        out?.reserveCapacity(n + 16)
+      }
+      out?.append(contentsOf: bytes[copied..<i])
+      out?.append(contentsOf: replacement)
+      i += skip
+      copied = i
+    }
+    while i < n {
+      let byte = bytes[i]
+      if byte < 0x80 {
+        if byte == UInt8(ascii: "\"") {
+          inString.toggle()
+          i += 1
+        } else if byte == UInt8(ascii: "\\") && inString {
+          guard i + 1 < n else { break }
+          if bytes[i + 1] == UInt8(ascii: "u"), let unit = hex4(bytes, i + 2) {
+            if (0xD800...0xDBFF).contains(unit) {
+              if i + 11 < n, bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"),
+                let low = hex4(bytes, i + 8), (0xDC00...0xDFFF).contains(low)
+              {
+                i += 12
+              } else {
+                mend(replacementEscape, skip: 6)
+              }
+            } else if (0xDC00...0xDFFF).contains(unit) {
+              mend(replacementEscape, skip: 6)
+            } else {
+              i += 6
+            }
+          } else if bytes[i + 1] < 0x80 && bytes[i + 1] >= 0x20 {
+            i += 2
+          } else {
+            i += 1
+          }
+        } else if byte < 0x20 && inString {
+          switch byte {
+          case 0x09: mend(Array(#"\t"#.utf8), skip: 1)
+          case 0x0A: mend(Array(#"\n"#.utf8), skip: 1)
+          default: mend([], skip: 1)
+          }
+        } else {
+          i += 1
+        }
+        continue
+      }
+      let length = validSequenceLength(bytes, i)
+      if length > 0 {
+        i += length
+      } else {
+        mend(replacement, skip: max(1, -length))
+      }
+    }
+    guard var result = out else { return nil }
+    result.append(contentsOf: bytes[copied..<n])
+    return result
+  }
+
+  /// The length of the valid UTF-8 sequence starting at `i` (a non-ASCII lead), or minus the length
+  /// of its longest valid prefix when it is broken (at least one byte is then replaced).
+  private static func validSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+    let lead = bytes[i]
+    let count: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: count = 2
+    case 0xE0: count = 3; low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: count = 3
+    case 0xED: count = 3; high = 0x9F
+    case 0xF0: count = 4; low = 0x90
+    case 0xF1...0xF3: count = 4
+    case 0xF4: count = 4; high = 0x8F
+    default: return -1
+    }
+    for k in 1..<count {
+      guard i + k < bytes.count else { return -k }
+      let byte = bytes[i + k]
+      let (lo, hi) = k == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+      guard byte >= lo && byte <= hi else { return -k }
+    }
+    return count
+  }
+
+  /// The value of four hex digits at `start`, or nil.
+  private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+    guard start + 4 <= bytes.count else { return nil }
+    var value = 0
+    for k in start..<start + 4 {
+      guard let digit = URLEncoding.hexValue(bytes[k]) else { return nil }
+      value = value << 4 | Int(digit)
+    }
+    return value
+  }
+}

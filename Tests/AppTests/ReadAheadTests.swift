@@ -1,0 +1,141 @@
+import CurlClient
+import GitHub
+import GitHubDouble
+import HTTP
+import HTTPServer
+import TestSupport
+import Testing
+
+@testable import App
+
+/// Reading the next search page ahead: when the reader nears the end of the cached pages, and only
+/// while the search budget is plentiful. The app's handler is called directly and reaches the double
+/// through an in-process transport.
+@Suite("Read-ahead")
+struct ReadAheadTests {
+  /// GitHub served by a double's handler in this process, without sockets.
+  struct DoubleTransport: HTTPClientTransport {
+    let double: GitHubDouble
+
+    func execute(_ request: ClientRequest) async throws -> ClientResponse {
+      guard let schemeEnd = request.url.range(of: "://"),
+        let pathStart = request.url[schemeEnd.upperBound...].firstIndex(of: "/")
+      else { throw ClientError.invalidURL(request.url) }
+      var headers = request.headers
+      headers.replaceOrAdd(name: "Host", value: String(request.url[schemeEnd.upperBound..<pathStart]))
+      let response = try await double.handler(
+        HTTPRequest(method: request.method, target: String(request.url[pathStart...]), headers: headers),
+        RequestContext(requestID: "upstream"))
+      var body: [UInt8] = []
+      switch response.body {
+      case .bytes(let bytes): body = bytes
+      case .stream(let stream): for try await chunk in stream { body += chunk }
+      }
+      return ClientResponse(status: response.status, headers: response.headers, body: body)
+    }
+  }
+
+  /// 1,500 repositories (so `stars:>=0` reaches the 1,000-result cap), no latency.
+  static func double(searchLimit: Int = 1_000_000) -> GitHubDouble {
+    AppHarness.smallDouble { $0.searchLimitPerMinute = searchLimit }
+  }
+
+  static func app(_ double: GitHubDouble, readAhead: Int = 40) throws -> RepoScrollApp {
+    let root = try ProcessRunner.packageRoot()
+    var configuration = AppConfiguration()
+    configuration.templatesDirectory = root + "/Templates"
+    configuration.publicDirectory = root + "/Public"
+    configuration.accessLog = false
+    configuration.readAhead = readAhead
+    return try RepoScrollApp(
+      configuration: configuration, transport: DoubleTransport(double: double), log: { _ in })
+  }
+
+  static func get(_ app: RepoScrollApp, _ target: String) async throws -> String {
+    let response = try await app.handler(
+      HTTPRequest(method: .get, target: target), RequestContext(requestID: "t"))
+    #expect(response.status.code == 200, "\(target) answered \(response.status)")
+    return try await InProcessTests.body(response)
+  }
+
+  /// Waits (up to 10 s) until the double has served `count` searches; false if it never does.
+  static func searches(_ double: GitHubDouble, reach count: Int) async throws -> Bool {
+    for _ in 0..<1000 {
+      if double.counters().calls(.search) >= count { return true }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return false
+  }
+
+  static let list = "stars%3A%3E%3D0&sort=stars&order=desc"
+
+  @Test func theNextPageIsFetchedWhenTheReaderNearsTheEndOfTheCachedOnes() async throws {
+    let double = Self.double()
+    let app = try Self.app(double)
+    _ = try await Self.get(app, "/?q=\(Self.list)")
+    for after in [20, 40] { _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=\(after)") }
+    #expect(double.counters().calls(.search) == 1, "rows 1–60 need only page 1")
+    #expect(app.routes.readAhead.count(.started) == 0)
+    _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
+    #expect(app.routes.readAhead.count(.started) == 1)
+    #expect(try await Self.searches(double, reach: 2), "page 2 is read ahead without a request for it")
+    let html = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=100")
+    #expect(HTMLScan.cards(html).map(\.position) == Array(101...120))
+    #expect(double.counters().calls(.search) == 2, "the batch needing page 2 found it cached")
+    let metrics = try await Self.get(app, "/metrics")
+    #expect(metrics.contains("reposcroll_read_ahead_total{outcome=\"started\"} 1"))
+  }
+
+  @Test func aLowSearchBudgetIsKeptForReadersOwnRequests() async throws {
+    let double = Self.double(searchLimit: 30)
+    let app = try Self.app(double)
+    _ = try await Self.get(app, "/?q=\(Self.list)")
+    // 30 a minute: after 24 more calls only 5 remain, and one more would leave 4, under a fifth.
+    for page in 2...25 {
+      _ = try await app.routes.client.searchRepositories(
+        SearchQuery(text: "stars:>=\(page)"), page: 1, perPage: 100)
+    }
+    let before = double.counters().calls(.search)
+    _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
+    #expect(app.routes.readAhead.count(.budget) == 1)
+    #expect(app.routes.readAhead.count(.started) == 0)
+    _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=80")
+    #expect(double.counters().calls(.search) == before, "nothing was read ahead")
+    let html = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=100")
+    #expect(HTMLScan.cards(html).count == 20, "the reader still gets page 2 on demand")
+    #expect(double.counters().calls(.search) == before + 1)
+  }
+
+  @Test func aThousandRowWalkStillCostsTenSearchCalls() async throws {
+    let double = Self.double()
+    let app = try Self.app(double)
+    var html = try await Self.get(app, "/?q=\(Self.list)")
+    var rows = HTMLScan.cards(html).count
+    while let next = HTMLScan.nextFragment(html) {
+      html = try await Self.get(app, next)
+      rows += HTMLScan.cards(html).count
+    }
+    #expect(rows == 1000)
+    #expect(app.routes.readAhead.count(.started) > 0)
+    #expect(double.counters().calls(.search) == 10)
+  }
+
+  @Test(
+    "the budget rule: a fifth of the window stays for readers",
+    arguments: [(30, 8, true), (30, 7, true), (30, 6, false), (10, 3, true), (10, 2, false), (0, 0, false)])
+  func budget(limit: Int, remaining: Int, allowed: Bool) {
+    let snapshot = RateLimitSnapshot(resource: "search", limit: limit, remaining: remaining, reset: 2_000)
+    #expect(ReadAhead.allows(snapshot, now: 1_000) == allowed)
+  }
+
+  @Test func anUnknownOrResetWindowAllowsAndASecondaryLimitForbids() {
+    #expect(ReadAhead.allows(nil, now: 1_000))
+    #expect(
+      ReadAhead.allows(RateLimitSnapshot(resource: "search", limit: 30, remaining: 0, reset: 999), now: 1_000)
+    )
+    #expect(
+      !ReadAhead.allows(
+        RateLimitSnapshot(resource: "search", limit: 30, remaining: 30, reset: 2_000, secondaryUntil: 1_060),
+        now: 1_000))
+  }
+}

@@ -1,0 +1,97 @@
+import GitHub
+import GitHubDouble
+import HTTP
+import Testing
+
+@testable import App
+
+/// Cache warming for the cards a reader is about to see: avatars of each batch sent, and the star
+/// histories just after the one a reader asked for, only while the core budget is plentiful.
+@Suite("Warming")
+struct WarmingTests {
+  static let list = ReadAheadTests.list
+
+  /// Waits (up to 10 s) until `calls` reaches `count`; false if it never does.
+  static func reach(_ count: Int, _ calls: () -> Int) async throws -> Bool {
+    for _ in 0..<1000 {
+      if calls() >= count { return true }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return false
+  }
+
+  /// The star-history paths of the cards in `html`, in order.
+  static func historyPaths(_ html: String) -> [String] {
+    html.matches(of: #/data-stargazers="(/fragments/stars/[^"]+)"/#).map { String($0.1) }
+  }
+
+  @Test func theAvatarsOfABatchSentAreFetchedOnce() async throws {
+    let double = ReadAheadTests.double()
+    let app = try ReadAheadTests.app(double)
+    let html = try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0")
+    let owners = Set(html.matches(of: #/src="/avatars/(\d+)\?s=80"/#).map { String($0.1) })
+    #expect(!owners.isEmpty)
+    #expect(try await Self.reach(owners.count) { double.counters().calls(.avatar) })
+    for owner in owners {
+      _ = try await app.handler(
+        HTTPRequest(method: .get, target: "/avatars/\(owner)?s=80"), .init(requestID: "a"))
+    }
+    #expect(double.counters().calls(.avatar) == owners.count, "the browser's requests found them cached")
+  }
+
+  @Test func askingForOneHistoryWarmsTheNextCards() async throws {
+    let double = ReadAheadTests.double()
+    let app = try ReadAheadTests.app(double)
+    let paths = Self.historyPaths(
+      try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
+    #expect(paths.count == 20)
+    _ = try await ReadAheadTests.get(app, paths[3])
+    #expect(app.routes.warming.count(.history) == 4)
+    #expect(try await Self.reach(5) { double.counters().calls(.history) })
+    #expect(double.counters().calls(.history) == 5, "its own and cards 5–8")
+    _ = try await ReadAheadTests.get(app, paths[4])
+    #expect(try await Self.reach(6) { double.counters().calls(.history) })
+    #expect(double.counters().calls(.history) == 6, "card 5 came from the cache; only card 9 was new")
+    _ = try await ReadAheadTests.get(app, paths[19])
+    #expect(app.routes.warming.count(.history) == 8, "nothing is known after the last card sent")
+  }
+
+  @Test func aLowCoreBudgetWarmsNothing() async throws {
+    let double = AppHarness.smallDouble { $0.coreLimitPerHour = 10 }
+    let app = try ReadAheadTests.app(double)
+    let paths = Self.historyPaths(
+      try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
+    for path in paths[0..<4] { _ = try await ReadAheadTests.get(app, path) }
+    // 10 an hour: once 6 are spent, 4 more would leave none of the half kept back.
+    let warmedEarly = app.routes.warming.count(.history)
+    _ = try await ReadAheadTests.get(app, paths[10])
+    #expect(app.routes.warming.count(.budget) >= 1)
+    #expect(app.routes.warming.count(.history) == warmedEarly)
+  }
+
+  @Test(
+    "plentiful: half the core window stays after warming",
+    arguments: [(5000, 2504, 4, true), (5000, 2503, 4, false), (60, 34, 4, true), (60, 33, 4, false)])
+  func plentiful(limit: Int, remaining: Int, spending: Int, allowed: Bool) {
+    let snapshot = RateLimitSnapshot(resource: "core", limit: limit, remaining: remaining, reset: 2_000)
+    #expect(Warming.plentiful(snapshot, spending: spending, now: 1_000) == allowed)
+  }
+
+  @Test func theIndexFindsSuccessorsInTheSameListAndForgetsTheOldest() {
+    var index = ListIndex(capacity: 3)
+    let a = ListKind.search(SearchQuery(text: "a"))
+    let b = ListKind.search(SearchQuery(text: "b"))
+    index.record(RepoName(owner: "o", repo: "1"), list: a, position: 1)
+    index.record(RepoName(owner: "o", repo: "2"), list: a, position: 2)
+    index.record(RepoName(owner: "o", repo: "x"), list: b, position: 3)
+    #expect(
+      index.successors(of: RepoName(owner: "o", repo: "1"), count: 4) == [RepoName(owner: "o", repo: "2")])
+    #expect(index.successors(of: RepoName(owner: "o", repo: "2"), count: 4).isEmpty)
+    index.record(RepoName(owner: "o", repo: "3"), list: a, position: 3)
+    #expect(index.count == 3)
+    #expect(
+      index.successors(of: RepoName(owner: "o", repo: "1"), count: 4).isEmpty, "the oldest was forgotten")
+    #expect(
+      index.successors(of: RepoName(owner: "o", repo: "2"), count: 4) == [RepoName(owner: "o", repo: "3")])
+  }
+}

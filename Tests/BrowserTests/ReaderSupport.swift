@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What the reader-facing suites share: processes, sessions, page scripts and screenshots.
+enum Reader {
+  /// A long list (every catalog repository matches, GitHub's 1,000 cap applies), sorted by stars.
+  static let query = "q=stars%3A%3E%3D0&sort=stars&order=desc"
+  /// Cards per batch the app runs with.
+  static let batchSize = 20
+  /// A fast double with budgets that never run out unless a test says so.
+  static let doubleArguments = ["--latency", "10..60", "--search-limit", "10000", "--core-limit", "100000"]
+
+  /// Runs `body` with a fresh double and app (extra double flags appended).
+  static func withApp<T>(
+    double extra: [String] = [], _ body: (AppProcesses) async throws -> T
+  ) async throws -> T {
+    try await AppProcesses.with(
+      doubleArguments: doubleArguments + extra, appArguments: ["--batch-size", String(batchSize)], body)
+  }
+
+  /// Session options for a window size, with optional extra Chromium switches.
+  static func options(width: Int = 1280, height: Int = 900, extra: [String] = []) -> ChromeSessionOptions {
+    var options = ChromeSessionOptions()
+    options.arguments =
+      options.arguments.filter { !$0.hasPrefix("--window-size=") } + ["--window-size=\(width),\(height)"]
+      + extra
+    return options
+  }
+
+  /// Animations off, so what axe and the screenshots see is the settled page.
+  static func reduceMotion(_ session: ChromeSession, dark: Bool = false) async throws {
+    var features: [WebDriverJSON] = [["name": "prefers-reduced-motion", "value": "reduce"]]
+    if dark { features.append(["name": "prefers-color-scheme", "value": "dark"]) }
+    try await session.cdp("Emulation.setEmulatedMedia", ["features": .array(features)])
+  }
+
+  // MARK: Scripts
+
+  static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+
+  /// The first card below the sticky header (as feed.js defines it) and its top edge in the viewport.
+  static let topCard = """
+    const header = document.querySelector('.site-header');
+    const edge = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
+    const card = Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
+      .find((a) => a.getBoundingClientRect().bottom > edge + 1);
+    return card ? [Number(card.getAttribute('aria-posinset')), card.getBoundingClientRect().top] : null;
+    """
+
+  /// Puts card `arguments[0]` `arguments[1]` px below the sticky header (or the viewport's top).
+  static let scrollCardToTop = """
+    const header = document.querySelector('.site-header');
+    const edge = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
+    const card = document.querySelector('[role=feed] article[aria-posinset="' + arguments[0] + '"]');
+    window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - edge - arguments[1]);
+    """
+
+  /// Opens the long list and waits for its first batch.
+  static func openSearch(_ session: ChromeSession, _ p: AppProcesses) async throws {
+    try await session.navigate(to: p.baseURL + "/?" + query)
+    try await session.waitForScript("\(cardCount) >= \(batchSize)", timeout: .seconds(15))
+  }
+
+  /// Scrolls to the bottom until at least `rows` cards are in the feed; returns the count.
+  @discardableResult
+  static func scroll(_ session: ChromeSession, toRows rows: Int) async throws -> Int {
+    var count = try await session.executeScript("return \(cardCount);").int ?? 0
+    while count < rows {
+      try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
+      let grown = try await session.waitForScript(
+        "\(cardCount) > \(count) && \(cardCount)", description: "more than \(count) cards",
+        timeout: .seconds(15),
+        poll: .milliseconds(50))
+      count = grown.int ?? count
+    }
+    return count
+  }
+
+  /// The card at the top and its offset, or nil.
+  static func top(_ session: ChromeSession) async throws -> (position: Int, offset: Double)? {
+    let value = try await session.executeScript(topCard)
+    guard let pair = value.array, pair.count == 2, let position = pair[0].int else { return nil }
+    return (position, pair[1].double ?? 0)
+  }
+
+  /// Saves a screenshot as `name`.png under REPOSCROLL_SCREENSHOTS when that is set (for the report).
+  static func screenshot(_ session: ChromeSession, _ name: String) async throws {
+    guard let folder = ProcessInfo.processInfo.environment["REPOSCROLL_SCREENSHOTS"], !folder.isEmpty else {
+      return
+    }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let png = try await session.screenshot()
+    try Data(png).write(to: URL(fileURLWithPath: folder + "/" + name + ".png"))
+  }
+
+  /// The app's request count for one metrics route (all statuses).
+  static func requests(route: String, _ p: AppProcesses) async throws -> Int {
+    let reply = try await WebDriverLoopbackHTTP.exchange(
+      port: p.appPort, method: "GET", path: "/metrics", body: nil, timeout: .seconds(5))
+    var total = 0
+    for line in reply.text.split(separator: "\n")
+    where line.hasPrefix("reposcroll_http_requests_total{route=\"\(route)\",") {
+      total += Int(line.split(separator: " ").last ?? "") ?? 0
+    }
+    return total
+  }
+}

@@ -1,0 +1,105 @@
+import Glibc
+import Redis
+import Sockets
+import Testing
+
+/// The client against a fake server that misbehaves in one way each.
+@Suite struct RedisHostileServerTests {
+  static func configuration(_ server: FakeRedisServer) -> RedisConfiguration {
+    RedisConfiguration(
+      port: server.port, commandTimeout: .milliseconds(200), reconnectDelay: .milliseconds(10))
+  }
+
+  @Test func garbageIsAProtocolViolation() async throws {
+    let server = try FakeRedisServer(reply: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
+    defer { server.stop() }
+    let connection = try await RedisConnection.connect(Self.configuration(server))
+    await #expect(throws: RedisError.protocolViolation(.unknownType(UInt8(ascii: "H")))) {
+      try await connection.ping()
+    }
+    #expect(!connection.isOpen)
+    // The connection stays failed with the same error.
+    await #expect(throws: RedisError.protocolViolation(.unknownType(UInt8(ascii: "H")))) {
+      try await connection.ping()
+    }
+  }
+
+  @Test func aHugeAnnouncedValueIsRefusedBeforeItArrives() async throws {
+    let server = try FakeRedisServer(reply: Array("$9999999999\r\n".utf8))
+    defer { server.stop() }
+    let client = try RedisClient(Self.configuration(server))
+    defer { client.shutdown() }
+    await #expect(throws: RedisError.protocolViolation(.bulkTooLong(length: 9_999_999_999, limit: 64 << 20)))
+    {
+      try await client.get("k")
+    }
+  }
+
+  @Test func anUnaskedReplyClosesTheConnection() async throws {
+    let server = try FakeRedisServer(reply: Array("+hello\r\n".utf8), greet: true)
+    defer { server.stop() }
+    let connection = try await RedisConnection.connect(Self.configuration(server))
+    // The greeting arrives with nobody waiting for it.
+    for _ in 0..<200 where connection.isOpen { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(!connection.isOpen)
+    await #expect(throws: RedisError.protocolViolation(.unsolicitedReply)) { try await connection.ping() }
+  }
+
+  @Test func aServerThatNeverAnswersTimesOut() async throws {
+    let server = try FakeRedisServer(reply: [])
+    defer { server.stop() }
+    let client = try RedisClient(Self.configuration(server))
+    defer { client.shutdown() }
+    await #expect(throws: RedisError.timeout(.command)) { try await client.ping() }
+  }
+
+  @Test func aServerThatHangsUpMidReplyIsConnectionLost() async throws {
+    let server = try FakeRedisServer(reply: Array("$10\r\nabc".utf8), closeAfterReply: true)
+    defer { server.stop() }
+    let client = try RedisClient(Self.configuration(server))
+    defer { client.shutdown() }
+    await #expect(throws: RedisError.connectionLost("closed by the server")) { try await client.get("k") }
+  }
+
+  @Test func nobodyListeningIsConnectionLostAndThenFailsFast() async throws {
+    let server = try FakeRedisServer(reply: [])
+    let port = server.port
+    server.stop()
+    var configuration = RedisConfiguration(port: port)
+    configuration.reconnectDelay = .seconds(30)
+    let client = try RedisClient(configuration)
+    defer { client.shutdown() }
+    await #expect {
+      try await client.ping()
+    } throws: { error in
+      guard case RedisError.connectionLost(let reason) = error else { return false }
+      return reason.contains("refused")
+    }
+    // Within the reconnect delay the same error comes back without another attempt.
+    await #expect {
+      try await client.ping()
+    } throws: { error in
+      guard case RedisError.connectionLost(let reason) = error else { return false }
+      return reason.contains("refused")
+    }
+    #expect(client.statistics.open == 0)
+  }
+}
+
+/// Connecting to a listener whose accept queue is full: the kernel drops the SYN, so the TCP connect
+/// itself never completes.
+@Suite struct RedisConnectTimeoutTests {
+  @Test func aConnectThatNeverCompletesTimesOut() async throws {
+    let (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 0)
+    defer { Socket.close(listener) }
+    let address = SocketAddressForTests(port: port)
+    var fillers: [Int32] = []
+    defer { for fd in fillers { Socket.close(fd) } }
+    // Fill the accept queue (nobody accepts) so that later SYNs are dropped.
+    for _ in 0..<4 { fillers.append(address.connectNonblocking()) }
+    try await Task.sleep(for: .milliseconds(100))
+    var configuration = RedisConfiguration(port: port)
+    configuration.connectTimeout = .milliseconds(200)
+    await #expect(throws: RedisError.timeout(.connect)) { try await RedisConnection.connect(configuration) }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// axe-core, the accessibility rules engine, injected into a page through WebDriver.
+///
+/// The script comes from PyPI's `axe-playwright-python` (script/test installs it), which ships
+/// `axe_playwright_python/axe.min.js`; `REPOSCROLL_AXE_JS` may name another copy. A missing file fails
+/// the test rather than skipping it.
+public enum AxeCore {
+  /// One rule's violation: its id, impact and the first few offending nodes (CSS targets and HTML).
+  public struct Violation: Sendable, CustomStringConvertible {
+    public let id: String
+    public let impact: String
+    public let nodes: [String]
+
+    public var description: String { "\(id) (\(impact)): \(nodes.joined(separator: " | "))" }
+  }
+
+  /// The script's text, read once.
+  public static func source() throws -> String {
+    let path = try location()
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw WebDriverError.process("cannot read axe-core at \(path)")
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Where axe.min.js is: `REPOSCROLL_AXE_JS`, else the installed Python package.
+  static func location() throws -> String {
+    if let path = ProcessInfo.processInfo.environment["REPOSCROLL_AXE_JS"], !path.isEmpty { return path }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", "-c",
+      "import os, axe_playwright_python as a; print(os.path.join(os.path.dirname(a.__file__), 'axe.min.js'))",
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = Pipe()
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let path = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
+      throw WebDriverError.unavailable(
+        "axe-core is missing: pip install --no-deps axe-playwright-python (script/test does), "
+          + "or set REPOSCROLL_AXE_JS to an axe.min.js")
+    }
+    return path
+  }
+
+  /// Injects axe (once per document) and runs every rule on the whole page.
+  public static func run(in session: ChromeSession, source: String) async throws -> [Violation] {
+    // The source is the script body itself: an eval would be refused by the page's CSP.
+    if try await session.executeScript("return !!window.axe;").bool != true {
+      try await session.executeScript(source + "\n;return !!window.axe;")
+    }
+    let reply = try await session.executeAsyncScript(
+      """
+      const done = arguments[arguments.length - 1];
+      axe.run(document, { resultTypes: ['violations'] })
+        .then((r) => done(r.violations.map((v) => ({
+          id: v.id, impact: v.impact || '',
+          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)),
+        }))))
+        .catch((e) => done([{ id: 'axe-error', impact: 'error', nodes: [String(e)] }]));
+      """)
+    return (reply.array ?? []).map {
+      Violation(
+        id: $0["id"]?.string ?? "", impact: $0["impact"]?.string ?? "",
+        nodes: $0["nodes"]?.array?.compactMap(\.string) ?? [])
+    }
+  }
+}
