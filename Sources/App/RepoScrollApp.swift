@@ -95,7 +95,9 @@ public final class RepoScrollApp: Sendable {
     let client: GitHubClient
     if let transport {
       curlClients = []
-      client = GitHubClient(configuration: github, transport: transport, avatarTransport: avatarTransport)
+      client = GitHubClient(
+        configuration: github, transport: transport, avatarTransport: avatarTransport,
+        sharedStore: sharedStore)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
       let failures = AccessLog(sink: log ?? AccessLog.standardError, secret: configuration.githubToken)
@@ -111,7 +113,8 @@ public final class RepoScrollApp: Sendable {
       let apiClient = CurlHTTPClient(configuration: api)
       let avatarClient = CurlHTTPClient(configuration: avatars)
       curlClients = [apiClient, avatarClient]
-      client = GitHubClient(configuration: github, transport: apiClient, avatarTransport: avatarClient)
+      client = GitHubClient(
+        configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore)
     }
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,

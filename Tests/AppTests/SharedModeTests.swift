@@ -1,4 +1,5 @@
 import App
+import CurlClient
 import HTTP
 import HTTPServer
 import SharedStore
@@ -14,14 +15,26 @@ import Testing
 /// Shared mode as the app shows it: flags, `/healthz`, `/metrics`, and startup errors.
 @Suite("Shared mode: configuration, health and metrics")
 struct SharedModeTests {
-  static func app(_ store: MemoryStore) throws -> RepoScrollApp {
+  /// A GitHub that finds nothing.
+  struct EmptySearch: HTTPClientTransport {
+    func execute(_ request: ClientRequest) async throws -> ClientResponse {
+      ClientResponse(
+        status: .ok, headers: ["Content-Type": "application/json"],
+        body: Array("{\"total_count\":0,\"incomplete_results\":false,\"items\":[]}".utf8))
+    }
+  }
+
+  static func app(
+    _ store: MemoryStore, transport: any HTTPClientTransport = InProcessTests.OfflineTransport()
+  )
+    throws -> RepoScrollApp
+  {
     let root = try ProcessRunner.packageRoot()
     var configuration = AppConfiguration()
     configuration.templatesDirectory = root + "/Templates"
     configuration.publicDirectory = root + "/Public"
     return try RepoScrollApp(
-      configuration: configuration, transport: InProcessTests.OfflineTransport(), sharedStore: store,
-      log: { _ in })
+      configuration: configuration, transport: transport, sharedStore: store, log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> (HTTPStatus, String) {
@@ -79,5 +92,13 @@ struct SharedModeTests {
     }
     configuration.redisURL = nil
     #expect(try await RepoScrollApp.connectSharedStore(configuration) { _ in } == nil)
+  }
+
+  @Test func searchesGoThroughTheSharedStore() async throws {
+    let store = MemoryStore(now: { Date().timeIntervalSince1970 })
+    let app = try Self.app(store, transport: EmptySearch())
+    let (status, body) = try await Self.get(app, "/fragments/results?q=nothing&after=0")
+    #expect(status == .ok, "\(body)")
+    #expect(store.keys.contains { $0.contains("/search/repositories?q=nothing") }, "\(store.keys)")
   }
 }
