@@ -114,11 +114,14 @@ struct ClusterTests {
     }
     // Shared again: a new walk over the three instances costs one search per page.
     let again = try await Self.walk(
-      ports: { ports[$0 % 3] }, rows: 300, start: "/fragments/results?q=stars%3A%3E20")
-    #expect(again.ids.count == 300 && again.statuses.allSatisfy { $0 == 200 })
-    #expect(try await cluster.searchCalls() == searchesWhileDown + 3)
+      ports: { ports[$0 % 3] }, start: "/fragments/results?q=stars%3A%3E10&sort=stars")
+    #expect(
+      again.ids.count == 1_000 && again.statuses.allSatisfy { $0 == 200 },
+      "\(again.ids.count) rows, \(again.statuses)")
+    #expect(try await cluster.searchCalls() == searchesWhileDown + 10)
     for port in ports {
-      #expect(try await Cluster.metric("reposcroll_shared_store_transitions_total", port: port) == 2)
+      let transitions = try await Cluster.metric("reposcroll_shared_store_transitions_total", port: port)
+      #expect(transitions == 2, "\(String(describing: transitions)) transitions")
     }
     await cluster.stop()
   }
@@ -185,7 +188,10 @@ struct ClusterTests {
     }
     #expect(walked.statuses.allSatisfy { $0 == 200 })
     #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
-    #expect(try await cluster.searchCalls() == 10)
+    // Ten pages; the killed instance may have died holding a page's lock (reading ahead), which
+    // another instance fetches again once the lock expires.
+    let calls = try await cluster.searchCalls()
+    #expect((10...11).contains(calls), "\(calls) search calls")
     await cluster.stop()
   }
 }
