@@ -2,9 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A reader scrolling in Chromium through nginx while one instance dies under them.
-@Suite("Shared mode in Chromium through nginx", .serialized)
-struct ClusterBrowserTests {
+/// A reader scrolling in Chromium through nginx while one instance dies under them (in the
+/// serialized cluster suite, so two clusters never compete for the machine).
+extension ClusterTests {
   static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
   static let cards = """
     return Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
