@@ -75,6 +75,10 @@ extension Routes {
       out += "# HELP reposcroll_shared_store_failures_total Shared store commands that failed or timed out.\n"
       out += "# TYPE reposcroll_shared_store_failures_total counter\n"
       out += "reposcroll_shared_store_failures_total{backend=\"\(backend)\"} \(store.failures)\n"
+      out +=
+        "# HELP reposcroll_shared_store_error_replies_total Commands refused with an error reply (misses).\n"
+      out += "# TYPE reposcroll_shared_store_error_replies_total counter\n"
+      out += "reposcroll_shared_store_error_replies_total{backend=\"\(backend)\"} \(store.errorReplies)\n"
     }
     let limits = await client.rateLimitSnapshots().sorted { $0.resource < $1.resource }
     out += "# HELP reposcroll_ratelimit_remaining GitHub requests left in the window, by resource.\n"

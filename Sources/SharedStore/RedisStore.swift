@@ -132,7 +132,7 @@ public final class RedisStore: SharedStore {
     return health.withLock {
       SharedStoreStatus(
         backend: "redis", available: $0.available, since: $0.since, transitions: $0.transitions,
-        failures: $0.failures, lastError: $0.lastError)
+        failures: $0.failures, errorReplies: $0.errorReplies, lastError: $0.lastError)
     }
   }
 
@@ -151,7 +151,7 @@ public final class RedisStore: SharedStore {
       case .cancelled:
         break
       case .server:
-        report(health.withLock { $0.succeeded(now: now()) })
+        report(health.withLock { $0.answeredWithError(now: now()) })
       default:
         report(health.withLock { $0.failed(error.description, now: now()) })
       }

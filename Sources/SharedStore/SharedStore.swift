@@ -85,13 +85,17 @@ public struct SharedStoreStatus: Sendable, Equatable {
   public var transitions: Int
   /// Commands that failed or timed out.
   public var failures: Int
+  /// Commands the store refused with an error reply (each treated as a miss).
+  public var errorReplies: Int
   /// The last failure, without secrets.
   public var lastError: String?
 
   /// A status from its parts.
   public init(
-    backend: String, available: Bool, since: Double, transitions: Int, failures: Int, lastError: String?
+    backend: String, available: Bool, since: Double, transitions: Int, failures: Int, errorReplies: Int = 0,
+    lastError: String?
   ) {
+    self.errorReplies = errorReplies
     self.backend = backend
     self.available = available
     self.since = since

@@ -24,6 +24,8 @@ public struct StoreHealth: Sendable, Equatable {
   public private(set) var transitions = 0
   /// Failed commands so far.
   public private(set) var failures = 0
+  /// Error replies (the store answered, but refused the command: a foreign value of the wrong type).
+  public private(set) var errorReplies = 0
   /// The last failure message.
   public private(set) var lastError: String?
   private var nextProbe: Double
@@ -55,6 +57,12 @@ public struct StoreHealth: Sendable, Equatable {
     since = now
     transitions += 1
     return .recovered(after: max(0, down))
+  }
+
+  /// The store answered with an error reply: it is up, and the command counts as a miss.
+  public mutating func answeredWithError(now: Double) -> Change? {
+    errorReplies += 1
+    return succeeded(now: now)
   }
 
   /// A command failed or timed out.

@@ -154,6 +154,11 @@ struct ClusterTests {
       rejected += try await Cluster.metric("reposcroll_shared_rejected_total", port: port) ?? 0
     }
     #expect(rejected >= 2)
+    var errorReplies = 0.0
+    for port in ports {
+      errorReplies += try await Cluster.metric("reposcroll_shared_store_error_replies_total", port: port) ?? 0
+    }
+    #expect(errorReplies >= 1, "the ledger planted as a string is refused by Redis and counted")
     await cluster.stop()
   }
 
