@@ -148,7 +148,8 @@ struct ClusterTests {
     let second = try await Self.walk(ports: { ports[1 + $0 % 2] }, rows: 200)
     #expect(second.statuses.allSatisfy { $0 == 200 })
     #expect(second.ids == first.ids)
-    #expect(try await cluster.searchCalls() == searchesBefore + 2, "the junk pages were fetched again")
+    // Pages 1 and 2 are fetched again (read-ahead may fetch page 3 again too).
+    #expect(try await cluster.searchCalls() >= searchesBefore + 2, "the junk pages were fetched again")
     var rejected = 0.0
     for port in ports {
       rejected += try await Cluster.metric("reposcroll_shared_rejected_total", port: port) ?? 0
