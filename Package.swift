@@ -26,15 +26,18 @@ let package = Package(
     .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP", "Compression"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
-    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP"]),
+    .target(name: "SharedStore", dependencies: ["Redis"]),
+    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
     .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
-    .target(name: "App", dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "Compression"]),
+    .target(
+      name: "App",
+      dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "Compression", "SharedStore", "Redis"]),
 
     // MARK: Executables
-    .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble"]),
+    .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
     .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
@@ -46,7 +49,7 @@ let package = Package(
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
-    .testTarget(name: "GitHubTests", dependencies: ["GitHub", "TestSupport"]),
+    .testTarget(name: "GitHubTests", dependencies: ["GitHub", "SharedStore", "TestSupport"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
@@ -57,7 +60,8 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer", "Compression", "TestSupport",
+        "App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer", "Compression", "SharedStore",
+        "TestSupport",
       ]
     ),
     .testTarget(
@@ -65,6 +69,8 @@ let package = Package(
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
+    .testTarget(name: "ClusterTests", dependencies: ["Redis", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -55,6 +55,11 @@ public struct AppConfiguration: Sendable {
   public var apiTransfers = 32
   /// Transfers in flight at once to the avatar host, counted apart from the API's.
   public var avatarTransfers = 16
+  /// `redis://[:password@]host:port/db` of the store shared by several instances; nil runs alone.
+  /// It may hold a password, so it is never printed.
+  public var redisURL: String?
+  /// Milliseconds a Redis command may take before the instance falls back to its local state.
+  public var redisTimeoutMS = 50
 
   /// The defaults.
   public init() {}
@@ -233,6 +238,14 @@ public struct AppConfiguration: Sendable {
     Option(
       flag: "--access-log", env: "ACCESS_LOG", valueName: "BOOL", help: "one log line per request (true)"
     ) { $0.accessLog = try bool($1) },
+    Option(
+      flag: "--redis", env: "REDIS_URL", valueName: "URL",
+      help: "share cache, rate limits and coalescing via redis://[:pw@]host:port/db (off)"
+    ) { $0.redisURL = $1 },
+    Option(
+      flag: "--redis-timeout", env: "REDIS_TIMEOUT_MS", valueName: "MS",
+      help: "Redis command timeout before falling back to local state (50)"
+    ) { $0.redisTimeoutMS = try int($1, in: 1...10_000) },
   ]
 
   /// The text padded with spaces to the help column.
@@ -269,7 +282,7 @@ extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
   public var description: String {
     "AppConfiguration(host: \(host), port: \(port), githubAPI: \(githubAPI), avatarBase: \(avatarBase), "
       + "token: \(githubToken == nil ? "none" : "[redacted]"), batchSize: \(batchSize), "
-      + "prefetchMargin: \(prefetchMargin), demo: \(demo))"
+      + "prefetchMargin: \(prefetchMargin), demo: \(demo), redis: \(redisURL == nil ? "off" : "on"))"
   }
 
   /// Same as `description`.

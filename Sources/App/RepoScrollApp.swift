@@ -4,6 +4,7 @@ import Glibc
 import HTTP
 import HTTPServer
 import Mustache
+import SharedStore
 import Synchronization
 
 /// The product: routes for the search page, result fragments, owner lists, star details, avatars,
@@ -33,9 +34,12 @@ public final class RepoScrollApp: Sendable {
   /// is given; avatars then go through `avatarTransport`, or `transport` when that is nil).
   /// `log` receives one access-log line per request and one per failed upstream transfer; nil writes
   /// them to standard error when `configuration.accessLog` is on (failures are written even when off).
+  /// With `sharedStore` (see `connectSharedStore`), the GitHub cache, rate-limit ledger and
+  /// coalescing are shared with the other instances using the same store.
   public init(
     configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
-    avatarTransport: (any HTTPClientTransport)? = nil, log: (@Sendable (String) -> Void)? = nil
+    avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
+    log: (@Sendable (String) -> Void)? = nil
   ) throws {
     self.configuration = configuration
     let templates: TemplateLibrary
@@ -93,7 +97,9 @@ public final class RepoScrollApp: Sendable {
     let client: GitHubClient
     if let transport {
       curlClients = []
-      client = GitHubClient(configuration: github, transport: transport, avatarTransport: avatarTransport)
+      client = GitHubClient(
+        configuration: github, transport: transport, avatarTransport: avatarTransport,
+        sharedStore: sharedStore)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
       let failures = AccessLog(sink: log, secret: configuration.githubToken)
@@ -109,11 +115,12 @@ public final class RepoScrollApp: Sendable {
       let apiClient = CurlHTTPClient(configuration: api)
       let avatarClient = CurlHTTPClient(configuration: avatars)
       curlClients = [apiClient, avatarClient]
-      client = GitHubClient(configuration: github, transport: apiClient, avatarTransport: avatarClient)
+      client = GitHubClient(
+        configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore)
     }
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,
-      client: client, accessLog: accessLog)
+      client: client, sharedStore: sharedStore, accessLog: accessLog)
     handler = routes.makeHandler()
   }
 

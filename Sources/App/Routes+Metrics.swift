@@ -1,5 +1,6 @@
 import GitHub
 import HTTP
+import SharedStore
 
 extension Routes {
   /// `GET /metrics`: requests by route and status, in flight, upstream calls by endpoint and status,
@@ -49,6 +50,36 @@ extension Routes {
     out += "# TYPE reposcroll_cache_bytes gauge\nreposcroll_cache_bytes \(github.cacheBytes)\n"
     out += "# HELP reposcroll_cache_entries Entries in the GitHub response cache.\n"
     out += "# TYPE reposcroll_cache_entries gauge\nreposcroll_cache_entries \(github.cacheEntries)\n"
+    for (name, help, value) in [
+      ("shared_hits_total", "Answers taken from a value another instance stored.", github.sharedHits),
+      (
+        "shared_waits_total", "Requests that waited for another instance's upstream call.", github.sharedWaits
+      ),
+      (
+        "shared_rejected_total", "Shared values refused as malformed or foreign (misses).",
+        github.sharedRejected
+      ),
+    ] {
+      out +=
+        "# HELP reposcroll_\(name) \(help)\n# TYPE reposcroll_\(name) counter\nreposcroll_\(name) \(value)\n"
+    }
+    if let store = await sharedStore?.status() {
+      let backend = Self.label(store.backend)
+      out +=
+        "# HELP reposcroll_shared_store_up 1 while the shared store answers, 0 while running on local state.\n"
+      out += "# TYPE reposcroll_shared_store_up gauge\n"
+      out += "reposcroll_shared_store_up{backend=\"\(backend)\"} \(store.available ? 1 : 0)\n"
+      out += "# HELP reposcroll_shared_store_transitions_total Changes between shared and local-only.\n"
+      out += "# TYPE reposcroll_shared_store_transitions_total counter\n"
+      out += "reposcroll_shared_store_transitions_total{backend=\"\(backend)\"} \(store.transitions)\n"
+      out += "# HELP reposcroll_shared_store_failures_total Shared store commands that failed or timed out.\n"
+      out += "# TYPE reposcroll_shared_store_failures_total counter\n"
+      out += "reposcroll_shared_store_failures_total{backend=\"\(backend)\"} \(store.failures)\n"
+      out +=
+        "# HELP reposcroll_shared_store_error_replies_total Commands refused with an error reply (misses).\n"
+      out += "# TYPE reposcroll_shared_store_error_replies_total counter\n"
+      out += "reposcroll_shared_store_error_replies_total{backend=\"\(backend)\"} \(store.errorReplies)\n"
+    }
     let limits = await client.rateLimitSnapshots().sorted { $0.resource < $1.resource }
     out += "# HELP reposcroll_ratelimit_remaining GitHub requests left in the window, by resource.\n"
     out += "# TYPE reposcroll_ratelimit_remaining gauge\n"
@@ -64,6 +95,22 @@ extension Routes {
       status: .ok,
       headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
       body: .bytes(Array(out.utf8)))
+  }
+
+  /// `GET /healthz`: 200 while the instance serves, which it does with or without its shared store;
+  /// a second line says whether the store is shared or the instance runs on local state.
+  func healthText() async -> HTTPResponse {
+    var text = "ok\n"
+    if let store = await sharedStore?.status() {
+      let seconds = max(0, now - Int(store.since.rounded(.down)))
+      text +=
+        store.available
+        ? "shared store: \(store.backend) available (\(seconds) s)\n"
+        : "shared store: \(store.backend) unavailable for \(seconds) s; serving from local state\n"
+    }
+    return HTTPResponse(
+      status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
+      body: .bytes(Array(text.utf8)))
   }
 
   /// A label value with only safe characters (resource names come from GitHub's headers).

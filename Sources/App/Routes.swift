@@ -3,6 +3,7 @@ import HTTP
 import HTTPServer
 import Mustache
 import Paging
+import SharedStore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -33,6 +34,8 @@ final class Routes: Sendable {
   /// Hashed asset URLs for every page.
   let assets: MustacheValue
   let client: GitHubClient
+  /// The store shared with other instances, if any (shown in `/metrics` and `/healthz`).
+  let sharedStore: (any SharedStore)?
   let metrics = Metrics()
   let accessLog: AccessLog?
   let readAhead: ReadAhead
@@ -43,8 +46,9 @@ final class Routes: Sendable {
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
-    assets: MustacheValue, client: GitHubClient, accessLog: AccessLog?
+    assets: MustacheValue, client: GitHubClient, sharedStore: (any SharedStore)? = nil, accessLog: AccessLog?
   ) {
+    self.sharedStore = sharedStore
     self.configuration = configuration
     self.templates = templates
     self.staticFiles = staticFiles
@@ -78,11 +82,7 @@ final class Routes: Sendable {
       await starsFragment(request, context)
     }
     router.get("/avatars/{id}") { [self] request, context in await avatarImage(request, context) }
-    router.get("/healthz") { _, _ in
-      HTTPResponse(
-        status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
-        body: .bytes(Array("ok\n".utf8)))
-    }
+    router.get("/healthz") { [self] _, _ in await healthText() }
     router.get("/metrics") { [self] _, _ in await metricsText() }
     router.fallback { [self] _, _ in notFoundPage() }
     let routed = router.handler

@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import SharedStore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -30,10 +31,12 @@ public final class GitHubClient: Sendable {
 
   /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
   /// own budget of transfers and connections; otherwise they share `transport`.
+  /// With `sharedStore`, cached values, the rate-limit ledger and coalescing are shared with the
+  /// other instances using it, behind this process's own cache.
   /// `now` gives Unix seconds (injected so tests control time).
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
-    avatarTransport: (any HTTPClientTransport)? = nil,
+    avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
     now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
@@ -60,7 +63,7 @@ public final class GitHubClient: Sendable {
     text = UpstreamText(redactor: redactor)
     state = GitHubState(
       transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
-      log: configuration.eventLog)
+      log: configuration.eventLog, shared: sharedStore)
   }
 
   /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page

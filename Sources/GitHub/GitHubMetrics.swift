@@ -30,6 +30,12 @@ public struct GitHubMetrics: Sendable, Equatable {
   public var itemsSkipped: [GitHubEndpoint: Int] = [:]
   /// Upstream calls cancelled because every caller waiting for them had left.
   public var cancelledUpstream = 0
+  /// Requests answered from a value another instance stored in the shared store.
+  public var sharedHits = 0
+  /// Requests that waited for another instance fetching the same value.
+  public var sharedWaits = 0
+  /// Shared values refused as malformed or foreign (treated as misses).
+  public var sharedRejected = 0
   /// Bytes the cache accounts for now.
   public var cacheBytes = 0
   /// Entries in the cache now.

@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import SharedStore
 
 /// The client's mutable state: cache, in-flight requests, rate limits and metrics, in one actor so
 /// the check-then-act sequences (cache miss → join or start a request) cannot interleave.
@@ -12,21 +13,24 @@ actor GitHubState {
   }
 
   private let transport: any HTTPClientTransport
-  private let now: @Sendable () -> Double
+  let now: @Sendable () -> Double
   private let redactor: Redactor
+  /// The tier shared with other instances, if one is configured (see `GitHubState+Shared`).
+  private let shared: (any SharedStore)?
   private let text: UpstreamText
   private let log: (@Sendable (String) -> Void)?
-  private var cache: ResponseCache<Payload>
+  var cache: ResponseCache<Payload>
   private var flights: [String: Flight] = [:]
   private var nextID: UInt64 = 0
-  private var ledger = RateLimitLedger()
-  private var counters = GitHubMetrics()
+  var ledger = RateLimitLedger()
+  var counters = GitHubMetrics()
 
   init(
     transport: any HTTPClientTransport, now: @escaping @Sendable () -> Double, cacheBytes: Int,
-    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil
+    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil, shared: (any SharedStore)? = nil
   ) {
     self.transport = transport
+    self.shared = shared
     self.now = now
     self.redactor = redactor
     self.text = UpstreamText(redactor: redactor)
@@ -58,7 +62,7 @@ actor GitHubState {
     }
     if let resource = fetch.resource { ledger.reserve(resource, now: start) }
     let flightID = newID()
-    let task = Task { await self.fly(fetch, request, flightID: flightID) }
+    let task = Task { await self.fly(fetch, request, reload: reload, flightID: flightID) }
     flights[fetch.key] = Flight(id: flightID, task: task)
     return await wait(for: fetch.key)
   }
@@ -97,8 +101,8 @@ actor GitHubState {
 
   /// Runs the upstream call, then answers every waiter still there. A flight abandoned by all its
   /// waiters has already left `flights`, and a newer flight under the same key is not touched.
-  private func fly(_ fetch: Fetch, _ request: ClientRequest, flightID: UInt64) async {
-    let result = await perform(fetch, request)
+  private func fly(_ fetch: Fetch, _ request: ClientRequest, reload: Bool, flightID: UInt64) async {
+    let result = await route(fetch, request, reload: reload)
     guard let flight = flights[fetch.key], flight.id == flightID else { return }
     flights[fetch.key] = nil
     for continuation in flight.waiters.values { continuation.resume(returning: result) }
@@ -118,22 +122,34 @@ actor GitHubState {
 
   func snapshots() -> [RateLimitSnapshot] { ledger.snapshots }
 
-  private func perform(_ fetch: Fetch, _ request: ClientRequest) async -> Result<Delivered, GitHubError> {
+  /// Through the shared store when there is one, else straight upstream.
+  private func route(_ fetch: Fetch, _ request: ClientRequest, reload: Bool) async -> Result<
+    Delivered, GitHubError
+  > {
+    // Avatars stay local: large, per-instance, and not counted against the API's limits.
+    if let shared, fetch.endpoint != .avatar {
+      return await loadShared(fetch, request, reload: reload, store: shared)
+    }
+    return await perform(fetch, request)
+  }
+
+  /// One upstream call and the local bookkeeping of its answer (mirrored to the shared ledger).
+  func perform(_ fetch: Fetch, _ request: ClientRequest) async -> Result<Delivered, GitHubError> {
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
     switch outcome {
     case .cancelled:
-      if let resource = fetch.resource { ledger.refund(resource) }
+      if let resource = fetch.resource { await refund(resource) }
       return .failure(.cancelled)
     case .failed(let message):
       counters.recordCall(fetch.endpoint, status: 0)
-      if let resource = fetch.resource { ledger.refund(resource) }
+      if let resource = fetch.resource { await refund(resource) }
       return staleOr(.network(redactor.redact(message)), key: fetch.key)
     case .answered(let response, let decoded):
       let status = response.status.code
       counters.recordCall(fetch.endpoint, status: status)
       if status == 304 {
-        if let resource = fetch.resource { ledger.refund(resource) }
+        if let resource = fetch.resource { await refund(resource) }
         guard let entry = cache.peek(fetch.key) else { return .failure(.upstream(status: 304)) }
         cache.refresh(fetch.key, expires: arrived + fetch.ttl, etag: response.headers["etag"])
         counters.revalidated += 1
@@ -141,22 +157,24 @@ actor GitHubState {
       }
       if let resource = fetch.resource, let limits = RateLimitHeaders.parse(response.headers) {
         ledger.record(limits, resource: resource, now: arrived)
+        if let shared, let remaining = limits.remaining {
+          await shared.record(
+            resource, limit: limits.limit ?? remaining, remaining: remaining,
+            reset: RateLimitLedger.boundedReset(limits.reset ?? Int(arrived) + 60, now: Int(arrived)))
+        }
       }
       if let error = ResponseClassifier.error(
         status: status, headers: response.headers,
         body: status == 200 ? response.body : redactor.redact(response.body),
         resource: fetch.resource, now: arrived, text: text
       ) {
-        return handle(error, fetch: fetch)
+        return await handle(error, fetch: fetch)
       }
       guard let decoded else { return .failure(.upstream(status: status)) }
       switch decoded {
       case .success(let payload):
         noteSkipped(payload, fetch: fetch)
-        let cost = payload.estimatedBytes + fetch.key.utf8.count + 256
-        cache.set(
-          fetch.key,
-          .init(value: payload, etag: response.headers["etag"], expires: arrived + fetch.ttl, cost: cost))
+        storeLocally(fetch.key, payload, etag: response.headers["etag"], expires: arrived + fetch.ttl)
         return .success(Delivered(payload: payload, stale: false))
       case .failure(let error):
         return .failure(error)
@@ -184,10 +202,22 @@ actor GitHubState {
           + (skipped.first ?? "")))
   }
 
-  private func handle(_ error: GitHubError, fetch: Fetch) -> Result<Delivered, GitHubError> {
+  /// Puts a payload in the local cache, charged for what it holds.
+  func storeLocally(_ key: String, _ payload: Payload, etag: String?, expires: Double) {
+    let cost = payload.estimatedBytes + key.utf8.count + 256
+    cache.set(key, .init(value: payload, etag: etag, expires: expires, cost: cost))
+  }
+
+  private func refund(_ resource: String) async {
+    ledger.refund(resource)
+    await shared?.refund(resource)
+  }
+
+  private func handle(_ error: GitHubError, fetch: Fetch) async -> Result<Delivered, GitHubError> {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
       let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
+      await shared?.block(resource, until: bounded, secondary: secondary)
       return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)

@@ -2,6 +2,7 @@ import App
 import Dispatch
 import Foundation
 import GitHubDouble
+import SharedStore
 
 // Reads flags and environment, builds the app and serves until SIGINT or SIGTERM.
 
@@ -43,16 +44,43 @@ if configuration.demo {
   double = demo
 }
 
+/// The outcome of connecting to the shared store, handed from a task to the main thread.
+final class StoreBox: @unchecked Sendable {
+  // Written by one task before `ready.signal()` and read only after `ready.wait()`: the semaphore orders them.
+  var result: Result<RedisStore?, RepoScrollApp.StartupError> = .success(nil)
+  let ready = DispatchSemaphore(value: 0)
+}
+let storeBox = StoreBox()
+// Detached: top-level code runs on the main actor, which is blocked in `wait()` meanwhile.
+Task.detached { [storeBox, configuration] in
+  do throws(RepoScrollApp.StartupError) {
+    storeBox.result = .success(
+      try await RepoScrollApp.connectSharedStore(configuration) { line in
+        FileHandle.standardError.write(Data("repo-scroll: \(line)\n".utf8))
+      })
+  } catch {
+    storeBox.result = .failure(error)
+  }
+  storeBox.ready.signal()
+}
+storeBox.ready.wait()
+let sharedStore: RedisStore?
+switch storeBox.result {
+case .success(let store): sharedStore = store
+case .failure(let error): fail("\(error)")
+}
+
 let app: RepoScrollApp
 do {
-  app = try RepoScrollApp(configuration: configuration)
+  app = try RepoScrollApp(configuration: configuration, sharedStore: sharedStore)
 } catch {
   fail("\(error)")
 }
 
 do {
   let port = try app.start()
-  let mode = configuration.demo ? " (demo: offline GitHub double)" : ""
+  var mode = configuration.demo ? " (demo: offline GitHub double)" : ""
+  if sharedStore != nil { mode += " (shared mode: Redis)" }
   print("RepoScroll listening on http://\(configuration.host):\(port)/\(mode)")
   fflush(nil)  // flushes every stream; the listening line must reach a pipe at once
 } catch {
@@ -69,6 +97,7 @@ for signalNumber in [SIGINT, SIGTERM] {
     FileHandle.standardError.write(Data("repo-scroll: draining connections\n".utf8))
     Task {
       await app.shutdown()
+      sharedStore?.shutdown()
       await stopDemo?.shutdown()
       exit(0)
     }

@@ -1,0 +1,137 @@
+import Synchronization
+
+/// A `SharedStore` in this process's memory with the same semantics as the Redis store (expiring
+/// values and locks, the ledger's rules), for tests of the layers above and for instances that
+/// share one process. It can be switched off to stand for an unreachable store.
+public final class MemoryStore: SharedStore {
+  private struct Ledger {
+    var limit: Int
+    var remaining: Int
+    var reset: Int
+    var secondaryUntil: Int = 0
+  }
+
+  private struct State {
+    var values: [String: (bytes: [UInt8], until: Double)] = [:]
+    var locks: [String: (owner: String, until: Double)] = [:]
+    var ledgers: [String: Ledger] = [:]
+    var available = true
+    var nextOwner = 0
+    var failures = 0
+  }
+
+  private let state = Mutex(State())
+  private let now: @Sendable () -> Double
+
+  /// An empty store reading time (Unix seconds) from `now`.
+  public init(now: @escaping @Sendable () -> Double) { self.now = now }
+
+  /// Makes the store answer (true) or behave as unreachable (false).
+  public func setAvailable(_ available: Bool) { state.withLock { $0.available = available } }
+
+  /// Puts raw bytes under `key`, as a hostile or foreign writer could.
+  public func plant(_ bytes: [UInt8], for key: String) {
+    state.withLock { $0.values[key] = (bytes, .infinity) }
+  }
+
+  /// The keys of the values stored now.
+  public var keys: [String] { state.withLock { Array($0.values.keys) } }
+
+  public func value(for key: String) async -> [UInt8]? {
+    let time = now()
+    return state.withLock { state -> [UInt8]? in
+      guard state.available, let stored = state.values[key], time < stored.until else { return nil }
+      return stored.bytes
+    }
+  }
+
+  public func setValue(_ bytes: [UInt8], for key: String, keepFor seconds: Double) async {
+    let until = now() + seconds
+    state.withLock { if $0.available { $0.values[key] = (bytes, until) } }
+  }
+
+  public func lock(_ key: String, for seconds: Double) async -> LockOutcome {
+    let time = now()
+    return state.withLock { state -> LockOutcome in
+      guard state.available else { return .unshared }
+      if let held = state.locks[key], time < held.until { return .heldElsewhere }
+      state.nextOwner += 1
+      let owner = String(state.nextOwner)
+      state.locks[key] = (owner, time + seconds)
+      return .acquired(LockToken(key: key, owner: owner))
+    }
+  }
+
+  public func unlock(_ token: LockToken) async {
+    state.withLock { state in
+      if state.available, state.locks[token.key]?.owner == token.owner { state.locks[token.key] = nil }
+    }
+  }
+
+  public func reserve(_ resource: String, now time: Double) async -> LedgerRefusal? {
+    state.withLock { state -> LedgerRefusal? in
+      guard state.available, var ledger = state.ledgers[resource] else { return nil }
+      if time < Double(ledger.secondaryUntil) {
+        return LedgerRefusal(until: ledger.secondaryUntil, secondary: true)
+      }
+      if time >= Double(ledger.reset) {
+        // A new window has begun; the next response's headers tell its real figures.
+        ledger.remaining = ledger.limit
+      } else if ledger.remaining <= 0 {
+        return LedgerRefusal(until: ledger.reset, secondary: false)
+      }
+      ledger.remaining = max(0, ledger.remaining - 1)
+      state.ledgers[resource] = ledger
+      return nil
+    }
+  }
+
+  public func refund(_ resource: String) async {
+    state.withLock { state in
+      guard state.available, var ledger = state.ledgers[resource] else { return }
+      ledger.remaining = min(ledger.limit, ledger.remaining + 1)
+      state.ledgers[resource] = ledger
+    }
+  }
+
+  public func record(_ resource: String, limit: Int, remaining: Int, reset: Int) async {
+    state.withLock { state in
+      guard state.available else { return }
+      guard var ledger = state.ledgers[resource] else {
+        state.ledgers[resource] = Ledger(limit: limit, remaining: remaining, reset: reset)
+        return
+      }
+      if reset > ledger.reset {
+        ledger.remaining = remaining
+        ledger.reset = reset
+      } else if reset == ledger.reset {
+        ledger.remaining = min(ledger.remaining, remaining)
+      }
+      ledger.limit = limit
+      state.ledgers[resource] = ledger
+    }
+  }
+
+  public func block(_ resource: String, until: Int, secondary: Bool) async {
+    state.withLock { state in
+      guard state.available else { return }
+      var ledger = state.ledgers[resource] ?? Ledger(limit: 0, remaining: 0, reset: until)
+      if secondary {
+        ledger.secondaryUntil = max(ledger.secondaryUntil, until)
+      } else {
+        ledger.remaining = 0
+        ledger.reset = until
+      }
+      state.ledgers[resource] = ledger
+    }
+  }
+
+  public func status() async -> SharedStoreStatus {
+    let time = now()
+    return state.withLock {
+      SharedStoreStatus(
+        backend: "memory", available: $0.available, since: time, transitions: 0, failures: $0.failures,
+        lastError: nil)
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import TestSupport
+
+/// A local deployment over loopback for the shared-mode tests: a real `redis-server` (optional, with
+/// an optional password), one `github-double` whose counters all instances share, N `repo-scroll`
+/// instances, and optionally `nginx` round-robin in front, as `script/cluster` starts them.
+final class Cluster: Sendable {
+  let redis: RedisServerProcess?
+  let double: ProcessRunner
+  let doublePort: Int
+  let instances: [ProcessRunner]
+  let ports: [Int]
+  let nginx: ProcessRunner?
+  let nginxPort: Int
+
+  private init(
+    redis: RedisServerProcess?, double: ProcessRunner, doublePort: Int, instances: [ProcessRunner],
+    ports: [Int],
+    nginx: ProcessRunner?, nginxPort: Int
+  ) {
+    self.redis = redis
+    self.double = double
+    self.doublePort = doublePort
+    self.instances = instances
+    self.ports = ports
+    self.nginx = nginx
+    self.nginxPort = nginxPort
+  }
+
+  /// Starts everything; `shared` runs the instances with `--redis`.
+  static func start(
+    instances count: Int = 3, shared: Bool = true, doubleArguments: [String] = [], withNginx: Bool = false
+  ) async throws -> Cluster {
+    let redis = shared ? try await RedisServerProcess() : nil
+    let double = try ProcessRunner(
+      executable: try ProcessRunner.builtProduct("github-double"),
+      arguments: ["--port", "0", "--search-limit", "100000", "--core-limit", "1000000"] + doubleArguments,
+      name: "github-double")
+    let doublePort = try await double.waitForListeningPort()
+    var instances: [ProcessRunner] = []
+    var ports: [Int] = []
+    for _ in 0..<count {
+      let app = try launchInstance(doublePort: doublePort, redisURL: redis?.url())
+      instances.append(app)
+      ports.append(try await app.waitForListeningPort())
+    }
+    var nginx: ProcessRunner?
+    var nginxPort = 0
+    if withNginx {
+      nginxPort = try ProcessRunner.freeLoopbackPort()
+      nginx = try startNginx(port: nginxPort, upstreams: ports)
+      try await waitUntilAnswering(port: nginxPort)
+    }
+    return Cluster(
+      redis: redis, double: double, doublePort: doublePort, instances: instances, ports: ports, nginx: nginx,
+      nginxPort: nginxPort)
+  }
+
+  /// One `repo-scroll` against the double, in shared mode when `redisURL` is given.
+  static func launchInstance(doublePort: Int, redisURL: String?) throws -> ProcessRunner {
+    let root = try ProcessRunner.packageRoot()
+    let doubleURL = "http://127.0.0.1:\(doublePort)"
+    var arguments = [
+      "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
+      root + "/Templates",
+      "--public", root + "/Public", "--access-log", "false",
+    ]
+    // The tests check sharing, not the 50 ms default: on a heavily shared test machine a Redis
+    // command can take longer, and an outage it caused would change the call counts asserted here.
+    if let redisURL { arguments += ["--redis", redisURL, "--redis-timeout", "1000"] }
+    return try ProcessRunner(
+      executable: try ProcessRunner.builtProduct("repo-scroll"), arguments: arguments, name: "repo-scroll")
+  }
+
+  private static func startNginx(port: Int, upstreams: [Int]) throws -> ProcessRunner {
+    let directory = NSTemporaryDirectory() + "cluster-nginx-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
+    let servers = upstreams.map { "    server 127.0.0.1:\($0) max_fails=1 fail_timeout=5s;" }.joined(
+      separator: "\n")
+    let configuration = """
+      worker_processes 1;
+      daemon off;
+      pid \(directory)/nginx.pid;
+      error_log \(directory)/logs/error.log warn;
+      events { worker_connections 1024; }
+      http {
+        access_log off;
+        upstream reposcroll {
+      \(servers)
+          keepalive 16;
+        }
+        server {
+          listen 127.0.0.1:\(port);
+          location / {
+            proxy_pass http://reposcroll;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_next_upstream error timeout http_502 http_503 http_504;
+            proxy_next_upstream_tries \(upstreams.count);
+            proxy_connect_timeout 1s;
+          }
+        }
+      }
+      """
+    try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+    return try ProcessRunner(
+      executable: "nginx", arguments: ["-p", directory, "-c", directory + "/nginx.conf"], name: "nginx")
+  }
+
+  private static func waitUntilAnswering(port: Int) async throws {
+    for _ in 0..<100 {
+      if (try? await get(port: port, "/healthz"))?.status == 200 { return }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw WebDriverError.process("nginx did not answer on \(port)")
+  }
+
+  /// Stops nginx, the instances, the double and Redis.
+  func stop() async {
+    await nginx?.terminate()
+    for instance in instances { await instance.terminate() }
+    await double.terminate()
+    await redis?.stop()
+  }
+
+  /// One GET on loopback.
+  static func get(port: Int, _ path: String) async throws -> WebDriverLoopbackHTTP.Reply {
+    try await WebDriverLoopbackHTTP.exchange(
+      port: port, method: "GET", path: path, body: nil, timeout: .seconds(20))
+  }
+
+  /// Search calls the double has answered since its last reset.
+  func searchCalls() async throws -> Int {
+    let counters = try await control("GET", "/_double/counters")
+    return counters["endpoints"]?["search"]?["calls"]?.int ?? 0
+  }
+
+  /// A call to the double's control API.
+  @discardableResult
+  func control(_ method: String, _ path: String) async throws -> WebDriverJSON {
+    let reply = try await WebDriverLoopbackHTTP.exchange(
+      port: doublePort, method: method, path: path, body: method == "POST" ? [] : nil, timeout: .seconds(10))
+    guard reply.status == 200 else { throw WebDriverError.process("double \(path) answered \(reply.status)") }
+    return try WebDriverJSON.parse(Data(reply.body))
+  }
+
+  /// The value of an unlabelled or labelled sample in an instance's `/metrics`.
+  static func metric(_ name: String, port: Int) async throws -> Double? {
+    let text = try await get(port: port, "/metrics").text
+    for line in text.split(separator: "\n") where line.hasPrefix(name + " ") || line.hasPrefix(name + "{") {
+      return line.split(separator: " ").last.flatMap { Double($0) }
+    }
+    return nil
+  }
+
+  /// The repository ids of the cards in a fragment or page, in order.
+  static func cardIDs(_ html: String) -> [Int] {
+    html.matches(of: #/data-repo-id="(\d+)"/#).compactMap { Int($0.1) }
+  }
+
+  /// The next fragment's URL in a fragment or page, unescaped.
+  static func nextFragment(_ html: String) -> String? {
+    html.firstMatch(of: #/data-fragment="([^"]*)"/#).map { String($0.1).replacing("&amp;", with: "&") }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A reader scrolling in Chromium through nginx while one instance dies under them (in the
+/// serialized cluster suite, so two clusters never compete for the machine).
+extension ClusterTests {
+  static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+  static let cards = """
+    return Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
+      .map((a) => [a.dataset.repoId, Number(a.getAttribute('aria-posinset'))]);
+    """
+  static let retryButton = """
+    return Array.from(document.querySelectorAll('button'))
+      .find((b) => /^\\s*retry/i.test(b.textContent)) || null;
+    """
+
+  @Test func anInstanceKilledMidScrollLeavesACompleteListWithoutErrorRows() async throws {
+    let cluster = try await Cluster.start(withNginx: true)
+    let victim = cluster.instances[1]
+    try await withChromeSession { session in
+      try await session.navigate(to: "http://127.0.0.1:\(cluster.nginxPort)/?q=stars%3A%3E10")
+      var count = try await session.waitForScript(Self.cardCount, timeout: .seconds(15)).int ?? 0
+      var killed = false
+      while count < 1_000 {
+        if count >= 300, !killed {
+          _ = await victim.terminate(signal: SIGKILL)
+          killed = true
+        }
+        try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
+        count =
+          try await session.waitForScript(
+            "\(Self.cardCount) > \(count) && \(Self.cardCount)", description: "more than \(count) cards",
+            timeout: .seconds(15), poll: .milliseconds(50)
+          ).int ?? 0
+      }
+      let rows = try await session.executeScript(Self.cards).array ?? []
+      let ids = rows.map { $0[0]?.string ?? "" }
+      let positions = rows.map { $0[1]?.int ?? 0 }
+      #expect(killed)
+      #expect(ids.count == 1_000 && Set(ids).count == 1_000, "no duplicate rows")
+      #expect(positions == Array(1...1_000), "positions run 1…1000 without a gap")
+      #expect(try await session.executeScript(Self.retryButton).isNull, "no error row remains")
+    }
+    // Ten pages; the killed instance may have died holding a page's lock, which its successor then fetches.
+    let calls = try await cluster.searchCalls()
+    #expect((10...11).contains(calls), "\(calls) search calls")
+    await cluster.stop()
+  }
+}

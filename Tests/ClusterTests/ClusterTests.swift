@@ -1,0 +1,203 @@
+import Foundation
+import Redis
+import TestSupport
+import Testing
+
+/// Shared mode end to end: real `redis-server`, one `github-double` and several `repo-scroll`
+/// processes (and `nginx` where a load balancer matters), all on loopback.
+@Suite(
+  "Shared mode across instances: redis-server, github-double, repo-scroll and nginx on loopback", .serialized)
+struct ClusterTests {
+  static let query = "/fragments/results?q=stars%3A%3E10"
+
+  /// A walk of `rows` rows following each fragment's next link, hop `i` sent to `ports[i % count]`.
+  /// `between` runs before each hop with the rows so far (to kill something mid-walk).
+  static func walk(
+    ports: @Sendable (Int) -> Int, rows: Int = 1_000, start: String = query,
+    between: (Int) async throws -> Void = { _ in }
+  ) async throws -> (ids: [Int], statuses: [Int]) {
+    var ids: [Int] = []
+    var statuses: [Int] = []
+    var path: String? = start
+    var hop = 0
+    while let next = path, ids.count < rows {
+      try await between(ids.count)
+      let reply = try await Cluster.get(port: ports(hop), next)
+      statuses.append(reply.status)
+      guard reply.status == 200 else { break }
+      ids += Cluster.cardIDs(reply.text)
+      path = Cluster.nextFragment(reply.text)
+      hop += 1
+    }
+    return (ids, statuses)
+  }
+
+  @Test func aThousandRowWalkOverThreeInstancesCostsTenSearches() async throws {
+    let cluster = try await Cluster.start()
+    let ports = cluster.ports
+    let walked = try await Self.walk(ports: { ports[$0 % 3] })
+    #expect(walked.statuses.allSatisfy { $0 == 200 })
+    #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
+    #expect(try await cluster.searchCalls() == 10)
+    var sharedHits = 0.0
+    for port in ports {
+      sharedHits += try await Cluster.metric("reposcroll_shared_hits_total", port: port) ?? 0
+    }
+    #expect(sharedHits >= 20, "consecutive fragments on other instances read the shared pages")
+    await cluster.stop()
+  }
+
+  @Test func fiftyConcurrentIdenticalFragmentsOverThreeInstancesCostOneSearch() async throws {
+    let cluster = try await Cluster.start(doubleArguments: ["--latency-search", "400"])
+    let ports = cluster.ports
+    let replies = try await withThrowingTaskGroup(of: (Int, [Int]).self) { group in
+      for index in 0..<50 {
+        group.addTask {
+          let reply = try await Cluster.get(port: ports[index % 3], Self.query + "&after=40")
+          return (reply.status, Cluster.cardIDs(reply.text))
+        }
+      }
+      var all: [(Int, [Int])] = []
+      for try await reply in group { all.append(reply) }
+      return all
+    }
+    #expect(replies.count == 50 && replies.allSatisfy { $0.0 == 200 })
+    #expect(Set(replies.map(\.1)).count == 1, "every answer shows the same rows")
+    #expect(try await cluster.searchCalls() == 1)
+    await cluster.stop()
+  }
+
+  @Test func aRateLimitSeenByOneInstanceStopsEveryInstanceUntilTheReset() async throws {
+    let cluster = try await Cluster.start()
+    let ports = cluster.ports
+    let reset = Int(Date().timeIntervalSince1970) + 4
+    try await cluster.control("POST", "/_double/ratelimit?resource=search&remaining=0&reset=\(reset)")
+    // One instance meets the 403; then every instance is asked for other searches.
+    _ = try await Cluster.get(port: ports[0], "/fragments/results?q=first")
+    for (index, port) in ports.enumerated() {
+      for round in 0..<3 {
+        let reply = try await Cluster.get(port: port, "/fragments/results?q=other\(index)x\(round)")
+        #expect(reply.status < 500)
+      }
+    }
+    let log = try await cluster.control("GET", "/_double/requests?endpoint=search")
+    let statuses = (log["requests"]?.array ?? []).map { $0["status"]?.int ?? 0 }
+    #expect(statuses == [403], "one search learned of the limit; no instance called again: \(statuses)")
+    // After the reset, searches are made again.
+    try await Task.sleep(for: .seconds(max(1, Double(reset) - Date().timeIntervalSince1970 + 1.2)))
+    let after = try await Cluster.get(port: ports[2], "/fragments/results?q=stars%3A%3E30")
+    #expect(after.status == 200 && !Cluster.cardIDs(after.text).isEmpty)
+    #expect(try await cluster.searchCalls() == 2)
+    await cluster.stop()
+  }
+
+  @Test func losingRedisMidWalkFallsBackAndSharingResumesAfterItsRestart() async throws {
+    let cluster = try await Cluster.start()
+    let ports = cluster.ports
+    let redis = try #require(cluster.redis)
+    let walked = try await Self.walk(ports: { ports[$0 % 3] }) { rows in
+      if rows == 500 { await redis.kill() }
+    }
+    #expect(walked.statuses.allSatisfy { $0 == 200 })
+    #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000, "no row duplicated or missing")
+    for port in ports {
+      #expect(try await Cluster.metric("reposcroll_shared_store_up", port: port) == 0)
+      let health = try await Cluster.get(port: port, "/healthz")
+      #expect(health.status == 200 && health.text.contains("unavailable"))
+    }
+    let searchesWhileDown = try await cluster.searchCalls()
+
+    try await redis.restart()
+    try await Task.sleep(for: .milliseconds(700))
+    for port in ports {
+      #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
+    }
+    // Shared again: a new walk over the three instances costs one search per page.
+    let again = try await Self.walk(
+      ports: { ports[$0 % 3] }, start: "/fragments/results?q=stars%3A%3E10&sort=stars")
+    #expect(
+      again.ids.count == 1_000 && again.statuses.allSatisfy { $0 == 200 },
+      "\(again.ids.count) rows, \(again.statuses)")
+    #expect(try await cluster.searchCalls() == searchesWhileDown + 10)
+    for port in ports {
+      let transitions = try await Cluster.metric("reposcroll_shared_store_transitions_total", port: port)
+      #expect(transitions == 2, "\(String(describing: transitions)) transitions")
+    }
+    await cluster.stop()
+  }
+
+  @Test func hostileOrForeignValuesInRedisAreMisses() async throws {
+    let cluster = try await Cluster.start()
+    let ports = cluster.ports
+    let redis = try #require(cluster.redis)
+    let first = try await Self.walk(ports: { _ in ports[0] }, rows: 200)
+    let client = try RedisClient(RedisConfiguration(url: redis.url()))
+    defer { client.shutdown() }
+    let keys = (try await client.execute(["KEYS", "reposcroll:v1:*"]).array ?? []).compactMap(\.string)
+    #expect(keys.contains { $0.hasPrefix("reposcroll:v1:cache:") })
+    let hostile: [[UInt8]] = [
+      Array("<script>alert(1)</script>".utf8),
+      [0x52, 0x53, 0x43, 1, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+      [0x52, 0x53, 0x43, 9], Array(repeating: 0x80, count: 100_000),
+    ]
+    for (index, key) in keys.enumerated() {
+      // Every value replaced by junk; the ledger hash becomes a plain string (a type Lua cannot read).
+      try await client.set(key, hostile[index % hostile.count])
+    }
+    let searchesBefore = try await cluster.searchCalls()
+    let second = try await Self.walk(ports: { ports[1 + $0 % 2] }, rows: 200)
+    #expect(second.statuses.allSatisfy { $0 == 200 })
+    #expect(second.ids == first.ids)
+    // Pages 1 and 2 are fetched again (read-ahead may fetch page 3 again too).
+    #expect(try await cluster.searchCalls() >= searchesBefore + 2, "the junk pages were fetched again")
+    var rejected = 0.0
+    for port in ports {
+      rejected += try await Cluster.metric("reposcroll_shared_rejected_total", port: port) ?? 0
+    }
+    #expect(rejected >= 2)
+    var errorReplies = 0.0
+    for port in ports {
+      errorReplies += try await Cluster.metric("reposcroll_shared_store_error_replies_total", port: port) ?? 0
+    }
+    #expect(errorReplies >= 1, "the ledger planted as a string is refused by Redis and counted")
+    await cluster.stop()
+  }
+
+  @Test func aPasswordProtectedRedisWorksWithTheRightPasswordAndStopsStartupWithAWrongOne() async throws {
+    let redis = try await RedisServerProcess(password: "right-Pa55")
+    let double = try ProcessRunner(
+      executable: try ProcessRunner.builtProduct("github-double"), arguments: ["--port", "0"],
+      name: "github-double")
+    let doublePort = try await double.waitForListeningPort()
+    let good = try Cluster.launchInstance(doublePort: doublePort, redisURL: redis.url())
+    let port = try await good.waitForListeningPort()
+    #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
+    #expect(try await Cluster.get(port: port, Self.query).status == 200)
+
+    let wrongURL = "redis://:wrong-Pa55@127.0.0.1:\(redis.port)/0"
+    let bad = try Cluster.launchInstance(doublePort: doublePort, redisURL: wrongURL)
+    let status = try await bad.waitForExit(timeout: .seconds(10))
+    #expect(status != .exited(0))
+    #expect(bad.errorOutput.contains("--redis") && bad.errorOutput.contains("authentication failed"))
+    #expect(!bad.errorOutput.contains("wrong-Pa55") && !bad.output.contains("wrong-Pa55"))
+    await good.terminate()
+    await double.terminate()
+    await redis.stop()
+  }
+
+  @Test func throughNginxAnInstanceKilledMidWalkIsSkipped() async throws {
+    let cluster = try await Cluster.start(withNginx: true)
+    let port = cluster.nginxPort
+    let victim = cluster.instances[1]
+    let walked = try await Self.walk(ports: { _ in port }) { rows in
+      if rows == 400 { _ = await victim.terminate(signal: SIGKILL) }
+    }
+    #expect(walked.statuses.allSatisfy { $0 == 200 })
+    #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
+    // Ten pages; the killed instance may have died holding a page's lock (reading ahead), which
+    // another instance fetches again once the lock expires.
+    let calls = try await cluster.searchCalls()
+    #expect((10...11).contains(calls), "\(calls) search calls")
+    await cluster.stop()
+  }
+}

@@ -1,0 +1,138 @@
+import TestSupport
+import Testing
+
+@testable import GitHub
+
+@Suite("Shared cache encoding: round trips, and malformed or foreign bytes are misses")
+struct PayloadCodecTests {
+  static let owner = RepositoryOwner(
+    login: "zoë", id: 7, avatarURL: "https://avatars.githubusercontent.com/u/7?v=4",
+    htmlURL: "https://github.com/zo%C3%AB", type: "User")
+
+  static func repository(_ id: Int, owner: RepositoryOwner? = owner) -> Repository {
+    Repository(
+      id: id, name: "r\(id)", fullName: "zoë/r\(id)", owner: owner, htmlURL: "https://github.com/zoë/r\(id)",
+      description: id.isMultiple(of: 2) ? nil : "<b>emoji 🚀</b> \"quoted\"", fork: id.isMultiple(of: 3),
+      language: id.isMultiple(of: 5) ? nil : "Swift", stargazersCount: id * 1000, forksCount: -1,
+      openIssuesCount: Int.max, topics: id.isMultiple(of: 2) ? [] : ["cli", "日本語"],
+      license: "MIT", createdAt: "2020-01-01T00:00:00Z", updatedAt: "2021-01-01T00:00:00Z",
+      pushedAt: id.isMultiple(of: 4) ? nil : "2022-01-01T00:00:00Z", homepage: nil, archived: id == 3)
+  }
+
+  static let page = SearchPage(
+    totalCount: 4242, incompleteResults: true,
+    items: (1...30).map { repository($0, owner: $0 == 9 ? nil : owner) },
+    links: ["next": "https://api.github.com/search/repositories?q=a&page=3", "prev": "https://x/1"], page: 2,
+    perPage: 30)
+
+  static let history = StarHistory(weeks: [
+    StarWeek(weekStart: 1_754_784_000, total: 19, days: [0, 12, 7, 0, 0, 0, 0]),
+    StarWeek(weekStart: 1_754_179_200, total: 3, days: [1, 1, 1, 0, 0, 0, 0]),
+  ])
+
+  static func encoded(_ payload: Payload, etag: String? = "W/\"abc\"") -> [UInt8] {
+    PayloadCodec.encode(
+      SharedEntry(payload: payload, etag: etag, expires: 1_700_000_060.5, storedAt: 1_700_000_000))
+      ?? []
+  }
+
+  @Test func searchPageRoundTrips() throws {
+    let bytes = Self.encoded(.search(Self.page))
+    let entry = try #require(PayloadCodec.decode(bytes))
+    guard case .search(let page) = entry.payload else {
+      Issue.record("decoded another kind")
+      return
+    }
+    #expect(page.items == Self.page.items)
+    #expect(page.links == Self.page.links)
+    #expect(page.totalCount == 4242 && page.incompleteResults && page.page == 2 && page.perPage == 30)
+    #expect(entry.etag == "W/\"abc\"")
+    #expect(entry.expires == 1_700_000_060.5 && entry.storedAt == 1_700_000_000)
+    // Compact: far smaller than the JSON GitHub sends for 30 items (about 160 KB).
+    #expect(bytes.count < 30 * 400)
+  }
+
+  @Test func historyAndCountRoundTrip() throws {
+    let history = try #require(PayloadCodec.decode(Self.encoded(.history(Self.history), etag: nil)))
+    guard case .history(let decoded) = history.payload else {
+      Issue.record("decoded another kind")
+      return
+    }
+    #expect(decoded.weeks == Self.history.weeks)
+    #expect(history.etag == nil)
+    let count = try #require(PayloadCodec.decode(Self.encoded(.count(123_456))))
+    guard case .count(let value) = count.payload else {
+      Issue.record("decoded another kind")
+      return
+    }
+    #expect(value == 123_456)
+  }
+
+  @Test func avatarsAreNotShared() {
+    let avatar = Avatar(bytes: [1, 2, 3], contentType: "image/png", etag: nil)
+    #expect(
+      PayloadCodec.encode(SharedEntry(payload: .avatar(avatar), etag: nil, expires: 0, storedAt: 0)) == nil)
+  }
+
+  @Test func everyTruncationAndTrailingByteIsRejected() {
+    for payload in [Payload.search(Self.page), .history(Self.history), .count(5)] {
+      let bytes = Self.encoded(payload)
+      #expect(!bytes.isEmpty)
+      for length in 0..<bytes.count {
+        #expect(PayloadCodec.decode(Array(bytes.prefix(length))) == nil, "prefix \(length) accepted")
+      }
+      #expect(PayloadCodec.decode(bytes + [0]) == nil)
+    }
+  }
+
+  @Test func foreignValuesAreRejected() {
+    var otherVersion = Self.encoded(.count(5))
+    otherVersion[3] = 2
+    let foreign: [[UInt8]] = [
+      [], Array("hello".utf8), Array("{\"total_count\":1,\"items\":[]}".utf8), otherVersion,
+      PayloadCodec.magic + [9],  // unknown kind
+      PayloadCodec.magic + [3, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],
+    ]
+    for value in foreign { #expect(PayloadCodec.decode(value) == nil) }
+  }
+
+  @Test func outOfBoundsCountsAndInvalidTextAreRejected() {
+    // A page claiming more items than its page size.
+    var tooMany = Self.page
+    tooMany.perPage = 5
+    tooMany.items = Array(tooMany.items.prefix(6))
+    #expect(PayloadCodec.decode(Self.encoded(.search(tooMany))) == nil)
+    // A week with six days.
+    let sixDays = StarHistory(weeks: [StarWeek(weekStart: 0, total: 1, days: [1, 0, 0, 0, 0, 0])])
+    #expect(PayloadCodec.decode(Self.encoded(.history(sixDays))) == nil)
+    // A negative count.
+    #expect(PayloadCodec.decode(Self.encoded(.count(-1))) == nil)
+    // Invalid UTF-8 in the ETag.
+    var bytes = Self.encoded(.count(1), etag: "ab")
+    if let index = bytes.lastIndex(of: UInt8(ascii: "a")) { bytes[index] = 0xC0 }
+    #expect(PayloadCodec.decode(bytes) == nil)
+  }
+
+  @Test func randomAndMutatedBytesNeverCrash() {
+    var generator = SeededGenerator(state: 11)
+    let valid = Self.encoded(.search(Self.page))
+    var accepted = 0
+    for round in 0..<2_000 {
+      var bytes: [UInt8]
+      if round.isMultiple(of: 2) {
+        bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+          UInt8.random(in: 0...255, using: &generator)
+        }
+      } else {
+        bytes = valid
+        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+          bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+            in: 0...255, using: &generator)
+        }
+      }
+      if PayloadCodec.decode(bytes) != nil { accepted += 1 }
+    }
+    // Mutations inside string bytes can still decode; random junk must not.
+    #expect(accepted < 1_000)
+  }
+}

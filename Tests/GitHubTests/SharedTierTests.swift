@@ -1,0 +1,215 @@
+import CurlClient
+import HTTP
+import SharedStore
+import Testing
+
+@testable import GitHub
+
+@Suite("Shared tier: values, coalescing and the ledger across instances sharing one store")
+struct SharedTierTests {
+  static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: TestClock)
+    -> [GitHubClient]
+  {
+    (0..<count).map { _ in
+      var configuration = GitHubConfiguration()
+      configuration.apiBase = "http://127.0.0.1:9"
+      configuration.avatarBase = "http://127.0.0.1:10"
+      return GitHubClient(
+        configuration: configuration, transport: transport, sharedStore: store, now: clock.now)
+    }
+  }
+
+  /// Polls until `condition` holds (no timing assertion: it gives up after many rounds).
+  static func until(_ condition: () async -> Bool) async throws {
+    for _ in 0..<5_000 {
+      if await condition() { return }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    Issue.record("condition never held")
+  }
+
+  @Test func aPageFetchedByOneInstanceIsServedToTheOthers() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2, 3], headers: [("ETag", "\"p1\"")]) }
+    let instances = Self.clients(3, transport, store, clock)
+    for instance in instances {
+      let page = try await instance.searchRepositories(SearchQuery(text: "swift"), page: 1)
+      #expect(page.items.map(\.id) == [1, 2, 3])
+    }
+    #expect(transport.callCount == 1)
+    #expect(await instances[1].metrics().sharedHits == 1)
+    #expect(store.keys.count == 1)
+
+    // Expired everywhere: one instance revalidates with the shared ETag, the others take its value.
+    clock.advance(61)
+    transport.respond { _ in ClientResponse(status: .notModified, headers: ["ETag": "\"p1\""]) }
+    let fresh = FakeTransport { _ in Fixtures.search(ids: [9]) }
+    let newcomer = Self.clients(1, fresh, store, clock)[0]
+    _ = try await instances[2].searchRepositories(SearchQuery(text: "swift"), page: 1)
+    #expect(transport.requests.last?.headers["If-None-Match"] == "\"p1\"")
+    #expect(
+      try await newcomer.searchRepositories(SearchQuery(text: "swift"), page: 1).items.map(\.id) == [1, 2, 3])
+    #expect(fresh.callCount == 0)
+  }
+
+  @Test func concurrentIdenticalRequestsOnThreeInstancesMakeOneCall() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let gate = Gate()
+    let transport = FakeTransport { _ in
+      await gate.wait()
+      return Fixtures.search(ids: [4, 5])
+    }
+    let instances = Self.clients(3, transport, store, clock)
+    let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+      for index in 0..<51 {
+        group.addTask {
+          try await instances[index % 3].searchRepositories(SearchQuery(text: "hot"), page: 2).items.map(\.id)
+        }
+      }
+      try await Self.until {
+        var waits = 0
+        for instance in instances { waits += await instance.metrics().sharedWaits }
+        return waits == 2 && transport.callCount == 1
+      }
+      await gate.open()
+      var all: [[Int]] = []
+      for try await ids in group { all.append(ids) }
+      return all
+    }
+    #expect(results.count == 51 && results.allSatisfy { $0 == [4, 5] })
+    #expect(transport.callCount == 1)
+  }
+
+  @Test func aRateLimitSeenByOneInstanceStopsTheOthers() async throws {
+    let clock = TestClock(1_000)
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in
+      Fixtures.response(
+        "{\"message\":\"API rate limit exceeded\"}", status: 403,
+        headers: [
+          ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1060"), ("x-ratelimit-resource", "search"),
+        ])
+    }
+    let instances = Self.clients(3, transport, store, clock)
+    await #expect(throws: GitHubError.self) {
+      try await instances[0].searchRepositories(SearchQuery(text: "a"), page: 1)
+    }
+    #expect(transport.callCount == 1)
+    for (index, instance) in instances.enumerated().dropFirst() {
+      do {
+        _ = try await instance.searchRepositories(SearchQuery(text: "q\(index)"), page: 1)
+        Issue.record("served despite the shared block")
+      } catch {
+        #expect(error == .rateLimited(resource: "search", until: 1060, secondary: false))
+      }
+    }
+    #expect(transport.callCount == 1)
+    // After the reset the resource is called again.
+    clock.advance(61)
+    transport.respond { _ in Fixtures.search(ids: [1]) }
+    _ = try await instances[2].searchRepositories(SearchQuery(text: "later"), page: 1)
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func theSharedLedgerCountsEveryInstancesCalls() async throws {
+    let clock = TestClock(1_000)
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in
+      Fixtures.search(
+        ids: [1],
+        headers: [("x-ratelimit-limit", "3"), ("x-ratelimit-remaining", "2"), ("x-ratelimit-reset", "1060")])
+    }
+    let instances = Self.clients(2, transport, store, clock)
+    // The first answer says two calls are left; one by each instance spends them.
+    _ = try await instances[0].searchRepositories(SearchQuery(text: "a"), page: 1)
+    _ = try await instances[1].searchRepositories(SearchQuery(text: "b"), page: 1)
+    _ = try await instances[0].searchRepositories(SearchQuery(text: "c"), page: 1)
+    await #expect(throws: GitHubError.self) {
+      try await instances[1].searchRepositories(SearchQuery(text: "d"), page: 1)
+    }
+    #expect(transport.callCount == 3)
+  }
+
+  @Test func malformedAndForeignSharedValuesAreMisses() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { request in
+      request.url.contains("/search/") ? Fixtures.search(ids: [7]) : Fixtures.response(Fixtures.historyJSON)
+    }
+    let instance = Self.clients(1, transport, store, clock)[0]
+    let url = try instance.searchURL(SearchQuery(text: "planted"), page: 1, perPage: 100)
+    let history =
+      PayloadCodec.encode(
+        SharedEntry(payload: .count(3), etag: nil, expires: clock.now() + 1_000, storedAt: clock.now())) ?? []
+    for planted in [Array("not ours".utf8), [], history, Array(repeating: 0xFF, count: 4_096)] {
+      store.plant(planted, for: url)
+      let page = try await instance.searchRepositories(SearchQuery(text: "planted"), page: 1, reload: true)
+      #expect(page.items.map(\.id) == [7])
+    }
+    #expect(transport.callCount == 4)
+    #expect(await instance.metrics().sharedRejected >= 4)
+  }
+
+  @Test func anUnavailableStoreLeavesEachInstanceOnItsOwnCache() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    store.setAvailable(false)
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let instances = Self.clients(2, transport, store, clock)
+    for instance in instances + instances {
+      _ = try await instance.searchRepositories(SearchQuery(text: "x"), page: 1)
+    }
+    #expect(transport.callCount == 2)
+    store.setAvailable(true)
+    let third = Self.clients(1, transport, store, clock)[0]
+    _ = try await instances[0].searchRepositories(SearchQuery(text: "y"), page: 1)
+    _ = try await third.searchRepositories(SearchQuery(text: "y"), page: 1)
+    #expect(transport.callCount == 3)
+  }
+
+  @Test func aDeadLockHolderIsTakenOverAfterTheLockExpires() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let instance = Self.clients(1, FakeTransport { _ in Fixtures.search(ids: [3]) }, store, clock)[0]
+    let url = try instance.searchURL(SearchQuery(text: "orphan"), page: 1, perPage: 100)
+    // A holder that died without unlocking.
+    guard case .acquired = await store.lock(url, for: 5) else {
+      Issue.record("lock not taken")
+      return
+    }
+    async let page = instance.searchRepositories(SearchQuery(text: "orphan"), page: 1)
+    try await Self.until { await instance.metrics().sharedWaits == 1 }
+    clock.advance(6)
+    #expect(try await page.items.map(\.id) == [3])
+  }
+
+  @Test func aReloadRefetchesDespiteAFreshSharedValueAndShareTheNewOne() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let instances = Self.clients(2, transport, store, clock)
+    _ = try await instances[0].searchRepositories(SearchQuery(text: "r"), page: 1)
+    transport.respond { _ in Fixtures.search(ids: [2]) }
+    let reloaded = try await instances[1].searchRepositories(SearchQuery(text: "r"), page: 1, reload: true)
+    #expect(reloaded.items.map(\.id) == [2])
+    #expect(transport.callCount == 2)
+    let third = Self.clients(1, transport, store, clock)[0]
+    #expect(try await third.searchRepositories(SearchQuery(text: "r"), page: 1).items.map(\.id) == [2])
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func anUpstreamFailureServesTheExpiredSharedValueStale() async throws {
+    let clock = TestClock()
+    let store = MemoryStore(now: clock.now)
+    let transport = FakeTransport { _ in Fixtures.search(ids: [5]) }
+    _ = try await Self.clients(1, transport, store, clock)[0].searchRepositories(
+      SearchQuery(text: "s"), page: 1)
+    clock.advance(120)
+    transport.respond { _ in throw ClientError.timedOut }
+    let other = Self.clients(1, transport, store, clock)[0]
+    let page = try await other.searchRepositories(SearchQuery(text: "s"), page: 1)
+    #expect(page.items.map(\.id) == [5] && page.isStale)
+  }
+}

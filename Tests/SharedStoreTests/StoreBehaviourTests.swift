@@ -1,0 +1,90 @@
+import Redis
+import SharedStore
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The same behaviour asked of the in-memory store and of the Redis store on a real `redis-server`,
+/// so the two cannot drift apart.
+@Suite("SharedStore behaviour, in memory and on redis-server", .serialized)
+struct StoreBehaviourTests {
+  enum Kind: String, CaseIterable, Sendable { case memory, redis }
+
+  static func withStore(_ kind: Kind, _ body: (any SharedStore) async throws -> Void) async throws {
+    switch kind {
+    case .memory:
+      try await body(MemoryStore(now: { Date().timeIntervalSince1970 }))
+    case .redis:
+      let server = try await RedisServerProcess()
+      let store = try await RedisStore.connect(
+        RedisConfiguration(url: server.url()), now: { Date().timeIntervalSince1970 }, log: { _ in })
+      try await body(store)
+      store.shutdown()
+      await server.stop()
+    }
+  }
+
+  @Test(arguments: Kind.allCases) func valuesExpire(_ kind: Kind) async throws {
+    try await Self.withStore(kind) { store in
+      #expect(await store.value(for: "k") == nil)
+      await store.setValue([1, 2, 3], for: "k", keepFor: 0.2)
+      #expect(await store.value(for: "k") == [1, 2, 3])
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(await store.value(for: "k") == nil)
+    }
+  }
+
+  @Test(arguments: Kind.allCases) func aLockHasOneHolderAndExpires(_ kind: Kind) async throws {
+    try await Self.withStore(kind) { store in
+      guard case .acquired(let token) = await store.lock("page", for: 0.3) else {
+        Issue.record("first lock not acquired")
+        return
+      }
+      #expect(await store.lock("page", for: 0.3) == .heldElsewhere)
+      // Someone else's token does not free it; the holder's does.
+      await store.unlock(LockToken(key: "page", owner: "impostor"))
+      #expect(await store.lock("page", for: 0.3) == .heldElsewhere)
+      await store.unlock(token)
+      guard case .acquired = await store.lock("page", for: 0.2) else {
+        Issue.record("lock not free after unlock")
+        return
+      }
+      // A holder that dies never unlocks: the lock expires by itself.
+      try await Task.sleep(for: .milliseconds(300))
+      guard case .acquired = await store.lock("page", for: 1) else {
+        Issue.record("lock did not expire")
+        return
+      }
+    }
+  }
+
+  @Test(arguments: Kind.allCases) func theLedgerCountsRefusesAndResets(_ kind: Kind) async throws {
+    try await Self.withStore(kind) { store in
+      let now = 1_000.0
+      #expect(await store.reserve("search", now: now) == nil, "unknown resources are not refused")
+      await store.record("search", limit: 30, remaining: 2, reset: 1_060)
+      #expect(await store.reserve("search", now: now) == nil)
+      #expect(await store.reserve("search", now: now) == nil)
+      #expect(await store.reserve("search", now: now) == LedgerRefusal(until: 1_060, secondary: false))
+      await store.refund("search")
+      #expect(await store.reserve("search", now: now) == nil)
+      // A stale answer of the same window cannot raise the count; a later window replaces it.
+      await store.record("search", limit: 30, remaining: 9, reset: 1_060)
+      #expect(await store.reserve("search", now: now) == LedgerRefusal(until: 1_060, secondary: false))
+      #expect(await store.reserve("search", now: 1_060) == nil, "a new window has begun")
+      await store.record("search", limit: 30, remaining: 29, reset: 1_120)
+      #expect(await store.reserve("search", now: 1_061) == nil)
+      await store.block("search", until: 1_200, secondary: false)
+      #expect(await store.reserve("search", now: 1_100) == LedgerRefusal(until: 1_200, secondary: false))
+      await store.block("core", until: 1_300, secondary: true)
+      #expect(await store.reserve("core", now: 1_299) == LedgerRefusal(until: 1_300, secondary: true))
+      #expect(await store.reserve("core", now: 1_300) == nil)
+    }
+  }
+}
