@@ -51,13 +51,19 @@ def main():
     failed = False
     for url in sys.argv[1:]:
         for label in ("identity", "gzip"):
-            run = subprocess.run(
-                [sys.executable, __file__, "--one", label, url], capture_output=True, text=True, timeout=120
-            )
-            try:
-                found = json.loads(run.stdout)
-            except ValueError:
-                found = [("BAD", "fetch", f"redbot did not run: {run.stderr.strip()[-300:]}")]
+            # A page whose batch is not cached within its millisecond streams without a validator by
+            # design (the head must not wait for GitHub); on a busy machine that can happen to a warm
+            # page too, so a URL gets three tries and only a warning on all three counts.
+            for _ in range(3):
+                run = subprocess.run(
+                    [sys.executable, __file__, "--one", label, url], capture_output=True, text=True, timeout=120
+                )
+                try:
+                    found = json.loads(run.stdout)
+                except ValueError:
+                    found = [("BAD", "fetch", f"redbot did not run: {run.stderr.strip()[-300:]}")]
+                if not any(not checked or checked[0] for _, _, _, *checked in found):
+                    break
             for level, category, summary, *checked in found:
                 counts = not checked or checked[0]
                 failed |= counts
