@@ -94,7 +94,8 @@ extension BrowserSuites {
         "--seed", Self.seed, "--fault-rate", "0.1", "--latency", "500..2000", "--search-limit", "100000",
         "--core-limit", "1000000",
       ]
-      let appArguments = ["--batch-size", String(Self.batchSize), "--search-ttl", "600"]
+      // No read-ahead: the journey needs page 3 to be fetched when the reader reaches row 200.
+      let appArguments = ["--batch-size", String(Self.batchSize), "--search-ttl", "600", "--read-ahead", "0"]
       try await AppProcesses.with(doubleArguments: doubleArguments, appArguments: appArguments) { p in
         var options = ChromeSessionOptions()
         options.pageLoadTimeout = .seconds(40)

@@ -25,7 +25,10 @@ extension BrowserSuites {
     /// Small batches, so the fixtures arrive through both the streamed page and fragments.
     static let batchSize = 3
 
-    static let doubleArguments = ["--hostile-names", "--search-limit", "100000", "--core-limit", "1000000"]
+    // Tidy: every fixture keeps its topics (the realistic double drops them from older-era items).
+    static let doubleArguments = [
+      "--hostile-names", "--tidy", "--search-limit", "100000", "--core-limit", "1000000",
+    ]
 
     // MARK: Helpers
 
