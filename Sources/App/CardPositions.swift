@@ -43,6 +43,11 @@ struct CardPositions {
   var count: Int { names.count }
 
   /// Remembers that `name` sits at `position` of `list`.
+  /// Whether `position` of `list` is already known to hold `name`.
+  func holds(_ name: RepoName, list: ListKind, position: Int) -> Bool {
+    names[Slot(list: list, position: position)] == name
+  }
+
   mutating func record(_ name: RepoName, list: ListKind, position: Int) {
     let slot = Slot(list: list, position: position)
     if let old = names[slot], slots[old] == slot { slots[old] = nil }

@@ -43,6 +43,7 @@ final class Warming: Sendable {
   let avatars: Bool
   private let index = Mutex(CardPositions(capacity: 50_000))
   private let counts = Mutex<[Outcome: Int]>([:])
+  private let recentAvatars = Mutex(RecentIDs(capacity: 8192, lifetime: 300))
   /// Seconds on a monotonic clock, injected so tests control the reader's pace.
   private let clock: @Sendable () -> Double
 
@@ -68,6 +69,16 @@ final class Warming: Sendable {
     guard !batch.items.isEmpty else { return }
     if historiesAhead > 0 {
       index.withLock { index in
+        // A batch sent again (another reader, a reload) is usually known already: its first and last
+        // cards tell, and the rest need not be hashed again.
+        if let first = batch.items.first, let last = batch.items.last,
+          let firstOwner = first.item.owner?.login, let lastOwner = last.item.owner?.login,
+          index.holds(
+            RepoName(owner: firstOwner, repo: first.item.name), list: list, position: first.position),
+          index.holds(RepoName(owner: lastOwner, repo: last.item.name), list: list, position: last.position)
+        {
+          return
+        }
         for entry in batch.items {
           guard let owner = entry.item.owner?.login else { continue }
           index.record(RepoName(owner: owner, repo: entry.item.name), list: list, position: entry.position)
@@ -75,7 +86,11 @@ final class Warming: Sendable {
       }
     }
     guard avatars else { return }
-    let ids = batch.items.compactMap { $0.item.owner?.id }.filter { $0 > 0 }
+    let now = clock()
+    // Only avatars not warmed lately: a batch sent again (a reload, another reader) costs no tasks.
+    let ids = recentAvatars.withLock { recent in
+      batch.items.compactMap { $0.item.owner?.id }.filter { $0 > 0 && recent.claim($0, now: now) }
+    }
     guard !ids.isEmpty else { return }
     record(.avatar, ids.count)
     Task { [client] in

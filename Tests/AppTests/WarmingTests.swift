@@ -126,3 +126,17 @@ struct WarmingTests {
     #expect(Warming.ahead(pace: pace, minimum: 4) == expected)
   }
 }
+
+@Suite("Recently warmed ids")
+struct RecentIDsTests {
+  @Test func anIdIsClaimedOncePerLifetimeAndTheSetStaysBounded() {
+    var recent = RecentIDs(capacity: 3, lifetime: 10)
+    #expect(recent.claim(1, now: 0))
+    #expect(!recent.claim(1, now: 5), "claimed within the lifetime")
+    #expect(recent.claim(1, now: 10), "the lifetime has passed")
+    #expect(recent.claim(2, now: 10) && recent.claim(3, now: 10))
+    // Full of fresh claims: the set starts again rather than grow.
+    #expect(recent.claim(4, now: 11))
+    #expect(recent.claim(1, now: 11), "forgotten when the full set was cleared")
+  }
+}
