@@ -16,7 +16,8 @@ extension StaticFiles {
     if Self.hasForbiddenEscape(raw) { return nil }
     guard let decoded = URLEncoding.percentDecode(raw) else { return nil }
     var path = Self.normalise(decoded)
-    if raw.isEmpty || raw.hasSuffix("/") {
+    // By byte: a prepended mark such as U+06DD joins the `/` after it into one Character.
+    if raw.isEmpty || raw.utf8.last == UInt8(ascii: "/") {
       path = path.map { $0.isEmpty ? "index.html" : $0 + "/index.html" }
     }
     return path

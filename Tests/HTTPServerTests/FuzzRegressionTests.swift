@@ -21,6 +21,9 @@ import Testing
       ("/static", "/static/%CD%8B/x", "\u{34B}/x"),
       ("/static", "/static/css/app.css", "css/app.css"),
       ("/static", "/static/a/./b/", "a/b/index.html"),
+      // U+06DD (a prepended concatenation mark) makes "\u{6DD}/" one Character: the folder still
+      // ends in a slash, byte-wise, so it gets index.html.
+      ("/static", "/static/w\u{6DD}/", "w\u{6DD}/index.html"),
     ] as [(String, String, String?)])
   func relativePath(_ prefix: String, _ raw: String, _ expected: String?) throws {
     // The normaliser never touches the file system, so any existing folder is a fine root.
