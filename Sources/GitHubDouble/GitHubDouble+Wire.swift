@@ -17,7 +17,7 @@ extension GitHubDouble {
     guard case .bytes(var body) = r.body, !body.isEmpty, r.headers["Content-Encoding"] == nil,
       r.headers["Content-Type"]?.hasPrefix("application/json") == true
     else { return r }
-    if Self.acceptsGzip(request), let zipped = try? gzip(body, level: 6) {
+    if ContentNegotiation.acceptsGzip(request.headers), let zipped = try? gzip(body, level: 6) {
       body = zipped
       r.headers.add(name: "Content-Encoding", value: "gzip")
     }
@@ -26,21 +26,6 @@ extension GitHubDouble {
       stride(from: 0, to: body.count, by: size).map { Array(body[$0..<min($0 + size, body.count)]) },
       pause: nil)
     return r
-  }
-
-  /// Whether `Accept-Encoding` lists gzip (or `*`) without `q=0`.
-  static func acceptsGzip(_ request: HTTPRequest) -> Bool {
-    for value in request.headers.values(for: "Accept-Encoding") {
-      for item in value.split(separator: ",") {
-        let parts = item.split(separator: ";").map { $0.trimmingCharacters().lowercased() }
-        guard let coding = parts.first, coding == "gzip" || coding == "*" else { continue }
-        let refused = parts.dropFirst().contains {
-          $0.filter { $0 != " " }.hasPrefix("q=0") && !$0.contains { "123456789".contains($0) }
-        }
-        if !refused { return true }
-      }
-    }
-    return false
   }
 
   /// An id shaped like GitHub's (`C5A8:2D3A7F:1B0E5C4:1B7B9F1:65A1B2C3`), derived from the server's own.
