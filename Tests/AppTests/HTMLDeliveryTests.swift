@@ -65,7 +65,7 @@ struct HTMLDeliveryTests {
   }
 
   @Test func headAndGetAgreeOnTheWire() async throws {
-    try await AppHarness.with { h in
+    try await AppHarness.with(live: true) { h in
       let port = h.port
       // Blocking socket calls run on their own thread, off the pool the server's tasks need.
       try await onThread {
@@ -128,7 +128,7 @@ struct HTMLDeliveryTests {
     let double = AppHarness.smallDouble {
       $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
     }
-    try await AppHarness.with(double: double) { h in
+    try await AppHarness.with(double: double, live: true) { h in
       let port = h.port
       // Blocking socket calls run on their own thread, off the pool the server's tasks need.
       try await onThread {

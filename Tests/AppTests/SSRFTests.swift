@@ -196,9 +196,9 @@ struct SSRFTests {
   @Test(arguments: staticEscapes)
   func staticPathsCannotLeavePublic(target: String) async throws {
     try await AppHarness.with { h in
-      let response = try await RawRequest.get(port: h.port, target: target)
-      #expect((400..<500).contains(response.status), "\(target) answered \(response.status)")
-      let text = response.text
+      let response = try await h.get(target)
+      #expect((400..<500).contains(response.status.code), "\(target) answered \(response.status)")
+      let text = String(decoding: response.body, as: UTF8.self)
       for secret in ["swift-tools-version", "root:x:0:0", "{{", "import GitHub", "partials/"] {
         #expect(!text.contains(secret), "\(target) served a file outside Public/")
       }
@@ -209,9 +209,9 @@ struct SSRFTests {
     try await AppHarness.with { h in
       let page = try await h.text("/")
       let script = try #require(page.firstMatch(of: #/src="(/static/feed\.[0-9a-f]{8}\.js)"/#)).1
-      let response = try await RawRequest.get(port: h.port, target: String(script))
-      #expect(response.status == 200)
-      #expect(response.text.contains("feed.js"))
+      let response = try await h.get(String(script))
+      #expect(response.status.code == 200)
+      #expect(String(decoding: response.body, as: UTF8.self).contains("feed.js"))
     }
   }
 }
