@@ -41,14 +41,7 @@ struct AppHarness: Sendable {
 
   /// A full-size catalog shared by tests that only read (never reset, fault or limit it). Its items
   /// all have today's shape and no page is short, so golden files and list walks stay exact.
-  static let sharedDouble: GitHubDouble = {
-    var c = DoubleConfiguration()
-    c.searchLimitPerMinute = 1_000_000
-    c.coreLimitPerHour = 1_000_000
-    c.legacyItemRate = 0
-    c.shortPageRate = 0
-    return GitHubDouble(configuration: c)
-  }()
+  static let sharedDouble = GitHubDouble(configuration: .exact)
 
   private static let sharedPortBox = Mutex<Int?>(nil)
 
@@ -64,14 +57,10 @@ struct AppHarness: Sendable {
 
   /// A small double (1,500 repositories) of its own, for tests that count calls or inject faults.
   static func smallDouble(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> GitHubDouble {
-    var c = DoubleConfiguration()
+    var c = DoubleConfiguration.exact
     c.seed = 7
     c.repositoryCount = 1500
     c.ownerCount = 200
-    c.searchLimitPerMinute = 1_000_000
-    c.coreLimitPerHour = 1_000_000
-    c.legacyItemRate = 0
-    c.shortPageRate = 0
     configure(&c)
     return GitHubDouble(configuration: c)
   }
