@@ -14,9 +14,9 @@ final class ServerCore: Sendable {
   let requestCounter = Atomic<UInt64>(0)
   let idPrefix: String
   let serverBytes: [UInt8]
-  let headerTimeoutMS: Int
-  let idleTimeoutMS: Int
-  let writeTimeoutMS: Int
+  let timeouts: ConnectionStateMachine.Timeouts
+  /// Bytes that may wait behind a running request: one largest request.
+  let pipelineLimit: Int
   let drainTimeoutMS: Int
   /// Sent to connections past the cap.
   let busyResponse: [UInt8] = Array(
@@ -35,14 +35,25 @@ final class ServerCore: Sendable {
     self.listenFD = listenFD
     self.idPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
     self.serverBytes = Array(configuration.serverName.utf8.filter { $0 >= 32 && $0 < 127 })
-    headerTimeoutMS = configuration.headerTimeout.milliseconds
-    idleTimeoutMS = configuration.idleTimeout.milliseconds
-    writeTimeoutMS = configuration.writeTimeout.milliseconds
+    timeouts = ConnectionStateMachine.Timeouts(
+      header: configuration.headerTimeout.milliseconds, idle: configuration.idleTimeout.milliseconds,
+      write: configuration.writeTimeout.milliseconds)
+    let limits = configuration.parserLimits
+    pipelineLimit = limits.maxRequestLineBytes.saturatingAdd(limits.maxHeaderBytes)
+      .saturatingAdd(limits.maxBodyBytes)
     drainTimeoutMS = configuration.drainTimeout.milliseconds
   }
 
   func nextRequestID() -> String {
     let n = requestCounter.add(1, ordering: .relaxed).newValue
     return idPrefix + "-" + String(n, radix: 36)
+  }
+}
+
+extension Int {
+  /// `self + other`, clamped at the bounds instead of trapping.
+  fileprivate func saturatingAdd(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? Int.max : Int.min) : sum
   }
 }
