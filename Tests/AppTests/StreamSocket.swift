@@ -31,7 +31,7 @@ final class StreamSocket {
   func send(_ text: String) throws {
     let bytes = Array(text.utf8)
     // Reads only the array's own bytes.
-    let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+    let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     guard sent == bytes.count else { throw Failure(description: "short send") }
   }
 
