@@ -11,17 +11,10 @@ func withServer(
   _ body: @escaping @Sendable (Int) throws -> Void
 ) async throws {
   var configuration = HTTPServerConfiguration()
-  configuration.port = 0
   configure(&configuration)
-  let server = HTTPServer(configuration: configuration, handler: handler, log: log)
-  let port = try server.start()
-  do {
-    try await onThread { try body(port) }
-  } catch {
-    await server.shutdown()
-    throw error
+  try await withLiveServer(configuration, handler: handler, log: log) { live in
+    try await onThread { try body(live.port) }
   }
-  await server.shutdown()
 }
 
 func helloRouter() -> HTTPHandler {
