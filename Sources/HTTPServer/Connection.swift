@@ -33,7 +33,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     self.peer = peer
     self.owner = owner
     let core = owner.core
-    self.parser = HTTPRequestParser(limits: core.configuration.parserLimits)
+    self.parser = HTTPRequestParser(limits: core.configuration.limits)
     self.machine = ConnectionStateMachine(
       timeouts: core.timeouts, pipelineLimit: core.pipelineLimit, now: now)
   }

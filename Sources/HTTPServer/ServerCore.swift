@@ -1,4 +1,5 @@
 import HTTP
+import Sockets
 import Synchronization
 
 /// State shared by every loop of one server: configuration, handler and counters.
@@ -36,12 +37,13 @@ final class ServerCore: Sendable {
     self.idPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
     self.serverBytes = Array(configuration.serverName.utf8.filter { $0 >= 32 && $0 < 127 })
     timeouts = ConnectionStateMachine.Timeouts(
-      header: configuration.headerTimeout.milliseconds, idle: configuration.idleTimeout.milliseconds,
-      write: configuration.writeTimeout.milliseconds)
-    let limits = configuration.parserLimits
+      header: max(1, configuration.headerTimeout.wholeMilliseconds),
+      idle: max(1, configuration.idleTimeout.wholeMilliseconds),
+      write: max(1, configuration.writeTimeout.wholeMilliseconds))
+    let limits = configuration.limits
     pipelineLimit = limits.maxRequestLineBytes.saturatingAdd(limits.maxHeaderBytes)
       .saturatingAdd(limits.maxBodyBytes)
-    drainTimeoutMS = configuration.drainTimeout.milliseconds
+    drainTimeoutMS = max(1, configuration.drainTimeout.wholeMilliseconds)
   }
 
   func nextRequestID() -> String {

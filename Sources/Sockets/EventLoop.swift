@@ -111,22 +111,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     self.turnEndHandler = turnEnd
     self.tickMilliseconds = tickMilliseconds
     self.onExit = onExit
-    let box = Unmanaged.passRetained(self)
-    var thread = pthread_t()
-    let rc = pthread_create(
-      &thread, nil,
-      { raw in
-        // The retained loop passed through the void pointer is taken back exactly once.
-        guard let raw else { return nil }
-        let loop = Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue()
-        loop.run()
-        return nil
-      }, box.toOpaque())
-    if rc != 0 {
-      box.release()
-      throw SocketError("pthread_create", code: rc)
-    }
-    pthread_detach(thread)
+    // The thread keeps the loop alive until `run` returns.
+    try DetachedThread.start { self.run() }
   }
 
   /// Makes the loop exit after the current iteration; loop thread only.

@@ -25,9 +25,9 @@ final class Flag: Sendable {
   @Test func requestLineAndHeaderLimits() async throws {
     try await withServer(
       {
-        $0.maxRequestLineBytes = 100
-        $0.maxHeaderBytes = 200
-        $0.maxHeaderCount = 5
+        $0.limits.maxRequestLineBytes = 100
+        $0.limits.maxHeaderBytes = 200
+        $0.limits.maxHeaderCount = 5
       }, handler: helloRouter()
     ) { port in
       let long = try RawSocketClient(port: port)
