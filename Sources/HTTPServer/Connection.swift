@@ -103,7 +103,6 @@ final class Connection: EventHandler, @unchecked Sendable {
 
   /// Parses and dispatches the next request, if the buffer holds one.
   func process() {
-    let now = self.now
     guard machine.shouldParse(bufferEmpty: inputStart == input.count, now: now) else { return }
     let result = input.withUnsafeBytes { raw in
       parser.parse(UnsafeRawBufferPointer(rebasing: raw[inputStart...]))

@@ -2,7 +2,8 @@
 /// response, then reading again (keep-alive) or lingering and closing.
 ///
 /// It does no I/O and reads no clock: `Connection` reports each event (with the current monotonic
-/// milliseconds where a timer may be armed) and carries out the returned action. The descriptor's
+/// milliseconds where a timer may be armed, evaluated only if one is) and carries out the returned
+/// action. The descriptor's
 /// wanted readiness is `wantsInput`/`wantsOutput`, which `Connection` mirrors into epoll.
 ///
 /// ```swift
@@ -127,11 +128,11 @@ struct ConnectionStateMachine: Sendable {
   }
 
   /// Whether to run the parser now; arms the idle timer when nothing is buffered.
-  mutating func shouldParse(bufferEmpty: Bool, now: Int) -> Bool {
+  mutating func shouldParse(bufferEmpty: Bool, now: @autoclosure () -> Int) -> Bool {
     switch phase {
     case .reading:
       guard bufferEmpty else { return true }
-      if !writeBlocked && (timer != .idle || deadline == 0) { arm(.idle, now: now) }
+      if !writeBlocked && (timer != .idle || deadline == 0) { arm(.idle, now: now()) }
       return false
     case .handling, .lingering, .closed: return false
     }
@@ -139,9 +140,9 @@ struct ConnectionStateMachine: Sendable {
 
   /// A request has begun but is incomplete: its head must arrive within the header timeout, counted
   /// from its first bytes (a trickle does not restart it). A blocked write keeps its own timer.
-  mutating func needMore(now: Int) {
+  mutating func needMore(now: @autoclosure () -> Int) {
     switch phase {
-    case .reading: if !writeBlocked && (timer != .header || deadline == 0) { arm(.header, now: now) }
+    case .reading: if !writeBlocked && (timer != .header || deadline == 0) { arm(.header, now: now()) }
     case .handling, .lingering, .closed: break
     }
   }
@@ -196,12 +197,12 @@ struct ConnectionStateMachine: Sendable {
   }
 
   /// Some bytes were written: a slow reader that makes progress gets a fresh write timeout.
-  mutating func wrote(now: Int) {
-    if writeBlocked && timer == .write { arm(.write, now: now) }
+  mutating func wrote(now: @autoclosure () -> Int) {
+    if writeBlocked && timer == .write { arm(.write, now: now()) }
   }
 
   /// Everything queued has been written. `draining` is true while the server shuts down.
-  mutating func flushed(draining: Bool, now: Int) -> FlushAction {
+  mutating func flushed(draining: Bool, now: @autoclosure () -> Int) -> FlushAction {
     guard isOpen else { return .none }
     writeBlocked = false
     if timer == .write { deadline = 0 }
@@ -212,7 +213,7 @@ struct ConnectionStateMachine: Sendable {
       readPaused = false
       if !keepAlive || draining {
         phase = .lingering
-        arm(.linger, now: now)
+        arm(.linger, now: now())
         return .linger
       }
       phase = .reading
