@@ -1,3 +1,4 @@
+import Glibc
 import HTTP
 import HTTPServer
 import TestSupport
@@ -53,5 +54,24 @@ func helloRouter() -> HTTPHandler {
       #expect(echo.text == "ping")
       #expect(try client.request("GET", "/nope").status == 404)
     }
+  }
+}
+
+@Suite struct SignalHandlingTests {
+  /// Whether SIGPIPE has its default action (ends the process), read without changing it.
+  static func sigpipeIsDefault() -> Bool {
+    var current = sigaction()
+    guard sigaction(SIGPIPE, nil, &current) == 0 else { return false }
+    return current.__sigaction_handler.sa_handler == nil  // SIG_DFL is the null handler
+  }
+
+  @Test func startingAServerLeavesSIGPIPEAlone() async throws {
+    // Nothing in this process should need SIGPIPE ignored (every send passes MSG_NOSIGNAL), so the
+    // default action is set for the test and the previous one put back after it.
+    let previous = signal(SIGPIPE, SIG_DFL)
+    defer { signal(SIGPIPE, previous) }
+    #expect(Self.sigpipeIsDefault())
+    let stillDefault = try await withLiveServer(handler: helloRouter()) { _ in Self.sigpipeIsDefault() }
+    #expect(stillDefault)
   }
 }
