@@ -208,10 +208,22 @@ struct SSRFTests {
   @Test func staticFilesInsidePublicAreServed() async throws {
     try await AppHarness.with { h in
       let page = try await h.text("/")
-      let script = try #require(page.firstMatch(of: #/src="(/static/feed\.[0-9a-f]{8}\.js)"/#)).1
-      let response = try await RawRequest.get(port: h.port, target: String(script))
-      #expect(response.status == 200)
-      #expect(response.text.contains("feed.js"))
+      let style = try #require(page.firstMatch(of: #/href="(/static/app\.[0-9a-f]{8}\.css)"/#)).1
+      let css = try await RawRequest.get(port: h.port, target: String(style))
+      #expect(css.status == 200)
+      #expect(css.headers["Cache-Control"]?.contains("immutable") == true)
+      // Modules sit in one fingerprinted folder, so that their relative imports are fingerprinted too.
+      let script = try #require(page.firstMatch(of: #/src="(/static/m/[0-9a-f]{8}/)feed\.js"/#)).1
+      for name in ["feed.js", "cards.js"] {
+        let response = try await RawRequest.get(port: h.port, target: String(script) + name)
+        #expect(response.status == 200)
+        #expect(response.text.contains(name))
+        #expect(response.headers["Cache-Control"]?.contains("immutable") == true)
+      }
+      let other = try await RawRequest.get(port: h.port, target: "/static/m/00000000/cards.js")
+      #expect(other.status == 200)
+      #expect(other.headers["Cache-Control"]?.contains("immutable") == false)
+      #expect(try await RawRequest.get(port: h.port, target: String(script) + "app.css").status == 404)
     }
   }
 }
