@@ -13,7 +13,7 @@ import Synchronization
 ///   it holds anyway, and the avatar host has no rate limit);
 /// - the star histories of the first screen of a full page, as soon as its list is known, so that
 ///   they are on their way while the page streams and its scripts start (the browser asks for them
-///   at once: they are on screen);
+///   at once: they are on screen), under the same budget rule as below;
 /// - when a card's star history is asked for, the histories of the cards after it in the same list,
 ///   while the core budget is plentiful (at least half the window left after them): as many as the
 ///   reader passes in `leadSeconds` at their recent pace, at least `historiesAhead` and at most
@@ -24,7 +24,7 @@ final class Warming: Sendable {
   enum Outcome: String, Sendable, CaseIterable {
     /// Avatars requested for cards just sent.
     case avatar
-    /// Star histories requested ahead of the reader.
+    /// Star histories requested before the reader asked: ahead of them, or a page's first screen.
     case history
     /// Histories not warmed because the core budget was not plentiful.
     case budget
