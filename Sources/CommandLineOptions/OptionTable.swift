@@ -118,3 +118,22 @@ public struct OptionError: Error, CustomStringConvertible, Equatable, Sendable {
   /// An error saying `description`.
   public init(_ description: String) { self.description = description }
 }
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension OptionTable {
+  /// `parse` over this process's arguments and the environment variables the options name.
+  public func parseProcess(into settings: inout Settings, extraVariables: [String] = []) throws(OptionError)
+    -> ParseResult
+  {
+    var environment: [String: String] = [:]
+    for name in options.compactMap(\.env) + extraVariables {
+      if let raw = getenv(name) { environment[name] = String(cString: raw) }
+    }
+    return try parse(Array(CommandLine.arguments.dropFirst()), environment: environment, into: &settings)
+  }
+}

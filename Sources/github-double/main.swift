@@ -16,15 +16,9 @@ func printError(_ text: String) {
   _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // reads only the array's own bytes
 }
 
-var environment: [String: String] = [:]
-for option in DoubleLaunch.options {
-  if let name = option.env, let raw = getenv(name) { environment[name] = String(cString: raw) }
-}
 var launch = DoubleLaunch()
 do {
-  if case .help(let text) = try DoubleLaunch.table.parse(
-    Array(CommandLine.arguments.dropFirst()), environment: environment, into: &launch)
-  {
+  if case .help(let text) = try DoubleLaunch.table.parseProcess(into: &launch) {
     print(text)
     exit(0)
   }

@@ -27,3 +27,16 @@ import Testing
     #expect(URLEncoding.percentEncode("a b/ü") == "a%20b%2F%C3%BC")
   }
 }
+
+@Suite struct HTTPTokenTests {
+  @Test func tokensAreRunsOfTchars() {
+    #expect(HTTPToken.isToken("GET"))
+    #expect(HTTPToken.isToken("X-Custom_1.2~!#$%&'*+^`|"))
+    #expect(!HTTPToken.isToken(""))
+    #expect(!HTTPToken.isToken("a b"))
+    #expect(!HTTPToken.isToken("a:b"))
+    #expect(!HTTPToken.isToken("é"))
+    let tchars = (0...255).filter { HTTPToken.isTokenChar(UInt8($0)) }
+    #expect(tchars.count == 10 + 26 + 26 + 15)
+  }
+}
