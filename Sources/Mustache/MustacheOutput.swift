@@ -19,6 +19,12 @@ public struct MustacheOutput {
     escapes ? appendEscaped(text) : appendRaw(text)
   }
 
+  /// UTF-8 text the caller holds, escaped when the tag escapes: formatted text written without
+  /// making a `String` first.
+  public mutating func append(utf8 text: UnsafeBufferPointer<UInt8>) {
+    escapes ? appendEscaped(utf8: text) : storage.append(contentsOf: text)
+  }
+
   /// An integer in decimal.
   public mutating func append(_ value: Int) {
     if value >= 0 && value < 10 {
