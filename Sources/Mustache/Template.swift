@@ -12,15 +12,17 @@ public struct Template: Sendable {
     try self.init(source, name: name, file: name)
   }
 
-  /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`).
-  /// `trimWhitespace` as for `TemplateLibrary`.
+  /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`); with a
+  /// vocabulary instead, one of its names. `trimWhitespace` as for `TemplateLibrary`.
   init(
-    _ source: String, name: String, file: String, schema: MustacheSchema? = nil, trimWhitespace: Bool = false
+    _ source: String, name: String, file: String, schema: MustacheSchema? = nil,
+    vocabulary: MustacheSchema? = nil, trimWhitespace: Bool = false
   ) throws(MustacheError) {
     var parser = Parser(source: source, file: file, trimWhitespace: trimWhitespace)
     self.name = name
     let bytes = Array(source.utf8)
-    self.program = try Program(try parser.parse(), schema: schema, file: file, source: bytes)
+    self.program = try Program(
+      try parser.parse(), schema: schema, vocabulary: vocabulary, file: file, source: bytes)
     self.references = parser.references.map { reference in
       let (line, column) = sourceLocation(of: reference.offset, in: bytes)
       return (reference.name, line, column)
