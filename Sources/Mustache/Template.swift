@@ -51,10 +51,11 @@ public struct Template: Sendable {
   func render(
     _ value: MustacheValue, into buffer: inout [UInt8], partials: TemplateLibrary?, limits: RenderLimits
   ) -> Bool {
-    var renderer = Renderer(root: value, library: partials, limits: limits)
-    swap(&renderer.output.bytes, &buffer)
+    // Rendered into the renderer's own memory (sized by the room the caller reserved), then appended.
+    var renderer = Renderer(
+      root: value, library: partials, limits: limits, capacity: max(4096, buffer.capacity - buffer.count))
     renderer.render(program)
-    swap(&renderer.output.bytes, &buffer)
+    renderer.output.withBytes { buffer.append(contentsOf: $0) }
     return !renderer.exceeded
   }
 }
