@@ -67,7 +67,7 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
-    readAhead = ReadAhead(client: client, lead: configuration.readAhead)
+    readAhead = ReadAhead(client: client, lead: configuration.readAhead, freshFor: configuration.searchTTL)
     warming = Warming(
       client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
     let started = ContinuousClock.now
