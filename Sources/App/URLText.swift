@@ -39,7 +39,9 @@ enum URLText {
 
   /// Whether `text` is the same percent-encoded (every GitHub login and most repository names).
   static func isUnreserved(_ text: String) -> Bool {
-    text.utf8.allSatisfy(isUnreserved)
+    // Native strings are read in place (a byte loop, not the generic UTF-8 view iterator).
+    text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isUnreserved) }
+      ?? text.utf8.allSatisfy(isUnreserved)
   }
 
   /// Letters, digits and `-._~`: the bytes percent-encoding leaves as they are.
