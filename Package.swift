@@ -36,15 +36,15 @@ let package = Package(
     .target(
       name: "App",
       dependencies: [
-        "HTTPServer", "Mustache", "Paging", "GitHub", "Compression", "SharedStore", "Redis",
-        "CommandLineOptions",
+        "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
+        "Redis", "CommandLineOptions",
       ]),
 
     // MARK: Executables
     .executableTarget(
       name: "repo-scroll", dependencies: ["App", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
-    .executableTarget(name: "static-server", dependencies: ["HTTPServer", "CommandLineOptions"]),
+    .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
@@ -52,7 +52,7 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Compression", "TestSupport"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(name: "CurlClientTests", dependencies: ["CurlClient", "HTTPServer", "TestSupport"]),
     .testTarget(name: "GitHubTests", dependencies: ["GitHub", "SharedStore", "TestSupport"]),
@@ -67,8 +67,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
-        "Compression", "SharedStore",
-        "TestSupport",
+        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport",
       ]
     ),
     .testTarget(
