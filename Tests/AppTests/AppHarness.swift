@@ -3,6 +3,7 @@ import CurlClient
 import GitHub
 import GitHubDouble
 import HTTP
+import HTTPServer
 import Synchronization
 import TestSupport
 import Testing
@@ -105,15 +106,15 @@ struct AppHarness: Sendable {
     return configuration
   }
 
-  /// An app whose GitHub is `double`'s handler, called in process.
-  static func inProcess(double: GitHubDouble, configure: (inout AppConfiguration) -> Void) throws
-    -> AppHarness
-  {
+  /// An app whose GitHub is `upstream` (by default `double`'s handler), called in process.
+  static func inProcess(
+    double: GitHubDouble, upstream: HTTPHandler? = nil, configure: (inout AppConfiguration) -> Void
+  ) throws -> AppHarness {
     var configuration = try baseConfiguration(api: inProcessBase)
     configure(&configuration)
     let logs = LogLines()
     let app = try RepoScrollApp(
-      configuration: configuration, transport: InProcessTransport(handler: double.handler),
+      configuration: configuration, transport: InProcessTransport(handler: upstream ?? double.handler),
       log: { logs.append($0) })
     return AppHarness(
       double: double, doublePort: 0, app: app, port: 0, logs: logs, http: nil, configuration: configuration)
@@ -152,6 +153,14 @@ struct AppHarness: Sendable {
     if headers["Host"] == nil { headers.add(name: "Host", value: "reposcroll.test") }
     return try await InProcessTransport.call(
       app.handler, HTTPRequest(method: method, target: target, headers: headers))
+  }
+
+  /// GET `target` exactly as written: over a raw socket when live (so escapes and dot segments reach
+  /// the server's parser unchanged), else straight to the handler, which sees it as written too.
+  func raw(_ target: String) async throws -> RawResponse {
+    if http != nil { return try await RawRequest.get(port: port, target: target) }
+    let response = try await request(.get, target)
+    return RawResponse(status: response.status.code, headers: response.headers, body: response.body)
   }
 
   /// GET `target` from the app.

@@ -6,8 +6,9 @@ import HTTPServer
 import Synchronization
 import TestSupport
 
-/// A loopback server in front of a GitHub double: it records every request's target and headers, and
-/// can answer some requests itself (redirects, reflected secrets) instead of passing them on.
+/// An upstream in front of a GitHub double: it records every request's target and headers, and can
+/// answer some requests itself (redirects, reflected secrets) instead of passing them on. In process
+/// by default (its handler is the app's transport); `live` puts it on a loopback port.
 final class RecordingUpstream: Sendable {
   /// One request as the upstream received it.
   struct Seen: Sendable {
@@ -25,27 +26,36 @@ final class RecordingUpstream: Sendable {
   }
 
   let double: GitHubDouble
+  /// The loopback port when live, else 0.
   let port: Int
-  private let server: HTTPServer
+  /// The recording handler: the server's when live, the app's transport's otherwise.
+  let handler: HTTPHandler
+  private let server: HTTPServer?
   private let shared: Shared
 
-  /// Starts on 127.0.0.1 at a free port.
-  init(double: GitHubDouble) throws {
+  /// Records in front of `double`; when `live`, on 127.0.0.1 at a free port.
+  init(double: GitHubDouble, live: Bool = false) throws {
     let shared = Shared()
     let inner = double.handler
-    var configuration = HTTPServerConfiguration()
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    server = HTTPServer(
-      configuration: configuration,
-      handler: { request, context in
-        shared.seen.withLock { $0.append(Seen(target: request.target, headers: request.headers)) }
-        if let override = shared.override.withLock({ $0 }), let response = override(request) {
-          return response
-        }
-        return try await inner(request, context)
-      })
-    port = try server.start()
+    let handler: HTTPHandler = { request, context in
+      shared.seen.withLock { $0.append(Seen(target: request.target, headers: request.headers)) }
+      if let override = shared.override.withLock({ $0 }), let response = override(request) {
+        return response
+      }
+      return try await inner(request, context)
+    }
+    if live {
+      var configuration = HTTPServerConfiguration()
+      configuration.host = "127.0.0.1"
+      configuration.port = 0
+      let server = HTTPServer(configuration: configuration, handler: handler)
+      port = try server.start()
+      self.server = server
+    } else {
+      port = 0
+      server = nil
+    }
+    self.handler = handler
     self.double = double
     self.shared = shared
   }
@@ -62,18 +72,23 @@ final class RecordingUpstream: Sendable {
   /// Answers requests with `override` (nil passes everything to the double again).
   func setOverride(_ override: Override?) { shared.override.withLock { $0 = override } }
 
-  /// Stops the server.
-  func stop() async { await server.shutdown() }
+  /// Stops the server, if live.
+  func stop() async { await server?.shutdown() }
 
-  /// Runs `body` with an app whose API and avatar hosts are this upstream, then stops both.
+  /// Runs `body` with an app whose API and avatar hosts are this upstream, then stops both: in process
+  /// unless `live` (for what needs the app's server or libcurl: raw bytes, the access log, redirects).
   static func withApp(
-    double: GitHubDouble = AppHarness.smallDouble(), configure: (inout AppConfiguration) -> Void = { _ in },
+    double: GitHubDouble = AppHarness.smallDouble(), live: Bool = false,
+    configure: (inout AppConfiguration) -> Void = { _ in },
     _ body: (AppHarness, RecordingUpstream) async throws -> Void
   ) async throws {
-    let upstream = try RecordingUpstream(double: double)
+    let upstream = try RecordingUpstream(double: double, live: live)
     let harness: AppHarness
     do {
-      harness = try AppHarness.start(double: double, doublePort: upstream.port, configure: configure)
+      harness =
+        live
+        ? try AppHarness.start(double: double, doublePort: upstream.port, configure: configure)
+        : try AppHarness.inProcess(double: double, upstream: upstream.handler, configure: configure)
     } catch {
       await upstream.stop()
       throw error

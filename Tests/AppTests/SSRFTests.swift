@@ -23,7 +23,7 @@ struct SSRFTests {
     let evil = try CountingServer()
     try await RecordingUpstream.withApp { h, upstream in
       let target = "/avatars/" + id.replacing("EVIL", with: String(evil.port)) + "?s=80"
-      let response = try await RawRequest.get(port: h.port, target: target)
+      let response = try await h.raw(target)
       #expect((400..<500).contains(response.status), "\(target) answered \(response.status)")
       #expect(!response.body.contains(CountingServer.marker))
       #expect(upstream.seen(pathPrefix: "/u/").isEmpty, "\(target) reached the avatar host")
@@ -37,7 +37,7 @@ struct SSRFTests {
   @Test(arguments: [("0001", 1), ("123456789012345678", 123_456_789_012_345_678), ("42", 42)])
   func numericAvatarIDsBecomeOneCanonicalURL(id: String, expected: Int) async throws {
     try await RecordingUpstream.withApp { h, upstream in
-      let response = try await RawRequest.get(port: h.port, target: "/avatars/\(id)?s=80")
+      let response = try await h.raw("/avatars/\(id)?s=80")
       #expect(response.status == 200)
       #expect(response.headers["Content-Type"] == "image/png")
       #expect(upstream.seen(pathPrefix: "/u/").map(\.target) == ["/u/\(expected)?s=80"])
@@ -55,7 +55,7 @@ struct SSRFTests {
   @Test(arguments: sizes)
   func avatarSizesAreParsedAndClamped(size: String, expected: Int) async throws {
     try await RecordingUpstream.withApp { h, upstream in
-      let response = try await RawRequest.get(port: h.port, target: "/avatars/77?s=\(size)")
+      let response = try await h.raw("/avatars/77?s=\(size)")
       #expect(response.status == 200)
       #expect(response.headers["Content-Type"] == "image/png")
       #expect(upstream.seen(pathPrefix: "/u/").map(\.target) == ["/u/77?s=\(expected)"], "s=\(size)")
@@ -72,7 +72,7 @@ struct SSRFTests {
   func avatarRedirectsAreNotFollowed(status: Int, location: String) async throws {
     let evil = try CountingServer()
     let target = location.replacing("EVIL", with: String(evil.port))
-    try await RecordingUpstream.withApp { h, upstream in
+    try await RecordingUpstream.withApp(live: true) { h, upstream in
       upstream.setOverride { request in
         guard request.path.hasPrefix("/u/") else { return nil }
         return HTTPResponse(
@@ -133,7 +133,7 @@ struct SSRFTests {
       for target in [
         "/owners/\(owner)", "/fragments/owners/\(owner)?after=20", "/fragments/stars/\(owner)/valid-repo",
       ] {
-        let response = try await RawRequest.get(port: h.port, target: target)
+        let response = try await h.raw(target)
         #expect([400, 404].contains(response.status), "\(target) answered \(response.status)")
       }
       #expect(try await Self.upstreamTotal(h) == 0)
@@ -145,7 +145,7 @@ struct SSRFTests {
   func invalidRepositoriesAre404WithoutAnUpstreamCall(repo: String) async throws {
     try await RecordingUpstream.withApp { h, upstream in
       let target = "/fragments/stars/octocat/\(repo)"
-      let response = try await RawRequest.get(port: h.port, target: target)
+      let response = try await h.raw(target)
       #expect([400, 404].contains(response.status), "\(target) answered \(response.status)")
       #expect(try await Self.upstreamTotal(h) == 0)
       #expect(upstream.seen.allSatisfy { $0.target.hasPrefix("/_double/") })
@@ -158,14 +158,14 @@ struct SSRFTests {
       let login39 = "a" + String(repeating: "-b", count: 19)
       let repo100 = String(repeating: "r", count: 100)
       for (owner, repo) in [("a", ".github"), (login39, "a.b_c-d"), ("Octo-Cat9", repo100), ("x", "..a")] {
-        let response = try await RawRequest.get(port: h.port, target: "/fragments/stars/\(owner)/\(repo)")
+        let response = try await h.raw("/fragments/stars/\(owner)/\(repo)")
         #expect(response.status == 200, "\(owner)/\(repo)")
       }
       let history = upstream.seen(pathPrefix: "/repos/").map(\.target)
       #expect(history.count == 4)
       #expect(history.contains("/repos/\(login39)/a.b_c-d/stargazers/history?per_page=30"))
       #expect(try await Self.upstreamTotal(h) == 4)
-      let owner = try await RawRequest.get(port: h.port, target: "/fragments/owners/\(login39)")
+      let owner = try await h.raw("/fragments/owners/\(login39)")
       #expect(owner.status == 200)
       #expect(upstream.seen(pathPrefix: "/search/").count == 1)
     }

@@ -33,7 +33,8 @@ struct TokenLeakTests {
 
   @Test func theTokenReachesOnlyTheAPIAndNeverAnyResponseOrLogLine() async throws {
     let seen = Seen()
-    try await RecordingUpstream.withApp(configure: { $0.githubToken = Self.token }) { h, upstream in
+    try await RecordingUpstream.withApp(live: true, configure: { $0.githubToken = Self.token }) {
+      h, upstream in
       func fetch(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws {
         let response = try await h.request(method, target, headers: headers)
         var text = "\(response.status.code)\n"
@@ -153,7 +154,7 @@ struct TokenLeakTests {
 
   /// A token typed into the search box is the reader's own text: the page may show it, the log not.
   @Test func aTokenTypedAsAQueryIsRedactedInTheLog() async throws {
-    try await RecordingUpstream.withApp(configure: { $0.githubToken = Self.token }) { h, _ in
+    try await RecordingUpstream.withApp(live: true, configure: { $0.githubToken = Self.token }) { h, _ in
       _ = try await h.get("/?q=\(Self.token)")
       _ = try await h.get("/fragments/results?q=\(Self.token)&after=0")
       let lines = h.logs.all
@@ -192,7 +193,8 @@ struct TokenLeakTests {
   /// error message. None of it may reach a page, a header or a log line.
   @Test func aTokenEchoedInSuccessfulAnswersIsRedactedInEveryForm() async throws {
     let seen = Seen()
-    try await RecordingUpstream.withApp(configure: { $0.githubToken = Self.token }) { h, upstream in
+    try await RecordingUpstream.withApp(live: true, configure: { $0.githubToken = Self.token }) {
+      h, upstream in
       upstream.setOverride { request in
         let path = request.target
         if path.hasPrefix("/u/") {

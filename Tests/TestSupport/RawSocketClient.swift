@@ -11,6 +11,13 @@ public struct RawResponse: Sendable {
   public var body: [UInt8]
   /// The body as UTF-8 text.
   public var text: String { String(decoding: body, as: UTF8.self) }
+
+  /// A response from its parts.
+  public init(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
 }
 
 /// What went wrong in a `RawSocketClient` call.
