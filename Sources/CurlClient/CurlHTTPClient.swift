@@ -33,14 +33,16 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
   /// Throws `ClientError` only. Cancelling the calling task removes the transfer at once (its
   /// connection is closed) and throws `ClientError.cancelled` rather than `CancellationError`,
   /// so callers switch over one error type. URL and header problems throw before any network use.
-  public func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  public func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     guard let engine else { throw startError ?? .other("client unavailable") }
     try CurlHTTPClient.validate(request)
     let ticket = RequestTicket(request: request)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
+    // The continuation carries a `Result` so the error stays typed through the resume.
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<ClientResponse, ClientError>, Never>) in
         guard ticket.install(continuation) else {
-          continuation.resume(throwing: ClientError.cancelled)
+          continuation.resume(returning: .failure(.cancelled))
           return
         }
         if !engine.submit(.add(ticket)) { ticket.finish(.failure(.other("client is shut down"))) }
@@ -49,6 +51,7 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
       ticket.markCancelled()
       _ = engine.submit(.cancel(ticket))
     }
+    return try result.get()
   }
 
   /// Easy handles that exist, attached or pooled (at most `maxConcurrentRequests`; 0 after shutdown).

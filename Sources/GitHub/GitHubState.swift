@@ -253,14 +253,10 @@ actor GitHubState {
     let response: ClientResponse
     do {
       response = try await transport.execute(request)
-    } catch ClientError.cancelled {
-      return .cancelled
-    } catch let error as ClientError {
-      return .failed(describe(error))
-    } catch is CancellationError {
+    } catch .cancelled {
       return .cancelled
     } catch {
-      return .failed(String(describing: error))
+      return .failed(describe(error))
     }
     guard response.status.code == 200 else { return .answered(response, decoded: nil) }
     do {

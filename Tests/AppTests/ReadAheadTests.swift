@@ -17,21 +17,25 @@ struct ReadAheadTests {
   struct DoubleTransport: HTTPClientTransport {
     let double: GitHubDouble
 
-    func execute(_ request: ClientRequest) async throws -> ClientResponse {
+    func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
       guard let schemeEnd = request.url.range(of: "://"),
         let pathStart = request.url[schemeEnd.upperBound...].firstIndex(of: "/")
       else { throw ClientError.invalidURL(request.url) }
       var headers = request.headers
       headers.replaceOrAdd(name: "Host", value: String(request.url[schemeEnd.upperBound..<pathStart]))
-      let response = try await double.handler(
-        HTTPRequest(method: request.method, target: String(request.url[pathStart...]), headers: headers),
-        RequestContext(requestID: "upstream"))
-      var body: [UInt8] = []
-      switch response.body {
-      case .bytes(let bytes): body = bytes
-      case .stream(let stream): for try await chunk in stream { body += chunk }
+      do {
+        let response = try await double.handler(
+          HTTPRequest(method: request.method, target: String(request.url[pathStart...]), headers: headers),
+          RequestContext(requestID: "upstream"))
+        var body: [UInt8] = []
+        switch response.body {
+        case .bytes(let bytes): body = bytes
+        case .stream(let stream): for try await chunk in stream { body += chunk }
+        }
+        return ClientResponse(status: response.status, headers: response.headers, body: body)
+      } catch {
+        throw ScriptedTransport.typed(error)
       }
-      return ClientResponse(status: response.status, headers: response.headers, body: body)
     }
   }
 
