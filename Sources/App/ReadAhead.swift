@@ -39,7 +39,7 @@ final class ReadAhead: Sendable {
       let page = readAheadPage(
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
-    let search = await client.rateLimitSnapshots().first { $0.resource == RateLimitResource.search.rawValue }
+    let search = await client.rateLimitSnapshots().first { $0.resource == .search }
     guard Self.allows(search, now: Int(Date().timeIntervalSince1970)) else {
       record(.budget)
       return

@@ -119,7 +119,7 @@ final class Warming: Sendable {
       return index.successors(of: name, count: count)
     }
     guard !ahead.isEmpty else { return }
-    let core = await client.rateLimitSnapshots().first { $0.resource == RateLimitResource.core.rawValue }
+    let core = await client.rateLimitSnapshots().first { $0.resource == .core }
     guard Self.plentiful(core, spending: ahead.count, now: Int(Date().timeIntervalSince1970)) else {
       record(.budget, 1)
       return

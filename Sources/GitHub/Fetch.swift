@@ -21,7 +21,7 @@ struct Fetch: Sendable {
   var key: String
   var endpoint: GitHubEndpoint
   /// The rate-limit bucket; nil for the avatar host.
-  var resource: String?
+  var resource: RateLimitResource?
   var request: ClientRequest
   var ttl: Double
   var decode: @Sendable ([UInt8], HTTPHeaders) throws(GitHubError) -> Payload

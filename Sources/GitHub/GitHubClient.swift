@@ -79,7 +79,7 @@ public final class GitHubClient: Sendable {
     let url = try searchURL(query, page: page, perPage: perPage)
     let text = self.text
     let fetch = Fetch(
-      key: url, endpoint: .search, resource: RateLimitResource.search.rawValue,
+      key: url, endpoint: .search, resource: .search,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: searchTTL
     ) { body, headers throws(GitHubError) in
       .search(
@@ -101,7 +101,7 @@ public final class GitHubClient: Sendable {
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
     let text = self.text
     let fetch = Fetch(
-      key: url, endpoint: .history, resource: RateLimitResource.core.rawValue,
+      key: url, endpoint: .history, resource: .core,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
     ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body, text: text)) }
     let delivered = try await load(fetch, reload: false)
@@ -116,7 +116,7 @@ public final class GitHubClient: Sendable {
   public func stargazerCount(owner: String, repo: String) async throws(GitHubError) -> Int {
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/count")
     let fetch = Fetch(
-      key: url, endpoint: .count, resource: RateLimitResource.core.rawValue,
+      key: url, endpoint: .count, resource: .core,
       request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
     ) { body, _ throws(GitHubError) in .count(try ResponseDecoding.stargazerCount(body)) }
     guard case .count(let count) = try await load(fetch, reload: false).payload else {

@@ -91,7 +91,7 @@ extension GitHubState {
   private func callUpstream(_ fetch: Fetch, _ request: ClientRequest, store: any SharedStore) async
     -> Result<Delivered, GitHubError>
   {
-    if let resource = fetch.resource, let refusal = await store.reserve(resource, now: now()) {
+    if let resource = fetch.resource, let refusal = await store.reserve(resource.name, now: now()) {
       ledger.refund(resource)
       let until = ledger.block(resource, until: refusal.until, secondary: refusal.secondary, now: now())
       counters.rateLimitedLocally += 1

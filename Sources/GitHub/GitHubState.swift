@@ -159,7 +159,7 @@ actor GitHubState {
         ledger.record(limits, resource: resource, now: arrived)
         if let shared, let remaining = limits.remaining {
           await shared.record(
-            resource, limit: limits.limit ?? remaining, remaining: remaining,
+            resource.name, limit: limits.limit ?? remaining, remaining: remaining,
             reset: RateLimitLedger.boundedReset(limits.reset ?? Int(arrived) + 60, now: Int(arrived)))
         }
       }
@@ -208,16 +208,16 @@ actor GitHubState {
     cache.set(key, .init(value: payload, etag: etag, expires: expires, cost: cost))
   }
 
-  private func refund(_ resource: String) async {
+  private func refund(_ resource: RateLimitResource) async {
     ledger.refund(resource)
-    await shared?.refund(resource)
+    await shared?.refund(resource.name)
   }
 
   private func handle(_ error: GitHubError, fetch: Fetch) async -> Result<Delivered, GitHubError> {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
       let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
-      await shared?.block(resource, until: bounded, secondary: secondary)
+      await shared?.block(resource.name, until: bounded, secondary: secondary)
       return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)

@@ -22,7 +22,7 @@ struct RateLimitLedger {
   /// The first back-off after a refusal whose reset has passed; it doubles up to `fallbackWait`.
   static let staleBackoff = 5
 
-  private var states: [String: State] = [:]
+  private var states: [RateLimitResource: State] = [:]
 
   /// `reset` when it is at most `maxResetAhead` seconds after `now`, else `now + fallbackWait`.
   static func boundedReset(_ reset: Int, now: Int) -> Int {
@@ -30,7 +30,7 @@ struct RateLimitLedger {
   }
 
   /// The error to answer locally when `resource` may not be called at `now`, else nil.
-  func refusal(_ resource: String, now: Double) -> GitHubError? {
+  func refusal(_ resource: RateLimitResource, now: Double) -> GitHubError? {
     guard let state = states[resource] else { return nil }
     if let until = state.secondaryUntil, now < Double(until) {
       return .rateLimited(resource: resource, until: until, secondary: true)
@@ -42,7 +42,7 @@ struct RateLimitLedger {
   }
 
   /// Counts one request about to be sent.
-  mutating func reserve(_ resource: String, now: Double) {
+  mutating func reserve(_ resource: RateLimitResource, now: Double) {
     guard var state = states[resource] else { return }
     if now >= Double(state.reset) {
       // A new window has begun; the next response's headers will tell its real figures.
@@ -53,7 +53,7 @@ struct RateLimitLedger {
   }
 
   /// Returns a reservation that cost GitHub nothing (a 304, or a request that never arrived).
-  mutating func refund(_ resource: String) {
+  mutating func refund(_ resource: RateLimitResource) {
     guard var state = states[resource] else { return }
     state.remaining = min(state.limit, state.remaining + 1)
     states[resource] = state
@@ -61,7 +61,7 @@ struct RateLimitLedger {
 
   /// Folds in a response's headers. Within one window the lower count wins, because responses to
   /// concurrent requests arrive out of order; a later window replaces the figures.
-  mutating func record(_ headers: RateLimitHeaders, resource: String, now: Double) {
+  mutating func record(_ headers: RateLimitHeaders, resource: RateLimitResource, now: Double) {
     guard let remaining = headers.remaining else { return }
     let seconds = Int(now)
     let reset = Self.boundedReset(headers.reset ?? states[resource]?.reset ?? seconds + 60, now: seconds)
@@ -84,7 +84,7 @@ struct RateLimitLedger {
   /// Marks `resource` exhausted after GitHub refused a request that said until `until`, and
   /// returns the time actually used: bounded to an hour ahead, and a short growing back-off when
   /// `until` has already passed.
-  mutating func block(_ resource: String, until: Int, secondary: Bool, now: Double) -> Int {
+  mutating func block(_ resource: RateLimitResource, until: Int, secondary: Bool, now: Double) -> Int {
     let seconds = Int(now)
     var state = states[resource] ?? State(limit: 0, remaining: 0, reset: until)
     var until = Self.boundedReset(until, now: seconds)

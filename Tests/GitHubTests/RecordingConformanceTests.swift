@@ -224,11 +224,11 @@ struct RecordingConformanceTests {
     #expect(recording.status == 403)
     let clock = TestClock(1_000_000)
     let (client, transport) = replayClient(recording, clock: clock)
-    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000_060, secondary: true)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)) {
       _ = try await client.searchRepositories(SearchQuery(text: "jacquev6"), page: 1)
     }
     // Refused locally until then, without calling GitHub.
-    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000_060, secondary: true)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)) {
       _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
     }
     #expect(transport.callCount == 1)
@@ -240,14 +240,14 @@ struct RecordingConformanceTests {
     let clock = TestClock(2_000_000)
     let (client, transport) = replayClient(recording, clock: clock)
     // No reset header in this 2013 recording: the layer backs off a minute.
-    await #expect(throws: GitHubError.rateLimited(resource: "core", until: 2_000_060, secondary: false)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)) {
       _ = try await client.starHistory(owner: "jacquev6", repo: "PyGithub")
     }
-    await #expect(throws: GitHubError.rateLimited(resource: "core", until: 2_000_060, secondary: false)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)) {
       _ = try await client.stargazerCount(owner: "jacquev6", repo: "PyGithub")
     }
     #expect(transport.callCount == 1)
-    let core = try #require(await client.rateLimitSnapshots().first { $0.resource == "core" })
+    let core = try #require(await client.rateLimitSnapshots().first { $0.resource == .core })
     #expect(core.remaining == 0)
     #expect(core.limit == 60)
   }
@@ -277,7 +277,7 @@ struct RecordingConformanceTests {
     let limits = try #require(RateLimitHeaders.parse(recording.headers))
     #expect(
       limits
-        == RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: "search"))
+        == RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: .search))
     let abuse = try #require(RateLimitHeaders.parse(try Recordings.load("060-get-search-code.json").headers))
     #expect(abuse == RateLimitHeaders(retryAfter: 60))
     #expect(RateLimitHeaders.parse(try Recordings.load("061-get-user.json").headers) == nil)

@@ -102,7 +102,7 @@ struct SharedTierTests {
         _ = try await instance.searchRepositories(SearchQuery(text: "q\(index)"), page: 1)
         Issue.record("served despite the shared block")
       } catch {
-        #expect(error == .rateLimited(resource: "search", until: 1060, secondary: false))
+        #expect(error == .rateLimited(resource: .search, until: 1060, secondary: false))
       }
     }
     #expect(transport.callCount == 1)
