@@ -1,26 +1,26 @@
 import SharedStore
 
-/// A cache entry as it travels through a shared store: the payload with its ETag, when it stops
+/// A cache entry as it travels through a shared store: the value with its ETag, when it stops
 /// being fresh and when it was stored (Unix seconds).
-struct SharedEntry: Sendable {
-  var payload: Payload
+struct SharedEntry<Value: CachedPayload>: Sendable {
+  var payload: Value
   var etag: String?
   var expires: Double
   var storedAt: Double
 }
 
 /// The compact, versioned binary form of shared cache entries. Decoding checks every length and
-/// count against the API's own bounds, refuses trailing bytes and unknown versions, and returns nil
-/// for anything else, so a malformed or foreign value is a cache miss. Avatars are not encoded:
-/// they stay in each instance's memory.
+/// count against the API's own bounds, refuses trailing bytes, unknown versions and values of
+/// another kind, and returns nil for anything else, so a malformed or foreign value is a cache miss.
+/// Avatars are not encoded: they stay in each instance's memory.
 enum PayloadCodec {
   /// Leading bytes of every value: "RSC" and the format version. A new layout takes a new version.
   static let magic: [UInt8] = [0x52, 0x53, 0x43, 1]
 
-  private enum Kind: UInt8 {
+  /// The byte after `magic` that says which kind of value follows. (3, a stargazer count, is retired.)
+  enum Kind: UInt8 {
     case search = 1
     case history = 2
-    case count = 3
   }
 
   /// Bounds a decoded value must respect (GitHub's page size caps and generous string limits).
@@ -31,49 +31,28 @@ enum PayloadCodec {
   private static let maxURLBytes = 2_048
   private static let maxTextBytes = 8_192
 
-  /// The bytes for `entry`, or nil for payloads that are not shared (avatars).
-  static func encode(_ entry: SharedEntry) -> [UInt8]? {
+  /// The bytes for `entry`, or nil for a kind that is not shared (avatars).
+  static func encode<Value>(_ entry: SharedEntry<Value>) -> [UInt8]? {
+    guard let kind = Value.sharedKind else { return nil }
     var writer = ByteWriter(capacity: 1024)
     writer.raw(magic)
-    switch entry.payload {
-    case .search: writer.byte(Kind.search.rawValue)
-    case .history: writer.byte(Kind.history.rawValue)
-    case .count: writer.byte(Kind.count.rawValue)
-    case .avatar: return nil
-    }
+    writer.byte(kind.rawValue)
     writer.signed(milliseconds(entry.storedAt))
     writer.signed(milliseconds(entry.expires))
     writer.optionalString(entry.etag)
-    switch entry.payload {
-    case .search(let page): write(page, to: &writer)
-    case .history(let history): write(history, to: &writer)
-    case .count(let count): writer.signed(count)
-    case .avatar: return nil
-    }
+    entry.payload.write(to: &writer)
     return writer.bytes
   }
 
-  /// The entry in `bytes`, or nil when they are not a well-formed value of this version.
-  static func decode(_ bytes: [UInt8]) -> SharedEntry? {
+  /// The entry in `bytes`, or nil when they are not a well-formed `Value` of this version.
+  static func decode<Value: CachedPayload>(_ bytes: [UInt8], as _: Value.Type) -> SharedEntry<Value>? {
     var reader = ByteReader(bytes)
-    guard let head = reader.raw(magic.count), head.elementsEqual(magic),
-      let kindByte = reader.byte(), let kind = Kind(rawValue: kindByte),
+    guard let kind = Value.sharedKind, let head = reader.raw(magic.count), head.elementsEqual(magic),
+      reader.byte() == kind.rawValue,
       let storedAt = reader.signed(), let expires = reader.signed(),
-      let etag = reader.optionalString(maxBytes: 512)
+      let etag = reader.optionalString(maxBytes: 512),
+      let payload = Value.read(from: &reader), reader.isAtEnd
     else { return nil }
-    let payload: Payload
-    switch kind {
-    case .search:
-      guard let page = readSearchPage(&reader) else { return nil }
-      payload = .search(page)
-    case .history:
-      guard let history = readHistory(&reader) else { return nil }
-      payload = .history(history)
-    case .count:
-      guard let count = reader.signed(), count >= 0 else { return nil }
-      payload = .count(count)
-    }
-    guard reader.isAtEnd else { return nil }
     return SharedEntry(
       payload: payload, etag: etag, expires: Double(expires) / 1000, storedAt: Double(storedAt) / 1000)
   }
@@ -89,7 +68,7 @@ enum PayloadCodec {
 
   // MARK: - Search pages
 
-  private static func write(_ page: SearchPage, to writer: inout ByteWriter) {
+  static func write(_ page: SearchPage, to writer: inout ByteWriter) {
     writer.signed(page.totalCount)
     writer.bool(page.incompleteResults)
     writer.signed(page.page)
@@ -104,7 +83,7 @@ enum PayloadCodec {
     for item in page.items { write(item, to: &writer) }
   }
 
-  private static func readSearchPage(_ reader: inout ByteReader) -> SearchPage? {
+  static func readSearchPage(_ reader: inout ByteReader) -> SearchPage? {
     guard let total = reader.signed(), total >= 0, let incomplete = reader.bool(),
       let page = reader.signed(), page >= 1, let perPage = reader.signed(), (1...maxItems).contains(perPage),
       let linkCount = reader.count(max: maxLinks)
@@ -194,7 +173,7 @@ enum PayloadCodec {
 
   // MARK: - Star histories
 
-  private static func write(_ history: StarHistory, to writer: inout ByteWriter) {
+  static func write(_ history: StarHistory, to writer: inout ByteWriter) {
     writer.unsigned(UInt64(history.weeks.count))
     for week in history.weeks {
       writer.string(week.week)
@@ -205,7 +184,7 @@ enum PayloadCodec {
     }
   }
 
-  private static func readHistory(_ reader: inout ByteReader) -> StarHistory? {
+  static func readHistory(_ reader: inout ByteReader) -> StarHistory? {
     guard let weekCount = reader.count(max: maxWeeks) else { return nil }
     var weeks: [StarWeek] = []
     weeks.reserveCapacity(weekCount)

@@ -30,8 +30,8 @@ struct RateLimitTests {
     #expect(transport.callCount == 1)
     #expect(await client.metrics().rateLimitedLocally == 5)
     // Another resource is unaffected.
-    transport.respond { _ in Fixtures.response("{\"count\":3}") }
-    #expect(try await client.stargazerCount(owner: "a", repo: "b") == 3)
+    transport.respond { _ in Fixtures.response(Fixtures.historyJSON) }
+    #expect(try await client.starHistory(owner: "a", repo: "b").weeks.count == 2)
     #expect(transport.callCount == 2)
     // After the reset, calls resume.
     clock.advance(60)
