@@ -1,3 +1,5 @@
+import HTTP
+
 /// The small derived texts and numbers of a card, computed from a repository's fields.
 enum CardText {
   /// Stars relative to the largest count, 0…100, at least 1 when there are any stars. Any `Int`s are
@@ -25,7 +27,7 @@ enum CardText {
   static func safeLink(_ url: String, fallback fullName: String) -> String {
     if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
     return "https://github.com/"
-      + fullName.split(separator: "/").map { URLText.encode(String($0)) }
+      + fullName.split(separator: "/").map { URLEncoding.percentEncode(String($0)) }
       .joined(separator: "/")
   }
 

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Writes a short string (a path, a count, a phrase) straight into its final storage: no intermediate
 /// strings, and no heap allocation at all for results of up to 15 bytes (Swift's small strings).
 struct TextBuilder {
@@ -61,8 +63,8 @@ struct TextBuilder {
     } while divisor > 0
   }
 
-  /// `text` percent-encoded (as `URLText.encode`).
+  /// `text` percent-encoded (as `URLEncoding.percentEncode`).
   mutating func encode(_ text: String) {
-    URLText.percentEncode(text) { byte($0) }
+    URLEncoding.percentEncode(text) { byte($0) }
   }
 }

@@ -158,7 +158,7 @@ public final class GitHubClient: Sendable {
   /// The search URL; the parameter order is fixed so equal queries share a cache key.
   func searchURL(_ query: SearchQuery, page: Int, perPage: Int) throws(GitHubError) -> String {
     guard GitHubClient.isHTTPURL(apiBase) else { throw .invalidInput("API base is not an http(s) URL") }
-    let text = String(query.text.trimmedWhitespace)
+    let text = String(query.text.trimmingWhitespace)
     guard !text.isEmpty else { throw .invalidInput("the search text is empty") }
     guard text.count <= 256 else { throw .invalidInput("the search text is longer than 256 characters") }
     var items: [(String, String)] = [("q", text)]
@@ -185,7 +185,7 @@ public final class GitHubClient: Sendable {
   ) throws(GitHubError) -> Avatar {
     let raw = headers["content-type"] ?? ""
     let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).lowercased() } ?? ""
-    let mediaType = String(type.trimmedWhitespace)
+    let mediaType = String(type.trimmingWhitespace)
     guard ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(mediaType) else {
       throw .decoding("avatar content type \"\(mediaType.prefix(64))\" is not an accepted image type")
     }
@@ -195,7 +195,7 @@ public final class GitHubClient: Sendable {
   }
 
   private static func trimmedBase(_ base: String) -> String {
-    var result = String(base.trimmedWhitespace)
+    var result = String(base.trimmingWhitespace)
     while result.hasSuffix("/") { result.removeLast() }
     return result
   }
@@ -207,14 +207,5 @@ public final class GitHubClient: Sendable {
   /// Drops control characters so configuration cannot inject header lines.
   private static func headerSafe(_ value: String) -> String {
     String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-  }
-}
-
-extension StringProtocol {
-  /// The text without leading and trailing whitespace (FoundationEssentials has no trimming).
-  var trimmedWhitespace: SubSequence {
-    guard let start = firstIndex(where: { !$0.isWhitespace }) else { return self[endIndex...] }
-    let end = lastIndex(where: { !$0.isWhitespace }) ?? start
-    return self[start...end]
   }
 }
