@@ -7,6 +7,20 @@ import HTTP
 /// work through a locked queue and `curl_multi_wakeup`. Connections (and HTTP/2 where a TLS server
 /// offers it) are reused across requests. Only http and https are allowed, TLS is always verified,
 /// redirects are off unless configured, and proxies come from the environment as libcurl reads them.
+///
+/// ```swift
+/// let client = CurlHTTPClient(configuration: CurlClientConfiguration())
+/// defer { client.shutdown() }
+/// do {
+///   let response = try await client.execute(
+///     ClientRequest(url: "https://api.github.com/zen", headers: ["User-Agent": "RepoScroll"]))
+///   print(response.status.code, response.body.count)
+/// } catch .timedOut {
+///   // typed throws: every failure is a `ClientError`
+/// } catch {
+///   print(error)
+/// }
+/// ```
 public final class CurlHTTPClient: HTTPClientTransport, Sendable {
   private let engine: CurlEngine?
   private let startError: ClientError?

@@ -7,6 +7,19 @@
 /// page, at the total count or at the cap, whichever comes first; a short page does not end it,
 /// because upstreams (GitHub search) answer short pages mid-list. The total used is the largest any
 /// page reported, so `aria-setsize` never shrinks mid-list when a later page reports less.
+///
+/// ```swift
+/// struct Numbers: PageSource {
+///   struct Item: Identifiable, Sendable { var id: Int }
+///   var upstreamPageSize: Int { 100 }
+///   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Item> {
+///     SourcePage(items: (1...100).map { Item(id: ($0 + (number - 1) * 100)) }, totalCount: 250)
+///   }
+/// }
+/// let list = PagedList(source: Numbers(), batchSize: 20)
+/// let first = await list.batch(after: 0)  // items 1…20, nextCursor 20, state .items
+/// let next = await list.batch(after: first.nextCursor ?? 0)
+/// ```
 public struct PagedList<Source: PageSource>: Sendable {
   /// The upstream.
   public let source: Source
