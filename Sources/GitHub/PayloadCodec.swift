@@ -73,38 +73,29 @@ enum PayloadCodec {
     writer.bool(page.incompleteResults)
     writer.signed(page.page)
     writer.signed(page.perPage)
-    let links = page.links.sorted { $0.key < $1.key }
-    writer.unsigned(UInt64(links.count))
-    for (rel, url) in links {
-      writer.string(rel)
-      writer.string(url)
+    writer.array(page.links.sorted { $0.key < $1.key }) { writer, link in
+      writer.string(link.key)
+      writer.string(link.value)
     }
-    writer.unsigned(UInt64(page.items.count))
-    for item in page.items { write(item, to: &writer) }
+    writer.array(page.items) { writer, item in write(item, to: &writer) }
   }
 
   static func readSearchPage(_ reader: inout ByteReader) -> SearchPage? {
     guard let total = reader.signed(), total >= 0, let incomplete = reader.bool(),
       let page = reader.signed(), page >= 1, let perPage = reader.signed(), (1...maxItems).contains(perPage),
-      let linkCount = reader.count(max: maxLinks)
+      let links = reader.array(
+        max: maxLinks,
+        { reader -> (String, String)? in
+          guard let rel = reader.string(maxBytes: 16), let url = reader.string(maxBytes: maxURLBytes) else {
+            return nil
+          }
+          return (rel, url)
+        }),
+      let items = reader.array(max: perPage, readRepository)
     else { return nil }
-    var links: [String: String] = [:]
-    for _ in 0..<linkCount {
-      guard let rel = reader.string(maxBytes: 16), let url = reader.string(maxBytes: maxURLBytes) else {
-        return nil
-      }
-      links[rel] = url
-    }
-    guard let itemCount = reader.count(max: perPage) else { return nil }
-    var items: [Repository] = []
-    items.reserveCapacity(itemCount)
-    for _ in 0..<itemCount {
-      guard let item = readRepository(&reader) else { return nil }
-      items.append(item)
-    }
     return SearchPage(
-      totalCount: total, incompleteResults: incomplete, items: items, links: links, page: page,
-      perPage: perPage)
+      totalCount: total, incompleteResults: incomplete, items: items,
+      links: Dictionary(links, uniquingKeysWith: { $1 }), page: page, perPage: perPage)
   }
 
   private static func write(_ item: Repository, to writer: inout ByteWriter) {
@@ -126,8 +117,7 @@ enum PayloadCodec {
     writer.signed(item.stargazersCount)
     writer.signed(item.forksCount)
     writer.signed(item.openIssuesCount)
-    writer.unsigned(UInt64(item.topics.count))
-    for topic in item.topics { writer.string(topic) }
+    writer.array(item.topics) { $0.string($1) }
     writer.optionalString(item.license)
     writer.string(item.createdAt)
     writer.string(item.updatedAt)
@@ -152,15 +142,9 @@ enum PayloadCodec {
     guard let htmlURL = reader.string(maxBytes: maxURLBytes),
       let description = reader.optionalString(maxBytes: maxTextBytes), let fork = reader.bool(),
       let language = reader.optionalString(maxBytes: 256), let stars = reader.signed(),
-      let forks = reader.signed(), let issues = reader.signed(), let topicCount = reader.count(max: maxTopics)
-    else { return nil }
-    var topics: [String] = []
-    topics.reserveCapacity(topicCount)
-    for _ in 0..<topicCount {
-      guard let topic = reader.string(maxBytes: 256) else { return nil }
-      topics.append(topic)
-    }
-    guard let license = reader.optionalString(maxBytes: 256), let created = reader.string(maxBytes: 64),
+      let forks = reader.signed(), let issues = reader.signed(),
+      let topics = reader.array(max: maxTopics, { $0.string(maxBytes: 256) }),
+      let license = reader.optionalString(maxBytes: 256), let created = reader.string(maxBytes: 64),
       let updated = reader.string(maxBytes: 64), let pushed = reader.optionalString(maxBytes: 64),
       let homepage = reader.optionalString(maxBytes: maxURLBytes), let archived = reader.bool()
     else { return nil }
@@ -174,32 +158,21 @@ enum PayloadCodec {
   // MARK: - Star histories
 
   static func write(_ history: StarHistory, to writer: inout ByteWriter) {
-    writer.unsigned(UInt64(history.weeks.count))
-    for week in history.weeks {
+    writer.array(history.weeks) { writer, week in
       writer.string(week.week)
       writer.signed(week.weekStart)
       writer.signed(week.total)
-      writer.unsigned(UInt64(week.days.count))
-      for day in week.days { writer.signed(day) }
+      writer.array(week.days) { $0.signed($1) }
     }
   }
 
   static func readHistory(_ reader: inout ByteReader) -> StarHistory? {
-    guard let weekCount = reader.count(max: maxWeeks) else { return nil }
-    var weeks: [StarWeek] = []
-    weeks.reserveCapacity(weekCount)
-    for _ in 0..<weekCount {
+    let weeks = reader.array(max: maxWeeks) { reader -> StarWeek? in
       guard let week = reader.string(maxBytes: 32), let start = reader.signed(), let total = reader.signed(),
-        let dayCount = reader.count(max: 7), dayCount == 7
+        let days = reader.array(max: 7, { $0.signed() }), days.count == 7
       else { return nil }
-      var days: [Int] = []
-      days.reserveCapacity(7)
-      for _ in 0..<dayCount {
-        guard let day = reader.signed() else { return nil }
-        days.append(day)
-      }
-      weeks.append(StarWeek(week: week, total: total, days: days, weekStart: start))
+      return StarWeek(week: week, total: total, days: days, weekStart: start)
     }
-    return StarHistory(weeks: weeks)
+    return weeks.map { StarHistory(weeks: $0) }
   }
 }
