@@ -1,4 +1,5 @@
 import GitHub
+import HTTP
 import Paging
 import Synchronization
 
@@ -60,7 +61,7 @@ final class Warming: Sendable {
   /// Seconds since an arbitrary start, from the continuous clock.
   @Sendable static func monotonicSeconds() -> Double {
     let since = ContinuousClock.now - start
-    return Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18
+    return since.secondsValue
   }
   private static let start = ContinuousClock.Instant.now
 

@@ -40,8 +40,5 @@ public struct HTTPServerConfiguration: Sendable {
 
 extension Duration {
   /// Whole milliseconds, at least 1.
-  var milliseconds: Int {
-    let (seconds, attoseconds) = components
-    return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
-  }
+  var milliseconds: Int { max(1, wholeMilliseconds) }
 }

@@ -49,6 +49,14 @@ import Testing
     #expect("x".trimming { $0 == "x" }.isEmpty)
   }
 
+  @Test func durationNumbersSaturate() {
+    #expect(Duration.milliseconds(1_500).wholeMilliseconds == 1_500)
+    #expect(Duration.microseconds(999).wholeMilliseconds == 0)
+    #expect(Duration.seconds(Int64.max).wholeMilliseconds == Int.max)
+    #expect(Duration.seconds(Int64.min).wholeMilliseconds == Int.min)
+    #expect(Duration.milliseconds(2_250).secondsValue == 2.25)
+  }
+
   @Test func fnv1aMatchesTheReferenceValues() {
     #expect(FNV1a.hash([UInt8]()) == 0xcbf2_9ce4_8422_2325)
     #expect(FNV1a.hash(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
