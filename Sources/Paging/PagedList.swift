@@ -98,6 +98,16 @@ public struct PagedList<Source: PageSource>: Sendable {
   /// kept), on an indexed page that changed, or needing ids another walk holds.
   @usableFromInline enum Outcome { case done, failed, stale, lent }
 
+  /// A full batch of a list that goes on after it.
+  @inlinable func goingOn(
+    cursor: Int, _ collected: [PositionedItem<Source.Item>], _ walked: WalkState
+  ) -> ListBatch<Source.Item> {
+    ListBatch(
+      cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
+      state: .items, incomplete: walked.incomplete, measure: walked.measure,
+      reportedTotal: walked.largestTotal)
+  }
+
   /// Walks pages from `first` (the state before it in `before`), reading the `known` pages' new items
   /// from the index and de-duplicating later ones through `seen`, and records each page it indexes.
   /// A walk from page 1 passes all pages through `seen`; a planned walk may go past its known pages
@@ -174,15 +184,7 @@ public struct PagedList<Source: PageSource>: Sendable {
             IndexedPage(fresh: fresh, fingerprint: Self.fingerprint(fetched.items), after: after))
         }
         if offset < known.count { walked.barren = added == 0 ? walked.barren + 1 : 0 }
-        if more {
-          return (
-            ListBatch(
-              cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
-              state: .items, incomplete: walked.incomplete, measure: walked.measure,
-              reportedTotal: walked.largestTotal),
-            .done, recorded, false
-          )
-        }
+        if more { return (goingOn(cursor: cursor, collected, walked), .done, recorded, false) }
         let upstreamDone =
           fetched.items.isEmpty || page * pageSize >= walked.limit || walked.barren >= Self.maxBarrenPages
         if upstreamDone {
@@ -195,13 +197,7 @@ public struct PagedList<Source: PageSource>: Sendable {
         }
         if collected.count == batchSize {
           // Knowing whether more follow would cost another page; let the next batch find out.
-          return (
-            ListBatch(
-              cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
-              state: .items, incomplete: walked.incomplete, measure: walked.measure,
-              reportedTotal: walked.largestTotal),
-            .done, recorded, false
-          )
+          return (goingOn(cursor: cursor, collected, walked), .done, recorded, false)
         }
         page += 1
       }
