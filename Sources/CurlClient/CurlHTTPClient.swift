@@ -1,5 +1,6 @@
 import CCurl
 import HTTP
+import Synchronization
 
 /// An async HTTP client on libcurl's multi interface.
 ///

@@ -1,4 +1,5 @@
 import CurlClient
+import HTTP
 import SharedStore
 
 /// The shared tier behind the in-process layer: a value another instance stored, a cross-instance

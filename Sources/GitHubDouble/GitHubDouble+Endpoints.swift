@@ -1,5 +1,6 @@
 import HTTP
 import HTTPServer
+import Synchronization
 
 extension GitHubDouble {
   /// `GET /search/repositories`.

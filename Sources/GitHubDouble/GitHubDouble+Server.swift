@@ -1,5 +1,6 @@
 import HTTP
 import HTTPServer
+import Synchronization
 
 extension GitHubDouble {
   /// Starts an HTTPServer on host:port (0 = a free port) and returns the bound port.

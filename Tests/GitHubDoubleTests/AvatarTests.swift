@@ -1,4 +1,5 @@
 import GitHubDouble
+import HTTP
 import Testing
 
 /// A strict reader for the PNGs the double writes: checks every chunk CRC, inflates stored blocks,

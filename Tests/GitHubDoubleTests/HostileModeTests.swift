@@ -1,4 +1,5 @@
 import Compression
+import Foundation
 import GitHubDouble
 import HTTP
 import TestSupport

@@ -1,5 +1,6 @@
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 @Suite("Request log and hostile names")

@@ -1,4 +1,5 @@
 import GitHubDouble
+import HTTP
 import TestSupport
 import Testing
 
