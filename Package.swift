@@ -30,6 +30,7 @@ let package = Package(
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
     .target(name: "HTTP"),
+    .target(name: "CommandLineOptions"),
     .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP", "Compression"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"], swiftSettings: modern),
@@ -42,17 +43,21 @@ let package = Package(
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(
       name: "App",
-      dependencies: ["HTTPServer", "Mustache", "Paging", "GitHub", "Compression", "SharedStore", "Redis"]),
+      dependencies: [
+        "HTTPServer", "Mustache", "Paging", "GitHub", "Compression", "SharedStore", "Redis",
+        "CommandLineOptions",
+      ]),
 
     // MARK: Executables
     .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble", "SharedStore"]),
-    .executableTarget(name: "github-double", dependencies: ["GitHubDouble"]),
-    .executableTarget(name: "static-server", dependencies: ["HTTPServer"]),
+    .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
+    .executableTarget(name: "static-server", dependencies: ["HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
 
     // MARK: Tests
-    .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["HTTP", "HTTPServer"], path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),

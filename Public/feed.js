@@ -3,79 +3,79 @@
 // and keeps working without it: the a[rel=next] trigger is a real link to the next full page.
 // Back and forward return to the same rows and the same card at the top, also when the browser did
 // not keep the page: the list's length and top card are saved in history.state as the reader scrolls.
-(function () {
-  'use strict';
+// Every text it shows comes from the server: fragments, and the page's templates and data attributes.
+import { CARD, CARDS_ADDED, cardsIn } from './cards.js';
 
-  if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
-  document.documentElement.classList.add('js');
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+document.documentElement.classList.add('js');
 
-  var results = document.getElementById('results');
-  var tail = document.getElementById('feed-tail');
-  if (!results || !tail) return;
-  var feed = document.getElementById('feed');
-  var live = document.getElementById('feed-live');
-  var numbers = new Intl.NumberFormat('en');
+const results = document.getElementById('results');
+if (results && document.getElementById('feed-tail')) startFeed(results);
+
+function startFeed(results) {
+  let tail = document.getElementById('feed-tail');
+  let feed = document.getElementById('feed');
+  const live = document.getElementById('feed-live');
+  const numbers = new Intl.NumberFormat('en');
   // Silent retries of one cursor before the error row shows: once while nothing is on the page (the
   // reader is waiting for it), a few times further down (the rows above stay readable meanwhile).
-  var FIRST_AUTO_RETRIES = 1;
-  var MORE_AUTO_RETRIES = 3;
+  const FIRST_AUTO_RETRIES = 1;
+  const MORE_AUTO_RETRIES = 3;
   // Batches fetched at most to restore a list on back (1000 rows / 20 per batch, and a margin).
-  var MAX_RESTORE_BATCHES = 60;
+  const MAX_RESTORE_BATCHES = 60;
+  // At speed the observer's margin is not enough: a batch of dense cards lasts about half a second at
+  // 4,000 px/s, and one that needs a new GitHub page takes longer. While the reader scrolls down, the
+  // next batch is asked for as soon as the end is less than SPEED_AHEAD seconds of travel away.
+  const SPEED_AHEAD = 2;
 
-  var seen = new Set();
-  var controller = null;   // the one page request in flight
-  var pending = null;      // its promise (resolves true when cards were added)
-  var retryTimer = 0;
-  var saveTimer = 0;
-  var attempts = 0;        // consecutive automatic retries of the same cursor
-  var restoring = false;
+  const seen = new Set();
+  let controller = null;   // the one page request in flight
+  let pending = null;      // its promise (resolves true when cards were added)
+  let retryTimer = 0;
+  let saveTimer = 0;
+  let attempts = 0;        // consecutive automatic retries of the same cursor
+  let restoring = false;
+  let speed = 0;
+  let lastY = window.scrollY;
+  let lastScroll = 0;
 
-  cards().forEach(function (card) { seen.add(card.dataset.repoId); });
-
-  function cards() { return feed ? feed.querySelectorAll('article[data-repo-id]') : []; }
+  const cards = () => (feed ? cardsIn(feed) : []);
+  cards().forEach((card) => seen.add(card.dataset.repoId));
 
   // Prefetch: the card marked data-prefetch sits a few cards before the end; the trigger link is watched
   // too, for short batches and tall screens. Both count as reached a viewport early (at rest the first
   // screen does not ask for a second batch); while scrolling fast, trackSpeed asks sooner.
-  var prefetch = new IntersectionObserver(function (entries) {
-    for (var i = 0; i < entries.length; i++) {
-      if (entries[i].isIntersecting) { prefetch.unobserve(entries[i].target); loadNext(); }
+  const prefetch = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) { prefetch.unobserve(entry.target); loadNext(); }
     }
   }, { rootMargin: '0px 0px 100% 0px' });
 
   function armTriggers() {
-    var link = nextLink();
+    const link = nextLink();
     if (!link || !feed) return;
-    var marked = feed.querySelectorAll('article[data-prefetch]');
+    const marked = feed.querySelectorAll(CARD + '[data-prefetch]');
     if (marked.length) prefetch.observe(marked[marked.length - 1]);
     prefetch.observe(link);
   }
 
   function nextLink() { return tail.querySelector('a[rel="next"][data-fragment]'); }
 
-  // At speed the observer's margin is not enough: a batch of dense cards lasts about half a second at
-  // 4,000 px/s, and one that needs a new GitHub page takes longer. While the reader scrolls down, the
-  // next batch is asked for as soon as the end is less than SPEED_AHEAD seconds of travel away.
-  var SPEED_AHEAD = 2;
-  var speed = 0;
-  var lastY = window.scrollY;
-  var lastScroll = 0;
-
   function trackSpeed() {
-    var now = Date.now();
-    var dt = now - lastScroll;
-    var y = window.scrollY;
+    const now = Date.now();
+    const dt = now - lastScroll;
+    const y = window.scrollY;
     speed = dt > 0 && dt < 250 ? 0.7 * speed + 0.3 * ((y - lastY) * 1000 / dt) : 0;
     lastY = y;
     lastScroll = now;
     if (speed > 0 && !controller && !restoring) {
-      var distance = tail.getBoundingClientRect().top - window.innerHeight;
+      const distance = tail.getBoundingClientRect().top - window.innerHeight;
       if (distance < speed * SPEED_AHEAD) loadNext();
     }
   }
 
   function loadNext() {
-    var link = nextLink();
+    const link = nextLink();
     return link ? load(link.dataset.fragment) : Promise.resolve(false);
   }
 
@@ -84,10 +84,10 @@
   }
 
   function showLoading() {
-    var tpl = document.getElementById('tpl-loading');
-    var state = tail.querySelector('.tail') || tail;
-    var focused = tail.contains(document.activeElement);
-    tail.querySelectorAll('.tail > *').forEach(function (node) { node.hidden = true; });
+    const tpl = document.getElementById('tpl-loading');
+    const state = tail.querySelector('.tail') || tail;
+    const focused = tail.contains(document.activeElement);
+    tail.querySelectorAll('.tail > *').forEach((node) => { node.hidden = true; });
     if (tpl && !tail.querySelector('.skeletons')) state.appendChild(tpl.content.cloneNode(true));
     if (focused) focusTail();
   }
@@ -100,8 +100,8 @@
   }
 
   function hideLoading() {
-    tail.querySelectorAll('.skeletons').forEach(function (node) { node.remove(); });
-    tail.querySelectorAll('.tail > [hidden]').forEach(function (node) { node.hidden = false; });
+    tail.querySelectorAll('.skeletons').forEach((node) => node.remove());
+    tail.querySelectorAll('.tail > [hidden]').forEach((node) => { node.hidden = false; });
   }
 
   // Fetches one batch; the promise resolves true when cards were added. The request asks for high
@@ -111,28 +111,25 @@
     if (!url) return Promise.resolve(false);
     clearTimeout(retryTimer);
     controller = new AbortController();
-    var signal = controller.signal;
+    const signal = controller.signal;
     setBusy(true);
     showLoading();
-    pending = fetch(url, {
-      signal: signal, credentials: 'same-origin', priority: 'high', headers: { Accept: 'text/html' },
-    })
-      .then(function (response) {
+    pending = fetch(url, { signal, credentials: 'same-origin', priority: 'high', headers: { Accept: 'text/html' } })
+      .then((response) => {
         if (!response.ok) {
-          var error = new Error(response.status === 429 || response.status === 403
-            ? 'GitHub’s rate limit was reached.' : 'The server answered ' + response.status + '.');
+          const error = new Error('status ' + response.status);
           error.status = response.status;
           error.retryIn = parseInt(response.headers.get('Retry-After') || '', 10);
           throw error;
         }
         return response.text();
       })
-      .then(function (html) {
+      .then((html) => {
         controller = null;
         setBusy(false);
         return append(html);
       })
-      .catch(function (error) {
+      .catch((error) => {
         controller = null;
         setBusy(false);
         if (signal.aborted) { hideLoading(); return false; }
@@ -150,19 +147,19 @@
     feed.id = 'feed';
     feed.setAttribute('role', 'feed');
     feed.setAttribute('aria-busy', 'false');
-    feed.setAttribute('aria-label', results.dataset.feedLabel || 'Results');
+    feed.setAttribute('aria-label', results.dataset.feedLabel || '');
     feed.addEventListener('keydown', onFeedKey);
     results.insertBefore(feed, results.querySelector('.results-end'));
     return feed;
   }
 
   function append(html) {
-    var tpl = document.createElement('template');
+    const tpl = document.createElement('template');
     tpl.innerHTML = html;
-    var fragment = tpl.content;
-    var fresh = document.createDocumentFragment();
-    var added = [];
-    fragment.querySelectorAll('article[data-repo-id]').forEach(function (card) {
+    const fragment = tpl.content;
+    const fresh = document.createDocumentFragment();
+    const added = [];
+    cardsIn(fragment).forEach((card) => {
       card.remove();
       if (seen.has(card.dataset.repoId)) return;
       seen.add(card.dataset.repoId);
@@ -174,32 +171,40 @@
     if (added.length) {
       attempts = 0;
       announce(added.length);
-      document.dispatchEvent(new CustomEvent('reposcroll:cards', { detail: { cards: added } }));
+      document.dispatchEvent(new CustomEvent(CARDS_ADDED, { detail: { cards: added } }));
       scheduleSave();
     }
     afterTail();
     return added.length > 0;
   }
 
+  // "20 more repositories loaded (40 of 1,000)": the words come from #feed-live's data attributes.
   function announce(count) {
     if (!live || restoring) return;
-    var all = cards();
-    var loaded = all.length;
-    var last = all[loaded - 1];
-    var total = last ? parseInt(last.getAttribute('aria-setsize'), 10) : loaded;
-    live.textContent = count + ' more ' + (count === 1 ? 'repository' : 'repositories') + ' loaded (' +
-      numbers.format(loaded) + ' of ' + numbers.format(Math.max(total, loaded)) + ')';
+    const all = cards();
+    const loaded = all.length;
+    const last = all[loaded - 1];
+    const total = last ? parseInt(last.getAttribute('aria-setsize'), 10) : loaded;
+    live.textContent = fillIn(count === 1 ? live.dataset.one : live.dataset.many, {
+      count: String(count), loaded: numbers.format(loaded), total: numbers.format(Math.max(total, loaded)),
+    });
+  }
+
+  // A server text with {name} placeholders, filled in.
+  function fillIn(text, values) {
+    return (text || '').replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
   }
 
   // A server-rendered state in the tail may ask to be retried: transient errors with backoff, rate
   // limits once the reset time has passed.
   function afterTail() {
     if (restoring) return;
-    // A retried first batch comes back as a fragment, whose error row speaks of "more" repositories.
-    var heading = cards().length ? null : tail.querySelector('.state-error .state-text strong');
-    if (heading) heading.textContent = 'Couldn’t load repositories.';
-    var limited = tail.querySelector('[data-retry-in]');
-    var transient = tail.querySelector('[data-auto-retry]');
+    // A retried first batch comes back as a fragment, whose error row speaks of "more" repositories:
+    // the row carries the words for an empty page too.
+    const heading = cards().length ? null : tail.querySelector('.state-error [data-first-text]');
+    if (heading) heading.textContent = heading.dataset.firstText;
+    const limited = tail.querySelector('[data-retry-in]');
+    const transient = tail.querySelector('[data-auto-retry]');
     if (limited) {
       schedule(limited.dataset.retryUrl, Math.max(1, parseInt(limited.dataset.retryIn, 10) || 1) * 1000 + 500);
     } else if (transient && attempts < autoRetries()) {
@@ -219,35 +224,41 @@
 
   function schedule(url, delay) {
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(function () { load(url); }, delay);
+    retryTimer = setTimeout(() => load(url), delay);
   }
 
   function failed(url, error) {
-    var retryIn = error.retryIn;
-    if (retryIn > 0) {
-      showError(url, error.message + ' Retrying in ' + retryIn + ' s.');
-      schedule(url, retryIn * 1000 + 500);
+    if (error.retryIn > 0) {
+      showError(url, error, error.retryIn);
+      schedule(url, error.retryIn * 1000 + 500);
       return;
     }
-    var transient = !error.status || error.status >= 500 || error.status === 429;
+    const transient = !error.status || error.status >= 500 || error.status === 429;
     if (transient && attempts < autoRetries()) {
       schedule(url, backoff());   // skeletons stay while waiting
       return;
     }
-    showError(url, error.status ? error.message : 'The network connection failed.');
+    showError(url, error, 0);
   }
 
-  function showError(url, message) {
-    var tpl = document.getElementById('tpl-error');
+  // The error row from template#tpl-error; its reason span holds the server's words for each failure.
+  function showError(url, error, retryIn) {
+    const tpl = document.getElementById('tpl-error');
     if (!tpl) return;
-    var row = tpl.content.cloneNode(true);
-    var heading = row.querySelector('.state-text strong');
-    if (heading && !cards().length) heading.textContent = 'Couldn’t load repositories.';
-    var reason = row.querySelector('.state-reason');
-    if (reason) reason.textContent = message;
-    var button = row.querySelector('[data-retry]');
+    const row = tpl.content.cloneNode(true);
+    const heading = row.querySelector('[data-first-text]');
+    if (heading && !cards().length) heading.textContent = heading.dataset.firstText;
+    const reason = row.querySelector('.state-reason');
+    if (reason) {
+      const words = reason.dataset;
+      const limited = error.status === 429 || error.status === 403;
+      let text = !error.status ? words.network : limited ? words.limited : words.status;
+      if (retryIn > 0) text += ' ' + words.retrying;
+      reason.textContent = fillIn(text, { status: String(error.status), seconds: String(retryIn) });
+    }
+    const button = row.querySelector('[data-retry]');
     if (button) button.dataset.retry = url;
-    var state = document.createElement('div');
+    const state = document.createElement('div');
     state.className = 'tail';
     state.appendChild(row);
     replaceTail(state);
@@ -256,23 +267,23 @@
   // The tail is swapped for a new element rather than refilled: a new node is not a layout shift,
   // whereas the old one being pushed down by the appended cards would be.
   function replaceTail(content) {
-    var focused = tail.contains(document.activeElement);
-    var fresh = tail.cloneNode(false);
+    const focused = tail.contains(document.activeElement);
+    const fresh = tail.cloneNode(false);
     fresh.appendChild(content);
     tail.replaceWith(fresh);
     tail = fresh;
     if (focused) focusTail();
   }
 
-  document.addEventListener('click', function (event) {
-    var target = event.target instanceof Element && tail.contains(event.target) ? event.target : null;
-    var retry = target && target.closest('[data-retry]');
+  document.addEventListener('click', (event) => {
+    const target = event.target instanceof Element && tail.contains(event.target) ? event.target : null;
+    const retry = target && target.closest('[data-retry]');
     if (retry) {
       attempts = 0;
       load(retry.dataset.retry);
       return;
     }
-    var next = target && target.closest('a[rel="next"][data-fragment]');
+    const next = target && target.closest('a[rel="next"][data-fragment]');
     if (next && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.button === 0) {
       event.preventDefault();
       load(next.dataset.fragment);
@@ -284,7 +295,7 @@
   // after / before the feed.
 
   function onFeedKey(event) {
-    var card = event.target instanceof Element ? event.target.closest('article[data-repo-id]') : null;
+    const card = event.target instanceof Element ? event.target.closest(CARD) : null;
     if (!card) return;
     if (event.ctrlKey && (event.key === 'End' || event.key === 'Home')) {
       event.preventDefault();
@@ -292,7 +303,7 @@
       return;
     }
     if (event.key !== 'PageDown' && event.key !== 'PageUp') return;
-    var sibling = event.key === 'PageDown' ? card.nextElementSibling : card.previousElementSibling;
+    const sibling = event.key === 'PageDown' ? card.nextElementSibling : card.previousElementSibling;
     if (!sibling) return;
     event.preventDefault();
     sibling.focus();
@@ -300,14 +311,14 @@
   }
 
   function focusOutside(after) {
-    var focusable = Array.prototype.filter.call(
-      document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])'),
-      function (el) { return !feed.contains(el) && !el.disabled && el.getClientRects().length > 0; });
-    var target = null;
-    for (var i = 0; i < focusable.length; i++) {
-      var position = feed.compareDocumentPosition(focusable[i]);
-      if (after && (position & Node.DOCUMENT_POSITION_FOLLOWING)) { target = focusable[i]; break; }
-      if (!after && (position & Node.DOCUMENT_POSITION_PRECEDING)) target = focusable[i];
+    const focusable = Array.from(
+      document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])'))
+      .filter((el) => !feed.contains(el) && !el.disabled && el.getClientRects().length > 0);
+    let target = null;
+    for (const candidate of focusable) {
+      const position = feed.compareDocumentPosition(candidate);
+      if (after && (position & Node.DOCUMENT_POSITION_FOLLOWING)) { target = candidate; break; }
+      if (!after && (position & Node.DOCUMENT_POSITION_PRECEDING)) target = candidate;
     }
     if (!target && after) { focusTail(); return; }   // the end is loading: the tail itself
     if (!target) target = document.getElementById('q');
@@ -321,13 +332,12 @@
   // The first card whose lower edge is below the (sticky) header, and how far its top is from the
   // viewport's top.
   function topCard() {
-    var header = document.querySelector('.site-header');
-    var edge = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
-    var all = cards();
-    for (var i = 0; i < all.length; i++) {
-      var rect = all[i].getBoundingClientRect();
+    const header = document.querySelector('.site-header');
+    const edge = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
+    for (const card of cards()) {
+      const rect = card.getBoundingClientRect();
       if (rect.bottom > edge + 1) {
-        return { position: Number(all[i].getAttribute('aria-posinset')), offset: Math.round(rect.top) };
+        return { position: Number(card.getAttribute('aria-posinset')), offset: Math.round(rect.top) };
       }
     }
     return null;
@@ -336,11 +346,13 @@
   function save() {
     saveTimer = 0;
     if (restoring) return;
-    var top = topCard();
-    var list = { rows: cards().length, top: top ? top.position : 0, offset: top ? top.offset : 0, y: Math.round(window.scrollY) };
-    var state = history.state && typeof history.state === 'object' ? Object.assign({}, history.state) : {};
+    const top = topCard();
+    const list = {
+      rows: cards().length, top: top ? top.position : 0, offset: top ? top.offset : 0, y: Math.round(window.scrollY),
+    };
+    const state = history.state && typeof history.state === 'object' ? { ...history.state } : {};
     state.reposcroll = list;
-    try { history.replaceState(state, ''); } catch (e) { /* throttled by the browser: the next save wins */ }
+    try { history.replaceState(state, ''); } catch { /* throttled by the browser: the next save wins */ }
   }
 
   function scheduleSave() {
@@ -348,7 +360,7 @@
   }
 
   function navigationType() {
-    var entries = performance.getEntriesByType ? performance.getEntriesByType('navigation') : [];
+    const entries = performance.getEntriesByType ? performance.getEntriesByType('navigation') : [];
     return entries.length ? entries[0].type : '';
   }
 
@@ -356,13 +368,13 @@
   function restore(saved) {
     restoring = true;
     document.documentElement.classList.add('restoring');
-    var batches = 0;
-    function step() {
+    let batches = 0;
+    const step = () => {
       if (cards().length >= saved.rows || batches >= MAX_RESTORE_BATCHES || !nextLink()) return Promise.resolve();
       batches += 1;
-      return loadNext().then(function (added) { return added ? step() : undefined; });
-    }
-    return step().then(function () {
+      return loadNext().then((added) => (added ? step() : undefined));
+    };
+    return step().then(() => {
       restoring = false;
       document.documentElement.classList.remove('restoring');
       scrollToSaved(saved);
@@ -371,7 +383,7 @@
   }
 
   function scrollToSaved(saved) {
-    var card = feed && feed.querySelector('article[aria-posinset="' + saved.top + '"]');
+    const card = feed && feed.querySelector(CARD + '[aria-posinset="' + saved.top + '"]');
     if (card) {
       window.scrollTo(0, Math.max(0, card.getBoundingClientRect().top + window.scrollY - saved.offset));
     } else {
@@ -379,26 +391,26 @@
     }
   }
 
-  window.addEventListener('scroll', function () {
+  window.addEventListener('scroll', () => {
     scheduleSave();
     trackSpeed();
   }, { passive: true });
 
   // Leaving the page (or entering the back/forward cache) aborts the page request; no unload handler.
-  window.addEventListener('pagehide', function () {
+  window.addEventListener('pagehide', () => {
     clearTimeout(retryTimer);
     if (controller) controller.abort();
     if (saveTimer) { clearTimeout(saveTimer); save(); }
   });
-  window.addEventListener('pageshow', function (event) { if (event.persisted) afterTail(); });
-  var form = document.querySelector('form.search');
-  if (form) form.addEventListener('submit', function () {
+  window.addEventListener('pageshow', (event) => { if (event.persisted) afterTail(); });
+  const form = document.querySelector('form.search');
+  if (form) form.addEventListener('submit', () => {
     clearTimeout(retryTimer);
     if (controller) controller.abort();
   });
 
   setBusy(false);
-  var saved = history.state && history.state.reposcroll;
+  const saved = history.state && history.state.reposcroll;
   if (navigationType() === 'back_forward' && saved && saved.rows > 0) {
     restore(saved);
   } else {
@@ -406,4 +418,4 @@
     if (saved) save();
     afterTail();
   }
-})();
+}

@@ -1,19 +1,12 @@
 // motion.js — replays the stars bar and sparkline animations whenever a card scrolls into view.
 // CSS keys the animations on .in-view; removing the class when a card leaves lets them play again.
 // With prefers-reduced-motion the CSS turns the animations off, so this only toggles a class.
-(function () {
-  'use strict';
+import { onCards } from './cards.js';
 
-  var seen = new IntersectionObserver(function (entries) {
-    for (var i = 0; i < entries.length; i++) {
-      entries[i].target.classList.toggle('in-view', entries[i].isIntersecting);
-    }
-  }, { threshold: 0 });
+const seen = new IntersectionObserver((entries) => {
+  for (const entry of entries) entry.target.classList.toggle('in-view', entry.isIntersecting);
+}, { threshold: 0 });
 
-  function watch(cards) {
-    for (var i = 0; i < cards.length; i++) seen.observe(cards[i]);
-  }
-
-  watch(document.querySelectorAll('article[data-repo-id]'));
-  document.addEventListener('reposcroll:cards', function (event) { watch(event.detail.cards); });
-})();
+onCards((cards) => {
+  for (const card of cards) seen.observe(card);
+});

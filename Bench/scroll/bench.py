@@ -379,7 +379,7 @@ def main():
                 s = summarise(r)
                 per_speed[v].append(s)
                 raw.append({"run": run, "speed": v, "summary": s, "stalls": r["stalls"],
-                            "fragments": r["fragments"]})
+                            "fragments": r["fragments"], "blankCards": r["blankCards"]})
                 log("   ", json.dumps(s))
             if o.rows > 0:
                 log(f"run {run + 1}/{o.runs}: DOM and memory at {o.rows} rows")

@@ -17,7 +17,7 @@
     t0: 0, last: 0, y: 0, frames: 0, longFrames: 0, elapsed: 0, maxBottom: 0,
     stalls: [], stallStart: -1, stallPos: 0, loadingMs: 0, ended: false,
     fragments: [], cards: new Map(), visible: new Set(),
-    qualifying: 0, blankAny: 0, blankAvatar: 0, blankHistory: 0
+    qualifying: 0, blankAny: 0, blankAvatar: 0, blankHistory: 0, blankCards: []
   };
   window.__scroll = P;
 
@@ -105,7 +105,13 @@
       var a = avatarMissing(card), h = historyMissing(card);
       if (a) P.blankAvatar += 1;
       if (h) P.blankHistory += 1;
-      if (a || h) P.blankAny += 1;
+      if (a || h) {
+        P.blankAny += 1;
+        P.blankCards.push({
+          position: parseInt(card.getAttribute('aria-posinset'), 10) || 0, avatar: a, history: h,
+          shownAt: Math.round(s.since), judgedAt: Math.round(now), scrolling: P.running
+        });
+      }
     });
   }
 
@@ -171,7 +177,7 @@
       done: P.done, elapsedMs: P.elapsed, frames: P.frames, longFrames: P.longFrames,
       stalls: P.stalls, loadingMs: P.loadingMs, ended: P.ended, rows: rows(),
       fragments: P.fragments, qualifying: P.qualifying, blankAny: P.blankAny,
-      blankAvatar: P.blankAvatar, blankHistory: P.blankHistory, neverInView: neverInView(),
+      blankAvatar: P.blankAvatar, blankHistory: P.blankHistory, blankCards: P.blankCards, neverInView: neverInView(),
       elements: document.getElementsByTagName('*').length
     };
   };

@@ -106,8 +106,3 @@ func token(_ value: String?) -> String? {
   else { return nil }
   return lowered
 }
-
-/// Like `precondition`, but the message survives -O, so a finding says what broke.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fatalError(message()) }
-}

@@ -59,8 +59,3 @@ func expectDecoding(_ error: GitHubError) {
   guard case .decoding(let reason) = error else { fatalError("unexpected error \(error)") }
   expect(!reason.isEmpty, "decoding error without a reason")
 }
-
-/// Like `precondition`, but the message survives -O, so a finding says what broke.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fatalError(message()) }
-}

@@ -89,16 +89,6 @@ func isTokenChar(_ c: UInt8) -> Bool {
   }
 }
 
-/// A split point that changes with the input but is reproducible from it alone.
-func splitPoint(_ bytes: [UInt8]) -> Int {
-  var h: UInt64 = 0xcbf2_9ce4_8422_2325
-  for b in bytes {
-    h ^= UInt64(b)
-    h &*= 0x100_0000_01b3
-  }
-  return Int(h % UInt64(bytes.count + 1))
-}
-
 /// libFuzzer entry: the bytes are parsed in one feed and in two feeds split at an input-derived point,
 /// with small and default limits; both feeds must give the same requests and the same final answer.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -118,9 +108,4 @@ public func httpParserFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
     }
   }
   return 0
-}
-
-/// Like `precondition`, but the message survives -O, so a finding says what broke.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fatalError(message()) }
 }

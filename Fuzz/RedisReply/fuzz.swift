@@ -79,16 +79,6 @@ func encode(_ value: RESPValue, into out: inout [UInt8]) {
   }
 }
 
-/// A split point that changes with the input but is reproducible from it alone.
-func splitPoint(_ bytes: [UInt8]) -> Int {
-  var h: UInt64 = 0xcbf2_9ce4_8422_2325
-  for b in bytes {
-    h ^= UInt64(b)
-    h &*= 0x100_0000_01b3
-  }
-  return Int(h % UInt64(bytes.count + 1))
-}
-
 /// libFuzzer entry: the bytes are parsed in one feed, in two feeds split at an input-derived point, and
 /// byte by byte, with small and default limits; all must agree, and the replies re-encode to themselves.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -111,9 +101,4 @@ public func redisReplyFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
     expect(reparsed.error == nil && reparsed.values == whole.values, "replies do not re-encode to themselves")
   }
   return 0
-}
-
-/// Like `precondition`, but the message survives -O, so a finding says what broke.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fatalError(message()) }
 }

@@ -97,8 +97,3 @@ public func renderPathFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
   _ = check(get("/fragments/stars/o/r\(run)"), "stars")
   return 0
 }
-
-/// Like `precondition`, but the message survives -O, so a finding says what broke.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fatalError(message()) }
-}

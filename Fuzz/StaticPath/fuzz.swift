@@ -99,8 +99,3 @@ func hex(_ c: UInt8) -> UInt8? {
   default: return nil
   }
 }
-
-/// Like `precondition`, but the message survives -O, so a finding says what broke.
-func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fatalError(message()) }
-}

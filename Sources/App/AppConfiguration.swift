@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 /// Everything `repo-scroll` can be configured with. Each setting comes from a CLI flag, then an
 /// environment variable, then a default; `--help` prints the table built from `AppConfiguration.options`.
 public struct AppConfiguration: Sendable {
@@ -65,216 +67,135 @@ public struct AppConfiguration: Sendable {
   public init() {}
 
   /// What parsing the command line produced.
-  public enum ParseResult: Sendable, Equatable {
-    /// Run with this configuration.
-    case run
-    /// Print this help text and exit 0.
-    case help(String)
-  }
-
+  public typealias ParseResult = CommandLineOptions.ParseResult
   /// A flag or variable that could not be used; the message names it.
-  public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
-    /// What was wrong, naming the flag or variable.
-    public let description: String
-  }
+  public typealias ConfigurationError = OptionError
 
-  struct Option: Sendable {
-    let flag: String
-    let env: String?
-    let valueName: String?
-    let help: String
-    let apply: @Sendable (inout AppConfiguration, String) throws -> Void
-  }
-
-  /// Reads `arguments` (without the program name) and `environment` into `self`.
-  public mutating func parse(arguments: [String], environment: [String: String]) throws -> ParseResult {
-    for option in Self.options {
-      if let env = option.env, let value = environment[env], !value.isEmpty {
-        do { try option.apply(&self, value) } catch let error as ConfigurationError {
-          throw ConfigurationError(description: "\(env): \(error.description)")
-        }
-      }
-    }
+  /// Reads the environment's variables, then `arguments` (without the program name), into `self`.
+  public mutating func parse(arguments: [String], environment: [String: String]) throws(OptionError)
+    -> ParseResult
+  {
+    let result = try Self.table.parse(arguments, environment: environment, into: &self)
+    // The token comes from the environment only: a flag would show it in `ps`.
     if let token = environment["GITHUB_TOKEN"], !token.isEmpty { githubToken = token }
-    var index = 0
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      if argument == "--help" || argument == "-h" { return .help(Self.helpText) }
-      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-      guard let name = parts.first, let option = Self.options.first(where: { $0.flag == name }) else {
-        throw ConfigurationError(description: "unknown option \(argument) (see --help)")
-      }
-      let value: String
-      if option.valueName == nil {
-        value = parts.count > 1 ? parts[1] : "true"
-      } else if parts.count > 1 {
-        value = parts[1]
-      } else if index < arguments.count {
-        value = arguments[index]
-        index += 1
-      } else {
-        throw ConfigurationError(description: "\(name) needs a value")
-      }
-      do { try option.apply(&self, value) } catch let error as ConfigurationError {
-        throw ConfigurationError(description: "\(name): \(error.description)")
-      }
-    }
-    return .run
+    return result
   }
 
   /// The `--help` text: every flag with its variable and default.
-  public static var helpText: String {
-    var lines = [
-      "repo-scroll: infinite-scroll GitHub repository search, rendered on the server.", "",
-      "usage: repo-scroll [options]", "", "options (flag, environment variable, default):",
-    ]
-    for option in options {
-      let flag = option.valueName.map { "\(option.flag) \($0)" } ?? option.flag
-      let env = option.env.map { "  [$\($0)]" } ?? ""
-      lines.append("  \(padded(flag))\(option.help)\(env)")
-    }
-    lines.append("  \(padded("--help"))print this help and exit")
-    lines.append("")
-    lines.append("environment only:")
-    lines.append(
-      "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged")
-    return lines.joined(separator: "\n")
-  }
+  public static var helpText: String { table.helpText }
 
-  static let options: [Option] = [
-    Option(flag: "--host", env: "REPOSCROLL_HOST", valueName: "ADDR", help: "listen address (127.0.0.1)") {
+  static let table = OptionTable(
+    program: "repo-scroll", summary: "infinite-scroll GitHub repository search, rendered on the server.",
+    options: options,
+    epilogue: [
+      "environment only:",
+      "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged",
+    ])
+
+  static let options: [Option<AppConfiguration>] = [
+    Option("--host", env: "REPOSCROLL_HOST", value: "ADDR", help: "listen address (127.0.0.1)") {
       $0.host = $1
     },
-    Option(flag: "--port", env: "PORT", valueName: "N", help: "listen port, 0 for any (8080)") {
-      $0.port = try int($1, in: 0...65535)
+    Option("--port", env: "PORT", value: "N", help: "listen port, 0 for any (8080)") {
+      $0.port = try OptionValue.int($1, in: 0...65535)
     },
     Option(
-      flag: "--github-api", env: "GITHUB_API_URL", valueName: "URL",
+      "--github-api", env: "GITHUB_API_URL", value: "URL",
       help: "GitHub REST base URL (https://api.github.com)"
-    ) { $0.githubAPI = try url($1) },
+    ) { $0.githubAPI = try OptionValue.url($1) },
     Option(
-      flag: "--avatar-base", env: "AVATAR_BASE_URL", valueName: "URL",
+      "--avatar-base", env: "AVATAR_BASE_URL", value: "URL",
       help: "the only avatar host (https://avatars.githubusercontent.com)"
-    ) { $0.avatarBase = try url($1) },
-    Option(flag: "--templates", env: "TEMPLATES_DIR", valueName: "DIR", help: "template folder (Templates)") {
+    ) { $0.avatarBase = try OptionValue.url($1) },
+    Option("--templates", env: "TEMPLATES_DIR", value: "DIR", help: "template folder (Templates)") {
       $0.templatesDirectory = $1
     },
-    Option(flag: "--public", env: "PUBLIC_DIR", valueName: "DIR", help: "static file folder (Public)") {
+    Option("--public", env: "PUBLIC_DIR", value: "DIR", help: "static file folder (Public)") {
       $0.publicDirectory = $1
     },
-    Option(flag: "--batch-size", env: "BATCH_SIZE", valueName: "N", help: "cards per batch (20)") {
-      $0.batchSize = try int($1, in: 1...100)
+    Option("--batch-size", env: "BATCH_SIZE", value: "N", help: "cards per batch (20)") {
+      $0.batchSize = try OptionValue.int($1, in: 1...100)
     },
     Option(
-      flag: "--prefetch-margin", env: "PREFETCH_MARGIN", valueName: "N",
+      "--prefetch-margin", env: "PREFETCH_MARGIN", value: "N",
       help: "cards before the end that trigger the next batch (5)"
-    ) { $0.prefetchMargin = try int($1, in: 0...100) },
+    ) { $0.prefetchMargin = try OptionValue.int($1, in: 0...100) },
     Option(
-      flag: "--read-ahead", env: "READ_AHEAD", valueName: "N",
+      "--read-ahead", env: "READ_AHEAD", value: "N",
       help: "rows ahead of a batch to have from GitHub already; 0 is off (40)"
-    ) { $0.readAhead = try int($1, in: 0...1000) },
+    ) { $0.readAhead = try OptionValue.int($1, in: 0...1000) },
     Option(
-      flag: "--warm-histories", env: "WARM_HISTORIES", valueName: "N",
+      "--warm-histories", env: "WARM_HISTORIES", value: "N",
       help: "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)"
-    ) { $0.warmHistories = try int($1, in: 0...20) },
+    ) { $0.warmHistories = try OptionValue.int($1, in: 0...20) },
     Option(
-      flag: "--warm-avatars", env: "WARM_AVATARS", valueName: "BOOL",
+      "--warm-avatars", env: "WARM_AVATARS", value: "BOOL",
       help: "fetch the avatars of each batch sent into the cache (true)"
-    ) { $0.warmAvatars = try bool($1) },
+    ) { $0.warmAvatars = try OptionValue.bool($1) },
     Option(
-      flag: "--cache-mb", env: "CACHE_MB", valueName: "N", help: "GitHub response cache size in MiB (16)"
+      "--cache-mb", env: "CACHE_MB", value: "N", help: "GitHub response cache size in MiB (16)"
     ) {
-      $0.cacheBytes = try int($1, in: 1...4096) * 1024 * 1024
+      $0.cacheBytes = try OptionValue.int($1, in: 1...4096) * 1024 * 1024
     },
     Option(
-      flag: "--search-ttl", env: "SEARCH_TTL", valueName: "S", help: "seconds a search page stays fresh (60)"
+      "--search-ttl", env: "SEARCH_TTL", value: "S", help: "seconds a search page stays fresh (60)"
     ) {
-      $0.searchTTL = try int($1, in: 0...86400)
+      $0.searchTTL = try OptionValue.int($1, in: 0...86400)
     },
     Option(
-      flag: "--history-ttl", env: "HISTORY_TTL", valueName: "S",
+      "--history-ttl", env: "HISTORY_TTL", value: "S",
       help: "seconds before star histories are revalidated (600)"
-    ) { $0.historyTTL = try int($1, in: 0...86400) },
+    ) { $0.historyTTL = try OptionValue.int($1, in: 0...86400) },
     Option(
-      flag: "--max-connections", env: "MAX_CONNECTIONS", valueName: "N", help: "open connection cap (1024)"
-    ) { $0.maxConnections = try int($1, in: 1...100_000) },
+      "--max-connections", env: "MAX_CONNECTIONS", value: "N", help: "open connection cap (1024)"
+    ) { $0.maxConnections = try OptionValue.int($1, in: 1...100_000) },
     Option(
-      flag: "--header-timeout", env: "HEADER_TIMEOUT", valueName: "S",
+      "--header-timeout", env: "HEADER_TIMEOUT", value: "S",
       help: "seconds to receive a request head (10)"
-    ) { $0.headerTimeout = try int($1, in: 1...3600) },
-    Option(flag: "--idle-timeout", env: "IDLE_TIMEOUT", valueName: "S", help: "keep-alive idle seconds (60)")
-    {
-      $0.idleTimeout = try int($1, in: 1...3600)
+    ) { $0.headerTimeout = try OptionValue.int($1, in: 1...3600) },
+    Option("--idle-timeout", env: "IDLE_TIMEOUT", value: "S", help: "keep-alive idle seconds (60)") {
+      $0.idleTimeout = try OptionValue.int($1, in: 1...3600)
     },
     Option(
-      flag: "--drain-timeout", env: "DRAIN_TIMEOUT", valueName: "S",
+      "--drain-timeout", env: "DRAIN_TIMEOUT", value: "S",
       help: "seconds to finish requests on shutdown (10)"
-    ) { $0.drainTimeout = try int($1, in: 0...3600) },
+    ) { $0.drainTimeout = try OptionValue.int($1, in: 0...3600) },
     Option(
-      flag: "--demo", env: "REPOSCROLL_DEMO", valueName: nil,
+      "--demo", env: "REPOSCROLL_DEMO", value: nil,
       help: "serve an offline GitHub double in-process (off)"
-    ) { $0.demo = try bool($1) },
+    ) { $0.demo = try OptionValue.bool($1) },
     Option(
-      flag: "--demo-latency", env: "DEMO_LATENCY", valueName: "MS..MS",
+      "--demo-latency", env: "DEMO_LATENCY", value: "MS..MS",
       help: "upstream latency the demo adds (80..400)"
     ) { $0.demoLatency = $1 },
-    Option(flag: "--demo-seed", env: "DEMO_SEED", valueName: "N", help: "seed of the demo catalog (1)") {
-      guard let seed = UInt64($1) else { throw ConfigurationError(description: "not a number: \($1)") }
+    Option("--demo-seed", env: "DEMO_SEED", value: "N", help: "seed of the demo catalog (1)") {
+      guard let seed = UInt64($1) else { throw OptionError("not a number: \($1)") }
       $0.demoSeed = seed
     },
     Option(
-      flag: "--ca-file", env: "CA_FILE", valueName: "PATH",
+      "--ca-file", env: "CA_FILE", value: "PATH",
       help: "PEM CA bundle trusted for upstream TLS (system bundle)"
     ) { $0.caFile = $1 },
     Option(
-      flag: "--api-transfers", env: "API_TRANSFERS", valueName: "N",
+      "--api-transfers", env: "API_TRANSFERS", value: "N",
       help: "upstream API transfers in flight (32)"
-    ) { $0.apiTransfers = try int($1, in: 1...1024) },
+    ) { $0.apiTransfers = try OptionValue.int($1, in: 1...1024) },
     Option(
-      flag: "--avatar-transfers", env: "AVATAR_TRANSFERS", valueName: "N",
+      "--avatar-transfers", env: "AVATAR_TRANSFERS", value: "N",
       help: "avatar transfers in flight, apart from the API's (16)"
-    ) { $0.avatarTransfers = try int($1, in: 1...1024) },
+    ) { $0.avatarTransfers = try OptionValue.int($1, in: 1...1024) },
     Option(
-      flag: "--access-log", env: "ACCESS_LOG", valueName: "BOOL", help: "one log line per request (true)"
-    ) { $0.accessLog = try bool($1) },
+      "--access-log", env: "ACCESS_LOG", value: "BOOL", help: "one log line per request (true)"
+    ) { $0.accessLog = try OptionValue.bool($1) },
     Option(
-      flag: "--redis", env: "REDIS_URL", valueName: "URL",
+      "--redis", env: "REDIS_URL", value: "URL",
       help: "share cache, rate limits and coalescing via redis://[:pw@]host:port/db (off)"
     ) { $0.redisURL = $1 },
     Option(
-      flag: "--redis-timeout", env: "REDIS_TIMEOUT_MS", valueName: "MS",
+      "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
       help: "Redis command timeout before falling back to local state (50)"
-    ) { $0.redisTimeoutMS = try int($1, in: 1...10_000) },
+    ) { $0.redisTimeoutMS = try OptionValue.int($1, in: 1...10_000) },
   ]
-
-  /// The text padded with spaces to the help column.
-  static func padded(_ text: String) -> String {
-    text.count >= 28 ? text + " " : text + String(repeating: " ", count: 28 - text.count)
-  }
-
-  static func int(_ value: String, in range: ClosedRange<Int>) throws -> Int {
-    guard let n = Int(value), range.contains(n) else {
-      throw ConfigurationError(
-        description: "expected a whole number in \(range.lowerBound)...\(range.upperBound), got \(value)")
-    }
-    return n
-  }
-
-  static func bool(_ value: String) throws -> Bool {
-    switch value.lowercased() {
-    case "1", "true", "yes", "on": return true
-    case "0", "false", "no", "off": return false
-    default: throw ConfigurationError(description: "expected true or false, got \(value)")
-    }
-  }
-
-  static func url(_ value: String) throws -> String {
-    guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
-      throw ConfigurationError(description: "expected an http or https URL, got \(value)")
-    }
-    return value.hasSuffix("/") ? String(value.dropLast()) : value
-  }
 }
 
 extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -38,6 +38,7 @@ struct PageView: MustacheRepresentable {
     var value: [String: MustacheValue] = [
       "title": .string(title), "assets": assets, "search": .object(search), "landing": .bool(landing),
       "feed": .object(["label": .string(feedLabel)]), "hasToken": .bool(hasToken),
+      "historyFailed": StarsView.failedRequest,
     ]
     var pager: [String: MustacheValue] = ["page": .int(page)]
     if let previousPage { pager["prev"] = .string(previousPage) }

@@ -66,11 +66,18 @@ public final class RepoScrollApp: Sendable {
       }
       return .string(path)
     }
+    let modules: ModuleSet
+    do {
+      modules = try ModuleSet(
+        files: Routes.moduleFiles, entries: Routes.entryModules, staticFiles: staticFiles)
+    } catch {
+      throw StartupError(
+        description: "static files: \(configuration.publicDirectory)/\(error.name) is missing")
+    }
     let assets: MustacheValue = .object([
       "css": try asset("app.css"), "icon": try asset("favicon.svg"),
-      "scripts": .list([
-        try asset("feed.js"), try asset("details.js"), try asset("motion.js"), try asset("localtime.js"),
-      ]),
+      "scripts": .list(modules.entryURLs.map { .string($0) }),
+      "preload": .list(modules.importedURLs.map { .string($0) }),
     ])
 
     let accessLog: AccessLog?
@@ -119,8 +126,8 @@ public final class RepoScrollApp: Sendable {
         configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore)
     }
     routes = Routes(
-      configuration: configuration, templates: templates, staticFiles: staticFiles, assets: assets,
-      client: client, sharedStore: sharedStore, accessLog: accessLog)
+      configuration: configuration, templates: templates, staticFiles: staticFiles, modules: modules,
+      assets: assets, client: client, sharedStore: sharedStore, accessLog: accessLog)
     handler = routes.makeHandler()
   }
 

@@ -88,7 +88,12 @@ extension Routes {
     head.reserveCapacity(8192)
     try templates.render("partials/page-start", view.mustacheValue, into: &head)
     let reload = Self.isReload(request)
-    let fetch = Task { [self] in await self.batch(kind, after: cursor, reload: reload) }
+    let fetch = Task { [self] in
+      let fetched = await self.batch(kind, after: cursor, reload: reload)
+      // The first screen's histories are on their way before the browser asks for them.
+      Task { await self.warming.pageSent(fetched.0) }
+      return fetched
+    }
     if !reload, let (batch, largest, count) = await Self.value(of: fetch, within: Self.readyWithin) {
       view.batch =
         BatchView(

@@ -19,6 +19,9 @@ final class Routes: Sendable {
     "page", "partials/page-start", "partials/page-end", "partials/cards", "partials/stars",
     "partials/stars-batch", "message",
   ]
+  /// Every ES module in the static folder, and the ones the page loads (in order; they import the rest).
+  static let moduleFiles = ["cards.js", "feed.js", "details.js", "motion.js", "localtime.js"]
+  static let entryModules = ["feed.js", "details.js", "motion.js", "localtime.js"]
 
   /// Loads the app's templates from `directory`, each bound to the view model it renders (a name a
   /// bound template reads that its view model lacks stops startup with file, line and column), with
@@ -31,6 +34,8 @@ final class Routes: Sendable {
   let configuration: AppConfiguration
   let templates: TemplateLibrary
   let staticFiles: StaticFiles
+  /// The page's ES modules under their fingerprinted folder.
+  let modules: ModuleSet
   /// Hashed asset URLs for every page.
   let assets: MustacheValue
   let client: GitHubClient
@@ -46,12 +51,14 @@ final class Routes: Sendable {
 
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
-    assets: MustacheValue, client: GitHubClient, sharedStore: (any SharedStore)? = nil, accessLog: AccessLog?
+    modules: ModuleSet, assets: MustacheValue, client: GitHubClient, sharedStore: (any SharedStore)? = nil,
+    accessLog: AccessLog?
   ) {
     self.sharedStore = sharedStore
     self.configuration = configuration
     self.templates = templates
     self.staticFiles = staticFiles
+    self.modules = modules
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
@@ -98,7 +105,14 @@ final class Routes: Sendable {
   private func staticFile(_ request: HTTPRequest) async -> HTTPResponse {
     let started = ContinuousClock.now
     metrics.started()
-    var response = await staticFiles.response(for: request, urlPrefix: "/static")
+    var response: HTTPResponse
+    if let module = modules.resolve(request.path) {
+      var forwarded = request
+      forwarded.target = module
+      response = await staticFiles.response(for: forwarded, urlPrefix: "/static")
+    } else {
+      response = await staticFiles.response(for: request, urlPrefix: "/static")
+    }
     // Prebuilt answers carry the security headers already; only the rare 404 and 405 need them.
     if response.serializedHeaders == nil { SecurityHeaders.apply(to: &response.headers) }
     metrics.finished(

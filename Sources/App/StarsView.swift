@@ -24,10 +24,17 @@ enum StarsView: MustacheRepresentable {
       return .unavailable(
         reason: "No star history", limitedUntil: nil, retryIn: nil, now: now)
     case .network, .upstream, .decoding, .cancelled:
-      return .unavailable(
-        reason: "History unavailable right now", limitedUntil: nil, retryIn: 30, now: now)
+      return unreachable(now: now)
     }
   }
+
+  /// GitHub or this server could not be reached for now; asked again in 30 s.
+  static func unreachable(now: Int) -> StarsView {
+    .unavailable(reason: "History unavailable right now", limitedUntil: nil, retryIn: 30, now: now)
+  }
+
+  /// What a card shows when the browser's history request fails (the page's template for details.js).
+  static let failedRequest = unreachable(now: 0).mustacheValue
 
   var mustacheValue: MustacheValue {
     switch self {

@@ -12,6 +12,9 @@ import Synchronization
 /// Warms the GitHub cache for cards a reader is about to see, so their details answer at once:
 /// - the avatars of every card in a batch just sent (the browser fetches those of nearly every card
 ///   it holds anyway, and the avatar host has no rate limit);
+/// - the star histories of the first screen of a full page, as soon as its list is known, so that
+///   they are on their way while the page streams and its scripts start (the browser asks for them
+///   at once: they are on screen), under the same budget rule as below;
 /// - when a card's star history is asked for, the histories of the cards after it in the same list,
 ///   while the core budget is plentiful (at least half the window left after them): as many as the
 ///   reader passes in `leadSeconds` at their recent pace, at least `historiesAhead` and at most
@@ -22,7 +25,7 @@ final class Warming: Sendable {
   enum Outcome: String, Sendable, CaseIterable {
     /// Avatars requested for cards just sent.
     case avatar
-    /// Star histories requested ahead of the reader.
+    /// Star histories requested before the reader asked: ahead of them, or a page's first screen.
     case history
     /// Histories not warmed because the core budget was not plentiful.
     case budget
@@ -36,6 +39,8 @@ final class Warming: Sendable {
   static let leadSeconds = 1.0
   /// The most histories warmed after one request.
   static let maxAhead = 16
+  /// Cards on the first screen of a page (5 dense cards fill a 1280×900 window).
+  static let firstScreen = 6
 
   let client: GitHubClient
   /// Histories warmed after a requested one (0 turns history warming off).
@@ -109,6 +114,16 @@ final class Warming: Sendable {
     }
   }
 
+  /// After a full page's first batch is known: warms the histories of its first `firstScreen` cards,
+  /// if the core budget allows. Only the decision is awaited.
+  func pageSent(_ batch: ListBatch<Repository>) async {
+    guard historiesAhead > 0 else { return }
+    let names = batch.items.prefix(Self.firstScreen).compactMap { entry in
+      entry.item.owner.map { RepoName(owner: $0.login, repo: entry.item.name) }
+    }
+    await warmHistories(names)
+  }
+
   /// After the history of `owner/repo` was asked for: warms the histories of the cards after it, if the
   /// core budget allows. Only the decision is awaited.
   func historyRequested(owner: String, repo: String) async {
@@ -119,14 +134,19 @@ final class Warming: Sendable {
       let count = Self.ahead(pace: index.pace(at: name, now: now), minimum: historiesAhead)
       return index.successors(of: name, count: count)
     }
-    guard !ahead.isEmpty else { return }
+    await warmHistories(ahead)
+  }
+
+  /// Starts fetching the histories of `names` in the background while the core budget is plentiful.
+  private func warmHistories(_ names: [RepoName]) async {
+    guard !names.isEmpty else { return }
     let core = await client.rateLimitSnapshots().first { $0.resource == .core }
-    guard Self.plentiful(core, spending: ahead.count, now: Int(Date().timeIntervalSince1970)) else {
+    guard Self.plentiful(core, spending: names.count, now: Int(Date().timeIntervalSince1970)) else {
       record(.budget, 1)
       return
     }
-    record(.history, ahead.count)
-    for name in ahead {
+    record(.history, names.count)
+    for name in names {
       Task { [client] in
         _ = try? await client.starHistory(owner: name.owner, repo: name.repo, perPage: StarsView.maxWeeks)
       }

@@ -78,9 +78,10 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
   /// Rejects anything but an absolute http(s) URL with a host, and header fields that could smuggle lines.
   static func validate(_ request: ClientRequest) throws(ClientError) {
     try validate(url: request.url)
-    guard isToken(request.method.rawValue) else { throw .other("invalid method \(request.method)") }
+    guard HTTPToken.isToken(request.method.rawValue) else { throw .other("invalid method \(request.method)") }
     for field in request.headers {
-      guard isToken(field.name), !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+      guard HTTPToken.isToken(field.name),
+        !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
       else { throw .other("invalid header field \(field.name)") }
     }
   }
@@ -103,13 +104,5 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
     // Safe: libcurl returned a NUL-terminated string that we own until curl_free.
     defer { curl_free(value) }
     return String(cString: value)
-  }
-
-  private static func isToken(_ s: String) -> Bool {
-    !s.isEmpty
-      && s.utf8.allSatisfy { c in
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-          || "!#$%&'*+-.^_`|~".utf8.contains(c)
-      }
   }
 }

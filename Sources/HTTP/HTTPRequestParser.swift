@@ -150,7 +150,7 @@ public struct HTTPRequestParser: Sendable {
     }
     // Request line: method SP target SP version.
     var p = start
-    while p < lineEnd - 1 && Self.isTokenChar(b[p]) { p += 1 }
+    while p < lineEnd - 1 && HTTPToken.isTokenChar(b[p]) { p += 1 }
     guard p > start, p < lineEnd - 1, b[p] == 32 else {
       return .failure(HTTPError(.badRequest, "bad method"))
     }
@@ -188,7 +188,7 @@ public struct HTTPRequestParser: Sendable {
       guard b[eol - 1] == 13 else { return .failure(HTTPError(.badRequest, "bare LF in header")) }
       if b[line] == 32 || b[line] == 9 { return .failure(HTTPError(.badRequest, "obsolete line folding")) }
       var colon = line
-      while colon < eol - 1 && Self.isTokenChar(b[colon]) { colon += 1 }
+      while colon < eol - 1 && HTTPToken.isTokenChar(b[colon]) { colon += 1 }
       guard colon > line, b[colon] == 58 else { return .failure(HTTPError(.badRequest, "bad header field")) }
       var vs = colon + 1
       var ve = eol - 1
@@ -285,15 +285,6 @@ public struct HTTPRequestParser: Sendable {
   @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
 
   @inline(__always) static func isFieldValueChar(_ c: UInt8) -> Bool { c == 9 || (c >= 32 && c != 127) }
-
-  /// RFC 9110 tchar.
-  @inline(__always) static func isTokenChar(_ c: UInt8) -> Bool {
-    switch c {
-    case 48...57, 65...90, 97...122: return true
-    case 33, 35, 36, 37, 38, 39, 42, 43, 45, 46, 94, 95, 96, 124, 126: return true
-    default: return false
-    }
-  }
 }
 
 extension HTTPRequest {

@@ -1,4 +1,5 @@
 import Glibc
+import Sockets
 
 /// A batched access log. Each entry is formatted on its loop's thread into that loop's buffer; the
 /// buffer goes to `write` once per loop turn, as soon as it passes `flushBytes`, and when the loop
@@ -27,17 +28,12 @@ public struct AccessLogWriter: Sendable {
     var offset = 0
     while offset < batch.count {
       // Reads only the batch's own bytes, which live for the duration of the closure.
-      let n = batch.withUnsafeBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return Glibc.write(2, base + offset, raw.count - offset)
+      let n = batch.withUnsafeBytes { raw -> Int? in
+        guard let base = raw.baseAddress else { return nil }
+        return try? Syscall.check("write") { Glibc.write(2, base + offset, raw.count - offset) }
       }
-      if n > 0 {
-        offset += n
-      } else if n < 0 && errno == EINTR {
-        continue
-      } else {
-        return
-      }
+      guard let n, n > 0 else { return }
+      offset += n
     }
   }
 }
@@ -57,12 +53,10 @@ extension AccessLogEntry {
     Self.appendDecimal(bytes, to: &buffer)
     buffer.append(UInt8(ascii: "B"))
     buffer.append(0x20)
-    let (seconds, attoseconds) = duration.components
-    let micros = max(
-      0, seconds.multipliedReportingOverflow(by: 1_000_000).partialValue + attoseconds / 1_000_000_000_000)
-    Self.appendDecimal(Int(micros / 1000), to: &buffer)
+    let micros = duration.wholeMicroseconds
+    Self.appendDecimal(micros / 1000, to: &buffer)
     buffer.append(UInt8(ascii: "."))
-    let fraction = Int(micros % 1000)
+    let fraction = micros % 1000
     buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
     buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
     buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))

@@ -5,7 +5,7 @@ import Sockets
 // Writing, finishing and closing; on the owning loop's thread like the rest of `Connection`.
 extension Connection {
   func flush() {
-    while !pending.isEmpty && phase != .closed {
+    while !pending.isEmpty && machine.isOpen {
       let result: IOResult<Int>
       do {
         result = try writePending()
@@ -15,26 +15,31 @@ extension Connection {
       }
       switch result {
       case .wouldBlock:
-        if interest & EpollEvents.output == 0 {
-          setInterest(interest | EpollEvents.output)
-          setDeadline(.write)
-        }
+        machine.writeWouldBlock(now: now)
+        syncInterest()
         return
       case .done(let written):
         consume(written)
-        if deadlineKind == .write { setDeadline(.write) }
+        machine.wrote(now: now)
       }
     }
-    guard phase != .closed else { return }
-    if interest & EpollEvents.output != 0 { setInterest(interest & ~EpollEvents.output) }
-    if deadlineKind == .write { deadline = 0 }
+    guard machine.isOpen else { return }
+    let action = machine.flushed(draining: owner.draining, now: now)
+    syncInterest()
     if let waiter = flushWaiter {
       flushWaiter = nil
       waiter.resume(returning: true)
     }
-    if responseComplete {
-      responseComplete = false
-      finishResponse()
+    switch action {
+    case .none: break
+    case .nextRequest:
+      task = nil
+      process()
+    case .linger:
+      // Half-closes and discards input briefly, so that unread request bytes do not turn the close
+      // into a reset that would destroy the response before the client reads it.
+      task = nil
+      Socket.shutdownWrite(fd)
     }
   }
 
@@ -76,49 +81,26 @@ extension Connection {
     }
   }
 
-  func finishResponse() {
-    task = nil
-    if !keepAlive || owner.draining {
-      linger()
-      return
-    }
-    phase = .reading
-    setInterest(Connection.readInterest)
-    deadline = 0
-    process()
-  }
-
-  /// Half-closes and discards input briefly, so that unread request bytes do not turn the close into a
-  /// reset that would destroy the response before the client reads it.
-  func linger() {
-    phase = .lingering
-    Socket.shutdownWrite(fd)
-    setInterest(Connection.readInterest)
-    setDeadline(.linger)
-  }
-
   // MARK: Ending
 
-  func timedOut() {
-    switch (deadlineKind, phase) {
-    case (.header, .reading):
-      fail(HTTPError(.requestTimeout, "request head not received in time"))
-    case (.idle, .reading), (.write, _), (.linger, _), (.header, _), (.idle, _):
-      abort()
+  /// The loop's periodic timer check.
+  func timerFired(now: Int) {
+    switch machine.timerFired(now: now) {
+    case .none: break
+    case .requestTimeout: fail(HTTPError(.requestTimeout, "request head not received in time"))
+    case .close: abort()
     }
   }
 
   /// During shutdown: closes the connection now if no request is in progress.
   func drainIfIdle() {
-    if phase == .reading && inputStart == input.count { abort() }
+    if machine.idleForDrain(bufferEmpty: inputStart == input.count) { abort() }
   }
 
   /// Closes at once, cancelling the handler task: its upstream call stops too, unless another request
   /// is waiting for the same call.
   func abort() {
-    guard phase != .closed else { return }
-    phase = .closed
-    deadline = 0
+    guard machine.close() else { return }
     task?.cancel()
     task = nil
     pending.removeAll()

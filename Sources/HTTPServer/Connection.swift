@@ -2,25 +2,11 @@ import Glibc
 import HTTP
 import Sockets
 
-/// One client connection: a state machine of reading a request, running its handler, writing the
-/// response, then reading again (keep-alive) or closing.
+/// One client connection's I/O: it reads, parses, runs handlers and writes, and reports each event to
+/// its `ConnectionStateMachine`, which decides what happens next.
 final class Connection: EventHandler, @unchecked Sendable {
   // @unchecked Sendable: all state is confined to the owning loop's thread. Handler tasks are started
   // with that loop as their executor preference, so their code between awaits runs there too.
-  enum Phase {
-    case reading
-    case handling
-    case lingering
-    case closed
-  }
-
-  enum Deadline {
-    case header
-    case idle
-    case write
-    case linger
-  }
-
   static let readInterest = EpollEvents.input | EpollEvents.readHangUp
   /// Small bodies are copied behind the head so that both leave in one write.
   static let coalesceLimit = 16384
@@ -30,38 +16,39 @@ final class Connection: EventHandler, @unchecked Sendable {
   let peer: String
   let owner: ServerLoop
   var core: ServerCore { owner.core }
-  var phase = Phase.reading
+  var machine: ConnectionStateMachine
   var input: [UInt8] = []
   var inputStart = 0
   var parser: HTTPRequestParser
   var pending: [[UInt8]] = []
   var pendingOffset = 0
+  /// The epoll mask last registered, mirrored from the machine's wants.
   var interest = Connection.readInterest
   var task: Task<Void, Never>?
   var flushWaiter: CheckedContinuation<Bool, Never>?
-  var responseComplete = false
-  var keepAlive = true
-  var deadline = 0
-  var deadlineKind = Deadline.header
   var requestStart = ContinuousClock.now
 
-  init(fd: Int32, peer: String, owner: ServerLoop) {
+  init(fd: Int32, peer: String, owner: ServerLoop, now: Int) {
     self.fd = fd
     self.peer = peer
     self.owner = owner
-    self.parser = HTTPRequestParser(limits: owner.core.configuration.parserLimits)
+    let core = owner.core
+    self.parser = HTTPRequestParser(limits: core.configuration.limits)
+    self.machine = ConnectionStateMachine(
+      timeouts: core.timeouts, pipelineLimit: core.pipelineLimit, now: now)
   }
 
-  func started(now: Int) { setDeadline(.header, now: now) }
+  /// The clock every event that may arm a timer is stamped with.
+  @inline(__always) var now: Int { EventLoop.monotonicMilliseconds() }
 
-  func setDeadline(_ kind: Deadline, now: Int = EventLoop.monotonicMilliseconds()) {
-    deadlineKind = kind
-    switch kind {
-    case .header: deadline = now + core.headerTimeoutMS
-    case .idle: deadline = now + core.idleTimeoutMS
-    case .write: deadline = now + core.writeTimeoutMS
-    case .linger: deadline = now + 2000
-    }
+  /// Registers the machine's wanted readiness with epoll when it changed.
+  func syncInterest() {
+    let mask =
+      (machine.wantsInput ? Connection.readInterest : EpollEvents.readHangUp)
+      | (machine.wantsOutput ? EpollEvents.output : 0)
+    guard mask != interest, machine.isOpen else { return }
+    interest = mask
+    owner.loop.modify(fd: fd, events: mask)
   }
 
   // MARK: Events
@@ -73,14 +60,13 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
     if events & EpollEvents.output != 0 {
       flush()
-      if phase == .closed { return }
+      if !machine.isOpen { return }
     }
     if events & (EpollEvents.input | EpollEvents.readHangUp) != 0 { readAvailable() }
   }
 
   func readAvailable() {
-    if phase == .handling && input.count > pipelineLimit {
-      // Reading is paused, so only a hang-up gets here: the peer sent too much and left.
+    guard machine.mayRead() else {
       abort()
       return
     }
@@ -98,44 +84,32 @@ final class Connection: EventHandler, @unchecked Sendable {
       abort()
       return
     }
-    if phase == .lingering { return }
+    let action = machine.received(buffered: input.count - inputStart + n)
+    switch action {
+    case .discard: return
+    case .parse, .wait: break
+    }
     if inputStart > 0 {
       input.removeFirst(inputStart)
       inputStart = 0
     }
     input.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-    if phase == .reading {
-      process()
-    } else if phase == .handling && input.count > pipelineLimit {
-      // Stop reading pipelined bytes until the current response is done; still notice hang-ups.
-      setInterest(EpollEvents.readHangUp | (interest & EpollEvents.output))
+    switch action {
+    case .parse: process()
+    case .wait: syncInterest()  // may stop reading pipelined bytes until the current response is done
+    case .discard: break
     }
-  }
-
-  var pipelineLimit: Int {
-    core.configuration.maxRequestLineBytes + core.configuration.maxHeaderBytes
-      + core.configuration.maxBodyBytes
-  }
-
-  func setInterest(_ mask: UInt32) {
-    guard mask != interest, phase != .closed else { return }
-    interest = mask
-    owner.loop.modify(fd: fd, events: mask)
   }
 
   /// Parses and dispatches the next request, if the buffer holds one.
   func process() {
-    guard phase == .reading else { return }
-    if inputStart == input.count {
-      if deadlineKind != .idle || deadline == 0 { setDeadline(.idle) }
-      return
-    }
+    guard machine.shouldParse(bufferEmpty: inputStart == input.count, now: now) else { return }
     let result = input.withUnsafeBytes { raw in
       parser.parse(UnsafeRawBufferPointer(rebasing: raw[inputStart...]))
     }
     switch result {
     case .needMore:
-      if deadlineKind != .header || deadline == 0 { setDeadline(.header) }
+      machine.needMore(now: now)
       if parser.expectsContinue {
         parser.continueSent()
         pending.append(Connection.continueBytes)
@@ -156,9 +130,7 @@ final class Connection: EventHandler, @unchecked Sendable {
   // MARK: Handling
 
   func dispatch(_ request: HTTPRequest) {
-    phase = .handling
-    deadline = 0
-    keepAlive = request.keepAlive
+    machine.requestParsed(keepAlive: request.keepAlive)
     requestStart = .now
     let context = RequestContext(requestID: core.nextRequestID(), remoteAddress: peer)
     owner.liveTasks += 1
@@ -175,21 +147,22 @@ final class Connection: EventHandler, @unchecked Sendable {
     } catch let error as HTTPError {
       response = error.response
     } catch {
-      if !Task.isCancelled && phase != .closed {
+      if !Task.isCancelled && machine.isOpen {
         // One line on stderr, beside the access log; stdout is left to the program.
         let line = Array("\(context.requestID) handler error: \(error)\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // reads only the array's own bytes
       }
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
-    guard phase == .handling else { return }
+    guard machine.isHandling else { return }
     await send(response, for: request, id: context.requestID)
   }
 
   /// Writes a response; streamed bodies are written chunk by chunk, each flushed before the next.
   func send(_ response: HTTPResponse, for request: HTTPRequest, id: String) async {
-    if owner.draining { keepAlive = false }
+    if owner.draining { machine.closeAfterResponse() }
     let bodyAllowed = request.method != .head && !response.status.forbidsBody
+    let keepAlive = machine.keepAlive
     // HTTP/1.0 defaults to close, so keep-alive must be confirmed; HTTP/1.1 only announces close.
     var connectionField: Bool? = request.version == .http10 ? keepAlive : (keepAlive ? nil : false)
     var head: [UInt8] = []
@@ -215,7 +188,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     case .stream(let stream):
       let chunked = request.version == .http11
       if !chunked && bodyAllowed {
-        keepAlive = false
+        machine.closeAfterResponse()
         connectionField = false
       }
       let framing: HTTPResponseSerializer.Framing =
@@ -230,7 +203,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         guard await flushed() else { return }
         do {
           for try await chunk in stream {
-            guard phase == .handling else { return }
+            guard machine.isHandling else { return }
             if chunk.isEmpty { continue }
             sent += chunk.count
             if chunked {
@@ -248,7 +221,7 @@ final class Connection: EventHandler, @unchecked Sendable {
           abort()
           return
         }
-        guard phase == .handling else { return }
+        guard machine.isHandling else { return }
         if chunked { pending.append(HTTPResponseSerializer.lastChunk) }
       }
       complete(request, id: id, status: response.status.code, bytes: sent)
@@ -263,23 +236,21 @@ final class Connection: EventHandler, @unchecked Sendable {
           requestID: id, method: request.method.rawValue, target: request.target, status: status,
           bytes: bytes, duration: ContinuousClock.now - requestStart))
     }
-    responseComplete = true
+    machine.responseQueued()
     flush()
   }
 
   /// Waits until everything queued has been written; false if the connection closed meanwhile.
   func flushed() async -> Bool {
     flush()
-    if phase == .closed { return false }
+    if !machine.isOpen { return false }
     if pending.isEmpty { return true }
     return await withCheckedContinuation { flushWaiter = $0 }
   }
 
   /// Answers a request that could not be parsed, then closes.
   func fail(_ error: HTTPError) {
-    phase = .handling
-    keepAlive = false
-    deadline = 0
+    machine.requestFailed()
     var head: [UInt8] = []
     let response = error.response
     guard case .bytes(let body) = response.body else { return }
@@ -294,7 +265,7 @@ final class Connection: EventHandler, @unchecked Sendable {
           requestID: core.nextRequestID(), method: "-", target: "-", status: error.status.code,
           bytes: body.count, duration: .zero))
     }
-    responseComplete = true
+    machine.responseQueued()
     flush()
   }
 }

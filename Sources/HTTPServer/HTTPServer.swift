@@ -4,7 +4,17 @@ import Sockets
 import Synchronization
 
 /// An HTTP/1.1 server: one listener, one or two epoll loop threads, async handlers run as tasks
-/// on the loop that owns their connection.
+/// on the loop that owns their connection. It leaves process-wide signal handling alone: every send
+/// uses `MSG_NOSIGNAL`.
+///
+/// ```swift
+/// var configuration = HTTPServerConfiguration()
+/// configuration.port = 0  // any free port
+/// let server = HTTPServer(configuration: configuration) { request, _ in .text(.ok, "hello") }
+/// let port = try server.start()
+/// // ... serve until asked to stop ...
+/// await server.shutdown()
+/// ```
 public final class HTTPServer: Sendable {
   private struct State {
     var core: ServerCore?
@@ -32,7 +42,6 @@ public final class HTTPServer: Sendable {
 
   /// Binds, listens and starts the event loop thread(s). Returns the bound port.
   @discardableResult public func start() throws -> Int {
-    signal(SIGPIPE, SIG_IGN)
     let (fd, port) = try Socket.listen(host: configuration.host, port: configuration.port)
     let core = ServerCore(
       configuration: configuration, handler: handler, log: log, accessLog: accessLog, listenFD: fd)

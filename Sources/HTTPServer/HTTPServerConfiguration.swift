@@ -8,14 +8,8 @@ public struct HTTPServerConfiguration: Sendable {
   public var port: Int = 8080
   /// Open connections allowed; past the cap new ones get a 503 and are closed.
   public var maxConnections: Int = 1024
-  /// Longest request line; beyond it: 414.
-  public var maxRequestLineBytes: Int = 8192
-  /// Largest header section; beyond it: 431.
-  public var maxHeaderBytes: Int = 16384
-  /// Most header fields; beyond it: 431.
-  public var maxHeaderCount: Int = 100
-  /// Largest request body (Content-Length only); beyond it: 413.
-  public var maxBodyBytes: Int = 16384
+  /// Request line, header and body limits the parser enforces (414, 431, 413).
+  public var limits = HTTPParserLimits()
   /// Time to receive a complete request head once a request has begun (slowloris guard): 408.
   public var headerTimeout: Duration = .seconds(10)
   /// Time an idle keep-alive connection is kept open.
@@ -29,16 +23,4 @@ public struct HTTPServerConfiguration: Sendable {
 
   /// The defaults above.
   public init() {}
-
-  var parserLimits: HTTPParserLimits {
-    HTTPParserLimits(
-      maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
-      maxHeaderCount: maxHeaderCount,
-      maxBodyBytes: maxBodyBytes)
-  }
-}
-
-extension Duration {
-  /// Whole milliseconds, at least 1.
-  var milliseconds: Int { max(1, wholeMilliseconds) }
 }

@@ -52,10 +52,11 @@ public struct AccessLogEntry: Sendable {
     self.duration = duration
   }
 
-  /// `id GET /path 200 1234B 0.42ms`, one line without a newline.
+  /// The access-log line (`id GET /path?q 200 1234B 0.420ms`) without its newline, as `write(into:)`
+  /// formats it.
   public var line: String {
-    let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-    let ms = Double(micros) / 1000
-    return "\(requestID) \(method) \(path) \(status) \(bytes)B \(ms)ms"
+    var buffer: [UInt8] = []
+    write(into: &buffer)
+    return String(decoding: buffer.dropLast(), as: UTF8.self)
   }
 }

@@ -1,6 +1,12 @@
 import HTTP
 
 /// Dispatches requests by method and path pattern (`/avatars/{id}`; literal segments match exactly).
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/users/{name}") { _, context in .text(.ok, context.parameters["name"] ?? "") }
+/// let server = HTTPServer(configuration: HTTPServerConfiguration(), handler: router.handler)
+/// ```
 public struct Router: Sendable {
   private enum Segment: Sendable {
     case literal(Substring)

@@ -1,4 +1,5 @@
 import HTTP
+import Sockets
 import Synchronization
 
 /// State shared by every loop of one server: configuration, handler and counters.
@@ -14,9 +15,9 @@ final class ServerCore: Sendable {
   let requestCounter = Atomic<UInt64>(0)
   let idPrefix: String
   let serverBytes: [UInt8]
-  let headerTimeoutMS: Int
-  let idleTimeoutMS: Int
-  let writeTimeoutMS: Int
+  let timeouts: ConnectionStateMachine.Timeouts
+  /// Bytes that may wait behind a running request: one largest request.
+  let pipelineLimit: Int
   let drainTimeoutMS: Int
   /// Sent to connections past the cap.
   let busyResponse: [UInt8] = Array(
@@ -35,14 +36,26 @@ final class ServerCore: Sendable {
     self.listenFD = listenFD
     self.idPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
     self.serverBytes = Array(configuration.serverName.utf8.filter { $0 >= 32 && $0 < 127 })
-    headerTimeoutMS = configuration.headerTimeout.milliseconds
-    idleTimeoutMS = configuration.idleTimeout.milliseconds
-    writeTimeoutMS = configuration.writeTimeout.milliseconds
-    drainTimeoutMS = configuration.drainTimeout.milliseconds
+    timeouts = ConnectionStateMachine.Timeouts(
+      header: max(1, configuration.headerTimeout.wholeMilliseconds),
+      idle: max(1, configuration.idleTimeout.wholeMilliseconds),
+      write: max(1, configuration.writeTimeout.wholeMilliseconds))
+    let limits = configuration.limits
+    pipelineLimit = limits.maxRequestLineBytes.saturatingAdd(limits.maxHeaderBytes)
+      .saturatingAdd(limits.maxBodyBytes)
+    drainTimeoutMS = max(1, configuration.drainTimeout.wholeMilliseconds)
   }
 
   func nextRequestID() -> String {
     let n = requestCounter.add(1, ordering: .relaxed).newValue
     return idPrefix + "-" + String(n, radix: 36)
+  }
+}
+
+extension Int {
+  /// `self + other`, clamped at the bounds instead of trapping.
+  fileprivate func saturatingAdd(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? Int.max : Int.min) : sum
   }
 }

@@ -99,7 +99,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
 
   /// Takes over an accepted descriptor; on this loop's thread.
   func adopt(fd: Int32, peer: String) {
-    let connection = Connection(fd: fd, peer: peer, owner: self)
+    let connection = Connection(fd: fd, peer: peer, owner: self, now: EventLoop.monotonicMilliseconds())
     do {
       if draining { throw SocketError("adopt", code: ECANCELED) }
       try loop.register(fd: fd, events: Connection.readInterest, handler: connection)
@@ -109,7 +109,6 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
       return
     }
     connections[fd] = connection
-    connection.started(now: EventLoop.monotonicMilliseconds())
   }
 
   /// Hands a finished request's entry to the log sink and to this loop's access-log buffer.
@@ -154,9 +153,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
           fd: core.listenFD, events: EpollEvents.input | EpollEvents.exclusive, handler: self)
       }
     }
-    for connection in connections.values where connection.deadline != 0 && now >= connection.deadline {
-      connection.timedOut()
-    }
+    for connection in connections.values { connection.timerFired(now: now) }
     if draining && !forced && now >= drainDeadline {
       forced = true
       for connection in Array(connections.values) { connection.abort() }

@@ -1,5 +1,6 @@
 import Glibc
 import HTTP
+import Sockets
 
 // Path normalisation and file access for `StaticFiles`, kept apart from the cache logic.
 extension StaticFiles {
@@ -91,22 +92,21 @@ extension StaticFiles {
     return String(cString: resolved)
   }
 
-  static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
+  /// The whole file, read through `Syscall` (EINTR retried); nil if it cannot be opened or read.
+  static func readFile(_ path: String) -> [UInt8]? {
+    guard let fd = try? Syscall.check("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+    defer { Socket.close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { return nil }
+    guard (try? Syscall.check("fstat", { fstat(fd, &st) })) != nil else { return nil }
     let size = Int(st.st_size)
-    guard size <= limit else { return nil }
     var bytes = [UInt8](repeating: 0, count: size)
     var offset = 0
     while offset < size {
+      // The pointer stays inside the array's own storage: offset < size == bytes.count.
       let n = bytes.withUnsafeMutableBytes { raw in
-        read(fd, raw.baseAddress.map { $0 + offset }, size - offset)
+        try? Syscall.check("read") { read(fd, raw.baseAddress.map { $0 + offset }, size - offset) }
       }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
+      guard let n, n > 0 else { break }
       offset += n
     }
     if offset < size { bytes.removeLast(size - offset) }

@@ -1,6 +1,7 @@
 import Compression
 import Glibc
 import HTTP
+import Sockets
 import Synchronization
 
 /// Static files confined to one root folder, with validators, 304s, an in-memory cache for small files
@@ -38,7 +39,8 @@ public final class StaticFiles: Sendable {
     let mtimeSeconds: Int
     let mtimeNanoseconds: Int
     let hash: String
-    /// In memory when small enough; otherwise `ok` has an empty body and the file is read per request.
+    /// In memory when small enough; otherwise `ok` has an empty body and the file is read per request,
+    /// off the loop thread.
     let inMemory: Bool
     let identity: Variant
     /// The gzip form, when the type compresses and the result is smaller.
@@ -114,7 +116,7 @@ public final class StaticFiles: Sendable {
     var immutable = false
     var found: Entry?
     if let known = resolved.withLock({ $0[urlPrefix]?[path] }) {
-      found = entry(for: known.relative)
+      found = await entry(for: known.relative)
       if let hash = known.urlHash {
         immutable = true
         if found?.hash != hash { found = nil }
@@ -123,14 +125,15 @@ public final class StaticFiles: Sendable {
       guard let relative = relativePath(path, urlPrefix: urlPrefix) else { return notFound }
       var plainPath = relative
       var urlHash: String?
-      if let (plain, hash) = Self.splitHashedName(relative), let entry = entry(for: plain), entry.hash == hash
+      if let (plain, hash) = Self.splitHashedName(relative), let entry = await entry(for: plain),
+        entry.hash == hash
       {
         found = entry
         immutable = true
         plainPath = plain
         urlHash = hash
       } else {
-        found = entry(for: relative)
+        found = await entry(for: relative)
       }
       if found != nil {
         let key = String(path)[...]
@@ -149,7 +152,8 @@ public final class StaticFiles: Sendable {
     }
     var response = immutable ? variant.okImmutable : variant.ok
     if !entry.inMemory {
-      guard let bytes = Self.readFile(entry.realPath, limit: Int.max) else { return notFound }
+      let path = entry.realPath
+      guard let bytes = await Task.detached(operation: { Self.readFile(path) }).value else { return notFound }
       response.body = .bytes(bytes)
     }
     return response
@@ -158,7 +162,7 @@ public final class StaticFiles: Sendable {
   /// Content-hashed URL for a file, e.g. "app.css" -> "/static/app.3f2a9c1b.css"; a file name of the form
   /// name.<8 hex>.ext resolves to name.ext and gets immutableCacheControl (if the hash matches).
   public func hashedPath(for relativePath: String, urlPrefix: String) -> String? {
-    guard let normalised = Self.normalise(relativePath), let entry = entry(for: normalised) else {
+    guard let normalised = Self.normalise(relativePath), let entry = loadEntry(for: normalised) else {
       return nil
     }
     var parts = normalised.split(separator: "/", omittingEmptySubsequences: false)
@@ -178,12 +182,25 @@ public final class StaticFiles: Sendable {
 
   // MARK: Cache
 
-  private func entry(for relative: String) -> Entry? {
+  /// The entry checked this second, without I/O; otherwise it is revalidated (and a changed file read)
+  /// off the loop thread, so that a big file never blocks the loop.
+  private func entry(for relative: String) async -> Entry? {
+    if let cached = checkedEntry(for: relative) { return cached }
+    return await Task.detached(operation: { self.loadEntry(for: relative) }).value
+  }
+
+  private func checkedEntry(for relative: String) -> Entry? {
+    guard let cached = entries.withLock({ $0[relative] }),
+      cached.checkedAt.load(ordering: .relaxed) == Self.clockSecond()
+    else { return nil }
+    return cached
+  }
+
+  /// The entry for `relative` with blocking I/O where needed (startup paths use it directly).
+  private func loadEntry(for relative: String) -> Entry? {
     guard !relative.isEmpty else { return nil }
-    let now = EventLoopClock.seconds()
-    if let cached = entries.withLock({ $0[relative] }), cached.checkedAt.load(ordering: .relaxed) == now {
-      return cached
-    }
+    let now = Self.clockSecond()
+    if let cached = checkedEntry(for: relative) { return cached }
     let candidate = root + relative
     guard let real = Self.realPath(candidate), real.hasPrefix(root) else {
       entries.withLock { $0[relative] = nil }
@@ -204,7 +221,7 @@ public final class StaticFiles: Sendable {
       kept.checkedAt.store(now, ordering: .relaxed)
       return kept
     }
-    guard let bytes = Self.readFile(real, limit: Int.max) else { return nil }
+    guard let bytes = Self.readFile(real) else { return nil }
     let entry = makeEntry(
       relative: relative, realPath: real, bytes: bytes, mtime: mtime, mtimeNs: mtimeNs, now: now)
     entries.withLock { $0[relative] = entry }
@@ -252,20 +269,14 @@ public final class StaticFiles: Sendable {
       gzip: packed.map { variant(ContentNegotiation.gzipETag(etag), $0, encoding: "gzip") }, checkedAt: now)
   }
 
+  /// Whole seconds of the monotonic clock: cached files are revalidated at most once a second.
+  private static func clockSecond() -> Int { EventLoop.monotonicMilliseconds() / 1000 }
+
   private func isNotModified(_ headers: HTTPHeaders, etag: String, _ entry: Entry) -> Bool {
     if let matches = ContentNegotiation.ifNoneMatch(headers, matches: etag) { return matches }
     if let since = headers["If-Modified-Since"], let date = HTTPDate.parse(since) {
       return entry.mtimeSeconds <= date
     }
     return false
-  }
-}
-
-/// Whole seconds of the monotonic clock, used to revalidate cached files at most once a second.
-enum EventLoopClock {
-  static func seconds() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec
   }
 }

@@ -60,6 +60,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
   /// Registers `fd` for `events`; loop thread only.
   public func register(fd: Int32, events: UInt32, handler: any EventHandler) throws(SocketError) {
+    assert(inLoop, "EventLoop.register off the loop thread")
     let index = Int(fd)
     if index >= handlers.count {
       handlers.append(contentsOf: repeatElement(nil, count: index + 64 - handlers.count))
@@ -70,11 +71,13 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
   /// Changes the events `fd` waits for; loop thread only.
   public func modify(fd: Int32, events: UInt32) {
+    assert(inLoop, "EventLoop.modify off the loop thread")
     _ = cepoll_ctl(epfd, EPOLL_CTL_MOD, fd, events)
   }
 
   /// Removes `fd` (before closing it); loop thread only.
   public func unregister(fd: Int32) {
+    assert(inLoop, "EventLoop.unregister off the loop thread")
     _ = cepoll_ctl(epfd, EPOLL_CTL_DEL, fd, 0)
     if Int(fd) < handlers.count { handlers[Int(fd)] = nil }
   }
@@ -108,26 +111,15 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     self.turnEndHandler = turnEnd
     self.tickMilliseconds = tickMilliseconds
     self.onExit = onExit
-    let box = Unmanaged.passRetained(self)
-    var thread = pthread_t()
-    let rc = pthread_create(
-      &thread, nil,
-      { raw in
-        // The retained loop passed through the void pointer is taken back exactly once.
-        guard let raw else { return nil }
-        let loop = Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue()
-        loop.run()
-        return nil
-      }, box.toOpaque())
-    if rc != 0 {
-      box.release()
-      throw SocketError("pthread_create", code: rc)
-    }
-    pthread_detach(thread)
+    // The thread keeps the loop alive until `run` returns.
+    try DetachedThread.start { self.run() }
   }
 
   /// Makes the loop exit after the current iteration; loop thread only.
-  public func stop() { stopping = true }
+  public func stop() {
+    assert(inLoop, "EventLoop.stop off the loop thread")
+    stopping = true
+  }
 
   private func run() {
     threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)

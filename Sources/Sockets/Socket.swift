@@ -36,29 +36,30 @@ public enum Socket {
         sa.sin6_family = sa_family_t(AF_INET6)
         sa.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
         sa.sin6_addr = addr6
-        _ = try withUnsafePointer(to: &sa) { p throws(SocketError) in
-          // Reinterpreting sockaddr_in6 as sockaddr is how the sockets API is meant to be called.
-          try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sp throws(SocketError) in
-            try Syscall.check("bind") { bind(fd, sp, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-          }
-        }
+        try bind(fd, to: sa)
       } else {
         var sa = sockaddr_in()
         sa.sin_family = sa_family_t(AF_INET)
         sa.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
         sa.sin_addr = addr4
-        _ = try withUnsafePointer(to: &sa) { p throws(SocketError) in
-          // Reinterpreting sockaddr_in as sockaddr is how the sockets API is meant to be called.
-          try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sp throws(SocketError) in
-            try Syscall.check("bind") { bind(fd, sp, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-          }
-        }
+        try bind(fd, to: sa)
       }
       _ = try Syscall.check("listen") { Glibc.listen(fd, backlog) }
       return (fd, try boundPort(fd))
     } catch {
       close(fd)
       throw error
+    }
+  }
+
+  /// Binds `fd` to an address struct (`sockaddr_in` or `sockaddr_in6`).
+  private static func bind<Address>(_ fd: Int32, to address: Address) throws(SocketError) {
+    var address = address
+    _ = try withUnsafePointer(to: &address) { p throws(SocketError) in
+      // Reinterpreting a sockaddr_in/sockaddr_in6 as sockaddr is how the sockets API is meant to be called.
+      try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sp throws(SocketError) in
+        try Syscall.check("bind") { Glibc.bind(fd, sp, socklen_t(MemoryLayout<Address>.size)) }
+      }
     }
   }
 
@@ -73,7 +74,8 @@ public enum Socket {
       }
     }
     let raw = withUnsafePointer(to: &ss) { p in
-      // The family field says which struct the storage holds.
+      // Read as sockaddr_in whatever the family: sin_port and sin6_port sit at the same offset, so the
+      // port is found the same way for IPv4 and IPv6.
       p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
     }
     return Int(UInt16(bigEndian: raw))

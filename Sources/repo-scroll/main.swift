@@ -11,6 +11,10 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
+// libcurl (with NOSIGNAL set) leaves SIGPIPE alone and documents corner cases where a closed peer can
+// still raise it; the process, not a library, decides to ignore it.
+signal(SIGPIPE, SIG_IGN)
+
 var configuration = AppConfiguration()
 do {
   let arguments = Array(CommandLine.arguments.dropFirst())

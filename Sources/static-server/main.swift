@@ -1,8 +1,9 @@
+import CommandLineOptions
 import Glibc
 import HTTP
 import HTTPServer
 
-// A minimal static file server for benchmarks: --root DIR --port N --host ADDR --header-timeout SECONDS.
+// A minimal static file server for benchmarks (see --help).
 // SIGINT/SIGTERM drain gracefully and exit 0.
 
 // Block the signals in every thread (loop threads inherit the mask); the main thread waits for them.
@@ -12,35 +13,42 @@ sigaddset(&signals, SIGINT)
 sigaddset(&signals, SIGTERM)
 pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-var configuration = HTTPServerConfiguration()
-var root = "."
-var arguments = CommandLine.arguments.dropFirst()
-while let flag = arguments.popFirst() {
-  guard let value = arguments.popFirst() else {
-    say("missing value for \(flag)")
-    exit(2)
-  }
-  switch flag {
-  case "--root": root = value
-  case "--port":
-    guard let port = Int(value) else {
-      say("bad port \(value)")
-      exit(2)
-    }
-    configuration.port = port
-  case "--host": configuration.host = value
-  case "--header-timeout":
-    // Fractional seconds, so that attack scripts can use short timeouts.
-    guard let seconds = Double(value), seconds > 0, seconds < 86_400 else {
-      say("bad header timeout \(value)")
-      exit(2)
-    }
-    configuration.headerTimeout = .milliseconds(Int(seconds * 1000))
-  default:
-    say("usage: static-server --root DIR [--port N] [--host ADDR] [--header-timeout SECONDS]")
-    exit(2)
-  }
+/// What static-server is started with.
+struct Settings: Sendable {
+  var server = HTTPServerConfiguration()
+  var root = "."
 }
+
+let table = OptionTable<Settings>(
+  program: "static-server", summary: "serves one folder's files with the bare HTTPServer (for benchmarks).",
+  options: [
+    Option("--root", env: "STATIC_ROOT", value: "DIR", help: "the folder to serve (.)") { $0.root = $1 },
+    Option("--port", env: "STATIC_PORT", value: "N", help: "listen port, 0 for any (8080)") {
+      $0.server.port = try OptionValue.int($1, in: 0...65535)
+    },
+    Option("--host", env: "STATIC_HOST", value: "ADDR", help: "listen address (127.0.0.1)") {
+      $0.server.host = $1
+    },
+    // Fractional seconds, so that attack scripts can use short timeouts.
+    Option(
+      "--header-timeout", env: "STATIC_HEADER_TIMEOUT", value: "S",
+      help: "seconds to receive a request head (10)"
+    ) {
+      $0.server.headerTimeout = .milliseconds(Int(try OptionValue.double($1, in: 0.001...86_399) * 1000))
+    },
+  ])
+var settings = Settings()
+do {
+  if case .help(let text) = try table.parseProcess(into: &settings) {
+    say(text)
+    exit(0)
+  }
+} catch {
+  say("static-server: \(error)")
+  exit(2)
+}
+let configuration = settings.server
+let root = settings.root
 
 let files: StaticFiles
 do {

@@ -14,26 +14,34 @@ final class LogLines: Sendable {
   func append(_ line: String) { lines.withLock { $0.append(line) } }
 }
 
-/// A GitHub double and a RepoScroll app on loopback ports, with libcurl as the test's HTTP client.
+/// A GitHub double and a RepoScroll app, in process by default: the app's requests are calls to its
+/// handler and its GitHub is the double's handler behind an `InProcessTransport`, so no socket, port
+/// or libcurl thread is involved. `live: true` runs both on loopback ports instead, for the tests
+/// that need the server itself (streaming, raw bytes, the access log, TLS).
+///
+/// ```swift
+/// try await AppHarness.with { h in
+///   let html = try await h.text("/?q=swift")
+/// }
+/// ```
 struct AppHarness: Sendable {
   let double: GitHubDouble
+  /// The double's port; 0 in process.
   let doublePort: Int
   let app: RepoScrollApp
+  /// The app's port; 0 in process.
   let port: Int
   let logs: LogLines
-  let http: CurlHTTPClient
+  /// libcurl for live harnesses; nil in process.
+  let http: CurlHTTPClient?
   let configuration: AppConfiguration
+
+  /// The API and avatar base the in-process app is given; the double builds its URLs from it.
+  static let inProcessBase = "http://github.test"
 
   /// A full-size catalog shared by tests that only read (never reset, fault or limit it). Its items
   /// all have today's shape and no page is short, so golden files and list walks stay exact.
-  static let sharedDouble: GitHubDouble = {
-    var c = DoubleConfiguration()
-    c.searchLimitPerMinute = 1_000_000
-    c.coreLimitPerHour = 1_000_000
-    c.legacyItemRate = 0
-    c.shortPageRate = 0
-    return GitHubDouble(configuration: c)
-  }()
+  static let sharedDouble = GitHubDouble(configuration: .exact)
 
   private static let sharedPortBox = Mutex<Int?>(nil)
 
@@ -49,53 +57,73 @@ struct AppHarness: Sendable {
 
   /// A small double (1,500 repositories) of its own, for tests that count calls or inject faults.
   static func smallDouble(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> GitHubDouble {
-    var c = DoubleConfiguration()
+    var c = DoubleConfiguration.exact
     c.seed = 7
     c.repositoryCount = 1500
     c.ownerCount = 200
-    c.searchLimitPerMinute = 1_000_000
-    c.coreLimitPerHour = 1_000_000
-    c.legacyItemRate = 0
-    c.shortPageRate = 0
     configure(&c)
     return GitHubDouble(configuration: c)
   }
 
-  /// Runs `body` against a fresh app pointed at `double` (started here and stopped afterwards), or at
-  /// the shared full-size double when `double` is nil.
+  /// Runs `body` against a fresh app pointed at `double`, or at the shared full-size double when
+  /// `double` is nil. In process unless `live`; a live double is started here and stopped afterwards.
   static func with(
-    double: GitHubDouble? = nil, configure: (inout AppConfiguration) -> Void = { _ in },
+    double: GitHubDouble? = nil, live: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in },
     _ body: (AppHarness) async throws -> Void
   ) async throws {
     let own = double != nil
-    let doublePort = try double.map { try $0.start(host: "127.0.0.1", port: 0) } ?? sharedPort()
     let harness: AppHarness
-    do {
-      harness = try start(double: double ?? sharedDouble, doublePort: doublePort, configure: configure)
-    } catch {
-      if own { await double?.shutdown() }
-      throw error
+    if live {
+      let doublePort = try double.map { try $0.start(host: "127.0.0.1", port: 0) } ?? sharedPort()
+      do {
+        harness = try start(double: double ?? sharedDouble, doublePort: doublePort, configure: configure)
+      } catch {
+        if own { await double?.shutdown() }
+        throw error
+      }
+    } else {
+      harness = try inProcess(double: double ?? sharedDouble, configure: configure)
     }
     do {
       try await body(harness)
     } catch {
-      await harness.stop(stopDouble: own)
+      await harness.stop(stopDouble: own && live)
       throw error
     }
-    await harness.stop(stopDouble: own)
+    await harness.stop(stopDouble: own && live)
+  }
+
+  /// The default configuration for tests: templates and static files from the package.
+  static func baseConfiguration(api: String) throws -> AppConfiguration {
+    let root = try ProcessRunner.packageRoot()
+    var configuration = AppConfiguration()
+    configuration.port = 0
+    configuration.githubAPI = api
+    configuration.avatarBase = api
+    configuration.templatesDirectory = root + "/Templates"
+    configuration.publicDirectory = root + "/Public"
+    return configuration
+  }
+
+  /// An app whose GitHub is `double`'s handler, called in process.
+  static func inProcess(double: GitHubDouble, configure: (inout AppConfiguration) -> Void) throws
+    -> AppHarness
+  {
+    var configuration = try baseConfiguration(api: inProcessBase)
+    configure(&configuration)
+    let logs = LogLines()
+    let app = try RepoScrollApp(
+      configuration: configuration, transport: InProcessTransport(handler: double.handler),
+      log: { logs.append($0) })
+    return AppHarness(
+      double: double, doublePort: 0, app: app, port: 0, logs: logs, http: nil, configuration: configuration)
   }
 
   /// Starts an app pointed at a double already listening on `doublePort`.
   static func start(
     double: GitHubDouble, doublePort: Int, configure: (inout AppConfiguration) -> Void
   ) throws -> AppHarness {
-    let root = try ProcessRunner.packageRoot()
-    var configuration = AppConfiguration()
-    configuration.port = 0
-    configuration.githubAPI = "http://127.0.0.1:\(doublePort)"
-    configuration.avatarBase = "http://127.0.0.1:\(doublePort)"
-    configuration.templatesDirectory = root + "/Templates"
-    configuration.publicDirectory = root + "/Public"
+    var configuration = try baseConfiguration(api: "http://127.0.0.1:\(doublePort)")
     configure(&configuration)
     let logs = LogLines()
     let app = try RepoScrollApp(configuration: configuration, log: { logs.append($0) })
@@ -108,13 +136,27 @@ struct AppHarness: Sendable {
 
   func stop(stopDouble: Bool) async {
     await app.shutdown()
-    http.shutdown()
+    http?.shutdown()
     if stopDouble { await double.shutdown() }
+  }
+
+  /// Sends `method target` to the app: over loopback when live, else straight to its handler.
+  func request(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:]) async throws
+    -> ClientResponse
+  {
+    if let http {
+      return try await http.execute(
+        ClientRequest(url: "http://127.0.0.1:\(port)\(target)", method: method, headers: headers))
+    }
+    var headers = headers
+    if headers["Host"] == nil { headers.add(name: "Host", value: "reposcroll.test") }
+    return try await InProcessTransport.call(
+      app.handler, HTTPRequest(method: method, target: target, headers: headers))
   }
 
   /// GET `target` from the app.
   func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> ClientResponse {
-    try await http.execute(ClientRequest(url: "http://127.0.0.1:\(port)\(target)", headers: headers))
+    try await request(.get, target, headers: headers)
   }
 
   /// GET `target` from the app, expecting 200, and return the body as text.
@@ -127,8 +169,13 @@ struct AppHarness: Sendable {
   /// Calls the double's control API.
   @discardableResult
   func control(_ method: HTTPMethod, _ path: String) async throws -> ClientResponse {
-    let response = try await http.execute(
-      ClientRequest(url: "http://127.0.0.1:\(doublePort)\(path)", method: method))
+    let response: ClientResponse
+    if let http {
+      response = try await http.execute(
+        ClientRequest(url: "http://127.0.0.1:\(doublePort)\(path)", method: method))
+    } else {
+      response = try await InProcessTransport.call(double.handler, HTTPRequest(method: method, target: path))
+    }
     #expect(response.status.code == 200, "double \(path) answered \(response.status)")
     return response
   }

@@ -7,7 +7,8 @@ import Testing
 struct UpstreamCancellationTests {
   @Test func aFragmentRequestAbandonedByItsClientCancelsTheHangingSearch() async throws {
     let double = AppHarness.smallDouble { $0.faults.hangRate = 1 }
-    try await AppHarness.with(double: double) { h in
+    // Live: the client leaving is its connection closing, which the server turns into cancellation.
+    try await AppHarness.with(double: double, live: true) { h in
       let leaving = Task { try await h.get("/fragments/results?q=swift&after=0") }
       var arrived = false
       for _ in 0..<5_000 where !arrived {

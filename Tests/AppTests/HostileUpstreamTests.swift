@@ -36,25 +36,15 @@ struct ScriptedTransport: HTTPClientTransport {
   static func app(
     token: String? = nil, _ answer: @escaping @Sendable (ClientRequest) async throws -> ClientResponse
   ) throws -> RepoScrollApp {
-    let root = try ProcessRunner.packageRoot()
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = root + "/Templates"
-    configuration.publicDirectory = root + "/Public"
+    var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     configuration.githubToken = token
     return try RepoScrollApp(
       configuration: configuration, transport: ScriptedTransport(answer: answer), log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> (Int, [UInt8]) {
-    let response = try await app.handler(
-      HTTPRequest(method: .get, target: target), RequestContext(requestID: "t"))
-    switch response.body {
-    case .bytes(let bytes): return (response.status.code, bytes)
-    case .stream(let stream):
-      var all: [UInt8] = []
-      for try await chunk in stream { all += chunk }
-      return (response.status.code, all)
-    }
+    let response = try await InProcessTests.get(app, target)
+    return (response.status.code, response.body)
   }
 }
 

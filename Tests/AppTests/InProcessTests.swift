@@ -16,40 +16,27 @@ struct InProcessTests {
   }
 
   static func app() throws -> RepoScrollApp {
-    let root = try ProcessRunner.packageRoot()
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = root + "/Templates"
-    configuration.publicDirectory = root + "/Public"
+    let configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     return try RepoScrollApp(configuration: configuration, transport: OfflineTransport(), log: { _ in })
   }
 
-  static func body(_ response: HTTPResponse) async throws -> String {
-    switch response.body {
-    case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
-    case .stream(let stream):
-      var all: [UInt8] = []
-      for try await chunk in stream { all += chunk }
-      return String(decoding: all, as: UTF8.self)
-    }
+  static func get(_ app: RepoScrollApp, _ target: String) async throws -> ClientResponse {
+    try await InProcessTransport.call(app.handler, HTTPRequest(method: .get, target: target))
   }
 
   @Test func anUnreachableGitHubGivesRetryableStatesNotFailures() async throws {
     let app = try Self.app()
-    let context = RequestContext(requestID: "t1")
-    let fragment = try await app.handler(
-      HTTPRequest(method: .get, target: "/fragments/results?q=swift&after=0"), context)
+    let fragment = try await Self.get(app, "/fragments/results?q=swift&after=0")
     #expect(fragment.status.code == 200)
-    let html = try await Self.body(fragment)
+    let html = String(decoding: fragment.body, as: UTF8.self)
     #expect(html.contains("GitHub could not be reached."))
     #expect(html.contains("data-auto-retry"))
-    let page = try await app.handler(HTTPRequest(method: .get, target: "/?q=swift"), context)
-    #expect(try await Self.body(page).contains("state state-error"))
-    let stars = try await app.handler(
-      HTTPRequest(method: .get, target: "/fragments/stars/octo/tool"), context)
-    let history = try await Self.body(stars)
+    let page = try await Self.get(app, "/?q=swift")
+    #expect(String(decoding: page.body, as: UTF8.self).contains("state state-error"))
+    let history = String(decoding: try await Self.get(app, "/fragments/stars/octo/tool").body, as: UTF8.self)
     #expect(history.contains("History unavailable right now"))
     #expect(history.contains("data-retry-in=\"30\""))
-    let avatar = try await app.handler(HTTPRequest(method: .get, target: "/avatars/5?s=80"), context)
+    let avatar = try await Self.get(app, "/avatars/5?s=80")
     #expect(avatar.headers["Content-Type"] == "image/svg+xml")
     #expect(app.metrics.count(route: "fragment", status: 200) == 1)
   }

@@ -13,10 +13,9 @@ struct ListWalkTests {
     -> [Int]
   {
     var configuration = GitHubConfiguration()
-    configuration.apiBase = "http://127.0.0.1:\(harness.doublePort)"
-    let transport = CurlHTTPClient()
-    defer { transport.shutdown() }
-    let client = GitHubClient(configuration: configuration, transport: transport)
+    configuration.apiBase = AppHarness.inProcessBase
+    let client = GitHubClient(
+      configuration: configuration, transport: InProcessTransport(handler: harness.double.handler))
     var ids: [Int] = []
     var page = 1
     while ids.count < limit {
@@ -95,10 +94,9 @@ struct ListWalkTests {
       #expect(Set(walked.ids).count == 1000)
       #expect(walked.positions == Array(1...1000))
       #expect(walked.last.contains("GitHub returns at most 1,000 results — refine your query"))
-      // Issue 4: rows 1–1000 cost exactly ceil(1000 / 100) search calls.
+      // Rows 1–1000 cost exactly ceil(1000 / 100) search calls.
       let calls = try await h.countedCalls("search")
       #expect(calls == 10, "GET /_double/counters")
-      print("FIGURE search calls for rows 1-1000: \(calls) (\(Double(calls) / 10) per 100 rows)")
     }
   }
 

@@ -60,7 +60,7 @@ struct OperationsTests {
   }
 
   @Test func everyRequestWritesOneAccessLogLineWithItsQuery() async throws {
-    try await AppHarness.with { h in
+    try await AppHarness.with(live: true) { h in
       _ = try await h.text("/fragments/results?q=language%3Apython&after=20")
       _ = try await h.get("/nope")
       // Identity, so the logged size is the page's own (gzip would log the smaller wire size).
@@ -81,8 +81,7 @@ struct OperationsTests {
 
   @Test func headRequestsGetHeadersOnly() async throws {
     try await AppHarness.with { h in
-      let response = try await h.http.execute(
-        .init(url: "http://127.0.0.1:\(h.port)/?q=language%3Apython", method: .head))
+      let response = try await h.request(.head, "/?q=language%3Apython")
       #expect(response.status.code == 200)
       #expect(response.body.isEmpty)
       #expect(response.headers["Content-Security-Policy"] != nil)

@@ -39,24 +39,30 @@ struct PageTests {
     }
   }
 
-  @Test func theHeadAndFormAreFlushedBeforeGitHubAnswers() async throws {
+  /// The streamed first page, plain and gzipped (the compressor is flushed at each chunk).
+  @Test(arguments: [false, true])
+  func theHeadAndFormAreFlushedBeforeGitHubAnswers(gzip: Bool) async throws {
     let double = AppHarness.smallDouble {
       $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
     }
-    try await AppHarness.with(double: double) { h in
+    try await AppHarness.with(double: double, live: true) { h in
       let port = h.port
       // Blocking socket calls run on their own thread, off the pool the server's tasks need.
       try await onThread {
-        let socket = try StreamSocket(port: port)
+        let socket = try RawSocketClient(port: port, timeout: .seconds(10))
         defer { socket.close() }
-        try socket.send("GET /?q=language%3Apython HTTP/1.1\r\nHost: test\r\n\r\n")
-        let early = try socket.read(until: "id=\"results\"")
-        #expect(early.contains("Transfer-Encoding: chunked"))
-        #expect(early.contains("<form class=\"search\""))
-        #expect(!early.contains("<article"), "cards must not be in the first flush")
+        let encoding = gzip ? "Accept-Encoding: gzip\r\n" : ""
+        try socket.send("GET /?q=language%3Apython HTTP/1.1\r\nHost: test\r\n\(encoding)\r\n")
+        var reader = try ChunkedReader(gzip: gzip)
+        while !reader.text.contains("id=\"results\"") { try reader.take(socket.readSome()) }
+        #expect(reader.head.contains("Content-Encoding: gzip") == gzip)
+        #expect(reader.head.contains("Transfer-Encoding: chunked"))
+        #expect(reader.text.contains("<form class=\"search\""))
+        #expect(!reader.text.contains("<article"), "cards must not be in the first flush")
         #expect(double.counters().calls(.search) == 0, "GitHub has not answered yet")
-        let rest = try socket.read(until: "</html>")
-        #expect(rest.contains("<article"))
+        while !reader.ended { try reader.take(socket.readSome()) }
+        #expect(reader.text.contains("<article"))
+        #expect(reader.text.contains("</html>"))
       }
     }
   }

@@ -13,53 +13,23 @@ import Testing
 /// through an in-process transport.
 @Suite("Read-ahead")
 struct ReadAheadTests {
-  /// GitHub served by a double's handler in this process, without sockets.
-  struct DoubleTransport: HTTPClientTransport {
-    let double: GitHubDouble
-
-    func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
-      guard let schemeEnd = request.url.range(of: "://"),
-        let pathStart = request.url[schemeEnd.upperBound...].firstIndex(of: "/")
-      else { throw ClientError.invalidURL(request.url) }
-      var headers = request.headers
-      headers.replaceOrAdd(name: "Host", value: String(request.url[schemeEnd.upperBound..<pathStart]))
-      do {
-        let response = try await double.handler(
-          HTTPRequest(method: request.method, target: String(request.url[pathStart...]), headers: headers),
-          RequestContext(requestID: "upstream"))
-        var body: [UInt8] = []
-        switch response.body {
-        case .bytes(let bytes): body = bytes
-        case .stream(let stream): for try await chunk in stream { body += chunk }
-        }
-        return ClientResponse(status: response.status, headers: response.headers, body: body)
-      } catch {
-        throw ScriptedTransport.typed(error)
-      }
-    }
-  }
-
   /// 1,500 repositories (so `stars:>=0` reaches the 1,000-result cap), no latency.
   static func double(searchLimit: Int = 1_000_000) -> GitHubDouble {
     AppHarness.smallDouble { $0.searchLimitPerMinute = searchLimit }
   }
 
   static func app(_ double: GitHubDouble, readAhead: Int = 40) throws -> RepoScrollApp {
-    let root = try ProcessRunner.packageRoot()
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = root + "/Templates"
-    configuration.publicDirectory = root + "/Public"
+    var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     configuration.accessLog = false
     configuration.readAhead = readAhead
     return try RepoScrollApp(
-      configuration: configuration, transport: DoubleTransport(double: double), log: { _ in })
+      configuration: configuration, transport: InProcessTransport(handler: double.handler), log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> String {
-    let response = try await app.handler(
-      HTTPRequest(method: .get, target: target), RequestContext(requestID: "t"))
+    let response = try await InProcessTests.get(app, target)
     #expect(response.status.code == 200, "\(target) answered \(response.status)")
-    return try await InProcessTests.body(response)
+    return String(decoding: response.body, as: UTF8.self)
   }
 
   /// Waits (up to 10 s) until the double has served `count` searches; false if it never does.

@@ -196,9 +196,9 @@ struct SSRFTests {
   @Test(arguments: staticEscapes)
   func staticPathsCannotLeavePublic(target: String) async throws {
     try await AppHarness.with { h in
-      let response = try await RawRequest.get(port: h.port, target: target)
-      #expect((400..<500).contains(response.status), "\(target) answered \(response.status)")
-      let text = response.text
+      let response = try await h.get(target)
+      #expect((400..<500).contains(response.status.code), "\(target) answered \(response.status)")
+      let text = String(decoding: response.body, as: UTF8.self)
       for secret in ["swift-tools-version", "root:x:0:0", "{{", "import GitHub", "partials/"] {
         #expect(!text.contains(secret), "\(target) served a file outside Public/")
       }
@@ -208,10 +208,22 @@ struct SSRFTests {
   @Test func staticFilesInsidePublicAreServed() async throws {
     try await AppHarness.with { h in
       let page = try await h.text("/")
-      let script = try #require(page.firstMatch(of: #/src="(/static/feed\.[0-9a-f]{8}\.js)"/#)).1
-      let response = try await RawRequest.get(port: h.port, target: String(script))
-      #expect(response.status == 200)
-      #expect(response.text.contains("feed.js"))
+      let style = try #require(page.firstMatch(of: #/href="(/static/app\.[0-9a-f]{8}\.css)"/#)).1
+      let css = try await h.get(String(style))
+      #expect(css.status.code == 200)
+      #expect(css.headers["Cache-Control"]?.contains("immutable") == true)
+      // Modules sit in one fingerprinted folder, so that their relative imports are fingerprinted too.
+      let script = try #require(page.firstMatch(of: #/src="(/static/m/[0-9a-f]{8}/)feed\.js"/#)).1
+      for name in ["feed.js", "cards.js"] {
+        let response = try await h.get(String(script) + name)
+        #expect(response.status.code == 200)
+        #expect(String(decoding: response.body, as: UTF8.self).contains(name))
+        #expect(response.headers["Cache-Control"]?.contains("immutable") == true)
+      }
+      let other = try await h.get("/static/m/00000000/cards.js")
+      #expect(other.status.code == 200)
+      #expect(other.headers["Cache-Control"]?.contains("immutable") == false)
+      #expect(try await h.get(String(script) + "app.css").status.code == 404)
     }
   }
 }

@@ -29,18 +29,14 @@ struct SharedModeTests {
   )
     throws -> RepoScrollApp
   {
-    let root = try ProcessRunner.packageRoot()
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = root + "/Templates"
-    configuration.publicDirectory = root + "/Public"
+    let configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     return try RepoScrollApp(
       configuration: configuration, transport: transport, sharedStore: store, log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> (HTTPStatus, String) {
-    let response = try await app.handler(
-      HTTPRequest(method: .get, target: target), RequestContext(requestID: "s"))
-    return (response.status, try await InProcessTests.body(response))
+    let response = try await InProcessTests.get(app, target)
+    return (response.status, String(decoding: response.body, as: UTF8.self))
   }
 
   @Test func healthAndMetricsShowWhetherTheStoreIsShared() async throws {

@@ -89,6 +89,7 @@ struct TLSTests {
     let base = "https://127.0.0.1:\(tls.port)/api/v3"
     let page = "/?q=" + URLEncoding.percentEncode(Self.query)
     try await AppHarness.with(
+      live: true,
       configure: {
         $0.githubAPI = base
         $0.githubToken = "ghp_tlsTestSecret9876"
@@ -103,6 +104,7 @@ struct TLSTests {
       #expect(!h.logs.all.joined().contains("ghp_tlsTestSecret9876"))
     }
     try await AppHarness.with(
+      live: true,
       configure: {
         $0.githubAPI = base
         $0.caFile = tls.caFile

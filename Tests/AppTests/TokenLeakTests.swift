@@ -33,8 +33,7 @@ struct TokenLeakTests {
     let seen = Seen()
     try await RecordingUpstream.withApp(configure: { $0.githubToken = Self.token }) { h, upstream in
       func fetch(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async throws {
-        let response = try await h.http.execute(
-          ClientRequest(url: "http://127.0.0.1:\(h.port)\(target)", method: method, headers: headers))
+        let response = try await h.request(method, target, headers: headers)
         var text = "\(response.status.code)\n"
         for field in response.headers { text += field.name + ": " + field.value + "\n" }
         seen.add(target, text + "\n" + String(decoding: response.body, as: UTF8.self))

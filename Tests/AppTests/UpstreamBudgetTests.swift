@@ -22,7 +22,7 @@ struct UpstreamBudgetTests {
     let closed = try gone.start(host: "127.0.0.1", port: 0)
     await gone.shutdown()
     try await AppHarness.with(
-      double: AppHarness.smallDouble(),
+      double: AppHarness.smallDouble(), live: true,
       configure: {
         $0.githubAPI = "http://127.0.0.1:\(closed)"
         $0.githubToken = "ghp_budgetTestSecretToken1234"

@@ -60,6 +60,36 @@ struct WarmingTests {
     #expect(app.routes.warming.count(.history) == sent, "nothing is known after the last card sent")
   }
 
+  @Test func aFullPageWarmsTheHistoriesOfItsFirstScreen() async throws {
+    let double = ReadAheadTests.double()
+    let app = try ReadAheadTests.app(double)
+    let paths = Self.historyPaths(try await ReadAheadTests.get(app, "/?q=\(Self.list)"))
+    #expect(paths.count == 20)
+    #expect(try await Self.reach(Warming.firstScreen) { double.counters().calls(.history) })
+    #expect(app.routes.warming.count(.history) == Warming.firstScreen)
+    // Card 1's own history and the 4 warmed after it all fall in the first screen, already fetched.
+    _ = try await ReadAheadTests.get(app, paths[0])
+    #expect(app.routes.warming.count(.history) == Warming.firstScreen + 4)
+    #expect(
+      double.counters().calls(.history) == Warming.firstScreen, "the browser's request found them cached")
+    _ = try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=20")
+    #expect(app.routes.warming.count(.history) == Warming.firstScreen + 4, "a fragment is not a first screen")
+  }
+
+  @Test func aFullPageWarmsNothingOnALowCoreBudget() async throws {
+    let double = AppHarness.smallDouble { $0.coreLimitPerHour = 10 }
+    let app = try ReadAheadTests.app(double)
+    let paths = Self.historyPaths(
+      try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
+    // 10 an hour: once 5 are spent, 6 more would leave none of the half kept back.
+    for path in paths[0..<5] { _ = try await ReadAheadTests.get(app, path) }
+    let warmedEarly = app.routes.warming.count(.history)
+    let budgetEarly = app.routes.warming.count(.budget)
+    _ = try await ReadAheadTests.get(app, "/?q=\(Self.list)&page=3")
+    #expect(try await Self.reach(budgetEarly + 1) { app.routes.warming.count(.budget) })
+    #expect(app.routes.warming.count(.history) == warmedEarly)
+  }
+
   @Test func aLowCoreBudgetWarmsNothing() async throws {
     let double = AppHarness.smallDouble { $0.coreLimitPerHour = 10 }
     let app = try ReadAheadTests.app(double)

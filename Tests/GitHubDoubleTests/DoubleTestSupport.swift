@@ -17,14 +17,7 @@ final class TestClock: Sendable {
 enum Fixtures {
   /// The full-size catalog, built once; tests using it must not change its state. Its items all have
   /// the current shape and its pages are never short, so search semantics can be checked exactly.
-  static let shared: GitHubDouble = {
-    var c = DoubleConfiguration()
-    c.searchLimitPerMinute = 1_000_000
-    c.coreLimitPerHour = 1_000_000
-    c.legacyItemRate = 0
-    c.shortPageRate = 0
-    return GitHubDouble(configuration: c)
-  }()
+  static let shared = GitHubDouble(configuration: .exact)
 
   /// The full-size catalog with every realistic default on (legacy items, short pages, wire framing).
   static let realistic: GitHubDouble = {

@@ -29,20 +29,17 @@ import Testing
   @Test func everyRequestIsWrittenInWholeLinesAndNoneIsLostAtShutdown() async throws {
     let batches = Batches()
     let writer = AccessLogWriter(write: batches.write)
-    var configuration = HTTPServerConfiguration()
-    configuration.port = 0
-    let server = HTTPServer(configuration: configuration, handler: helloRouter(), accessLog: writer)
-    let port = try server.start()
-    try await onThread {
-      let client = try RawSocketClient(port: port)
-      for i in 0..<20 { _ = try client.request("GET", "/hello?n=\(i)") }
-      _ = try client.request("HEAD", "/hello")
-      _ = try client.request("GET", "/missing")
-      // Pipelined in one write, so several finish in one loop turn.
-      try client.send(String(repeating: "GET /hello?p HTTP/1.1\r\nHost: x\r\n\r\n", count: 5))
-      for _ in 0..<5 { _ = try client.readResponse() }
+    try await withLiveServer(handler: helloRouter(), accessLog: writer) { live in
+      try await onThread {
+        let client = try RawSocketClient(port: live.port)
+        for i in 0..<20 { _ = try client.request("GET", "/hello?n=\(i)") }
+        _ = try client.request("HEAD", "/hello")
+        _ = try client.request("GET", "/missing")
+        // Pipelined in one write, so several finish in one loop turn.
+        try client.send(String(repeating: "GET /hello?p HTTP/1.1\r\nHost: x\r\n\r\n", count: 5))
+        for _ in 0..<5 { _ = try client.readResponse() }
+      }
     }
-    await server.shutdown()
     let lines = batches.lines.filter { !$0.isEmpty }
     #expect(batches.allEndInNewline)
     #expect(lines.count == 27)
@@ -59,16 +56,13 @@ import Testing
   @Test func aSmallSizeBoundWritesEachLineAtOnce() async throws {
     let batches = Batches()
     let writer = AccessLogWriter(flushBytes: 0, write: batches.write)
-    var configuration = HTTPServerConfiguration()
-    configuration.port = 0
-    let server = HTTPServer(configuration: configuration, handler: helloRouter(), accessLog: writer)
-    let port = try server.start()
-    try await onThread {
-      let client = try RawSocketClient(port: port)
-      for _ in 0..<3 { _ = try client.request("GET", "/hello") }
+    try await withLiveServer(handler: helloRouter(), accessLog: writer) { live in
+      try await onThread {
+        let client = try RawSocketClient(port: live.port)
+        for _ in 0..<3 { _ = try client.request("GET", "/hello") }
+      }
+      #expect(batches.lines.filter { !$0.isEmpty }.count == 3, "written before shutdown")
     }
-    #expect(batches.lines.filter { !$0.isEmpty }.count == 3, "written before shutdown")
-    await server.shutdown()
     #expect(batches.batches.withLock { $0.count } == 3)
   }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import HTTP
 import HTTPServer
 import TestSupport
@@ -11,17 +12,10 @@ func withServer(
   _ body: @escaping @Sendable (Int) throws -> Void
 ) async throws {
   var configuration = HTTPServerConfiguration()
-  configuration.port = 0
   configure(&configuration)
-  let server = HTTPServer(configuration: configuration, handler: handler, log: log)
-  let port = try server.start()
-  do {
-    try await onThread { try body(port) }
-  } catch {
-    await server.shutdown()
-    throw error
+  try await withLiveServer(configuration, handler: handler, log: log) { live in
+    try await onThread { try body(live.port) }
   }
-  await server.shutdown()
 }
 
 func helloRouter() -> HTTPHandler {
@@ -60,5 +54,24 @@ func helloRouter() -> HTTPHandler {
       #expect(echo.text == "ping")
       #expect(try client.request("GET", "/nope").status == 404)
     }
+  }
+}
+
+@Suite struct SignalHandlingTests {
+  /// Whether SIGPIPE has its default action (ends the process), read without changing it.
+  static func sigpipeIsDefault() -> Bool {
+    var current = sigaction()
+    guard sigaction(SIGPIPE, nil, &current) == 0 else { return false }
+    return current.__sigaction_handler.sa_handler == nil  // SIG_DFL is the null handler
+  }
+
+  @Test func startingAServerLeavesSIGPIPEAlone() async throws {
+    // Nothing in this process should need SIGPIPE ignored (every send passes MSG_NOSIGNAL), so the
+    // default action is set for the test and the previous one put back after it.
+    let previous = signal(SIGPIPE, SIG_DFL)
+    defer { signal(SIGPIPE, previous) }
+    #expect(Self.sigpipeIsDefault())
+    let stillDefault = try await withLiveServer(handler: helloRouter()) { _ in Self.sigpipeIsDefault() }
+    #expect(stillDefault)
   }
 }

@@ -70,17 +70,12 @@ extension DescriptorLeakTests {
 
   @Test func stoppedServersReleaseTheirLoops() async throws {
     let weak = WeakLoops()
-    do {
-      var configuration = HTTPServerConfiguration()
-      configuration.port = 0
-      let server = HTTPServer(configuration: configuration) { _, _ in .text(.ok, "x") }
-      let port = try server.start()
-      _ = try await onThread { try RawSocketClient(port: port).request("GET", "/").status }
-      for loop in server.eventLoops {
+    try await withLiveServer(handler: { _, _ in .text(.ok, "x") }) { live in
+      _ = try await onThread { try RawSocketClient(port: live.port).request("GET", "/").status }
+      for loop in live.server.eventLoops {
         weak.loops.append({ [weak loop] in loop })
       }
       #expect(weak.loops.count >= 1)
-      await server.shutdown()
     }
     // The loop threads let go of their loops just after they stop.
     for _ in 0..<100 where weak.loops.contains(where: { $0() != nil }) {

@@ -45,18 +45,10 @@ enum HostileRunner {
     files: StaticFiles, _ body: @escaping @Sendable (Int) throws -> T
   ) async throws -> T {
     var configuration = HTTPServerConfiguration()
-    configuration.port = 0
     configuration.headerTimeout = .seconds(1)
-    let server = HTTPServer(configuration: configuration, handler: handler(files: files))
-    let port = try server.start()
-    let result: Result<T, any Error>
-    do {
-      result = .success(try await onThread { try body(port) })
-    } catch {
-      result = .failure(error)
+    return try await withLiveServer(configuration, handler: handler(files: files)) { live in
+      try await onThread { try body(live.port) }
     }
-    await server.shutdown()
-    return try result.get()
   }
 
   /// Connects and sends the case's bytes in one go.

@@ -25,9 +25,9 @@ final class Flag: Sendable {
   @Test func requestLineAndHeaderLimits() async throws {
     try await withServer(
       {
-        $0.maxRequestLineBytes = 100
-        $0.maxHeaderBytes = 200
-        $0.maxHeaderCount = 5
+        $0.limits.maxRequestLineBytes = 100
+        $0.limits.maxHeaderBytes = 200
+        $0.limits.maxHeaderCount = 5
       }, handler: helloRouter()
     ) { port in
       let long = try RawSocketClient(port: port)
@@ -158,48 +158,47 @@ final class Flag: Sendable {
       return .text(.ok, "finished")
     }
     router.get("/hello") { _, _ in .text(.ok, "hello") }
-    var configuration = HTTPServerConfiguration()
-    configuration.port = 0
-    let server = HTTPServer(configuration: configuration, handler: router.handler)
-    let port = try server.start()
-    let inFlight = Task {
-      try await onThread { () -> RawResponse in
-        let client = try RawSocketClient(port: port)
-        try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-        let response = try client.readResponse()
-        #expect(client.closesConnection())
-        return response
+    try await withLiveServer(handler: router.handler) { live in
+      let (port, server) = (live.port, live.server)
+      let inFlight = Task {
+        try await onThread { () -> RawResponse in
+          let client = try RawSocketClient(port: port)
+          try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+          let response = try client.readResponse()
+          #expect(client.closesConnection())
+          return response
+        }
       }
-    }
-    let idle = try await onThread { () -> RawSocketClient in
-      let c = try RawSocketClient(port: port)
-      _ = try c.request("GET", "/hello")
-      return c
-    }
-    #expect(await started.wait(timeout: .seconds(5)))
-    let start = ContinuousClock.now
-    let shutdown = Task { await server.shutdown() }
-    try await Task.sleep(for: .milliseconds(100))
-    // While draining, new connections are refused (or closed unanswered).
-    let duringDrain = try await onThread { () -> String in
-      guard let c = try? RawSocketClient(port: port, timeout: .milliseconds(500)) else { return "refused" }
-      try? c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-      do {
-        return try c.readUntilClose().isEmpty ? "closed" : "answered"
-      } catch {
-        return "hung"
+      let idle = try await onThread { () -> RawSocketClient in
+        let c = try RawSocketClient(port: port)
+        _ = try c.request("GET", "/hello")
+        return c
       }
+      #expect(await started.wait(timeout: .seconds(5)))
+      let start = ContinuousClock.now
+      let shutdown = Task { await server.shutdown() }
+      try await Task.sleep(for: .milliseconds(100))
+      // While draining, new connections are refused (or closed unanswered).
+      let duringDrain = try await onThread { () -> String in
+        guard let c = try? RawSocketClient(port: port, timeout: .milliseconds(500)) else { return "refused" }
+        try? c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        do {
+          return try c.readUntilClose().isEmpty ? "closed" : "answered"
+        } catch {
+          return "hung"
+        }
+      }
+      #expect(duringDrain == "refused" || duringDrain == "closed")
+      await shutdown.value
+      #expect(ContinuousClock.now - start < .seconds(5))
+      let response = try await inFlight.value
+      #expect(response.status == 200)
+      #expect(response.text == "finished\n")
+      #expect(response.headers["Connection"] == "close")
+      #expect(try await onThread { idle.closesConnection() })
+      let refused = try? await onThread { try RawSocketClient(port: port) }
+      #expect(refused == nil)
     }
-    #expect(duringDrain == "refused" || duringDrain == "closed")
-    await shutdown.value
-    #expect(ContinuousClock.now - start < .seconds(5))
-    let response = try await inFlight.value
-    #expect(response.status == 200)
-    #expect(response.text == "finished\n")
-    #expect(response.headers["Connection"] == "close")
-    #expect(try await onThread { idle.closesConnection() })
-    let refused = try? await onThread { try RawSocketClient(port: port) }
-    #expect(refused == nil)
   }
 
   @Test func drainTimeoutCancelsStragglers() async throws {
@@ -215,20 +214,19 @@ final class Flag: Sendable {
       return .text(.ok, "never")
     }
     var configuration = HTTPServerConfiguration()
-    configuration.port = 0
     configuration.drainTimeout = .milliseconds(300)
-    let server = HTTPServer(configuration: configuration, handler: router.handler)
-    let port = try server.start()
-    let client = try await onThread { () -> RawSocketClient in
-      let c = try RawSocketClient(port: port)
-      try c.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
-      return c
+    try await withLiveServer(configuration, handler: router.handler) { live in
+      let client = try await onThread { () -> RawSocketClient in
+        let c = try RawSocketClient(port: live.port)
+        try c.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
+        return c
+      }
+      try await Task.sleep(for: .milliseconds(100))
+      let start = ContinuousClock.now
+      await live.server.shutdown()
+      #expect(ContinuousClock.now - start < .seconds(4))
+      #expect(cancelled.isSet)
+      #expect(try await onThread { client.closesConnection() })
     }
-    try await Task.sleep(for: .milliseconds(100))
-    let start = ContinuousClock.now
-    await server.shutdown()
-    #expect(ContinuousClock.now - start < .seconds(4))
-    #expect(cancelled.isSet)
-    #expect(try await onThread { client.closesConnection() })
   }
 }

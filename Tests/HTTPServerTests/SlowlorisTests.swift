@@ -124,44 +124,43 @@ struct TrickleReport: Sendable {
     var router = Router()
     router.get("/hello") { _, _ in .text(.ok, "hello") }
     var configuration = HTTPServerConfiguration()
-    configuration.port = 0
     configuration.headerTimeout = Self.headerTimeout
-    let server = HTTPServer(configuration: configuration, handler: router.handler)
-    let port = try server.start()
-    let stop = Flag()
-    // The normal client starts first, on its own thread right away (an `async let` could wait for a
-    // busy cooperative pool), and stops once every slow connection has been dealt with.
-    let normal = NormalClientResult()
-    let normalThread = Thread { normal.set(Self.keepRequesting(port: port, until: stop)) }
-    normalThread.start()
-    let report: TrickleReport
-    do {
-      report = try await onThread { try Self.trickle(port: port, count: Self.slowCount) }
-    } catch {
+    try await withLiveServer(configuration, handler: router.handler) { live in
+      let port = live.port
+      let stop = Flag()
+      // The normal client starts first, on its own thread right away (an `async let` could wait for a
+      // busy cooperative pool), and stops once every slow connection has been dealt with.
+      let normal = NormalClientResult()
+      let normalThread = Thread { normal.set(Self.keepRequesting(port: port, until: stop)) }
+      normalThread.start()
+      let report: TrickleReport
+      do {
+        report = try await onThread { try Self.trickle(port: port, count: Self.slowCount) }
+      } catch {
+        stop.set()
+        _ = try await normal.wait()
+        throw error
+      }
       stop.set()
-      _ = try await normal.wait()
-      await server.shutdown()
-      throw error
-    }
-    stop.set()
-    let (successes, failures) = try await normal.wait()
-    var open = try socketDescriptors(port: port)
-    for _ in 0..<100 where open != 1 {
-      try await Task.sleep(for: .milliseconds(50))
-      open = try socketDescriptors(port: port)
-    }
-    await server.shutdown()
+      let (successes, failures) = try await normal.wait()
+      var open = try socketDescriptors(port: port)
+      for _ in 0..<100 where open != 1 {
+        try await Task.sleep(for: .milliseconds(50))
+        open = try socketDescriptors(port: port)
+      }
+      await live.server.shutdown()
 
-    #expect(report.answered408 == Self.slowCount, "\(report)")
-    #expect(report.answeredOther.isEmpty)
-    #expect(report.notClosed == 0)
-    // The deadline covers the whole head, so trickling does not extend it; margins are generous.
-    #expect(report.earliestAnswer >= .milliseconds(900))
-    #expect(report.latestAnswer < Self.headerTimeout + .seconds(3))
-    #expect(report.fewestBytesSent >= 2, "the heads were trickled before the timeout")
-    #expect(failures.isEmpty, "\(failures.prefix(5))")
-    #expect(successes >= 10)
-    #expect(open == 1, "only the listener is left")
+      #expect(report.answered408 == Self.slowCount, "\(report)")
+      #expect(report.answeredOther.isEmpty)
+      #expect(report.notClosed == 0)
+      // The deadline covers the whole head, so trickling does not extend it; margins are generous.
+      #expect(report.earliestAnswer >= .milliseconds(900))
+      #expect(report.latestAnswer < Self.headerTimeout + .seconds(3))
+      #expect(report.fewestBytesSent >= 2, "the heads were trickled before the timeout")
+      #expect(failures.isEmpty, "\(failures.prefix(5))")
+      #expect(successes >= 10)
+      #expect(open == 1, "only the listener is left")
+    }
   }
 }
 

@@ -147,3 +147,21 @@ struct StaticFixture {
     }
   }
 }
+
+@Suite struct StaticBigFileTests {
+  @Test func bigFilesAreReadPerRequestWhole() async throws {
+    let fixture = try StaticFixture()
+    let big = String(repeating: "0123456789abcdef", count: 4096)
+    try big.write(toFile: fixture.root + "/big.txt", atomically: true, encoding: .utf8)
+    let files = try StaticFiles(root: fixture.root, memoryCacheMaxFileBytes: 1024)
+    let (first, body) = await fixture.get(files, "/big.txt")
+    #expect(first.status == .ok)
+    #expect(body == big)
+    let (again, againBody) = await fixture.get(files, "/big.txt")
+    #expect(again.headers["ETag"] == first.headers["ETag"])
+    #expect(againBody == big)
+    let (small, smallBody) = await fixture.get(files, "/css/app.css")
+    #expect(small.status == .ok)
+    #expect(smallBody == "body{color:red}")
+  }
+}

@@ -111,19 +111,17 @@ struct AttackRoot {
     let root = try AttackRoot()
     defer { root.remove() }
     let files = try StaticFiles(root: root.root)
-    var configuration = HTTPServerConfiguration()
-    configuration.port = 0
-    let server = HTTPServer(configuration: configuration) { request, _ in await files.response(for: request) }
-    let port = try server.start()
     let escapes = Self.escapes
-    let answers = try await onThread { () -> [(String, Int, Bool)] in
-      let client = try RawSocketClient(port: port)
-      return try escapes.map { target in
-        let response = try client.request("GET", target)
-        return (target, response.status, response.text.contains(AttackRoot.marker))
+    let answers = try await withLiveServer(handler: { request, _ in await files.response(for: request) }) {
+      live in
+      try await onThread { () -> [(String, Int, Bool)] in
+        let client = try RawSocketClient(port: live.port)
+        return try escapes.map { target in
+          let response = try client.request("GET", target)
+          return (target, response.status, response.text.contains(AttackRoot.marker))
+        }
       }
     }
-    await server.shutdown()
     for (target, status, secret) in answers {
       #expect(status == 404, "\(target.prefix(80))")
       #expect(!secret, "\(target.prefix(80))")

@@ -49,11 +49,14 @@ import Testing
     #expect("x".trimming { $0 == "x" }.isEmpty)
   }
 
-  @Test func durationNumbersSaturate() {
-    #expect(Duration.milliseconds(1_500).wholeMilliseconds == 1_500)
-    #expect(Duration.microseconds(999).wholeMilliseconds == 0)
-    #expect(Duration.seconds(Int64.max).wholeMilliseconds == Int.max)
-    #expect(Duration.seconds(Int64.min).wholeMilliseconds == Int.min)
+  @Test func durationNumbersTruncateAndClamp() {
+    #expect(Duration.milliseconds(1500).wholeMilliseconds == 1500)
+    #expect(Duration.microseconds(1999).wholeMilliseconds == 1)
+    #expect(Duration.microseconds(1999).wholeMicroseconds == 1999)
+    #expect(Duration.nanoseconds(999).wholeMicroseconds == 0)
+    #expect(Duration.seconds(-3).wholeMilliseconds == 0)
+    #expect(Duration.seconds(Int64.max).wholeMilliseconds == Int.max / 4)
+    #expect(Duration.seconds(Int64.max / 1000).wholeMicroseconds == Int.max / 4)
     #expect(Duration.milliseconds(2_250).secondsValue == 2.25)
   }
 
@@ -61,5 +64,18 @@ import Testing
     #expect(FNV1a.hash([UInt8]()) == 0xcbf2_9ce4_8422_2325)
     #expect(FNV1a.hash(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
     #expect(FNV1a.hash(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+  }
+}
+
+@Suite struct HTTPTokenTests {
+  @Test func tokensAreRunsOfTchars() {
+    #expect(HTTPToken.isToken("GET"))
+    #expect(HTTPToken.isToken("X-Custom_1.2~!#$%&'*+^`|"))
+    #expect(!HTTPToken.isToken(""))
+    #expect(!HTTPToken.isToken("a b"))
+    #expect(!HTTPToken.isToken("a:b"))
+    #expect(!HTTPToken.isToken("é"))
+    let tchars = (0...255).filter { HTTPToken.isTokenChar(UInt8($0)) }
+    #expect(tchars.count == 10 + 26 + 26 + 15)
   }
 }

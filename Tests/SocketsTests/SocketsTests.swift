@@ -130,3 +130,17 @@ final class Recorder: EventHandler, @unchecked Sendable {
     close(fds[1])
   }
 }
+
+@Suite struct DetachedThreadTests {
+  @Test func runsTheBodyOnAnotherThread() async throws {
+    let caller = pthread_self()
+    let other = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Bool, any Error>) in
+      do {
+        try DetachedThread.start { c.resume(returning: pthread_equal(pthread_self(), caller) == 0) }
+      } catch {
+        c.resume(throwing: error)
+      }
+    }
+    #expect(other)
+  }
+}

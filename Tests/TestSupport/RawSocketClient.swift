@@ -124,6 +124,14 @@ public final class RawSocketClient: @unchecked Sendable {
     }
   }
 
+  /// The bytes already buffered, or else the next bytes that arrive (at least one), to see what a
+  /// streamed response flushed before the rest. Throws at the end of the stream or on the timeout.
+  public func readSome() throws -> [UInt8] {
+    if buffer.isEmpty, !(try fill()) { throw RawClientError("connection ended") }
+    defer { buffer.removeAll() }
+    return buffer
+  }
+
   /// Reads everything until the server closes (or the timeout hits, which throws).
   public func readUntilClose() throws -> [UInt8] {
     while try fill() {}

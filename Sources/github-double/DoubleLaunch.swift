@@ -1,0 +1,155 @@
+import CommandLineOptions
+import GitHubDouble
+
+/// What `github-double` is started with: where it listens and the double's configuration. Rates set
+/// by flag win over `--tidy`, whatever their order.
+struct DoubleLaunch: Sendable {
+  var host = "127.0.0.1"
+  var port = 8081
+  var configuration = DoubleConfiguration()
+  var tidy = false
+  var legacyRate: Double?
+  var shortPageRate: Double?
+
+  /// The configuration with `--tidy` and the rate flags applied.
+  var finished: DoubleConfiguration {
+    var c = configuration
+    if tidy {
+      c.realisticWire = false
+      c.legacyItemRate = 0
+      c.shortPageRate = 0
+      c.latency.avatarCDN = nil
+    }
+    if let legacyRate { c.legacyItemRate = legacyRate }
+    if let shortPageRate { c.shortPageRate = shortPageRate }
+    return c
+  }
+
+  static func latency(_ text: String) throws(OptionError) -> LatencyRange {
+    guard let range = LatencyRange(parsing: text) else {
+      throw OptionError("expected MS or A..B, got \(text)")
+    }
+    return range
+  }
+
+  static func share(_ text: String) throws(OptionError) -> Double { try OptionValue.double(text, in: 0...1) }
+
+  static let options: [Option<DoubleLaunch>] =
+    [
+      Option("--host", env: "DOUBLE_HOST", value: "H", help: "bind address (127.0.0.1)") { $0.host = $1 },
+      Option("--port", env: "DOUBLE_PORT", value: "N", help: "port, 0 = any free one (8081)") {
+        $0.port = try OptionValue.int($1, in: 0...65535)
+      },
+      Option("--seed", env: "DOUBLE_SEED", value: "S", help: "catalog seed (1)") {
+        guard let seed = UInt64($1) else { throw OptionError("expected a non-negative integer, got \($1)") }
+        $0.configuration.seed = seed
+      },
+      Option("--repos", env: "DOUBLE_REPOS", value: "N", help: "repositories in the catalog (20000)") {
+        $0.configuration.repositoryCount = try OptionValue.int($1, in: 0...10_000_000)
+      },
+      Option("--owners", env: "DOUBLE_OWNERS", value: "N", help: "owners in the catalog (2000)") {
+        $0.configuration.ownerCount = try OptionValue.int($1, in: 1...10_000_000)
+      },
+      Option(
+        "--latency", env: "DOUBLE_LATENCY", value: "MS|A..B",
+        help:
+          "latency for every endpoint, ms; avatars then take 2..20 ms, like a CDN, unless --latency-avatar is given (0)"
+      ) { $0.configuration.latency.all = try latency($1) },
+    ]
+    + DoubleEndpoint.allCases.map { endpoint in
+      Option(
+        "--latency-" + endpoint.rawValue, env: "DOUBLE_LATENCY_" + endpoint.rawValue.uppercased(),
+        value: "MS|A..B", help: "latency for \(endpoint.rawValue) answers only"
+      ) { $0.configuration.latency.perEndpoint[endpoint] = try latency($1) }
+    }
+    + [
+      Option("--fault-rate", env: "DOUBLE_FAULT_RATE", value: "R", help: "share of 5xx answers, 0...1 (0)") {
+        $0.configuration.faultRate5xx = try share($1)
+      },
+      Option(
+        "--hang-rate", env: "DOUBLE_HANG_RATE", value: "R",
+        help: "share of requests that hang until the client leaves (0)"
+      ) { $0.configuration.hangRate = try share($1) },
+      Option(
+        "--truncated-rate", env: "DOUBLE_TRUNCATED_RATE", value: "R",
+        help: "share of JSON bodies cut in half (0)"
+      ) { $0.configuration.truncatedJSONRate = try share($1) },
+      Option(
+        "--secondary-rate", env: "DOUBLE_SECONDARY_RATE", value: "R",
+        help: "share of secondary-limit 403s with Retry-After (0)"
+      ) { $0.configuration.secondaryLimitRate = try share($1) },
+      Option(
+        "--search-limit", env: "DOUBLE_SEARCH_LIMIT", value: "N", help: "search requests per minute (30)"
+      ) {
+        $0.configuration.searchLimitPerMinute = try OptionValue.int($1, in: 0...Int(Int32.max))
+      },
+      Option("--core-limit", env: "DOUBLE_CORE_LIMIT", value: "N", help: "core requests per hour (5000)") {
+        $0.configuration.coreLimitPerHour = try OptionValue.int($1, in: 0...Int(Int32.max))
+      },
+      Option(
+        "--limit-status", env: "DOUBLE_LIMIT_STATUS", value: "403|429",
+        help: "status of an exhausted limit (403)"
+      ) {
+        let status = try OptionValue.int($1, in: 403...429)
+        guard status == 403 || status == 429 else { throw OptionError("expected 403 or 429, got \($1)") }
+        $0.configuration.rateLimitStatus = status
+      },
+      Option("--mode", env: "DOUBLE_MODE", value: "NAME", help: "misbehave on purpose; modes below (none)") {
+        guard $1 != "none" else {
+          $0.configuration.faults.mode = nil
+          return
+        }
+        guard let mode = HostileMode(rawValue: $1) else { throw OptionError("unknown mode \($1)") }
+        $0.configuration.faults.mode = mode
+      },
+      Option(
+        "--tidy", env: "DOUBLE_TIDY",
+        help: "plain answers: no gzip, chunking or request ids, no legacy items or short pages (off)"
+      ) { $0.tidy = try OptionValue.bool($1) },
+      Option(
+        "--legacy-rate", env: "DOUBLE_LEGACY_RATE", value: "R",
+        help: "share of items without topics, license and archived (0.1)"
+      ) { $0.legacyRate = try share($1) },
+      Option(
+        "--short-page-rate", env: "DOUBLE_SHORT_PAGE_RATE", value: "R",
+        help: "share of short search pages with incomplete_results (0.03)"
+      ) { $0.shortPageRate = try share($1) },
+      Option(
+        "--public-url", env: "DOUBLE_PUBLIC_URL", value: "URL",
+        help: "base for absolute URLs in bodies and Link (from Host)"
+      ) { $0.configuration.publicBaseURL = try OptionValue.url($1) },
+      Option("--no-hostile", help: "leave out the XSS fixtures (off)") {
+        $0.configuration.hostileFixtures = !(try OptionValue.bool($1))
+      },
+      Option("--hostile", env: "DOUBLE_HOSTILE", value: "BOOL", help: "include the XSS fixtures (true)") {
+        $0.configuration.hostileFixtures = try OptionValue.bool($1)
+      },
+      Option(
+        "--hostile-names", env: "DOUBLE_HOSTILE_NAMES",
+        help: "also give a few repositories and one owner XSS payload names (off)"
+      ) { $0.configuration.hostileNames = try OptionValue.bool($1) },
+    ]
+
+  static let table = OptionTable(
+    program: "github-double",
+    summary: "a GitHub REST double that behaves like api.github.com and misbehaves on demand.",
+    options: options,
+    epilogue: [
+      "Control API on the same port: GET /_double/counters, POST /_double/reset,",
+      "POST /_double/faults?rate5xx=0.1&latency=500..2000, POST /_double/ratelimit?resource=search&remaining=0&reset=T,",
+      "GET /_double/requests[?endpoint=search] (arrival and finish times, ms, and status of recent requests),",
+      "POST /_double/faults?mode=NAME (mode=none clears it). Modes, seeded by --seed and the request target:",
+    ] + modeList())
+
+  /// The hostile modes by class, one line each.
+  static func modeList() -> [String] {
+    var categories: [String] = []
+    for mode in HostileMode.allCases where !categories.contains(mode.category) {
+      categories.append(mode.category)
+    }
+    return categories.map { category in
+      "    \(category): "
+        + HostileMode.allCases.filter { $0.category == category }.map(\.rawValue).joined(separator: ", ")
+    }
+  }
+}
