@@ -49,7 +49,8 @@ let package = Package(
       ]),
 
     // MARK: Executables
-    .executableTarget(name: "repo-scroll", dependencies: ["App", "GitHubDouble", "SharedStore"]),
+    .executableTarget(
+      name: "repo-scroll", dependencies: ["App", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
@@ -78,7 +79,8 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer", "Compression", "SharedStore",
+        "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
+        "Compression", "SharedStore",
         "TestSupport",
       ]
     ),
@@ -93,3 +95,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Every Swift target (not the C ones) writes existentials as `any P` and imports each module whose
+// members it uses, so a file's imports say what it depends on.
+for target in package.targets where target.type != .system && target.name != "CEpoll" {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -22,6 +22,14 @@ struct BatchView: MustacheRepresentable {
 
   var mustacheValue: MustacheValue { value(cards: cards) }
 
+  /// Every name `mustacheValue` answers, nested ones as templates read them (inside `{{#next}}`,
+  /// `{{href}}`): the batch templates are checked against these when they load.
+  static let templateNames = [
+    "cards", "total", "hasCards", "countText", "incomplete", "next", "href", "fragment", "page", "empty",
+    "q", "end", "capReached", "totalText", "error", "message", "retryable", "retry", "retry.fragment",
+    "retry.href", "first", "rateLimited", "resetText", "resetISO", "retryIn",
+  ]
+
   /// The cards' shared part, the prefetch trigger marked.
   var cards: CardBatch {
     let items = batch.items

@@ -109,12 +109,12 @@ final class CardBatch: MustacheRows {
     case .description: if let text = p.pointee.item.description { output.append(text) }
     case .language: if let text = p.pointee.item.language { output.append(text) }
     case .license: if let text = p.pointee.item.license { output.append(text) }
-    case .starsText: output.append(Formatting.compact(p.pointee.item.stargazersCount))
+    case .starsText: compact(p.pointee.item.stargazersCount, to: &output)
     case .stars: output.append(p.pointee.item.stargazersCount)
-    case .forksText: output.append(Formatting.compact(p.pointee.item.forksCount))
-    case .issuesText: output.append(Formatting.compact(p.pointee.item.openIssuesCount))
-    case .forksLabel: output.append(Formatting.counted(p.pointee.item.forksCount, "fork"))
-    case .issuesLabel: output.append(Formatting.counted(p.pointee.item.openIssuesCount, "issue"))
+    case .forksText: compact(p.pointee.item.forksCount, to: &output)
+    case .issuesText: compact(p.pointee.item.openIssuesCount, to: &output)
+    case .forksLabel: counted(p.pointee.item.forksCount, "fork", to: &output)
+    case .issuesLabel: counted(p.pointee.item.openIssuesCount, "issue", to: &output)
     case .languageClass:
       if let language = p.pointee.item.language { output.append(LanguageStyle.className(language)) }
     case .archived: output.append(literal: p.pointee.item.archived ? "true" : "false")
@@ -126,7 +126,9 @@ final class CardBatch: MustacheRows {
     case .updatedISO: output.append(p.pointee.item.pushedAt ?? p.pointee.item.updatedAt)
     case .updatedText:
       if let unix = Formatting.unixSeconds(iso: p.pointee.item.pushedAt ?? p.pointee.item.updatedAt) {
-        output.append(Formatting.relative(unix, now: now))
+        TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
+          Formatting.relative(unix, now: now, into: &$0)
+        }
       }
     case .barPercent:
       output.append(CardText.barPercent(stars: p.pointee.item.stargazersCount, largest: largestStars))
@@ -135,7 +137,8 @@ final class CardBatch: MustacheRows {
     case .ownerPage:
       output.append(literal: "/owners/")
       writeEncoded(logins[row], to: &output)
-    case .ownerInitials: output.append(CardText.initials(logins[row]))
+    case .ownerInitials:
+      CardText.writeInitials(logins[row], to: &output)
     case .ownerAvatar, .ownerAvatar2x:
       let id = ownerIDs[row]
       guard id > 0 else { return }
@@ -147,6 +150,18 @@ final class CardBatch: MustacheRows {
       writeEncoded(logins[row], to: &output)
       output.append(byte: UInt8(ascii: "/"))
       writeEncoded(p.pointee.item.name, to: &output)
+    }
+  }
+
+  private func compact(_ value: Int, to output: inout MustacheOutput) {
+    TextBuilder.write(capacity: Formatting.compactCapacity, to: &output) {
+      Formatting.compact(value, into: &$0)
+    }
+  }
+
+  private func counted(_ value: Int, _ noun: StaticString, to output: inout MustacheOutput) {
+    TextBuilder.write(capacity: Formatting.countedCapacity(noun), to: &output) {
+      Formatting.counted(value, noun, into: &$0)
     }
   }
 

@@ -1,4 +1,5 @@
 import HTTP
+import Mustache
 
 /// The small derived texts and numbers of a card, computed from a repository's fields.
 enum CardText {
@@ -50,18 +51,37 @@ enum CardText {
 
   /// `initials` for an ASCII login (every GitHub login), without intermediate strings.
   private static func asciiInitials(_ login: String) -> String {
-    guard let first = login.utf8.first else { return "?" }
-    return TextBuilder.make(capacity: 2) { out in
-      var atStart = true
-      for byte in login.utf8 where out.count < 2 {
-        if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") {
-          atStart = true
-        } else if atStart {
-          out.byte(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
-          atStart = false
-        }
-      }
-      if out.count == 0 { out.byte(first) }
+    TextBuilder.make(capacity: 2) { out in
+      var login = login
+      login.withUTF8 { asciiInitials($0, into: &out) }
     }
+  }
+
+  /// `initials(login)` appended to a render's output; an ASCII login's without making a `String`.
+  static func writeInitials(_ login: String, to output: inout MustacheOutput) {
+    let written: Void? = login.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard utf8.allSatisfy({ $0 < 0x80 }) else { return output.append(initials(login)) }
+      TextBuilder.write(capacity: 2, to: &output) { asciiInitials(utf8, into: &$0) }
+    }
+    if written == nil { output.append(initials(login)) }
+  }
+
+  /// The initials of an ASCII login's bytes: the first byte after each `-`, `_` or `.` (and the
+  /// first), at most two, upper-cased; the first byte when there is none; `?` for an empty login.
+  private static func asciiInitials(_ login: UnsafeBufferPointer<UInt8>, into out: inout TextBuilder) {
+    guard let first = login.first else {
+      out.byte(UInt8(ascii: "?"))
+      return
+    }
+    var atStart = true
+    for byte in login where out.count < 2 {
+      if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") {
+        atStart = true
+      } else if atStart {
+        out.byte(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+        atStart = false
+      }
+    }
+    if out.count == 0 { out.byte(first) }
   }
 }

@@ -5,40 +5,50 @@ enum Formatting {
   /// Compact counts as GitHub shows them: `987`, `1.2k`, `67.4k`, `1.3M`, `2B`. Any `Int` is
   /// accepted (`Int.min` included); nothing overflows.
   static func compact(_ value: Int) -> String {
+    TextBuilder.make(capacity: compactCapacity) { compact(value, into: &$0) }
+  }
+
+  /// The most bytes `compact` writes: a sign, 19 digits and a unit.
+  static let compactCapacity = 21
+
+  /// `compact(value)` written into `out`.
+  static func compact(_ value: Int, into out: inout TextBuilder) {
     let n = value.magnitude
-    // At most a sign, 19 digits and a unit.
-    return TextBuilder.make(capacity: 21) { out in
-      if value < 0 { out.byte(UInt8(ascii: "-")) }
-      if n < 1000 {
-        out.decimal(Int(n))
-        return
-      }
-      // 999,950 and up would round to "1000k", so they switch to millions, and so on.
-      let (unit, divisor): (UInt8, UInt) =
-        n < 999_950
-        ? (UInt8(ascii: "k"), 1000)
-        : n < 999_950_000 ? (UInt8(ascii: "M"), 1_000_000) : (UInt8(ascii: "B"), 1_000_000_000)
-      // Rounded tenths without `n * 10`, which could overflow.
-      let step = divisor / 10
-      let tenths = n / step + (n % step >= step / 2 ? 1 : 0)
-      out.decimal(Int(tenths / 10))
-      if tenths / 10 < 100 && tenths % 10 != 0 {
-        out.byte(UInt8(ascii: "."))
-        out.decimal(Int(tenths % 10))
-      }
-      out.byte(unit)
+    if value < 0 { out.byte(UInt8(ascii: "-")) }
+    if n < 1000 {
+      out.decimal(Int(n))
+      return
     }
+    // 999,950 and up would round to "1000k", so they switch to millions, and so on.
+    let (unit, divisor): (UInt8, UInt) =
+      n < 999_950
+      ? (UInt8(ascii: "k"), 1000)
+      : n < 999_950_000 ? (UInt8(ascii: "M"), 1_000_000) : (UInt8(ascii: "B"), 1_000_000_000)
+    // Rounded tenths without `n * 10`, which could overflow.
+    let step = divisor / 10
+    let tenths = n / step + (n % step >= step / 2 ? 1 : 0)
+    out.decimal(Int(tenths / 10))
+    if tenths / 10 < 100 && tenths % 10 != 0 {
+      out.byte(UInt8(ascii: "."))
+      out.decimal(Int(tenths % 10))
+    }
+    out.byte(unit)
   }
 
   /// `1 fork`, `6.2k forks`: a compact count with its noun, singular only for exactly one.
   static func counted(_ value: Int, _ noun: StaticString) -> String {
-    let number = compact(value)
-    return TextBuilder.make(capacity: number.utf8.count + noun.utf8CodeUnitCount + 2) { out in
-      out.text(number)
-      out.byte(UInt8(ascii: " "))
-      out.ascii(noun)
-      if value != 1 { out.byte(UInt8(ascii: "s")) }
-    }
+    TextBuilder.make(capacity: countedCapacity(noun)) { counted(value, noun, into: &$0) }
+  }
+
+  /// The most bytes `counted` writes with `noun`.
+  static func countedCapacity(_ noun: StaticString) -> Int { compactCapacity + noun.utf8CodeUnitCount + 2 }
+
+  /// `counted(value, noun)` written into `out`.
+  static func counted(_ value: Int, _ noun: StaticString, into out: inout TextBuilder) {
+    compact(value, into: &out)
+    out.byte(UInt8(ascii: " "))
+    out.ascii(noun)
+    if value != 1 { out.byte(UInt8(ascii: "s")) }
   }
 
   /// `1,000` style grouping.
@@ -108,24 +118,31 @@ enum Formatting {
 
   /// `just now`, `5 minutes ago`, `3 days ago`, `2 years ago`.
   static func relative(_ unix: Int, now: Int) -> String {
-    let delta = max(0, now - unix)
-    func ago(_ n: Int, _ unit: StaticString) -> String {
-      // Exact capacity, so that the usual phrases are small strings (no allocation).
-      TextBuilder.make(capacity: TextBuilder.decimalCount(n) + unit.utf8CodeUnitCount + 6) { out in
-        out.decimal(n)
-        out.byte(UInt8(ascii: " "))
-        out.ascii(unit)
-        if n != 1 { out.byte(UInt8(ascii: "s")) }
-        out.ascii(" ago")
-      }
+    TextBuilder.make(capacity: relativeCapacity) { relative(unix, now: now, into: &$0) }
+  }
+
+  /// The most bytes `relative` writes: 19 digits, " minutes ago".
+  static let relativeCapacity = 32
+
+  /// `relative(unix, now:)` written into `out`.
+  static func relative(_ unix: Int, now: Int, into out: inout TextBuilder) {
+    // Saturating: upstream times may be anything.
+    let (difference, overflow) = now.subtractingReportingOverflow(unix)
+    let delta = overflow ? (unix < 0 ? Int.max : 0) : max(0, difference)
+    func ago(_ n: Int, _ unit: StaticString) {
+      out.decimal(n)
+      out.byte(UInt8(ascii: " "))
+      out.ascii(unit)
+      if n != 1 { out.byte(UInt8(ascii: "s")) }
+      out.ascii(" ago")
     }
     switch delta {
-    case ..<60: return "just now"
-    case ..<3600: return ago(delta / 60, "minute")
-    case ..<86400: return ago(delta / 3600, "hour")
-    case ..<(86400 * 30): return ago(delta / 86400, "day")
-    case ..<(86400 * 365): return ago(delta / (86400 * 30), "month")
-    default: return ago(delta / (86400 * 365), "year")
+    case ..<60: out.ascii("just now")
+    case ..<3600: ago(delta / 60, "minute")
+    case ..<86400: ago(delta / 3600, "hour")
+    case ..<(86400 * 30): ago(delta / 86400, "day")
+    case ..<(86400 * 365): ago(delta / (86400 * 30), "month")
+    default: ago(delta / (86400 * 365), "year")
     }
   }
 

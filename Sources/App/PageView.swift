@@ -28,6 +28,16 @@ struct PageView: MustacheRepresentable {
   /// For the message template: heading, text, back link.
   var message: (heading: String, text: String, back: String?)?
 
+  /// Every name `mustacheValue` answers, nested ones as templates read them (inside `{{#search.sorts}}`,
+  /// `{{label}}` is an option's): the page templates are checked against these when they load.
+  static let templateNames = [
+    "title", "assets", "assets.css", "assets.icon", "assets.scripts", "search", "search.q", "search.sorts",
+    "search.orders", "search.notice", "value", "label", "selected", "landing", "feed", "feed.label",
+    "hasToken", "pager", "pager.page", "pager.prev", "heading", "heading.title", "heading.subtitle",
+    "heading.link", "href", "message", "message.heading", "message.text", "message.back", "batch",
+    "batch.countText", "assets.preload", "historyFailed",
+  ]
+
   var mustacheValue: MustacheValue {
     var search: [String: MustacheValue] = [
       "q": .string(q),

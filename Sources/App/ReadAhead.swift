@@ -17,7 +17,20 @@ final class ReadAhead: Sendable {
     case started
     /// The search budget was too low.
     case budget
+    /// The page was started within the search lifetime: it is cached or on its way, so nothing was
+    /// asked (not even the rate-limit snapshot).
+    case recent
   }
+
+  /// A page of a query that read-ahead started.
+  private struct Started: Hashable {
+    let query: SearchQuery
+    let page: Int
+  }
+
+  /// Most pages remembered as started; the memory is cleared when full (a page then costs one more
+  /// snapshot check, nothing upstream while it is cached).
+  static let rememberedPages = 256
 
   /// The share of the search window that read-ahead leaves for readers' own requests.
   static let reservedShare = 0.2
@@ -25,11 +38,23 @@ final class ReadAhead: Sendable {
   let client: GitHubClient
   /// Rows ahead of a batch's end that should already be in the cache (0 disables read-ahead).
   let lead: Int
+  /// Seconds a started page stays fresh in the cache (the search lifetime).
+  let freshFor: Int
+  /// Unix seconds now.
+  private let now: @Sendable () -> Int
   private let counts = Mutex<[Outcome: Int]>([:])
+  /// When each recently started page was started: a fragment whose read-ahead page is here is
+  /// answered by one lock, without an await on the client.
+  private let started = Mutex<[Started: Int]>([:])
 
-  init(client: GitHubClient, lead: Int) {
+  init(
+    client: GitHubClient, lead: Int, freshFor: Int = 60,
+    now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+  ) {
     self.client = client
     self.lead = lead
+    self.freshFor = freshFor
+    self.now = now
   }
 
   /// After serving `batch` of `query`: starts fetching the page the next batches will need when it
@@ -39,12 +64,25 @@ final class ReadAhead: Sendable {
       let page = readAheadPage(
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
+    let key = Started(query: query, page: page)
+    let time = now()
+    let recent = started.withLock { pages in
+      pages[key].map { time >= $0 && time - $0 < freshFor } ?? false
+    }
+    if recent {
+      record(.recent)
+      return
+    }
     let search = await client.rateLimitSnapshots().first { $0.resource == .search }
-    guard Self.allows(search, now: Int(Date().timeIntervalSince1970)) else {
+    guard Self.allows(search, now: time) else {
       record(.budget)
       return
     }
     record(.started)
+    started.withLock { pages in
+      if pages.count >= Self.rememberedPages { pages.removeAll(keepingCapacity: true) }
+      pages[key] = time
+    }
     Task { [client] in
       _ = try? await client.searchRepositories(query, page: page, perPage: GitHubSearchSource.pageSize)
     }

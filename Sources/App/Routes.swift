@@ -23,13 +23,25 @@ final class Routes: Sendable {
   static let moduleFiles = ["cards.js", "feed.js", "details.js", "motion.js", "localtime.js"]
   static let entryModules = ["feed.js", "details.js", "motion.js", "localtime.js"]
 
-  /// Loads the app's templates from `directory`, each bound to the view model it renders (a name a
-  /// bound template reads that its view model lacks stops startup with file, line and column), with
-  /// the indentation and line-break runs HTML does not show trimmed from their output.
+  /// Loads the app's templates from `directory`, each bound to or checked against the view model it
+  /// renders (a name a template reads that its view model lacks stops startup with file, line and
+  /// column), with the indentation and line-break runs HTML does not show trimmed from their output.
   static func loadTemplates(directory: String) throws(MustacheError) -> TemplateLibrary {
     try TemplateLibrary(
-      directory: directory, bindings: ["partials/card": CardField.schema], trimWhitespace: true)
+      directory: directory, bindings: ["partials/card": CardField.schema], vocabulary: vocabulary(of:),
+      trimWhitespace: true)
   }
+
+  /// The names template `name` may read: the stars templates render star histories; every other
+  /// unbound template renders a page or a batch of one (a batch's templates are also partials of the
+  /// page, inside `{{#batch}}`).
+  static func vocabulary(of name: String) -> MustacheSchema {
+    name.hasPrefix("partials/stars") ? starsNames : pageNames
+  }
+
+  private static let pageNames = MustacheSchema(
+    "the page view", names: PageView.templateNames + BatchView.templateNames)
+  private static let starsNames = MustacheSchema("the stars view", names: StarsView.templateNames)
 
   let configuration: AppConfiguration
   let templates: TemplateLibrary
@@ -62,7 +74,7 @@ final class Routes: Sendable {
     self.assets = assets
     self.client = client
     self.accessLog = accessLog
-    readAhead = ReadAhead(client: client, lead: configuration.readAhead)
+    readAhead = ReadAhead(client: client, lead: configuration.readAhead, freshFor: configuration.searchTTL)
     warming = Warming(
       client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars)
     let started = ContinuousClock.now

@@ -36,6 +36,13 @@ enum StarsView: MustacheRepresentable {
   /// What a card shows when the browser's history request fails (the page's template for details.js).
   static let failedRequest = unreachable(now: 0).mustacheValue
 
+  /// Every name the stars templates read: `mustacheValue`'s (nested ones too) and the batch route's
+  /// `histories` of `name` and `view`. Checked when the templates load.
+  static let templateNames = [
+    "histories", "name", "view", "loaded", "unavailable", "reason", "limited", "resetText", "resetISO",
+    "retryIn", "points", "weeks", "thisWeek", "last30", "trend", "trend.direction", "trend.label", "stale",
+  ]
+
   var mustacheValue: MustacheValue {
     switch self {
     case .loaded(let history):

@@ -1,7 +1,9 @@
 import HTTP
+import Mustache
 
 /// Writes a short string (a path, a count, a phrase) straight into its final storage: no intermediate
-/// strings, and no heap allocation at all for results of up to 15 bytes (Swift's small strings).
+/// strings, and no heap allocation at all for results of up to 15 bytes (Swift's small strings), or
+/// none at all when written into a render (`write(capacity:to:_:)`).
 struct TextBuilder {
   private let buffer: UnsafeMutableBufferPointer<UInt8>
   /// Bytes written so far.
@@ -18,6 +20,17 @@ struct TextBuilder {
       var builder = TextBuilder(buffer: buffer)
       write(&builder)
       return builder.count
+    }
+  }
+
+  /// The text `write` produces (cut at `capacity` bytes) appended to a render's output, escaped when
+  /// the tag escapes, through scratch space on the stack: no `String` is made.
+  static func write(capacity: Int, to output: inout MustacheOutput, _ write: (inout TextBuilder) -> Void) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+      // The scratch lives until this closure returns; only `builder.count` bytes were written.
+      var builder = TextBuilder(buffer: buffer)
+      write(&builder)
+      output.append(utf8: UnsafeBufferPointer(rebasing: buffer[0..<builder.count]))
     }
   }
 

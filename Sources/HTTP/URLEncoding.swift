@@ -54,7 +54,9 @@ public enum URLEncoding {
   /// Whether `text` is the same percent-encoded (every GitHub login and most repository names).
   @inlinable
   public static func isUnreserved(_ text: String) -> Bool {
-    text.utf8.allSatisfy(isUnreserved)
+    // Native strings are read in place (a byte loop, not the generic UTF-8 view iterator).
+    text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isUnreserved) }
+      ?? text.utf8.allSatisfy(isUnreserved)
   }
 
   /// Letters, digits and `-._~`: the bytes percent-encoding leaves as they are.

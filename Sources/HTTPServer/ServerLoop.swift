@@ -1,6 +1,7 @@
 import Glibc
 import HTTP
 import Sockets
+import Synchronization
 
 /// One event loop's share of a server: it accepts, owns its connections and checks their timers.
 final class ServerLoop: EventHandler, @unchecked Sendable {

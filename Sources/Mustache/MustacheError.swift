@@ -1,5 +1,25 @@
 /// A template problem found while loading or rendering, with its place in the source.
 public struct MustacheError: Error, Sendable, CustomStringConvertible {
+  /// What went wrong, for callers and tests that act on the kind rather than on the message.
+  public enum Kind: Sendable, Equatable {
+    /// The source is not valid Mustache (unclosed tag, unbalanced section, bad delimiters).
+    case syntax
+    /// A bound or checked template reads a name its view model does not have.
+    case unknownName
+    /// A template, partial or parent named somewhere does not exist.
+    case missingTemplate
+    /// A bound template calls one that is not bound to the same schema.
+    case bindingMismatch
+    /// A library that checks every template found one with neither a binding nor a vocabulary.
+    case unbound
+    /// A template folder or file could not be read.
+    case unreadable
+    /// Rendering stopped at a depth, node or size limit.
+    case limitExceeded
+  }
+
+  /// What went wrong.
+  public var kind: Kind
   /// The template's file path, or its name when it did not come from a file.
   public var file: String
   /// 1-based line; 0 when the error has no place (e.g. an unreadable folder).
@@ -10,7 +30,8 @@ public struct MustacheError: Error, Sendable, CustomStringConvertible {
   public var message: String
 
   /// Creates an error.
-  public init(file: String, line: Int, column: Int, message: String) {
+  public init(_ kind: Kind, file: String, line: Int, column: Int, message: String) {
+    self.kind = kind
     self.file = file
     self.line = line
     self.column = column

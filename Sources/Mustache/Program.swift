@@ -78,11 +78,13 @@ final class Program: @unchecked Sendable {
   /// The schema names were bound to, if any.
   let schema: MustacheSchema?
 
-  /// Lays out `nodes`; with a schema, a name that is not one of its fields throws, placed in `source`.
-  init(_ nodes: [Node], schema: MustacheSchema? = nil, file: String = "", source: [UInt8] = [])
-    throws(MustacheError)
-  {
-    var layout = Layout(schema: schema, file: file, source: source)
+  /// Lays out `nodes`; with a schema, a name that is not one of its fields throws, placed in `source`;
+  /// with a vocabulary (and no schema), a name that is not one of its names throws likewise.
+  init(
+    _ nodes: [Node], schema: MustacheSchema? = nil, vocabulary: MustacheSchema? = nil, file: String = "",
+    source: [UInt8] = []
+  ) throws(MustacheError) {
+    var layout = Layout(schema: schema, vocabulary: vocabulary, file: file, source: source)
     try layout.append(nodes)
     self.schema = schema
     ops = Program.copy(layout.ops)
@@ -122,13 +124,16 @@ private struct Layout {
   var parents: [Program.Parent] = []
   var blocks: [Program.Block] = []
   let schema: MustacheSchema?
+  /// The names an unbound template may read (checked here, looked up by name when rendering).
+  let vocabulary: MustacheSchema?
   let file: String
   let source: [UInt8]
   /// Fields of the bound sections enclosing the current node, innermost last (what `.` means).
   var sections: [Int] = []
 
-  init(schema: MustacheSchema?, file: String, source: [UInt8]) {
+  init(schema: MustacheSchema?, vocabulary: MustacheSchema?, file: String, source: [UInt8]) {
     self.schema = schema
+    self.vocabulary = vocabulary
     self.file = file
     self.source = source
   }
@@ -198,9 +203,15 @@ private struct Layout {
     return ops.count - 1
   }
 
-  /// The schema's number for `path`; -1 without a schema. A name the schema lacks throws.
+  /// The schema's number for `path`; -1 without a schema. A name the schema (or, without one, the
+  /// vocabulary) lacks throws; `.` is always allowed in an unbound template.
   private func field(_ path: Path) throws(MustacheError) -> Int {
-    guard let schema else { return -1 }
+    guard let schema else {
+      if let vocabulary, !path.components.isEmpty, vocabulary.field(named: path.name) == nil {
+        throw error("'\(path.name)' is not a name of \(vocabulary.name)", at: path.offset)
+      }
+      return -1
+    }
     guard let field = schema.field(named: path.name) else {
       throw error("'\(path.name)' is not a field of \(schema.name)", at: path.offset)
     }
@@ -209,7 +220,7 @@ private struct Layout {
 
   private func error(_ message: String, at offset: Int) -> MustacheError {
     let (line, column) = sourceLocation(of: offset, in: source)
-    return MustacheError(file: file, line: line, column: column, message: message)
+    return MustacheError(.unknownName, file: file, line: line, column: column, message: message)
   }
 
   private mutating func name(_ path: Path) -> Range<Int> {

@@ -11,8 +11,8 @@ struct RenderLimits: Sendable {
 }
 
 /// Walks a template's operations against a context stack, appending bytes to one buffer.
-struct Renderer {
-  var output = MustacheOutput(bytes: [])
+struct Renderer: ~Copyable {
+  var output: MustacheOutput
   private var stack: [MustacheValue]
   /// The row being rendered of the innermost section over `.rows` (the rows themselves are passed down
   /// the walk as a parameter, so that reading a field retains nothing), and the element of the
@@ -30,7 +30,9 @@ struct Renderer {
   /// Set when a limit stopped rendering early.
   private(set) var exceeded = false
 
-  init(root: MustacheValue, library: TemplateLibrary?, limits: RenderLimits) {
+  /// `capacity`: the output's first allocation (it grows as needed).
+  init(root: MustacheValue, library: TemplateLibrary?, limits: RenderLimits, capacity: Int) {
+    self.output = MustacheOutput(capacity: capacity)
     self.stack = [root]
     self.library = library
     self.limits = limits
@@ -65,17 +67,21 @@ struct Renderer {
     // Every range was laid out by `Program` within its own `bytes`, and line starts lie inside it.
     let buffer = program.bytes
     guard !indent.isEmpty && !lines.isEmpty else {
-      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+      output.appendRaw(UnsafeBufferPointer(rebasing: buffer[start..<end]))
       return
     }
     var previous = start
     for line in lines {
       let offset = program.lineStarts[line]
-      output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
-      output.bytes.append(contentsOf: indent)
+      output.appendRaw(UnsafeBufferPointer(rebasing: buffer[previous..<offset]))
+      appendIndent()
       previous = offset
     }
-    output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[previous..<end]))
+    output.appendRaw(UnsafeBufferPointer(rebasing: buffer[previous..<end]))
+  }
+
+  private mutating func appendIndent() {
+    indent.withUnsafeBufferPointer { output.appendRaw($0) }
   }
 
   private mutating func append(_ value: MustacheValue, escaped: Bool) {
@@ -98,7 +104,7 @@ struct Renderer {
 
   /// Enters one nesting level; false (and `exceeded`) when a limit is hit.
   private mutating func enter() -> Bool {
-    if depth >= limits.maxDepth || output.bytes.count > limits.maxBytes {
+    if depth >= limits.maxDepth || output.count > limits.maxBytes {
       exceeded = true
       return false
     }
@@ -140,7 +146,7 @@ struct Renderer {
       case .text(let from, let to, let lines):
         appendText(program, from, to, lines)
       case .indent:
-        if !indent.isEmpty { output.bytes.append(contentsOf: indent) }
+        if !indent.isEmpty { appendIndent() }
       case .variable(let name, let escaped, let field):
         if bound {
           let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
@@ -232,7 +238,7 @@ struct Renderer {
         if let (owner, argument) = argument(named: block.name) {
           let saved = indent
           indent = saved + block.indent
-          if block.standalone && argument.leadingLineStart { output.bytes.append(contentsOf: indent) }
+          if block.standalone && argument.leadingLineStart { appendIndent() }
           render(owner, argument.start, argument.end, rows: rows, bound: isBound(owner, to: rows))
           indent = saved
         } else {

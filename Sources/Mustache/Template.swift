@@ -12,15 +12,17 @@ public struct Template: Sendable {
     try self.init(source, name: name, file: name)
   }
 
-  /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`).
-  /// `trimWhitespace` as for `TemplateLibrary`.
+  /// Parses `source`; with a schema, every name must be one of its fields (see `MustacheRows`); with a
+  /// vocabulary instead, one of its names. `trimWhitespace` as for `TemplateLibrary`.
   init(
-    _ source: String, name: String, file: String, schema: MustacheSchema? = nil, trimWhitespace: Bool = false
+    _ source: String, name: String, file: String, schema: MustacheSchema? = nil,
+    vocabulary: MustacheSchema? = nil, trimWhitespace: Bool = false
   ) throws(MustacheError) {
     var parser = Parser(source: source, file: file, trimWhitespace: trimWhitespace)
     self.name = name
     let bytes = Array(source.utf8)
-    self.program = try Program(try parser.parse(), schema: schema, file: file, source: bytes)
+    self.program = try Program(
+      try parser.parse(), schema: schema, vocabulary: vocabulary, file: file, source: bytes)
     self.references = parser.references.map { reference in
       let (line, column) = sourceLocation(of: reference.offset, in: bytes)
       return (reference.name, line, column)
@@ -49,10 +51,11 @@ public struct Template: Sendable {
   func render(
     _ value: MustacheValue, into buffer: inout [UInt8], partials: TemplateLibrary?, limits: RenderLimits
   ) -> Bool {
-    var renderer = Renderer(root: value, library: partials, limits: limits)
-    swap(&renderer.output.bytes, &buffer)
+    // Rendered into the renderer's own memory (sized by the room the caller reserved), then appended.
+    var renderer = Renderer(
+      root: value, library: partials, limits: limits, capacity: max(4096, buffer.capacity - buffer.count))
     renderer.render(program)
-    swap(&renderer.output.bytes, &buffer)
+    renderer.output.withBytes { buffer.append(contentsOf: $0) }
     return !renderer.exceeded
   }
 }

@@ -14,21 +14,29 @@ public struct TemplateLibrary: Sendable {
   /// a name that is not a field of the schema, a bound template that is missing, or a bound template
   /// calling one not bound to the same schema throws, with file, line and column.
   ///
+  /// `vocabulary`, when given, checks every unbound template: it must return one for the template's
+  /// name, and every name the template reads must be one of its names (a dictionary view model's keys,
+  /// nested ones too), or loading throws with file, line and column. Such templates still look names
+  /// up when rendering.
+  ///
   /// `trimWhitespace` cuts every run of whitespace in the templates' text that holds a line break to
   /// that one line break, and drops the indentation of standalone partial calls: what HTML renders
   /// is unchanged (a run shows as one space), and text inside `<pre>` and `<textarea>` is kept.
   /// Templates stay indented for people while the output carries no indentation.
   public init(
     directory: String, extension: String = "mustache", bindings: [String: MustacheSchema] = [:],
-    trimWhitespace: Bool = false
+    vocabulary vocabularies: ((String) -> MustacheSchema?)? = nil, trimWhitespace: Bool = false
   ) throws(MustacheError) {
     let files = try TemplateFiles.list(root: directory, extension: `extension`)
     var parsed: [String: Template] = [:]
     var paths: [String: String] = [:]
     for file in files {
       let source = try TemplateFiles.read(file.path)
+      let vocabulary = try TemplateLibrary.vocabulary(
+        file.name, file: file.path, bindings: bindings, vocabularies: vocabularies)
       parsed[file.name] = try Template(
-        source, name: file.name, file: file.path, schema: bindings[file.name], trimWhitespace: trimWhitespace)
+        source, name: file.name, file: file.path, schema: bindings[file.name], vocabulary: vocabulary,
+        trimWhitespace: trimWhitespace)
       paths[file.name] = file.path
     }
     try TemplateLibrary.check(parsed, bindings: bindings, files: paths, directory: directory)
@@ -36,20 +44,38 @@ public struct TemplateLibrary: Sendable {
     programs = parsed.mapValues(\.program)
   }
 
-  /// Parses each source under its key as the template's name; `bindings` and `trimWhitespace` as for
-  /// a folder.
+  /// Parses each source under its key as the template's name; `bindings`, `vocabulary` and
+  /// `trimWhitespace` as for a folder.
   public init(
     templates sources: [String: String], bindings: [String: MustacheSchema] = [:],
-    trimWhitespace: Bool = false
+    vocabulary vocabularies: ((String) -> MustacheSchema?)? = nil, trimWhitespace: Bool = false
   ) throws(MustacheError) {
     var parsed: [String: Template] = [:]
     for name in sources.keys.sorted() {
+      let vocabulary = try TemplateLibrary.vocabulary(
+        name, file: name, bindings: bindings, vocabularies: vocabularies)
       parsed[name] = try Template(
-        sources[name] ?? "", name: name, file: name, schema: bindings[name], trimWhitespace: trimWhitespace)
+        sources[name] ?? "", name: name, file: name, schema: bindings[name], vocabulary: vocabulary,
+        trimWhitespace: trimWhitespace)
     }
     try TemplateLibrary.check(parsed, bindings: bindings, files: [:], directory: nil)
     templates = parsed
     programs = parsed.mapValues(\.program)
+  }
+
+  /// The vocabulary template `name` is checked against: nil when it is bound or nothing is checked;
+  /// throws when `vocabularies` is given and has none for an unbound template.
+  private static func vocabulary(
+    _ name: String, file: String, bindings: [String: MustacheSchema],
+    vocabularies: ((String) -> MustacheSchema?)?
+  ) throws(MustacheError) -> MustacheSchema? {
+    guard let vocabularies, bindings[name] == nil else { return nil }
+    guard let vocabulary = vocabularies(name) else {
+      throw MustacheError(
+        .unbound, file: file, line: 0, column: 0,
+        message: "template '\(name)' is neither bound to a schema nor given a vocabulary")
+    }
+    return vocabulary
   }
 
   /// Every referenced template exists, every binding names a template, and a bound template calls
@@ -60,22 +86,23 @@ public struct TemplateLibrary: Sendable {
   ) throws(MustacheError) {
     for name in bindings.keys.sorted() where templates[name] == nil {
       throw MustacheError(
-        file: directory.map { "\($0)/\(name)" } ?? name, line: 0, column: 0,
+        .missingTemplate, file: directory.map { "\($0)/\(name)" } ?? name, line: 0, column: 0,
         message: "no template named '\(name)' to bind to \(bindings[name]?.name ?? "")")
     }
     for name in templates.keys.sorted() {
       guard let template = templates[name] else { continue }
       for reference in template.references {
-        let problem: String
+        let problem: (MustacheError.Kind, String)
         if templates[reference.name] == nil {
-          problem = "no template named '\(reference.name)'"
+          problem = (.missingTemplate, "no template named '\(reference.name)'")
         } else if let schema = bindings[name], bindings[reference.name] !== schema {
-          problem = "'\(reference.name)' is not bound to \(schema.name) as '\(name)' is"
+          problem = (.bindingMismatch, "'\(reference.name)' is not bound to \(schema.name) as '\(name)' is")
         } else {
           continue
         }
         throw MustacheError(
-          file: files[name] ?? name, line: reference.line, column: reference.column, message: problem)
+          problem.0, file: files[name] ?? name, line: reference.line, column: reference.column,
+          message: problem.1)
       }
     }
   }
@@ -95,11 +122,13 @@ public struct TemplateLibrary: Sendable {
   public func render(_ name: String, _ value: MustacheValue, into buffer: inout [UInt8]) throws(MustacheError)
   {
     guard let template = templates[name] else {
-      throw MustacheError(file: name, line: 0, column: 0, message: "no template named '\(name)'")
+      throw MustacheError(
+        .missingTemplate, file: name, line: 0, column: 0, message: "no template named '\(name)'")
     }
     guard template.render(value, into: &buffer, partials: self, limits: .standard) else {
       throw MustacheError(
-        file: name, line: 0, column: 0, message: "rendering stopped at a depth or size limit (recursion?)")
+        .limitExceeded, file: name, line: 0, column: 0,
+        message: "rendering stopped at a depth or size limit (recursion?)")
     }
   }
 

@@ -1,3 +1,4 @@
+import Sockets
 import Synchronization
 
 /// A pooled Redis client: at most `poolSize` connections, opened on demand and reused; callers beyond

@@ -1,4 +1,5 @@
 import Sockets
+import Synchronization
 
 /// One connection to a Redis server, ready after `AUTH` and `SELECT`. Safe to share between tasks:
 /// concurrent calls are pipelined on the socket in the order they reach it and each gets its own

@@ -1,4 +1,5 @@
 import App
+import CommandLineOptions
 import Dispatch
 import Foundation
 import GitHubDouble
@@ -93,7 +94,7 @@ do {
 
 // Signals arrive on a dispatch source rather than a C handler so shutdown can run async code.
 let stopDemo = double
-var signalSources: [DispatchSourceSignal] = []
+var signalSources: [any DispatchSourceSignal] = []
 for signalNumber in [SIGINT, SIGTERM] {
   signal(signalNumber, SIG_IGN)
   let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)

@@ -64,22 +64,30 @@ struct CardRenderingTests {
     }
   }
 
-  @Test func aCardNameTheViewModelLacksStopsLoading() throws {
+  @Test(arguments: [
+    ("partials/card", "owner.nickname", "'owner.nickname' is not a field of card"),
+    ("partials/page-start", "pager.next", "'pager.next' is not a name of the page view"),
+    ("partials/state-error", "retry.url", "'retry.url' is not a name of the page view"),
+    ("message", "message.title", "'message.title' is not a name of the page view"),
+    ("partials/stars", "trend.arrow", "'trend.arrow' is not a name of the stars view"),
+  ])
+  func aNameTheViewModelLacksStopsLoading(template: String, name: String, message: String) throws {
     let root = try ProcessRunner.packageRoot()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "cards-\(UInt64.random(in: 0...UInt64.max))")
+      "templates-\(UInt64.random(in: 0...UInt64.max))")
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(at: URL(fileURLWithPath: root + "/Templates"), to: folder)
-    let card = folder.appendingPathComponent("partials/card.mustache")
-    let source = try String(contentsOf: card, encoding: .utf8)
+    #expect(throws: Never.self) { try Routes.loadTemplates(directory: folder.path) }
+    let file = folder.appendingPathComponent(template + ".mustache")
+    let source = try String(contentsOf: file, encoding: .utf8)
     let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
-    try (source + "<i>{{owner.nickname}}</i>\n").write(to: card, atomically: true, encoding: .utf8)
+    try (source + "<i>{{\(name)}}</i>\n").write(to: file, atomically: true, encoding: .utf8)
     #expect {
       try Routes.loadTemplates(directory: folder.path)
     } throws: { error in
       guard let error = error as? MustacheError else { return false }
-      return error.file.hasSuffix("partials/card.mustache") && error.line == lines && error.column == 4
-        && error.message == "'owner.nickname' is not a field of card"
+      return error.kind == .unknownName && error.file.hasSuffix(template + ".mustache") && error.line == lines
+        && error.column == 4 && error.message == message
     }
   }
 

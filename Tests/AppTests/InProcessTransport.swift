@@ -1,4 +1,5 @@
 import CurlClient
+import Foundation
 import HTTP
 import HTTPServer
 

@@ -1,4 +1,6 @@
 import App
+import CommandLineOptions
+import CurlClient
 import GitHubDouble
 import HTTP
 import TestSupport

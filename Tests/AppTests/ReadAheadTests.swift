@@ -3,6 +3,8 @@ import GitHub
 import GitHubDouble
 import HTTP
 import HTTPServer
+import Paging
+import Synchronization
 import TestSupport
 import Testing
 
@@ -58,6 +60,40 @@ struct ReadAheadTests {
     #expect(double.counters().calls(.search) == 2, "the batch needing page 2 found it cached")
     let metrics = try await Self.get(app, "/metrics")
     #expect(metrics.contains("reposcroll_read_ahead_total{outcome=\"started\"} 1"))
+  }
+
+  @Test func aPageStartedWhileFreshIsNotConsideredAgain() async throws {
+    let double = Self.double()
+    let app = try Self.app(double)
+    _ = try await Self.get(app, "/?q=\(Self.list)")
+    _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
+    #expect(try await Self.searches(double, reach: 2))
+    // Rows 81–100 also lead into page 2, which is already on its way or cached.
+    _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=80")
+    #expect(app.routes.readAhead.count(.started) == 1)
+    #expect(app.routes.readAhead.count(.recent) == 1)
+    #expect(double.counters().calls(.search) == 2)
+  }
+
+  @Test func aStartedPageIsConsideredAgainOnceItsLifetimeHasPassed() async throws {
+    let double = Self.double()
+    let client = try Self.app(double).routes.client
+    let clock = Mutex(1_000)
+    let readAhead = ReadAhead(client: client, lead: 40, freshFor: 60, now: { clock.withLock { $0 } })
+    let batch = ListBatch<Repository>(cursor: 60, items: [], nextCursor: 80, total: 1000, state: .items)
+    let query = SearchQuery(text: "stars:>=0")
+    await readAhead.consider(batch, query: query)
+    clock.withLock { $0 += 59 }
+    await readAhead.consider(batch, query: query)
+    #expect(readAhead.count(.started) == 1)
+    #expect(readAhead.count(.recent) == 1)
+    clock.withLock { $0 += 1 }
+    await readAhead.consider(batch, query: query)
+    #expect(readAhead.count(.started) == 2)
+    await readAhead.consider(
+      ListBatch(cursor: 60, items: [], nextCursor: 80, total: 1000, state: .items),
+      query: SearchQuery(text: "stars:>=1"))
+    #expect(readAhead.count(.started) == 3, "another query's page is its own")
   }
 
   @Test func aLowSearchBudgetIsKeptForReadersOwnRequests() async throws {

@@ -1,5 +1,7 @@
 import App
 import CurlClient
+import Foundation
+import FoundationEssentials
 import HTTP
 import Synchronization
 import TestSupport

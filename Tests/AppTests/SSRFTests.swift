@@ -1,6 +1,8 @@
 import App
+import CurlClient
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// The avatar route cannot be steered to another host, `{owner}/{repo}` paths follow GitHub's name

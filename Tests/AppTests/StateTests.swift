@@ -1,4 +1,5 @@
 import App
+import CurlClient
 import GitHubDouble
 import HTTP
 import Testing

@@ -1,8 +1,10 @@
 import App
 import CurlClient
+import Foundation
 import GitHubDouble
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 /// The GitHub token reaches the API host and nothing else: no response head or body on any route

@@ -1,6 +1,7 @@
 import GitHub
 import GitHubDouble
 import HTTP
+import HTTPServer
 import Testing
 
 @testable import App

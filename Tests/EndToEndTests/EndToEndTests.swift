@@ -1,4 +1,5 @@
 import CurlClient
+import FoundationEssentials
 import Glibc
 import HTTP
 import TestSupport

@@ -85,7 +85,9 @@ private let bo = People.Person(name: "", age: 7, admin: false, tags: [])
       try TemplateLibrary(templates: ["card": source], bindings: ["card": People.schema])
     } throws: { error in
       guard let error = error as? MustacheError else { return false }
-      return error.file == "card" && error.line == line && error.column == column && error.message == message
+      return error.kind == .unknownName && error.file == "card" && error.line == line
+        && error.column == column
+        && error.message == message
     }
   }
 
@@ -95,12 +97,11 @@ private let bo = People.Person(name: "", age: 7, admin: false, tags: [])
         templates: ["card": "{{name}}\n {{> other}}", "other": "{{name}}"], bindings: ["card": People.schema])
     } throws: { error in
       guard let error = error as? MustacheError else { return false }
-      return error.line == 2 && error.column == 2 && error.message.contains("'other' is not bound to person")
+      return error.kind == .bindingMismatch && error.line == 2 && error.column == 2
+        && error.message.contains("'other' is not bound to person")
     }
-    #expect(
-      throws: MustacheError.self,
-      performing: {
-        try TemplateLibrary(templates: ["card": "{{name}}"], bindings: ["missing": People.schema])
-      })
+    #expect {
+      try TemplateLibrary(templates: ["card": "{{name}}"], bindings: ["missing": People.schema])
+    } throws: { ($0 as? MustacheError)?.kind == .missingTemplate }
   }
 }

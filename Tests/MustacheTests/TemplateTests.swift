@@ -70,14 +70,15 @@ import Testing
       try Template(source, name: "t.mustache")
     } throws: { error in
       guard let e = error as? MustacheError else { return false }
-      return e.file == "t.mustache" && e.line == line && e.column == column && e.message.contains(message)
+      return e.kind == .syntax && e.file == "t.mustache" && e.line == line && e.column == column
+        && e.message.contains(message)
         && e.description.hasPrefix("t.mustache:\(line):\(column): ")
     }
   }
 
   @Test func deepNestingIsAnError() {
     let source = String(repeating: "{{#a}}", count: 500) + String(repeating: "{{/a}}", count: 500)
-    #expect(throws: MustacheError.self) { try Template(source) }
+    #expect { try Template(source) } throws: { ($0 as? MustacheError)?.kind == .syntax }
   }
 
   @Test func missingPartialRendersEmptyWithoutLibrary() throws {
@@ -91,22 +92,25 @@ import Testing
       try TemplateLibrary(templates: ["page": "ok\n  {{> partials/card}}", "other": "x"])
     } throws: { error in
       guard let e = error as? MustacheError else { return false }
-      return e.file == "page" && e.line == 2 && e.column == 3 && e.message.contains("partials/card")
+      return e.kind == .missingTemplate && e.file == "page" && e.line == 2 && e.column == 3
+        && e.message.contains("partials/card")
     }
-    #expect(throws: MustacheError.self) { try TemplateLibrary(templates: ["page": "{{<layout}}{{/layout}}"]) }
+    #expect {
+      try TemplateLibrary(templates: ["page": "{{<layout}}{{/layout}}"])
+    } throws: { ($0 as? MustacheError)?.kind == .missingTemplate }
   }
 
   @Test func unknownTemplateNameThrows() throws {
     let library = try TemplateLibrary(templates: ["a": "x"])
-    #expect(throws: MustacheError.self) { try library.render("b", [:]) }
+    #expect { try library.render("b", [:]) } throws: { ($0 as? MustacheError)?.kind == .missingTemplate }
     #expect(library.template(named: "b") == nil)
     #expect(try library.render("a", [:]) == "x")
   }
 
   @Test func runawayRecursionStopsWithAnError() throws {
     let library = try TemplateLibrary(templates: ["a": "{{>a}}{{>a}}", "b": "x{{>b}}"])
-    #expect(throws: MustacheError.self) { try library.render("a", [:]) }
-    #expect(throws: MustacheError.self) { try library.render("b", [:]) }
+    #expect { try library.render("a", [:]) } throws: { ($0 as? MustacheError)?.kind == .limitExceeded }
+    #expect { try library.render("b", [:]) } throws: { ($0 as? MustacheError)?.kind == .limitExceeded }
     // Without a library error path, a single render still ends.
     let text = library.template(named: "b")?.render([:], partials: library) ?? ""
     #expect(text.hasPrefix("xxx"))
@@ -156,11 +160,59 @@ import Testing
       try TemplateLibrary(directory: root.path)
     } throws: { error in
       guard let e = error as? MustacheError else { return false }
-      return e.file.hasSuffix("partials/broken.mustache") && e.line == 1 && e.column == 1
+      return e.kind == .syntax && e.file.hasSuffix("partials/broken.mustache") && e.line == 1 && e.column == 1
     }
   }
 
   @Test func missingFolderThrows() {
-    #expect(throws: MustacheError.self) { try TemplateLibrary(directory: "/nonexistent/templates") }
+    #expect {
+      try TemplateLibrary(directory: "/nonexistent/templates")
+    } throws: { ($0 as? MustacheError)?.kind == .unreadable }
+  }
+}
+
+@Suite struct VocabularyTests {
+  static let page = MustacheSchema("page view", names: ["title", "items", "label", "link.href"])
+
+  @Test(arguments: [
+    ("<h1>{{title}}</h1>\n  {{titel}}", 2, 3, "'titel' is not a name of page view"),
+    ("{{#items}}{{label}}{{size}}{{/items}}", 1, 20, "'size' is not a name of page view"),
+    ("{{^link.url}}none{{/link.url}}", 1, 1, "'link.url' is not a name of page view"),
+  ])
+  func unknownNamesFailAtLoad(source: String, line: Int, column: Int, message: String) {
+    #expect {
+      try TemplateLibrary(templates: ["page": source], vocabulary: { _ in Self.page })
+    } throws: { error in
+      guard let error = error as? MustacheError else { return false }
+      return error.kind == .unknownName && error.file == "page" && error.line == line
+        && error.column == column
+        && error.message == message
+    }
+  }
+
+  @Test func knownNamesRenderByLookup() throws {
+    let library = try TemplateLibrary(
+      templates: ["page": "{{title}}:{{#items}}[{{label}}{{.}}]{{/items}}{{link.href}}"],
+      vocabulary: { _ in Self.page })
+    let value: MustacheValue = ["title": "T", "items": [["label": "a"], "b"], "link": ["href": "/x"]]
+    #expect(try library.render("page", value) == "T:[a][b]/x")
+  }
+
+  @Test func aTemplateWithoutAVocabularyFailsAtLoad() {
+    #expect {
+      try TemplateLibrary(
+        templates: ["page": "{{title}}", "other": "x"], vocabulary: { $0 == "page" ? Self.page : nil })
+    } throws: { error in
+      guard let error = error as? MustacheError else { return false }
+      return error.kind == .unbound && error.file == "other"
+    }
+  }
+
+  @Test func boundTemplatesAreNotCheckedAgainstAVocabulary() throws {
+    let rows = MustacheSchema("row", names: ["size"])
+    let library = try TemplateLibrary(
+      templates: ["page": "{{title}}", "row": "{{size}}"], bindings: ["row": rows],
+      vocabulary: { _ in Self.page })
+    #expect(try library.render("page", ["title": "ok"]) == "ok")
   }
 }

@@ -28,7 +28,7 @@ public final class RedisServerProcess: Sendable {
     directory = NSTemporaryDirectory() + "redis-test-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     process = ProcessRunnerBox()
-    var lastError: Error?
+    var lastError: (any Error)?
     // A port that was free a moment ago may be taken by the time the server binds it; try a few.
     for _ in 0..<5 {
       let candidate = try ProcessRunner.freeLoopbackPort()
@@ -76,7 +76,7 @@ public final class RedisServerProcess: Sendable {
   /// Starts the server again on the same port (after `kill` or `stop`).
   public func restart() async throws {
     if process.runner != nil { await stop() }
-    var lastError: Error?
+    var lastError: (any Error)?
     // The old socket may linger for a moment; retry the bind briefly.
     for _ in 0..<20 {
       do {
