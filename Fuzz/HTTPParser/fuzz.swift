@@ -89,7 +89,6 @@ func isTokenChar(_ c: UInt8) -> Bool {
   }
 }
 
-
 /// libFuzzer entry: the bytes are parsed in one feed and in two feeds split at an input-derived point,
 /// with small and default limits; both feeds must give the same requests and the same final answer.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -79,7 +79,6 @@ func encode(_ value: RESPValue, into out: inout [UInt8]) {
   }
 }
 
-
 /// libFuzzer entry: the bytes are parsed in one feed, in two feeds split at an input-derived point, and
 /// byte by byte, with small and default limits; all must agree, and the replies re-encode to themselves.
 @_cdecl("LLVMFuzzerTestOneInput")

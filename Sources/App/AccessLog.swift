@@ -1,3 +1,4 @@
+import GitHub
 import Glibc
 import HTTPServer
 
@@ -7,16 +8,16 @@ import HTTPServer
 struct AccessLog: Sendable {
   /// Receives each line without its newline (tests); nil writes batches to standard error.
   let sink: (@Sendable (String) -> Void)?
-  let secret: [UInt8]
+  let redactor: Redactor
 
   init(sink: (@Sendable (String) -> Void)?, secret: String?) {
     self.sink = sink
-    self.secret = Array((secret ?? "").utf8)
+    self.redactor = Redactor(secret: secret)
   }
 
   /// The server's batched writer: formats and redacts each entry, writes whole batches.
   var writer: AccessLogWriter {
-    let secret = self.secret
+    let redactor = self.redactor
     let sink = self.sink
     // A test sink sees each line at once; standard error gets batches.
     return AccessLogWriter(
@@ -24,7 +25,7 @@ struct AccessLog: Sendable {
       format: { entry, buffer in
         let start = buffer.count
         entry.write(into: &buffer)
-        Self.redact(secret, in: &buffer, from: start)
+        redactor.redact(&buffer, from: start)
       },
       write: { batch in
         guard let sink else { return AccessLogWriter.standardError(batch) }
@@ -37,21 +38,7 @@ struct AccessLog: Sendable {
     var line: [UInt8] = []
     for byte in text.utf8 { line.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
     line.append(10)
-    Self.redact(secret, in: &line, from: 0)
+    redactor.redact(&line, from: 0)
     writer.write(line)
-  }
-
-  /// Replaces every occurrence of `secret` in `buffer[start...]` with `[redacted]`.
-  private static func redact(_ secret: [UInt8], in buffer: inout [UInt8], from start: Int) {
-    guard let first = secret.first, buffer.count - start >= secret.count else { return }
-    var i = start
-    while i + secret.count <= buffer.count {
-      if buffer[i] == first && buffer[i..<(i + secret.count)].elementsEqual(secret) {
-        buffer.replaceSubrange(i..<(i + secret.count), with: "[redacted]".utf8)
-        i += 10
-      } else {
-        i += 1
-      }
-    }
   }
 }

@@ -1,4 +1,5 @@
 import GitHub
+import HTTP
 import Mustache
 import Paging
 
@@ -166,10 +167,10 @@ final class CardBatch: MustacheRows {
 
   /// `text` percent-encoded; written whole when encoding would not change it (the usual case).
   private func writeEncoded(_ text: String, to output: inout MustacheOutput) {
-    if URLText.isUnreserved(text) {
+    if URLEncoding.isUnreserved(text) {
       output.append(text)
     } else {
-      URLText.percentEncode(text) { output.append(byte: $0) }
+      URLEncoding.percentEncode(text) { output.append(byte: $0) }
     }
   }
 }

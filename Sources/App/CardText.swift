@@ -1,3 +1,4 @@
+import HTTP
 import Mustache
 
 /// The small derived texts and numbers of a card, computed from a repository's fields.
@@ -27,7 +28,7 @@ enum CardText {
   static func safeLink(_ url: String, fallback fullName: String) -> String {
     if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
     return "https://github.com/"
-      + fullName.split(separator: "/").map { URLText.encode(String($0)) }
+      + fullName.split(separator: "/").map { URLEncoding.percentEncode(String($0)) }
       .joined(separator: "/")
   }
 

@@ -23,9 +23,9 @@ enum ListKind: Sendable, Hashable {
     case .search(let query):
       var items = Self.queryItems(query)
       if page > 1 { items.append(("page", String(page))) }
-      return "/?" + URLText.query(items)
+      return "/?" + URLEncoding.formatQuery(items)
     case .owner(let login):
-      let path = "/owners/" + URLText.encode(login)
+      let path = "/owners/" + URLEncoding.percentEncode(login)
       return page > 1 ? path + "?page=\(page)" : path
     }
   }
@@ -36,9 +36,9 @@ enum ListKind: Sendable, Hashable {
     case .search(let query):
       var items = Self.queryItems(query)
       items.append(("after", String(after)))
-      return "/fragments/results?" + URLText.query(items)
+      return "/fragments/results?" + URLEncoding.formatQuery(items)
     case .owner(let login):
-      return "/fragments/owners/" + URLText.encode(login) + "?after=\(after)"
+      return "/fragments/owners/" + URLEncoding.percentEncode(login) + "?after=\(after)"
     }
   }
 

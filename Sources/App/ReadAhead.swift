@@ -73,7 +73,7 @@ final class ReadAhead: Sendable {
       record(.recent)
       return
     }
-    let search = await client.rateLimitSnapshots().first { $0.resource == RateLimitResource.search.rawValue }
+    let search = await client.rateLimitSnapshots().first { $0.resource == .search }
     guard Self.allows(search, now: time) else {
       record(.budget)
       return

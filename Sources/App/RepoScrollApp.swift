@@ -157,11 +157,3 @@ public final class RepoScrollApp: Sendable {
     for curl in curlClients { curl.shutdown() }
   }
 }
-
-extension Duration {
-  /// Seconds as a Double, for metrics.
-  var secondsValue: Double {
-    let c = components
-    return Double(c.seconds) + Double(c.attoseconds) / 1e18
-  }
-}

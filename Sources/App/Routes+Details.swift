@@ -17,7 +17,7 @@ extension Routes {
       return HTTPError(.notFound, "no such repository").response
     }
     if request.headers["Sec-Fetch-Mode"] == "navigate" {
-      let location = "/?" + URLText.query([("q", "repo:\(owner)/\(repo)")])
+      let location = "/?" + URLEncoding.formatQuery([("q", "repo:\(owner)/\(repo)")])
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
     await warming.historyRequested(owner: owner, repo: repo)
@@ -140,11 +140,6 @@ extension Routes {
     {
       return etag
     }
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in avatar.bytes {
-      hash ^= UInt64(byte)
-      hash &*= 0x100_0000_01b3
-    }
-    return "\"" + String(hash, radix: 16) + "\""
+    return "\"" + String(FNV1a.hash(avatar.bytes), radix: 16) + "\""
   }
 }

@@ -84,12 +84,14 @@ extension Routes {
     out += "# HELP reposcroll_ratelimit_remaining GitHub requests left in the window, by resource.\n"
     out += "# TYPE reposcroll_ratelimit_remaining gauge\n"
     for limit in limits {
-      out += "reposcroll_ratelimit_remaining{resource=\"\(Self.label(limit.resource))\"} \(limit.remaining)\n"
+      out +=
+        "reposcroll_ratelimit_remaining{resource=\"\(Self.label(limit.resource.name))\"} \(limit.remaining)\n"
     }
     out += "# HELP reposcroll_ratelimit_reset_seconds When the window resets, Unix seconds, by resource.\n"
     out += "# TYPE reposcroll_ratelimit_reset_seconds gauge\n"
     for limit in limits {
-      out += "reposcroll_ratelimit_reset_seconds{resource=\"\(Self.label(limit.resource))\"} \(limit.reset)\n"
+      out +=
+        "reposcroll_ratelimit_reset_seconds{resource=\"\(Self.label(limit.resource.name))\"} \(limit.reset)\n"
     }
     return HTTPResponse(
       status: .ok,

@@ -64,12 +64,3 @@ struct SearchParameters: Sendable {
     return SearchQuery(text: q, sort: sort, order: order)
   }
 }
-
-extension StringProtocol {
-  /// The text without leading and trailing whitespace.
-  var trimmingWhitespace: SubSequence {
-    guard let start = firstIndex(where: { !$0.isWhitespace }) else { return self[endIndex...] }
-    let end = lastIndex(where: { !$0.isWhitespace }) ?? start
-    return self[start...end]
-  }
-}

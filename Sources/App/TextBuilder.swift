@@ -1,3 +1,4 @@
+import HTTP
 import Mustache
 
 /// Writes a short string (a path, a count, a phrase) straight into its final storage: no intermediate
@@ -75,8 +76,8 @@ struct TextBuilder {
     } while divisor > 0
   }
 
-  /// `text` percent-encoded (as `URLText.encode`).
+  /// `text` percent-encoded (as `URLEncoding.percentEncode`).
   mutating func encode(_ text: String) {
-    URLText.percentEncode(text) { byte($0) }
+    URLEncoding.percentEncode(text) { byte($0) }
   }
 }

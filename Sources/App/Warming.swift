@@ -1,4 +1,5 @@
 import GitHub
+import HTTP
 import Paging
 import Synchronization
 
@@ -65,7 +66,7 @@ final class Warming: Sendable {
   /// Seconds since an arbitrary start, from the continuous clock.
   @Sendable static func monotonicSeconds() -> Double {
     let since = ContinuousClock.now - start
-    return Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18
+    return since.secondsValue
   }
   private static let start = ContinuousClock.Instant.now
 
@@ -139,7 +140,7 @@ final class Warming: Sendable {
   /// Starts fetching the histories of `names` in the background while the core budget is plentiful.
   private func warmHistories(_ names: [RepoName]) async {
     guard !names.isEmpty else { return }
-    let core = await client.rateLimitSnapshots().first { $0.resource == RateLimitResource.core.rawValue }
+    let core = await client.rateLimitSnapshots().first { $0.resource == .core }
     guard Self.plentiful(core, spending: names.count, now: Int(Date().timeIntervalSince1970)) else {
       record(.budget, 1)
       return

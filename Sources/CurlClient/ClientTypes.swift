@@ -65,6 +65,6 @@ public enum ClientError: Error, Sendable, Equatable {
 
 /// Something that performs HTTP requests. `CurlHTTPClient` in production; tests inject fakes.
 public protocol HTTPClientTransport: Sendable {
-  /// Performs `request` and returns the whole response, or throws `ClientError`.
-  func execute(_ request: ClientRequest) async throws -> ClientResponse
+  /// Performs `request` and returns the whole response. A cancelled caller gets `.cancelled`.
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse
 }

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Limits and behaviour shared by every request of one `CurlHTTPClient`.
 public struct CurlClientConfiguration: Sendable {
   /// Time allowed to establish a connection (DNS, TCP and TLS).
@@ -41,10 +43,5 @@ public struct CurlClientConfiguration: Sendable {
 
 extension Duration {
   /// Whole milliseconds, at least 1, because libcurl reads 0 as "no limit".
-  var curlMilliseconds: Int {
-    let (seconds, attoseconds) = components
-    let ms = seconds.multipliedReportingOverflow(by: 1000)
-    guard !ms.overflow else { return Int.max }
-    return Swift.max(1, Int(ms.partialValue) + Int(attoseconds / 1_000_000_000_000_000))
-  }
+  var curlMilliseconds: Int { Swift.max(1, wholeMilliseconds) }
 }

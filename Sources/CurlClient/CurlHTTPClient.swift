@@ -8,6 +8,20 @@ import Synchronization
 /// work through a locked queue and `curl_multi_wakeup`. Connections (and HTTP/2 where a TLS server
 /// offers it) are reused across requests. Only http and https are allowed, TLS is always verified,
 /// redirects are off unless configured, and proxies come from the environment as libcurl reads them.
+///
+/// ```swift
+/// let client = CurlHTTPClient(configuration: CurlClientConfiguration())
+/// defer { client.shutdown() }
+/// do {
+///   let response = try await client.execute(
+///     ClientRequest(url: "https://api.github.com/zen", headers: ["User-Agent": "RepoScroll"]))
+///   print(response.status.code, response.body.count)
+/// } catch .timedOut {
+///   // typed throws: every failure is a `ClientError`
+/// } catch {
+///   print(error)
+/// }
+/// ```
 public final class CurlHTTPClient: HTTPClientTransport, Sendable {
   private let engine: CurlEngine?
   private let startError: ClientError?
@@ -34,14 +48,16 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
   /// Throws `ClientError` only. Cancelling the calling task removes the transfer at once (its
   /// connection is closed) and throws `ClientError.cancelled` rather than `CancellationError`,
   /// so callers switch over one error type. URL and header problems throw before any network use.
-  public func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  public func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     guard let engine else { throw startError ?? .other("client unavailable") }
     try CurlHTTPClient.validate(request)
     let ticket = RequestTicket(request: request)
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
+    // The continuation carries a `Result` so the error stays typed through the resume.
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<ClientResponse, ClientError>, Never>) in
         guard ticket.install(continuation) else {
-          continuation.resume(throwing: ClientError.cancelled)
+          continuation.resume(returning: .failure(.cancelled))
           return
         }
         if !engine.submit(.add(ticket)) { ticket.finish(.failure(.other("client is shut down"))) }
@@ -50,6 +66,7 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
       ticket.markCancelled()
       _ = engine.submit(.cancel(ticket))
     }
+    return try result.get()
   }
 
   /// Easy handles that exist, attached or pooled (at most `maxConcurrentRequests`; 0 after shutdown).
@@ -61,9 +78,10 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
   /// Rejects anything but an absolute http(s) URL with a host, and header fields that could smuggle lines.
   static func validate(_ request: ClientRequest) throws(ClientError) {
     try validate(url: request.url)
-    guard isToken(request.method.rawValue) else { throw .other("invalid method \(request.method)") }
+    guard HTTPToken.isToken(request.method.rawValue) else { throw .other("invalid method \(request.method)") }
     for field in request.headers {
-      guard isToken(field.name), !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
+      guard HTTPToken.isToken(field.name),
+        !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
       else { throw .other("invalid header field \(field.name)") }
     }
   }
@@ -86,13 +104,5 @@ public final class CurlHTTPClient: HTTPClientTransport, Sendable {
     // Safe: libcurl returned a NUL-terminated string that we own until curl_free.
     defer { curl_free(value) }
     return String(cString: value)
-  }
-
-  private static func isToken(_ s: String) -> Bool {
-    !s.isEmpty
-      && s.utf8.allSatisfy { c in
-        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-          || "!#$%&'*+-.^_`|~".utf8.contains(c)
-      }
   }
 }

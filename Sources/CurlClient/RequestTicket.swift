@@ -9,7 +9,7 @@ final class RequestTicket: Sendable {
   let request: ClientRequest
 
   private struct State {
-    var continuation: CheckedContinuation<ClientResponse, any Error>?
+    var continuation: CheckedContinuation<Result<ClientResponse, ClientError>, Never>?
     var cancelled = false
     var finished = false
   }
@@ -20,7 +20,7 @@ final class RequestTicket: Sendable {
 
   /// Stores the continuation; false if the ticket was already cancelled or finished (the caller
   /// then resumes it itself).
-  func install(_ continuation: CheckedContinuation<ClientResponse, any Error>) -> Bool {
+  func install(_ continuation: CheckedContinuation<Result<ClientResponse, ClientError>, Never>) -> Bool {
     state.withLock { s in
       if s.cancelled || s.finished { return false }
       s.continuation = continuation
@@ -39,15 +39,13 @@ final class RequestTicket: Sendable {
 
   /// Delivers the result; later calls do nothing.
   func finish(_ result: Result<ClientResponse, ClientError>) {
-    let continuation = state.withLock { s -> CheckedContinuation<ClientResponse, any Error>? in
+    let continuation = state.withLock {
+      s -> CheckedContinuation<Result<ClientResponse, ClientError>, Never>? in
       if s.finished { return nil }
       s.finished = true
       defer { s.continuation = nil }
       return s.continuation
     }
-    switch result {
-    case .success(let response): continuation?.resume(returning: response)
-    case .failure(let error): continuation?.resume(throwing: error)
-    }
+    continuation?.resume(returning: result)
   }
 }

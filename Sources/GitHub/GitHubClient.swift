@@ -8,7 +8,7 @@ import SharedStore
   import Foundation
 #endif
 
-/// The typed GitHub REST layer: repository search, star history and count, and avatars, with a
+/// The typed GitHub REST layer: repository search, star history and avatars, with a
 /// byte-bounded cache, ETag revalidation, coalescing of identical requests and local enforcement
 /// of GitHub's per-resource rate limits.
 public final class GitHubClient: Sendable {
@@ -79,17 +79,13 @@ public final class GitHubClient: Sendable {
     let url = try searchURL(query, page: page, perPage: perPage)
     let text = self.text
     let fetch = Fetch(
-      key: url, endpoint: .search, resource: RateLimitResource.search.rawValue,
-      request: ClientRequest(url: url, headers: apiHeaders), ttl: searchTTL
+      key: url, endpoint: .search, resource: .search, request: ClientRequest(url: url, headers: apiHeaders),
+      ttl: searchTTL
     ) { body, headers throws(GitHubError) in
-      .search(
-        try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text))
+      try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text)
     }
-    let delivered = try await load(fetch, reload: reload)
-    guard case .search(var result) = delivered.payload else {
-      throw .decoding("cached entry of another kind")
-    }
-    result.isStale = delivered.stale
+    var (result, stale) = try await load(fetch, reload: reload)
+    result.isStale = stale
     return result
   }
 
@@ -101,28 +97,12 @@ public final class GitHubClient: Sendable {
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
     let text = self.text
     let fetch = Fetch(
-      key: url, endpoint: .history, resource: RateLimitResource.core.rawValue,
-      request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
-    ) { body, _ throws(GitHubError) in .history(try ResponseDecoding.starHistory(body, text: text)) }
-    let delivered = try await load(fetch, reload: false)
-    guard case .history(var result) = delivered.payload else {
-      throw .decoding("cached entry of another kind")
-    }
-    result.isStale = delivered.stale
+      key: url, endpoint: .history, resource: .core, request: ClientRequest(url: url, headers: apiHeaders),
+      ttl: historyTTL
+    ) { body, _ throws(GitHubError) in try ResponseDecoding.starHistory(body, text: text) }
+    var (result, stale) = try await load(fetch, reload: false)
+    result.isStale = stale
     return result
-  }
-
-  /// The current stargazer count (`GET /repos/{owner}/{repo}/stargazers/count`).
-  public func stargazerCount(owner: String, repo: String) async throws(GitHubError) -> Int {
-    let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/count")
-    let fetch = Fetch(
-      key: url, endpoint: .count, resource: RateLimitResource.core.rawValue,
-      request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
-    ) { body, _ throws(GitHubError) in .count(try ResponseDecoding.stargazerCount(body)) }
-    guard case .count(let count) = try await load(fetch, reload: false).payload else {
-      throw .decoding("cached entry of another kind")
-    }
-    return count
   }
 
   /// Avatar bytes from the configured avatar host only (`/u/{id}?s={size}`, size clamped to
@@ -139,21 +119,9 @@ public final class GitHubClient: Sendable {
       key: url, endpoint: .avatar, resource: nil,
       request: ClientRequest(url: url, headers: avatarHeaders, maxResponseBytes: limit), ttl: avatarTTL
     ) { body, headers throws(GitHubError) in
-      .avatar(try GitHubClient.checkedAvatar(body, headers: headers, limit: limit, text: text))
+      try GitHubClient.checkedAvatar(body, headers: headers, limit: limit, text: text)
     }
-    guard case .avatar(let avatar) = try await load(fetch, reload: false).payload else {
-      throw .decoding("cached entry of another kind")
-    }
-    return avatar
-  }
-
-  /// Avatar bytes for a GitHub avatar URL such as an owner's `avatarURL`
-  /// (`{avatarBase}/u/{id}?v=4`); any other host or path is refused with `.invalidInput`.
-  public func avatar(url: String, size: Int) async throws(GitHubError) -> Avatar {
-    guard let id = avatarUserID(fromURL: url) else {
-      throw .invalidInput("avatar URL is not on the configured avatar host")
-    }
-    return try await avatar(userID: id, size: size)
+    return try await load(fetch, reload: false).value
   }
 
   /// The user id of an avatar URL on the configured avatar host, or nil for any other URL.
@@ -176,17 +144,21 @@ public final class GitHubClient: Sendable {
 
   // MARK: - Helpers
 
-  private func load(_ fetch: Fetch, reload: Bool) async throws(GitHubError) -> Delivered {
-    switch await state.load(fetch, reload: reload) {
-    case .success(let delivered): return delivered
-    case .failure(let error): throw error
-    }
+  /// The one load every endpoint goes through: the state's cache, coalescing, rate limits and
+  /// shared tier, then the value as its own type. Each key is one endpoint's URL, so the cast holds
+  /// unless a key were ever reused for another kind.
+  private func load<Value>(_ fetch: Fetch<Value>, reload: Bool) async throws(GitHubError)
+    -> (value: Value, stale: Bool)
+  {
+    let delivered = try await state.load(fetch, reload: reload).get()
+    guard let value = delivered.payload as? Value else { throw .decoding("cached entry of another kind") }
+    return (value, delivered.stale)
   }
 
   /// The search URL; the parameter order is fixed so equal queries share a cache key.
   func searchURL(_ query: SearchQuery, page: Int, perPage: Int) throws(GitHubError) -> String {
     guard GitHubClient.isHTTPURL(apiBase) else { throw .invalidInput("API base is not an http(s) URL") }
-    let text = String(query.text.trimmedWhitespace)
+    let text = String(query.text.trimmingWhitespace)
     guard !text.isEmpty else { throw .invalidInput("the search text is empty") }
     guard text.count <= 256 else { throw .invalidInput("the search text is longer than 256 characters") }
     var items: [(String, String)] = [("q", text)]
@@ -213,7 +185,7 @@ public final class GitHubClient: Sendable {
   ) throws(GitHubError) -> Avatar {
     let raw = headers["content-type"] ?? ""
     let type = raw.split(separator: ";", maxSplits: 1).first.map { String($0).lowercased() } ?? ""
-    let mediaType = String(type.trimmedWhitespace)
+    let mediaType = String(type.trimmingWhitespace)
     guard ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(mediaType) else {
       throw .decoding("avatar content type \"\(mediaType.prefix(64))\" is not an accepted image type")
     }
@@ -223,7 +195,7 @@ public final class GitHubClient: Sendable {
   }
 
   private static func trimmedBase(_ base: String) -> String {
-    var result = String(base.trimmedWhitespace)
+    var result = String(base.trimmingWhitespace)
     while result.hasSuffix("/") { result.removeLast() }
     return result
   }
@@ -235,14 +207,5 @@ public final class GitHubClient: Sendable {
   /// Drops control characters so configuration cannot inject header lines.
   private static func headerSafe(_ value: String) -> String {
     String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-  }
-}
-
-extension StringProtocol {
-  /// The text without leading and trailing whitespace (FoundationEssentials has no trimming).
-  var trimmedWhitespace: SubSequence {
-    guard let start = firstIndex(where: { !$0.isWhitespace }) else { return self[endIndex...] }
-    let end = lastIndex(where: { !$0.isWhitespace }) ?? start
-    return self[start...end]
   }
 }

@@ -1,15 +1,41 @@
-/// A GitHub rate-limit bucket. Search and core are counted separately.
-public enum RateLimitResource: String, Sendable, CaseIterable {
-  /// Most REST endpoints (stargazer history and count).
+/// A GitHub rate-limit bucket. Search and core are counted separately; a bucket this client does
+/// not know by name (GitHub adds them, e.g. `code_search`) is kept by its name, so it is still tracked.
+public enum RateLimitResource: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// Most REST endpoints (stargazer history).
   case core
   /// `/search/*`.
   case search
+  /// Any other bucket, by the name GitHub gives it (lower-cased).
+  case other(String)
+
+  /// The bucket GitHub names `name` (as in `x-ratelimit-resource`).
+  public init(name: String) {
+    switch name {
+    case "core": self = .core
+    case "search": self = .search
+    default: self = .other(name)
+    }
+  }
+
+  /// GitHub's name for the bucket.
+  public var name: String {
+    switch self {
+    case .core: return "core"
+    case .search: return "search"
+    case .other(let name): return name
+    }
+  }
+
+  public var description: String { name }
+
+  /// Ordered by name, as snapshots and metrics list them.
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.name < rhs.name }
 }
 
 /// Why a GitHub call failed. Messages never contain the token.
 public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The resource is exhausted until `until` (Unix seconds); `secondary` for abuse/secondary limits.
-  case rateLimited(resource: String, until: Int, secondary: Bool)
+  case rateLimited(resource: RateLimitResource, until: Int, secondary: Bool)
   /// GitHub's 422 message, e.g. "Only the first 1000 search results are available".
   case validation(String)
   /// 404: the repository or user does not exist (or is not visible).

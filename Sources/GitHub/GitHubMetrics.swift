@@ -4,8 +4,6 @@ public enum GitHubEndpoint: String, Sendable, Hashable, CaseIterable {
   case search
   /// `GET /repos/{owner}/{repo}/stargazers/history`.
   case history
-  /// `GET /repos/{owner}/{repo}/stargazers/count`.
-  case count
   /// `GET {avatarBase}/u/{id}`.
   case avatar
 }

@@ -17,7 +17,9 @@ extension GitHubState {
 
   /// Loads through the shared store: its fresh value, else the value another instance is fetching,
   /// else one upstream call under the shared lock and ledger, whose result is shared.
-  func loadShared(_ fetch: Fetch, _ request: ClientRequest, reload: Bool, store: any SharedStore) async
+  func loadShared<Value>(
+    _ fetch: Fetch<Value>, _ request: ClientRequest, reload: Bool, store: any SharedStore
+  ) async
     -> Result<Delivered, GitHubError>
   {
     let started = now()
@@ -59,14 +61,15 @@ extension GitHubState {
 
   /// A value that answers a waiting request: fresh, or for a reload stored after the reload began
   /// (by the instance that held the lock meanwhile).
-  private func isAnswer(_ entry: SharedEntry, _ reload: Bool, _ started: Double) -> Bool {
+  private func isAnswer<Value>(_ entry: SharedEntry<Value>, _ reload: Bool, _ started: Double) -> Bool {
     reload ? entry.storedAt > started : now() < entry.expires
   }
 
   /// The decoded shared entry of the fetch's kind, or nil (absent, malformed or foreign: a miss).
-  private func sharedEntry(_ fetch: Fetch, store: any SharedStore) async -> SharedEntry? {
+  private func sharedEntry<Value>(_ fetch: Fetch<Value>, store: any SharedStore) async -> SharedEntry<Value>?
+  {
     guard let bytes = await store.value(for: fetch.key) else { return nil }
-    guard let entry = PayloadCodec.decode(bytes), entry.payload.matches(fetch.endpoint) else {
+    guard let entry = PayloadCodec.decode(bytes, as: Value.self) else {
       counters.sharedRejected += 1
       return nil
     }
@@ -74,7 +77,9 @@ extension GitHubState {
   }
 
   /// Takes a fresh shared entry into the local layer (until the same expiry) and answers with it.
-  private func adopt(_ entry: SharedEntry, _ fetch: Fetch) -> Result<Delivered, GitHubError> {
+  private func adopt<Value>(_ entry: SharedEntry<Value>, _ fetch: Fetch<Value>) -> Result<
+    Delivered, GitHubError
+  > {
     counters.sharedHits += 1
     storeLocally(fetch.key, entry.payload, etag: entry.etag, expires: entry.expires)
     return .success(Delivered(payload: entry.payload, stale: false))
@@ -82,42 +87,37 @@ extension GitHubState {
 
   /// Keeps an expired shared entry locally when this instance has none, so a 304 or an upstream
   /// failure can still use it, and revalidates with its ETag.
-  private func prepareRevalidation(_ entry: SharedEntry, _ fetch: Fetch, _ request: inout ClientRequest) {
+  private func prepareRevalidation<Value>(
+    _ entry: SharedEntry<Value>, _ fetch: Fetch<Value>, _ request: inout ClientRequest
+  ) {
     guard cache.peek(fetch.key) == nil || request.headers["if-none-match"] == nil else { return }
     storeLocally(fetch.key, entry.payload, etag: entry.etag, expires: entry.expires)
     if let etag = entry.etag { request.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
   }
 
   /// One upstream call if the shared ledger allows it; a fresh result is stored for the others.
-  private func callUpstream(_ fetch: Fetch, _ request: ClientRequest, store: any SharedStore) async
+  private func callUpstream<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, store: any SharedStore)
+    async
     -> Result<Delivered, GitHubError>
   {
-    if let resource = fetch.resource, let refusal = await store.reserve(resource, now: now()) {
+    if let resource = fetch.resource, let refusal = await store.reserve(resource.name, now: now()) {
       ledger.refund(resource)
       let until = ledger.block(resource, until: refusal.until, secondary: refusal.secondary, now: now())
       counters.rateLimitedLocally += 1
       return .failure(.rateLimited(resource: resource, until: until, secondary: refusal.secondary))
     }
     let result = await perform(fetch, request)
-    if case .success(let delivered) = result, !delivered.stale, let entry = cache.peek(fetch.key) {
+    if case .success(let delivered) = result, !delivered.stale, let entry = cache.peek(fetch.key),
+      let payload = entry.value as? Value
+    {
       let arrived = now()
       let shared = SharedEntry(
-        payload: entry.value, etag: entry.etag, expires: entry.expires, storedAt: arrived)
+        payload: payload, etag: entry.etag, expires: entry.expires, storedAt: arrived)
       if let bytes = PayloadCodec.encode(shared) {
         await store.setValue(
           bytes, for: fetch.key, keepFor: max(1, entry.expires - arrived) + Self.staleGraceSeconds)
       }
     }
     return result
-  }
-}
-
-extension Payload {
-  /// Whether this payload is what `endpoint` returns (a value of another kind is foreign).
-  func matches(_ endpoint: GitHubEndpoint) -> Bool {
-    switch (self, endpoint) {
-    case (.search, .search), (.history, .history), (.count, .count), (.avatar, .avatar): return true
-    default: return false
-    }
   }
 }

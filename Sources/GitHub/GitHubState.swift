@@ -19,7 +19,7 @@ actor GitHubState {
   private let shared: (any SharedStore)?
   private let text: UpstreamText
   private let log: (@Sendable (String) -> Void)?
-  var cache: ResponseCache<Payload>
+  var cache: ResponseCache<any CachedPayload>
   private var flights: [String: Flight] = [:]
   private var nextID: UInt64 = 0
   var ledger = RateLimitLedger()
@@ -40,7 +40,7 @@ actor GitHubState {
 
   /// Serves from a fresh entry, joins an identical request in flight, refuses an exhausted
   /// resource locally, or starts one upstream call (conditional when an ETag is cached).
-  func load(_ fetch: Fetch, reload: Bool) async -> Result<Delivered, GitHubError> {
+  func load<Value>(_ fetch: Fetch<Value>, reload: Bool) async -> Result<Delivered, GitHubError> {
     if Task.isCancelled { return .failure(.cancelled) }
     let start = now()
     if !reload, let entry = cache.get(fetch.key), start < entry.expires {
@@ -101,7 +101,9 @@ actor GitHubState {
 
   /// Runs the upstream call, then answers every waiter still there. A flight abandoned by all its
   /// waiters has already left `flights`, and a newer flight under the same key is not touched.
-  private func fly(_ fetch: Fetch, _ request: ClientRequest, reload: Bool, flightID: UInt64) async {
+  private func fly<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, reload: Bool, flightID: UInt64)
+    async
+  {
     let result = await route(fetch, request, reload: reload)
     guard let flight = flights[fetch.key], flight.id == flightID else { return }
     flights[fetch.key] = nil
@@ -123,18 +125,19 @@ actor GitHubState {
   func snapshots() -> [RateLimitSnapshot] { ledger.snapshots }
 
   /// Through the shared store when there is one, else straight upstream.
-  private func route(_ fetch: Fetch, _ request: ClientRequest, reload: Bool) async -> Result<
-    Delivered, GitHubError
-  > {
-    // Avatars stay local: large, per-instance, and not counted against the API's limits.
-    if let shared, fetch.endpoint != .avatar {
+  private func route<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, reload: Bool) async
+    -> Result<Delivered, GitHubError>
+  {
+    // Kinds that are not shared (avatars: large, per instance, outside the API's limits) stay local.
+    if let shared, Value.sharedKind != nil {
       return await loadShared(fetch, request, reload: reload, store: shared)
     }
     return await perform(fetch, request)
   }
 
   /// One upstream call and the local bookkeeping of its answer (mirrored to the shared ledger).
-  func perform(_ fetch: Fetch, _ request: ClientRequest) async -> Result<Delivered, GitHubError> {
+  func perform<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest) async -> Result<Delivered, GitHubError>
+  {
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
     switch outcome {
@@ -159,7 +162,7 @@ actor GitHubState {
         ledger.record(limits, resource: resource, now: arrived)
         if let shared, let remaining = limits.remaining {
           await shared.record(
-            resource, limit: limits.limit ?? remaining, remaining: remaining,
+            resource.name, limit: limits.limit ?? remaining, remaining: remaining,
             reset: RateLimitLedger.boundedReset(limits.reset ?? Int(arrived) + 60, now: Int(arrived)))
         }
       }
@@ -183,13 +186,8 @@ actor GitHubState {
   }
 
   /// Counts the malformed values a fresh payload left out, and logs them in one line.
-  private func noteSkipped(_ payload: Payload, fetch: Fetch) {
-    let skipped: Skipped
-    switch payload {
-    case .search(let page): skipped = page.skipped
-    case .history(let history): skipped = history.skipped
-    case .count, .avatar: return
-    }
+  private func noteSkipped<Value>(_ payload: Value, fetch: Fetch<Value>) {
+    let skipped = payload.skipped
     guard skipped.count > 0 else { return }
     counters.itemsSkipped[fetch.endpoint, default: 0] += skipped.count
     let path =
@@ -203,21 +201,23 @@ actor GitHubState {
   }
 
   /// Puts a payload in the local cache, charged for what it holds.
-  func storeLocally(_ key: String, _ payload: Payload, etag: String?, expires: Double) {
+  func storeLocally(_ key: String, _ payload: any CachedPayload, etag: String?, expires: Double) {
     let cost = payload.estimatedBytes + key.utf8.count + 256
     cache.set(key, .init(value: payload, etag: etag, expires: expires, cost: cost))
   }
 
-  private func refund(_ resource: String) async {
+  private func refund(_ resource: RateLimitResource) async {
     ledger.refund(resource)
-    await shared?.refund(resource)
+    await shared?.refund(resource.name)
   }
 
-  private func handle(_ error: GitHubError, fetch: Fetch) async -> Result<Delivered, GitHubError> {
+  private func handle<Value>(_ error: GitHubError, fetch: Fetch<Value>) async -> Result<
+    Delivered, GitHubError
+  > {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
       let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
-      await shared?.block(resource, until: bounded, secondary: secondary)
+      await shared?.block(resource.name, until: bounded, secondary: secondary)
       return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)
@@ -236,9 +236,9 @@ actor GitHubState {
     return .success(Delivered(payload: entry.value, stale: true))
   }
 
-  private enum Outcome: Sendable {
+  private enum Outcome<Value: CachedPayload>: Sendable {
     /// A response; `decoded` is set for 200 only.
-    case answered(ClientResponse, decoded: Result<Payload, GitHubError>?)
+    case answered(ClientResponse, decoded: Result<Value, GitHubError>?)
     case failed(String)
     /// The call was cancelled because no caller waits for it any more.
     case cancelled
@@ -246,21 +246,17 @@ actor GitHubState {
 
   /// The transport call and the decoding, off the actor so other requests proceed meanwhile.
   @concurrent
-  private static func send(
+  private static func send<Value>(
     _ transport: any HTTPClientTransport, _ request: ClientRequest,
-    decode: @Sendable ([UInt8], HTTPHeaders) throws(GitHubError) -> Payload
-  ) async -> Outcome {
+    decode: @Sendable ([UInt8], HTTPHeaders) throws(GitHubError) -> Value
+  ) async -> Outcome<Value> {
     let response: ClientResponse
     do {
       response = try await transport.execute(request)
-    } catch ClientError.cancelled {
-      return .cancelled
-    } catch let error as ClientError {
-      return .failed(describe(error))
-    } catch is CancellationError {
+    } catch .cancelled {
       return .cancelled
     } catch {
-      return .failed(String(describing: error))
+      return .failed(describe(error))
     }
     guard response.status.code == 200 else { return .answered(response, decoded: nil) }
     do {

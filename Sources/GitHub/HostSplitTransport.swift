@@ -9,7 +9,7 @@ struct HostSplitTransport: HTTPClientTransport {
   /// the slash keeps `https://a.example` from matching `https://a.example.evil`.
   let avatarPrefix: String
 
-  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     if request.url.hasPrefix(avatarPrefix) { return try await avatars.execute(request) }
     return try await api.execute(request)
   }

@@ -1,26 +1,26 @@
 import SharedStore
 
-/// A cache entry as it travels through a shared store: the payload with its ETag, when it stops
+/// A cache entry as it travels through a shared store: the value with its ETag, when it stops
 /// being fresh and when it was stored (Unix seconds).
-struct SharedEntry: Sendable {
-  var payload: Payload
+struct SharedEntry<Value: CachedPayload>: Sendable {
+  var payload: Value
   var etag: String?
   var expires: Double
   var storedAt: Double
 }
 
 /// The compact, versioned binary form of shared cache entries. Decoding checks every length and
-/// count against the API's own bounds, refuses trailing bytes and unknown versions, and returns nil
-/// for anything else, so a malformed or foreign value is a cache miss. Avatars are not encoded:
-/// they stay in each instance's memory.
+/// count against the API's own bounds, refuses trailing bytes, unknown versions and values of
+/// another kind, and returns nil for anything else, so a malformed or foreign value is a cache miss.
+/// Avatars are not encoded: they stay in each instance's memory.
 enum PayloadCodec {
   /// Leading bytes of every value: "RSC" and the format version. A new layout takes a new version.
   static let magic: [UInt8] = [0x52, 0x53, 0x43, 1]
 
-  private enum Kind: UInt8 {
+  /// The byte after `magic` that says which kind of value follows. (3, a stargazer count, is retired.)
+  enum Kind: UInt8 {
     case search = 1
     case history = 2
-    case count = 3
   }
 
   /// Bounds a decoded value must respect (GitHub's page size caps and generous string limits).
@@ -31,49 +31,28 @@ enum PayloadCodec {
   private static let maxURLBytes = 2_048
   private static let maxTextBytes = 8_192
 
-  /// The bytes for `entry`, or nil for payloads that are not shared (avatars).
-  static func encode(_ entry: SharedEntry) -> [UInt8]? {
+  /// The bytes for `entry`, or nil for a kind that is not shared (avatars).
+  static func encode<Value>(_ entry: SharedEntry<Value>) -> [UInt8]? {
+    guard let kind = Value.sharedKind else { return nil }
     var writer = ByteWriter(capacity: 1024)
     writer.raw(magic)
-    switch entry.payload {
-    case .search: writer.byte(Kind.search.rawValue)
-    case .history: writer.byte(Kind.history.rawValue)
-    case .count: writer.byte(Kind.count.rawValue)
-    case .avatar: return nil
-    }
+    writer.byte(kind.rawValue)
     writer.signed(milliseconds(entry.storedAt))
     writer.signed(milliseconds(entry.expires))
     writer.optionalString(entry.etag)
-    switch entry.payload {
-    case .search(let page): write(page, to: &writer)
-    case .history(let history): write(history, to: &writer)
-    case .count(let count): writer.signed(count)
-    case .avatar: return nil
-    }
+    entry.payload.write(to: &writer)
     return writer.bytes
   }
 
-  /// The entry in `bytes`, or nil when they are not a well-formed value of this version.
-  static func decode(_ bytes: [UInt8]) -> SharedEntry? {
+  /// The entry in `bytes`, or nil when they are not a well-formed `Value` of this version.
+  static func decode<Value: CachedPayload>(_ bytes: [UInt8], as _: Value.Type) -> SharedEntry<Value>? {
     var reader = ByteReader(bytes)
-    guard let head = reader.raw(magic.count), head.elementsEqual(magic),
-      let kindByte = reader.byte(), let kind = Kind(rawValue: kindByte),
+    guard let kind = Value.sharedKind, let head = reader.raw(magic.count), head.elementsEqual(magic),
+      reader.byte() == kind.rawValue,
       let storedAt = reader.signed(), let expires = reader.signed(),
-      let etag = reader.optionalString(maxBytes: 512)
+      let etag = reader.optionalString(maxBytes: 512),
+      let payload = Value.read(from: &reader), reader.isAtEnd
     else { return nil }
-    let payload: Payload
-    switch kind {
-    case .search:
-      guard let page = readSearchPage(&reader) else { return nil }
-      payload = .search(page)
-    case .history:
-      guard let history = readHistory(&reader) else { return nil }
-      payload = .history(history)
-    case .count:
-      guard let count = reader.signed(), count >= 0 else { return nil }
-      payload = .count(count)
-    }
-    guard reader.isAtEnd else { return nil }
     return SharedEntry(
       payload: payload, etag: etag, expires: Double(expires) / 1000, storedAt: Double(storedAt) / 1000)
   }
@@ -89,43 +68,34 @@ enum PayloadCodec {
 
   // MARK: - Search pages
 
-  private static func write(_ page: SearchPage, to writer: inout ByteWriter) {
+  static func write(_ page: SearchPage, to writer: inout ByteWriter) {
     writer.signed(page.totalCount)
     writer.bool(page.incompleteResults)
     writer.signed(page.page)
     writer.signed(page.perPage)
-    let links = page.links.sorted { $0.key < $1.key }
-    writer.unsigned(UInt64(links.count))
-    for (rel, url) in links {
-      writer.string(rel)
-      writer.string(url)
+    writer.array(page.links.sorted { $0.key < $1.key }) { writer, link in
+      writer.string(link.key)
+      writer.string(link.value)
     }
-    writer.unsigned(UInt64(page.items.count))
-    for item in page.items { write(item, to: &writer) }
+    writer.array(page.items) { writer, item in write(item, to: &writer) }
   }
 
-  private static func readSearchPage(_ reader: inout ByteReader) -> SearchPage? {
+  static func readSearchPage(_ reader: inout ByteReader) -> SearchPage? {
     guard let total = reader.signed(), total >= 0, let incomplete = reader.bool(),
       let page = reader.signed(), page >= 1, let perPage = reader.signed(), (1...maxItems).contains(perPage),
-      let linkCount = reader.count(max: maxLinks)
+      let links = reader.array(
+        max: maxLinks,
+        { reader -> (String, String)? in
+          guard let rel = reader.string(maxBytes: 16), let url = reader.string(maxBytes: maxURLBytes) else {
+            return nil
+          }
+          return (rel, url)
+        }),
+      let items = reader.array(max: perPage, readRepository)
     else { return nil }
-    var links: [String: String] = [:]
-    for _ in 0..<linkCount {
-      guard let rel = reader.string(maxBytes: 16), let url = reader.string(maxBytes: maxURLBytes) else {
-        return nil
-      }
-      links[rel] = url
-    }
-    guard let itemCount = reader.count(max: perPage) else { return nil }
-    var items: [Repository] = []
-    items.reserveCapacity(itemCount)
-    for _ in 0..<itemCount {
-      guard let item = readRepository(&reader) else { return nil }
-      items.append(item)
-    }
     return SearchPage(
-      totalCount: total, incompleteResults: incomplete, items: items, links: links, page: page,
-      perPage: perPage)
+      totalCount: total, incompleteResults: incomplete, items: items,
+      links: Dictionary(links, uniquingKeysWith: { $1 }), page: page, perPage: perPage)
   }
 
   private static func write(_ item: Repository, to writer: inout ByteWriter) {
@@ -147,8 +117,7 @@ enum PayloadCodec {
     writer.signed(item.stargazersCount)
     writer.signed(item.forksCount)
     writer.signed(item.openIssuesCount)
-    writer.unsigned(UInt64(item.topics.count))
-    for topic in item.topics { writer.string(topic) }
+    writer.array(item.topics) { $0.string($1) }
     writer.optionalString(item.license)
     writer.string(item.createdAt)
     writer.string(item.updatedAt)
@@ -173,15 +142,9 @@ enum PayloadCodec {
     guard let htmlURL = reader.string(maxBytes: maxURLBytes),
       let description = reader.optionalString(maxBytes: maxTextBytes), let fork = reader.bool(),
       let language = reader.optionalString(maxBytes: 256), let stars = reader.signed(),
-      let forks = reader.signed(), let issues = reader.signed(), let topicCount = reader.count(max: maxTopics)
-    else { return nil }
-    var topics: [String] = []
-    topics.reserveCapacity(topicCount)
-    for _ in 0..<topicCount {
-      guard let topic = reader.string(maxBytes: 256) else { return nil }
-      topics.append(topic)
-    }
-    guard let license = reader.optionalString(maxBytes: 256), let created = reader.string(maxBytes: 64),
+      let forks = reader.signed(), let issues = reader.signed(),
+      let topics = reader.array(max: maxTopics, { $0.string(maxBytes: 256) }),
+      let license = reader.optionalString(maxBytes: 256), let created = reader.string(maxBytes: 64),
       let updated = reader.string(maxBytes: 64), let pushed = reader.optionalString(maxBytes: 64),
       let homepage = reader.optionalString(maxBytes: maxURLBytes), let archived = reader.bool()
     else { return nil }
@@ -194,33 +157,22 @@ enum PayloadCodec {
 
   // MARK: - Star histories
 
-  private static func write(_ history: StarHistory, to writer: inout ByteWriter) {
-    writer.unsigned(UInt64(history.weeks.count))
-    for week in history.weeks {
+  static func write(_ history: StarHistory, to writer: inout ByteWriter) {
+    writer.array(history.weeks) { writer, week in
       writer.string(week.week)
       writer.signed(week.weekStart)
       writer.signed(week.total)
-      writer.unsigned(UInt64(week.days.count))
-      for day in week.days { writer.signed(day) }
+      writer.array(week.days) { $0.signed($1) }
     }
   }
 
-  private static func readHistory(_ reader: inout ByteReader) -> StarHistory? {
-    guard let weekCount = reader.count(max: maxWeeks) else { return nil }
-    var weeks: [StarWeek] = []
-    weeks.reserveCapacity(weekCount)
-    for _ in 0..<weekCount {
+  static func readHistory(_ reader: inout ByteReader) -> StarHistory? {
+    let weeks = reader.array(max: maxWeeks) { reader -> StarWeek? in
       guard let week = reader.string(maxBytes: 32), let start = reader.signed(), let total = reader.signed(),
-        let dayCount = reader.count(max: 7), dayCount == 7
+        let days = reader.array(max: 7, { $0.signed() }), days.count == 7
       else { return nil }
-      var days: [Int] = []
-      days.reserveCapacity(7)
-      for _ in 0..<dayCount {
-        guard let day = reader.signed() else { return nil }
-        days.append(day)
-      }
-      weeks.append(StarWeek(week: week, total: total, days: days, weekStart: start))
+      return StarWeek(week: week, total: total, days: days, weekStart: start)
     }
-    return StarHistory(weeks: weeks)
+    return weeks.map { StarHistory(weeks: $0) }
   }
 }

@@ -11,13 +11,14 @@ public struct RateLimitHeaders: Sendable, Equatable {
   /// `x-ratelimit-used`.
   public var used: Int?
   /// `x-ratelimit-resource`, lower-cased.
-  public var resource: String?
+  public var resource: RateLimitResource?
   /// `retry-after` in seconds (the HTTP-date form is not used by GitHub and is ignored).
   public var retryAfter: Int?
 
   /// Headers from their parts.
   public init(
-    limit: Int? = nil, remaining: Int? = nil, reset: Int? = nil, used: Int? = nil, resource: String? = nil,
+    limit: Int? = nil, remaining: Int? = nil, reset: Int? = nil, used: Int? = nil,
+    resource: RateLimitResource? = nil,
     retryAfter: Int? = nil
   ) {
     self.limit = limit
@@ -35,7 +36,7 @@ public struct RateLimitHeaders: Sendable, Equatable {
     result.remaining = integer(headers["x-ratelimit-remaining"])
     result.reset = integer(headers["x-ratelimit-reset"])
     result.used = integer(headers["x-ratelimit-used"])
-    result.resource = token(headers["x-ratelimit-resource"])
+    result.resource = token(headers["x-ratelimit-resource"]).map(RateLimitResource.init(name:))
     result.retryAfter = integer(headers["retry-after"])
     return result == RateLimitHeaders() ? nil : result
   }

@@ -1,3 +1,5 @@
+import SharedStore
+
 /// Local bookkeeping of GitHub's per-resource rate limits, so exhausted resources are refused
 /// without a request. Requests in flight are reserved against `remaining`.
 ///
@@ -7,10 +9,7 @@
 /// lock a resource for long or make callers retry in a tight loop.
 struct RateLimitLedger {
   private struct State {
-    var limit: Int
-    var remaining: Int
-    var reset: Int
-    var secondaryUntil: Int?
+    var window: LedgerWindow
     /// Refusals in a row whose reset had already passed.
     var staleRefusals = 0
   }
@@ -22,7 +21,7 @@ struct RateLimitLedger {
   /// The first back-off after a refusal whose reset has passed; it doubles up to `fallbackWait`.
   static let staleBackoff = 5
 
-  private var states: [String: State] = [:]
+  private var states: [RateLimitResource: State] = [:]
 
   /// `reset` when it is at most `maxResetAhead` seconds after `now`, else `now + fallbackWait`.
   static func boundedReset(_ reset: Int, now: Int) -> Int {
@@ -30,63 +29,42 @@ struct RateLimitLedger {
   }
 
   /// The error to answer locally when `resource` may not be called at `now`, else nil.
-  func refusal(_ resource: String, now: Double) -> GitHubError? {
-    guard let state = states[resource] else { return nil }
-    if let until = state.secondaryUntil, now < Double(until) {
-      return .rateLimited(resource: resource, until: until, secondary: true)
-    }
-    if state.remaining <= 0, now < Double(state.reset) {
-      return .rateLimited(resource: resource, until: state.reset, secondary: false)
-    }
-    return nil
+  func refusal(_ resource: RateLimitResource, now: Double) -> GitHubError? {
+    guard let refusal = states[resource]?.window.refusal(now: now) else { return nil }
+    return .rateLimited(resource: resource, until: refusal.until, secondary: refusal.secondary)
   }
 
   /// Counts one request about to be sent.
-  mutating func reserve(_ resource: String, now: Double) {
-    guard var state = states[resource] else { return }
-    if now >= Double(state.reset) {
-      // A new window has begun; the next response's headers will tell its real figures.
-      state.remaining = state.limit
-    }
-    state.remaining = max(0, state.remaining - 1)
-    states[resource] = state
+  mutating func reserve(_ resource: RateLimitResource, now: Double) {
+    states[resource]?.window.reserve(now: now)
   }
 
   /// Returns a reservation that cost GitHub nothing (a 304, or a request that never arrived).
-  mutating func refund(_ resource: String) {
-    guard var state = states[resource] else { return }
-    state.remaining = min(state.limit, state.remaining + 1)
-    states[resource] = state
+  mutating func refund(_ resource: RateLimitResource) {
+    states[resource]?.window.refund()
   }
 
-  /// Folds in a response's headers. Within one window the lower count wins, because responses to
-  /// concurrent requests arrive out of order; a later window replaces the figures.
-  mutating func record(_ headers: RateLimitHeaders, resource: String, now: Double) {
+  /// Folds in a response's headers (see `LedgerWindow.record`); a reset is bounded first.
+  mutating func record(_ headers: RateLimitHeaders, resource: RateLimitResource, now: Double) {
     guard let remaining = headers.remaining else { return }
     let seconds = Int(now)
-    let reset = Self.boundedReset(headers.reset ?? states[resource]?.reset ?? seconds + 60, now: seconds)
+    let reset = Self.boundedReset(
+      headers.reset ?? states[resource]?.window.reset ?? seconds + 60, now: seconds)
     if remaining > 0 { states[resource]?.staleRefusals = 0 }
-    let limit = headers.limit ?? states[resource]?.limit ?? remaining
-    guard var state = states[resource] else {
-      states[resource] = State(limit: limit, remaining: remaining, reset: reset)
+    let limit = headers.limit ?? states[resource]?.window.limit ?? remaining
+    guard states[resource] != nil else {
+      states[resource] = State(window: LedgerWindow(limit: limit, remaining: remaining, reset: reset))
       return
     }
-    if reset > state.reset {
-      state.remaining = remaining
-      state.reset = reset
-    } else if reset == state.reset {
-      state.remaining = min(state.remaining, remaining)
-    }
-    state.limit = limit
-    states[resource] = state
+    states[resource]?.window.record(limit: limit, remaining: remaining, reset: reset)
   }
 
   /// Marks `resource` exhausted after GitHub refused a request that said until `until`, and
   /// returns the time actually used: bounded to an hour ahead, and a short growing back-off when
   /// `until` has already passed.
-  mutating func block(_ resource: String, until: Int, secondary: Bool, now: Double) -> Int {
+  mutating func block(_ resource: RateLimitResource, until: Int, secondary: Bool, now: Double) -> Int {
     let seconds = Int(now)
-    var state = states[resource] ?? State(limit: 0, remaining: 0, reset: until)
+    var state = states[resource] ?? State(window: LedgerWindow(limit: 0, remaining: 0, reset: until))
     var until = Self.boundedReset(until, now: seconds)
     if until <= seconds {
       let shift = min(state.staleRefusals, 4)
@@ -95,12 +73,7 @@ struct RateLimitLedger {
     } else {
       state.staleRefusals = 0
     }
-    if secondary {
-      state.secondaryUntil = max(state.secondaryUntil ?? until, until)
-    } else {
-      state.remaining = 0
-      state.reset = until
-    }
+    state.window.block(until: until, secondary: secondary)
     states[resource] = state
     return until
   }
@@ -109,8 +82,8 @@ struct RateLimitLedger {
   var snapshots: [RateLimitSnapshot] {
     states.sorted { $0.key < $1.key }.map {
       RateLimitSnapshot(
-        resource: $0.key, limit: $0.value.limit, remaining: $0.value.remaining, reset: $0.value.reset,
-        secondaryUntil: $0.value.secondaryUntil)
+        resource: $0.key, limit: $0.value.window.limit, remaining: $0.value.window.remaining,
+        reset: $0.value.window.reset, secondaryUntil: $0.value.window.secondaryUntil)
     }
   }
 }

@@ -1,7 +1,7 @@
 /// The last known state of one rate-limit resource.
 public struct RateLimitSnapshot: Sendable, Equatable {
-  /// The resource name, e.g. `search` or `core`.
-  public var resource: String
+  /// The bucket, e.g. `.search` or `.core`.
+  public var resource: RateLimitResource
   /// Requests allowed per window.
   public var limit: Int
   /// Requests left in this window, as tracked locally (in-flight requests counted).
@@ -12,7 +12,8 @@ public struct RateLimitSnapshot: Sendable, Equatable {
   public var secondaryUntil: Int?
 
   /// A snapshot from its parts.
-  public init(resource: String, limit: Int, remaining: Int, reset: Int, secondaryUntil: Int? = nil) {
+  public init(resource: RateLimitResource, limit: Int, remaining: Int, reset: Int, secondaryUntil: Int? = nil)
+  {
     self.resource = resource
     self.limit = limit
     self.remaining = remaining

@@ -1,12 +1,14 @@
 import HTTP
 
 /// Removes the token from any text that might reach a log or a page, in its plain form and with
-/// any of its characters written as a JSON `\uXXXX` escape or a `%XX` percent-escape.
-struct Redactor: Sendable {
+/// any of its characters written as a JSON `\uXXXX` escape or a `%XX` percent-escape. The one
+/// redaction of the project: upstream text here, and the app's log lines.
+public struct Redactor: Sendable {
   let secret: String?
   private let secretBytes: [UInt8]
 
-  init(secret: String?) {
+  /// A redactor of `secret`; with nil or an empty secret it changes nothing.
+  public init(secret: String?) {
     self.secret = secret
     secretBytes = Array((secret ?? "").utf8)
   }
@@ -25,6 +27,14 @@ struct Redactor: Sendable {
     guard !secretBytes.isEmpty else { return body }
     // As above: read only within the closure, indices checked.
     return body.withUnsafeBufferPointer { redacted($0) } ?? body
+  }
+
+  /// Replaces every occurrence in `buffer[start...]` in place; no allocation when there is none.
+  public func redact(_ buffer: inout [UInt8], from start: Int) {
+    guard !secretBytes.isEmpty, start >= 0, start < buffer.count else { return }
+    // Read only within the closure; `redacted` checks every index against the slice's count.
+    let tail = buffer.withUnsafeBufferPointer { redacted(UnsafeBufferPointer(rebasing: $0[start...])) }
+    if let tail { buffer.replaceSubrange(start..., with: tail) }
   }
 
   private static let marker = Array("[redacted]".utf8)

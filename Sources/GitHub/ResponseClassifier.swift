@@ -10,7 +10,7 @@ enum ResponseClassifier {
   /// The error for `status`, or nil for 2xx and 304. `resource` is the rate-limit bucket of the
   /// endpoint (nil for the avatar host, which has no GitHub rate limit).
   static func error(
-    status: Int, headers: HTTPHeaders, body: [UInt8], resource: String?, now: Double,
+    status: Int, headers: HTTPHeaders, body: [UInt8], resource: RateLimitResource?, now: Double,
     text: UpstreamText = .tokenless
   ) -> GitHubError? {
     switch status {

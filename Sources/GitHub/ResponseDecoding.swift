@@ -59,17 +59,6 @@ enum ResponseDecoding {
     return history
   }
 
-  static func stargazerCount(_ body: [UInt8]) throws(GitHubError) -> Int {
-    try decode(CountDTO.self, body).count
-  }
-
-  /// The classic stargazers list, in either media type (plain users or `{starred_at, user}`);
-  /// malformed entries are left out.
-  static func stargazers(_ body: [UInt8], text: UpstreamText = .tokenless) throws(GitHubError) -> [Stargazer]
-  {
-    try decode([Lossy<StargazerDTO>].self, body).compactMap { try? $0.result.get().model(text) }
-  }
-
   /// GitHub's error `message`, or the start of a non-JSON body: cleaned and redacted before it is
   /// cut to 300 characters, so no cut can leave part of the token.
   static func errorMessage(_ body: [UInt8], text: UpstreamText = .tokenless) -> String {
@@ -267,38 +256,6 @@ private struct StarWeekDTO: Decodable {
   }
 }
 
-private struct CountDTO: Decodable {
-  let count: Int
-  enum CodingKeys: String, CodingKey { case count }
-  init(from decoder: any Decoder) throws {
-    count = try decoder.container(keyedBy: CodingKeys.self).decodeClamped(.count)
-  }
-}
-
 private struct ErrorDTO: Decodable {
   let message: String?
-}
-
-private struct StargazerDTO: Decodable {
-  let user: OwnerDTO
-  let starredAt: String?
-
-  private enum Keys: String, CodingKey { case starredAt = "starred_at", user }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Keys.self)
-    if container.contains(.user) {
-      user = try container.decode(OwnerDTO.self, forKey: .user)
-      starredAt = try container.decodeIfPresent(String.self, forKey: .starredAt)
-    } else {
-      user = try OwnerDTO(from: decoder)
-      starredAt = nil
-    }
-  }
-
-  func model(_ text: UpstreamText) -> Stargazer {
-    Stargazer(
-      login: text.clean(user.login), id: user.id, avatarURL: text.clean(user.avatarURL) ?? "",
-      starredAt: text.clean(starredAt))
-  }
 }

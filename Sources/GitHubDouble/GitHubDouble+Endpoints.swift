@@ -8,7 +8,7 @@ extension GitHubDouble {
     let (rate, limited) = take(.search, context, request)
     if let limited { return limited }
     let q = request.queryValue("q") ?? ""
-    if q.trimmingCharacters().isEmpty {
+    if q.trimmingSpaces.isEmpty {
       return withHeaders(GitHubResponses.validationFailed(code: "missing", message: nil), rate)
     }
     if q.count > 256 {

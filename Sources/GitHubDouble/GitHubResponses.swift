@@ -152,7 +152,7 @@ enum GitHubResponses {
     guard let inm = request.headers["If-None-Match"] else { return false }
     let bare = strip(etag)
     for candidate in inm.split(separator: ",") {
-      let c = candidate.trimmingCharacters()
+      let c = candidate.trimmingSpaces
       if c == "*" || strip(c) == bare { return true }
     }
     return false
@@ -176,16 +176,5 @@ enum GitHubResponses {
     let colons = address.filter { $0 == ":" }.count
     if colons == 1, let c = address.firstIndex(of: ":") { return String(address[..<c]) }
     return address
-  }
-}
-
-extension StringProtocol {
-  /// The string without surrounding spaces and tabs.
-  func trimmingCharacters() -> Substring {
-    let s = Substring(self)
-    guard let a = s.firstIndex(where: { $0 != " " && $0 != "\t" }),
-      let b = s.lastIndex(where: { $0 != " " && $0 != "\t" })
-    else { return s[s.endIndex...] }
-    return s[a...b]
   }
 }

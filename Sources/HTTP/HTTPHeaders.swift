@@ -78,13 +78,3 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     return true
   }
 }
-
-extension StringProtocol {
-  /// The string without leading and trailing spaces and tabs.
-  var trimmingSpaces: Substring {
-    let s = Substring(self)
-    guard let start = s.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return s[s.endIndex...] }
-    let end = s.lastIndex(where: { $0 != " " && $0 != "\t" }) ?? start
-    return s[start...end]
-  }
-}

@@ -1,4 +1,5 @@
 import Glibc
+import HTTP
 import Sockets
 
 /// A batched access log. Each entry is formatted on its loop's thread into that loop's buffer; the

@@ -80,11 +80,7 @@ extension StaticFiles {
 
   /// 8 hex digits of a 64-bit FNV-1a hash of the contents.
   static func contentHash(_ bytes: [UInt8]) -> String {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes {
-      h ^= UInt64(b)
-      h &*= 0x100_0000_01b3
-    }
+    let h = FNV1a.hash(bytes)
     let folded = UInt32(truncatingIfNeeded: h ^ (h >> 32))
     let hex = String(folded, radix: 16)
     return String(repeating: "0", count: 8 - hex.count) + hex

@@ -7,6 +7,19 @@
 /// page, at the total count or at the cap, whichever comes first; a short page does not end it,
 /// because upstreams (GitHub search) answer short pages mid-list. The total used is the largest any
 /// page reported, so `aria-setsize` never shrinks mid-list when a later page reports less.
+///
+/// ```swift
+/// struct Numbers: PageSource {
+///   struct Item: Identifiable, Sendable { var id: Int }
+///   var upstreamPageSize: Int { 100 }
+///   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Item> {
+///     SourcePage(items: (1...100).map { Item(id: ($0 + (number - 1) * 100)) }, totalCount: 250)
+///   }
+/// }
+/// let list = PagedList(source: Numbers(), batchSize: 20)
+/// let first = await list.batch(after: 0)  // items 1…20, nextCursor 20, state .items
+/// let next = await list.batch(after: first.nextCursor ?? 0)
+/// ```
 public struct PagedList<Source: PageSource>: Sendable {
   /// The upstream.
   public let source: Source
@@ -85,6 +98,16 @@ public struct PagedList<Source: PageSource>: Sendable {
   /// kept), on an indexed page that changed, or needing ids another walk holds.
   @usableFromInline enum Outcome { case done, failed, stale, lent }
 
+  /// A full batch of a list that goes on after it.
+  @inlinable func goingOn(
+    cursor: Int, _ collected: [PositionedItem<Source.Item>], _ walked: WalkState
+  ) -> ListBatch<Source.Item> {
+    ListBatch(
+      cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
+      state: .items, incomplete: walked.incomplete, measure: walked.measure,
+      reportedTotal: walked.largestTotal)
+  }
+
   /// Walks pages from `first` (the state before it in `before`), reading the `known` pages' new items
   /// from the index and de-duplicating later ones through `seen`, and records each page it indexes.
   /// A walk from page 1 passes all pages through `seen`; a planned walk may go past its known pages
@@ -161,15 +184,7 @@ public struct PagedList<Source: PageSource>: Sendable {
             IndexedPage(fresh: fresh, fingerprint: Self.fingerprint(fetched.items), after: after))
         }
         if offset < known.count { walked.barren = added == 0 ? walked.barren + 1 : 0 }
-        if more {
-          return (
-            ListBatch(
-              cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
-              state: .items, incomplete: walked.incomplete, measure: walked.measure,
-              reportedTotal: walked.largestTotal),
-            .done, recorded, false
-          )
-        }
+        if more { return (goingOn(cursor: cursor, collected, walked), .done, recorded, false) }
         let upstreamDone =
           fetched.items.isEmpty || page * pageSize >= walked.limit || walked.barren >= Self.maxBarrenPages
         if upstreamDone {
@@ -182,13 +197,7 @@ public struct PagedList<Source: PageSource>: Sendable {
         }
         if collected.count == batchSize {
           // Knowing whether more follow would cost another page; let the next batch find out.
-          return (
-            ListBatch(
-              cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
-              state: .items, incomplete: walked.incomplete, measure: walked.measure,
-              reportedTotal: walked.largestTotal),
-            .done, recorded, false
-          )
+          return (goingOn(cursor: cursor, collected, walked), .done, recorded, false)
         }
         page += 1
       }

@@ -67,6 +67,20 @@ public struct ByteReader: Sendable {
     return String(validating: slice, as: UTF8.self)
   }
 
+  /// A count of at most `limit`, then that many elements read by `element`; nil when the count or
+  /// any element is invalid.
+  public mutating func array<Element>(max limit: Int, _ element: (inout ByteReader) -> Element?) -> [Element]?
+  {
+    guard let count = count(max: limit) else { return nil }
+    var result: [Element] = []
+    result.reserveCapacity(count)
+    for _ in 0..<count {
+      guard let value = element(&self) else { return nil }
+      result.append(value)
+    }
+    return result
+  }
+
   /// An optional string (presence byte, then the string).
   public mutating func optionalString(maxBytes: Int = 65_536) -> String?? {
     guard let present = bool() else { return nil }

@@ -38,6 +38,14 @@ public struct ByteWriter: Sendable {
     bytes.append(contentsOf: value.utf8)
   }
 
+  /// A count, then each element written by `element` (read back with `ByteReader.array`).
+  public mutating func array<Elements: Collection>(
+    _ values: Elements, _ element: (inout ByteWriter, Elements.Element) -> Void
+  ) {
+    unsigned(UInt64(values.count))
+    for value in values { element(&self, value) }
+  }
+
   /// An optional string: a presence byte, then the string.
   public mutating func optionalString(_ value: String?) {
     bool(value != nil)

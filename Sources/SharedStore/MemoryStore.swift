@@ -4,17 +4,10 @@ import Synchronization
 /// values and locks, the ledger's rules), for tests of the layers above and for instances that
 /// share one process. It can be switched off to stand for an unreachable store.
 public final class MemoryStore: SharedStore {
-  private struct Ledger {
-    var limit: Int
-    var remaining: Int
-    var reset: Int
-    var secondaryUntil: Int = 0
-  }
-
   private struct State {
     var values: [String: (bytes: [UInt8], until: Double)] = [:]
     var locks: [String: (owner: String, until: Double)] = [:]
-    var ledgers: [String: Ledger] = [:]
+    var ledgers: [String: LedgerWindow] = [:]
     var available = true
     var nextOwner = 0
     var failures = 0
@@ -71,16 +64,8 @@ public final class MemoryStore: SharedStore {
   public func reserve(_ resource: String, now time: Double) async -> LedgerRefusal? {
     state.withLock { state -> LedgerRefusal? in
       guard state.available, var ledger = state.ledgers[resource] else { return nil }
-      if time < Double(ledger.secondaryUntil) {
-        return LedgerRefusal(until: ledger.secondaryUntil, secondary: true)
-      }
-      if time >= Double(ledger.reset) {
-        // A new window has begun; the next response's headers tell its real figures.
-        ledger.remaining = ledger.limit
-      } else if ledger.remaining <= 0 {
-        return LedgerRefusal(until: ledger.reset, secondary: false)
-      }
-      ledger.remaining = max(0, ledger.remaining - 1)
+      if let refusal = ledger.refusal(now: time) { return refusal }
+      ledger.reserve(now: time)
       state.ledgers[resource] = ledger
       return nil
     }
@@ -88,40 +73,27 @@ public final class MemoryStore: SharedStore {
 
   public func refund(_ resource: String) async {
     state.withLock { state in
-      guard state.available, var ledger = state.ledgers[resource] else { return }
-      ledger.remaining = min(ledger.limit, ledger.remaining + 1)
-      state.ledgers[resource] = ledger
+      guard state.available else { return }
+      state.ledgers[resource]?.refund()
     }
   }
 
   public func record(_ resource: String, limit: Int, remaining: Int, reset: Int) async {
     state.withLock { state in
       guard state.available else { return }
-      guard var ledger = state.ledgers[resource] else {
-        state.ledgers[resource] = Ledger(limit: limit, remaining: remaining, reset: reset)
+      guard state.ledgers[resource] != nil else {
+        state.ledgers[resource] = LedgerWindow(limit: limit, remaining: remaining, reset: reset)
         return
       }
-      if reset > ledger.reset {
-        ledger.remaining = remaining
-        ledger.reset = reset
-      } else if reset == ledger.reset {
-        ledger.remaining = min(ledger.remaining, remaining)
-      }
-      ledger.limit = limit
-      state.ledgers[resource] = ledger
+      state.ledgers[resource]?.record(limit: limit, remaining: remaining, reset: reset)
     }
   }
 
   public func block(_ resource: String, until: Int, secondary: Bool) async {
     state.withLock { state in
       guard state.available else { return }
-      var ledger = state.ledgers[resource] ?? Ledger(limit: 0, remaining: 0, reset: until)
-      if secondary {
-        ledger.secondaryUntil = max(ledger.secondaryUntil, until)
-      } else {
-        ledger.remaining = 0
-        ledger.reset = until
-      }
+      var ledger = state.ledgers[resource] ?? LedgerWindow(limit: 0, remaining: 0, reset: until)
+      ledger.block(until: until, secondary: secondary)
       state.ledgers[resource] = ledger
     }
   }

@@ -149,14 +149,3 @@ struct CardRenderingTests {
     #expect(text == String(value))
   }
 }
-
-@Suite("URL text")
-struct URLTextTests {
-  @Test(arguments: ["", "swift", "stars:>=0 language:c++", "ünïcødé/😀?&=#%+", "a~b-c.d_e"])
-  func encodingMatchesTheHTTPTarget(text: String) {
-    #expect(URLText.encode(text) == URLEncoding.percentEncode(text))
-    #expect(
-      URLText.query([("q", text), ("after", "20")])
-        == URLEncoding.formatQuery([("q", text), ("after", "20")]))
-  }
-}

@@ -13,7 +13,20 @@ import Testing
 struct ScriptedTransport: HTTPClientTransport {
   let answer: @Sendable (ClientRequest) async throws -> ClientResponse
 
-  func execute(_ request: ClientRequest) async throws -> ClientResponse { try await answer(request) }
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
+    do {
+      return try await answer(request)
+    } catch {
+      throw Self.typed(error)
+    }
+  }
+
+  /// A script's error as the transport's typed error; a cancelled sleep is a cancelled request.
+  static func typed(_ error: any Error) -> ClientError {
+    if let error = error as? ClientError { return error }
+    if error is CancellationError { return .cancelled }
+    return .other(String(describing: error))
+  }
 
   static func json(_ body: String, headers: [(String, String)] = []) -> ClientResponse {
     ClientResponse(

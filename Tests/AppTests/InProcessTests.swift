@@ -10,7 +10,7 @@ import Testing
 struct InProcessTests {
   /// A GitHub that cannot be reached.
   struct OfflineTransport: HTTPClientTransport {
-    func execute(_ request: ClientRequest) async throws -> ClientResponse {
+    func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
       throw ClientError.other("offline")
     }
   }

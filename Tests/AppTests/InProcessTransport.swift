@@ -12,13 +12,18 @@ import HTTPServer
 struct InProcessTransport: HTTPClientTransport {
   let handler: HTTPHandler
 
-  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     if Task.isCancelled { throw ClientError.cancelled }
     guard let (host, target) = Self.split(request.url) else { throw ClientError.invalidURL(request.url) }
     var headers = request.headers
     if headers["Host"] == nil { headers.add(name: "Host", value: host) }
-    let response = try await Self.call(
-      handler, HTTPRequest(method: request.method, target: target, headers: headers))
+    let response: ClientResponse
+    do {
+      response = try await Self.call(
+        handler, HTTPRequest(method: request.method, target: target, headers: headers))
+    } catch {
+      throw ScriptedTransport.typed(error)
+    }
     if let limit = request.maxResponseBytes, response.body.count > limit {
       throw ClientError.tooLarge(limit: limit)
     }

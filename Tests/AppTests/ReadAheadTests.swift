@@ -134,18 +134,18 @@ struct ReadAheadTests {
     "the budget rule: a fifth of the window stays for readers",
     arguments: [(30, 8, true), (30, 7, true), (30, 6, false), (10, 3, true), (10, 2, false), (0, 0, false)])
   func budget(limit: Int, remaining: Int, allowed: Bool) {
-    let snapshot = RateLimitSnapshot(resource: "search", limit: limit, remaining: remaining, reset: 2_000)
+    let snapshot = RateLimitSnapshot(resource: .search, limit: limit, remaining: remaining, reset: 2_000)
     #expect(ReadAhead.allows(snapshot, now: 1_000) == allowed)
   }
 
   @Test func anUnknownOrResetWindowAllowsAndASecondaryLimitForbids() {
     #expect(ReadAhead.allows(nil, now: 1_000))
     #expect(
-      ReadAhead.allows(RateLimitSnapshot(resource: "search", limit: 30, remaining: 0, reset: 999), now: 1_000)
+      ReadAhead.allows(RateLimitSnapshot(resource: .search, limit: 30, remaining: 0, reset: 999), now: 1_000)
     )
     #expect(
       !ReadAhead.allows(
-        RateLimitSnapshot(resource: "search", limit: 30, remaining: 30, reset: 2_000, secondaryUntil: 1_060),
+        RateLimitSnapshot(resource: .search, limit: 30, remaining: 30, reset: 2_000, secondaryUntil: 1_060),
         now: 1_000))
   }
 }

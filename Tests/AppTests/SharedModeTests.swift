@@ -17,7 +17,7 @@ import Testing
 struct SharedModeTests {
   /// A GitHub that finds nothing.
   struct EmptySearch: HTTPClientTransport {
-    func execute(_ request: ClientRequest) async throws -> ClientResponse {
+    func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
       ClientResponse(
         status: .ok, headers: ["Content-Type": "application/json"],
         body: Array("{\"total_count\":0,\"incomplete_results\":false,\"items\":[]}".utf8))

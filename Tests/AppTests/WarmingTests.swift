@@ -108,7 +108,7 @@ struct WarmingTests {
     "plentiful: half the core window stays after warming",
     arguments: [(5000, 2504, 4, true), (5000, 2503, 4, false), (60, 34, 4, true), (60, 33, 4, false)])
   func plentiful(limit: Int, remaining: Int, spending: Int, allowed: Bool) {
-    let snapshot = RateLimitSnapshot(resource: "core", limit: limit, remaining: remaining, reset: 2_000)
+    let snapshot = RateLimitSnapshot(resource: .core, limit: limit, remaining: remaining, reset: 2_000)
     #expect(Warming.plentiful(snapshot, spending: spending, now: 1_000) == allowed)
   }
 

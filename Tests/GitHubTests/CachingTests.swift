@@ -67,7 +67,7 @@ struct CachingTests {
     let first = try await client.starHistory(owner: "apple", repo: "swift")
     #expect(
       await client.rateLimitSnapshots() == [
-        RateLimitSnapshot(resource: "core", limit: 5000, remaining: 4999, reset: 4600)
+        RateLimitSnapshot(resource: .core, limit: 5000, remaining: 4999, reset: 4600)
       ])
 
     transport.respond { _ in ClientResponse(status: .notModified, headers: HTTPHeaders(limits)) }

@@ -9,7 +9,7 @@ import Testing
 final class HangingTransport: HTTPClientTransport {
   private let state = Mutex((started: 0, cancelled: 0))
 
-  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     state.withLock { $0.started += 1 }
     do {
       try await Task.sleep(for: .seconds(3600))

@@ -23,13 +23,12 @@ struct ClientRequestTests {
     let transport = FakeTransport { request in
       if request.url.contains("/u/") { return ClientRequestTests.png }
       if request.url.contains("/history") { return Fixtures.response(Fixtures.historyJSON) }
-      if request.url.contains("/count") { return Fixtures.response("{\"count\":42}") }
       return Fixtures.search(ids: [1])
     }
     let client = Self.client(token: "ghp_secret123", transport: transport)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     _ = try await client.starHistory(owner: "apple", repo: "swift")
-    #expect(try await client.stargazerCount(owner: "apple", repo: "swift") == 42)
+    _ = try await client.starHistory(owner: "apple", repo: "swift", perPage: 5)
     _ = try await client.avatar(userID: 7, size: 40)
     let requests = transport.requests
     #expect(requests.count == 4)
@@ -57,7 +56,7 @@ struct ClientRequestTests {
   @Test func theTokenNeverAppearsInErrorsOrDescriptions() async throws {
     let token = "ghp_TOPSECRET"
     let transport = FakeTransport { request in
-      if request.url.contains("/count") {
+      if request.url.contains("/stargazers/history") {
         return Fixtures.response("{\"message\":\"Bad token ghp_TOPSECRET here\"}", status: 403)
       }
       throw ClientError.other("connect failed; auth ghp_TOPSECRET")
@@ -71,7 +70,7 @@ struct ClientRequestTests {
       #expect(!String(describing: error).contains(token))
     }
     do {
-      _ = try await client.stargazerCount(owner: "a", repo: "b")
+      _ = try await client.starHistory(owner: "a", repo: "b")
       Issue.record("expected a forbidden error")
     } catch {
       #expect(error == .forbidden("Bad token [redacted] here"))
@@ -109,17 +108,14 @@ struct ClientRequestTests {
   }
 
   @Test func starEndpointsUseDocumentedPaths() async throws {
-    let transport = FakeTransport { request in
-      request.url.contains("/count")
-        ? Fixtures.response("{\"count\":7}") : Fixtures.response(Fixtures.historyJSON)
-    }
+    let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
     let client = Self.client(transport: transport)
     let history = try await client.starHistory(owner: "my-org", repo: "my.repo_1")
-    _ = try await client.stargazerCount(owner: "my-org", repo: "my.repo_1")
+    _ = try await client.starHistory(owner: "my-org", repo: "my.repo_1", perPage: 4)
     #expect(
       transport.requests.map(\.url) == [
         "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/history?per_page=30",
-        "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/count",
+        "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/history?per_page=4",
       ])
     #expect(history.weeks.count == 2)
     #expect(history.weeks[0] == StarWeek(weekStart: 1_754_784_000, total: 19, days: [0, 12, 7, 0, 0, 0, 0]))
@@ -178,9 +174,8 @@ struct ClientRequestTests {
     ("", "repo"), ("owner", ""), ("own%2e", "r"), ("owner", "r?x=1"),
   ])
   func invalidNamesNeverReachTheTransport(owner: String, repo: String) async {
-    let transport = FakeTransport { _ in Fixtures.response("{\"count\":1}") }
+    let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
     let client = Self.client(transport: transport)
-    await #expect(throws: GitHubError.self) { _ = try await client.stargazerCount(owner: owner, repo: repo) }
     await #expect(throws: GitHubError.self) { _ = try await client.starHistory(owner: owner, repo: repo) }
     #expect(transport.callCount == 0)
   }

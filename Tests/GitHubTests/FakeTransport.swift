@@ -15,14 +15,27 @@ final class FakeTransport: HTTPClientTransport {
   /// Replaces the script for later requests.
   func respond(_ handler: @escaping Handler) { self.handler.withLock { $0 = handler } }
 
-  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     recorded.withLock { $0.append(request) }
     let current = handler.withLock { $0 }
-    return try await current(request)
+    do {
+      return try await current(request)
+    } catch {
+      throw ClientError.typed(error)
+    }
   }
 
   var requests: [ClientRequest] { recorded.withLock { $0 } }
   var callCount: Int { recorded.withLock { $0.count } }
+}
+
+extension ClientError {
+  /// A script's error as the transport's typed error; a cancelled sleep is a cancelled request.
+  static func typed(_ error: any Error) -> ClientError {
+    if let error = error as? ClientError { return error }
+    if error is CancellationError { return .cancelled }
+    return .other(String(describing: error))
+  }
 }
 
 /// A clock tests move by hand.

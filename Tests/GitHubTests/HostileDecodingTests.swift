@@ -180,6 +180,12 @@ struct RedactionTests {
   func escapedFormsAreRedacted(_ text: String, _ expected: String) {
     #expect(redactor.redact(text) == expected)
     #expect(redactor.redact(Array(text.utf8)) == Array(expected.utf8))
+    var line = Array("kept ghp_AB12 ".utf8) + Array(text.utf8)
+    redactor.redact(&line, from: 5)
+    #expect(line == Array("kept [redacted] ".utf8) + Array(expected.utf8), "in place, after the start")
+    var head = Array("ghp_AB12|".utf8)
+    redactor.redact(&head, from: 9)
+    #expect(head == Array("ghp_AB12|".utf8), "bytes before the start are left alone")
   }
 
   @Test func withoutATokenNothingChanges() {

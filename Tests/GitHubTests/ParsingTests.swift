@@ -71,11 +71,6 @@ struct ParsingTests {
     #expect(short.weeks.isEmpty)
     #expect(short.skipped == Skipped(count: 1, first: "week 0 has 6 days, expected 7"))
     #expect(try ResponseDecoding.starHistory(Array("[]".utf8)).weeks.isEmpty)
-    #expect(try ResponseDecoding.stargazerCount(Array("{\"count\":42,\"other\":1}".utf8)) == 42)
-    #expect(try ResponseDecoding.stargazerCount(Array("{\"count\":-1}".utf8)) == 0)
-    #expect(throws: GitHubError.self) {
-      try ResponseDecoding.stargazerCount(Array("{\"count\":\"42\"}".utf8))
-    }
   }
 }
 

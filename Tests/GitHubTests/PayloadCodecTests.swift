@@ -30,19 +30,16 @@ struct PayloadCodecTests {
     StarWeek(weekStart: 1_754_179_200, total: 3, days: [1, 1, 1, 0, 0, 0, 0]),
   ])
 
-  static func encoded(_ payload: Payload, etag: String? = "W/\"abc\"") -> [UInt8] {
+  static func encoded<Value: CachedPayload>(_ payload: Value, etag: String? = "W/\"abc\"") -> [UInt8] {
     PayloadCodec.encode(
       SharedEntry(payload: payload, etag: etag, expires: 1_700_000_060.5, storedAt: 1_700_000_000))
       ?? []
   }
 
   @Test func searchPageRoundTrips() throws {
-    let bytes = Self.encoded(.search(Self.page))
-    let entry = try #require(PayloadCodec.decode(bytes))
-    guard case .search(let page) = entry.payload else {
-      Issue.record("decoded another kind")
-      return
-    }
+    let bytes = Self.encoded(Self.page)
+    let entry = try #require(PayloadCodec.decode(bytes, as: SearchPage.self))
+    let page = entry.payload
     #expect(page.items == Self.page.items)
     #expect(page.links == Self.page.links)
     #expect(page.totalCount == 4242 && page.incompleteResults && page.page == 2 && page.perPage == 30)
@@ -52,48 +49,53 @@ struct PayloadCodecTests {
     #expect(bytes.count < 30 * 400)
   }
 
-  @Test func historyAndCountRoundTrip() throws {
-    let history = try #require(PayloadCodec.decode(Self.encoded(.history(Self.history), etag: nil)))
-    guard case .history(let decoded) = history.payload else {
-      Issue.record("decoded another kind")
-      return
-    }
-    #expect(decoded.weeks == Self.history.weeks)
+  @Test func historyRoundTrips() throws {
+    let history = try #require(
+      PayloadCodec.decode(Self.encoded(Self.history, etag: nil), as: StarHistory.self))
+    #expect(history.payload.weeks == Self.history.weeks)
     #expect(history.etag == nil)
-    let count = try #require(PayloadCodec.decode(Self.encoded(.count(123_456))))
-    guard case .count(let value) = count.payload else {
-      Issue.record("decoded another kind")
-      return
-    }
-    #expect(value == 123_456)
+  }
+
+  @Test func aValueOfAnotherKindIsNotDecoded() {
+    #expect(PayloadCodec.decode(Self.encoded(Self.history), as: SearchPage.self) == nil)
+    #expect(PayloadCodec.decode(Self.encoded(Self.page), as: StarHistory.self) == nil)
   }
 
   @Test func avatarsAreNotShared() {
     let avatar = Avatar(bytes: [1, 2, 3], contentType: "image/png", etag: nil)
-    #expect(
-      PayloadCodec.encode(SharedEntry(payload: .avatar(avatar), etag: nil, expires: 0, storedAt: 0)) == nil)
+    #expect(PayloadCodec.encode(SharedEntry(payload: avatar, etag: nil, expires: 0, storedAt: 0)) == nil)
+    #expect(PayloadCodec.decode(PayloadCodec.magic + [0], as: Avatar.self) == nil)
   }
 
   @Test func everyTruncationAndTrailingByteIsRejected() {
-    for payload in [Payload.search(Self.page), .history(Self.history), .count(5)] {
-      let bytes = Self.encoded(payload)
+    for (bytes, decodes) in [
+      (Self.encoded(Self.page), { PayloadCodec.decode($0, as: SearchPage.self) != nil }),
+      (
+        Self.encoded(Self.history),
+        { (bytes: [UInt8]) in PayloadCodec.decode(bytes, as: StarHistory.self) != nil }
+      ),
+    ] {
       #expect(!bytes.isEmpty)
+      #expect(decodes(bytes))
       for length in 0..<bytes.count {
-        #expect(PayloadCodec.decode(Array(bytes.prefix(length))) == nil, "prefix \(length) accepted")
+        #expect(!decodes(Array(bytes.prefix(length))), "prefix \(length) accepted")
       }
-      #expect(PayloadCodec.decode(bytes + [0]) == nil)
+      #expect(!decodes(bytes + [0]))
     }
   }
 
   @Test func foreignValuesAreRejected() {
-    var otherVersion = Self.encoded(.count(5))
+    var otherVersion = Self.encoded(Self.history)
     otherVersion[3] = 2
     let foreign: [[UInt8]] = [
       [], Array("hello".utf8), Array("{\"total_count\":1,\"items\":[]}".utf8), otherVersion,
       PayloadCodec.magic + [9],  // unknown kind
       PayloadCodec.magic + [3, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],
     ]
-    for value in foreign { #expect(PayloadCodec.decode(value) == nil) }
+    for value in foreign {
+      #expect(PayloadCodec.decode(value, as: SearchPage.self) == nil)
+      #expect(PayloadCodec.decode(value, as: StarHistory.self) == nil)
+    }
   }
 
   @Test func outOfBoundsCountsAndInvalidTextAreRejected() {
@@ -101,21 +103,20 @@ struct PayloadCodecTests {
     var tooMany = Self.page
     tooMany.perPage = 5
     tooMany.items = Array(tooMany.items.prefix(6))
-    #expect(PayloadCodec.decode(Self.encoded(.search(tooMany))) == nil)
+    #expect(PayloadCodec.decode(Self.encoded(tooMany), as: SearchPage.self) == nil)
     // A week with six days.
     let sixDays = StarHistory(weeks: [StarWeek(weekStart: 0, total: 1, days: [1, 0, 0, 0, 0, 0])])
-    #expect(PayloadCodec.decode(Self.encoded(.history(sixDays))) == nil)
-    // A negative count.
-    #expect(PayloadCodec.decode(Self.encoded(.count(-1))) == nil)
+    #expect(PayloadCodec.decode(Self.encoded(sixDays), as: StarHistory.self) == nil)
     // Invalid UTF-8 in the ETag.
-    var bytes = Self.encoded(.count(1), etag: "ab")
+    var bytes = Self.encoded(StarHistory(weeks: []), etag: "ab")
+    #expect(PayloadCodec.decode(bytes, as: StarHistory.self) != nil)
     if let index = bytes.lastIndex(of: UInt8(ascii: "a")) { bytes[index] = 0xC0 }
-    #expect(PayloadCodec.decode(bytes) == nil)
+    #expect(PayloadCodec.decode(bytes, as: StarHistory.self) == nil)
   }
 
   @Test func randomAndMutatedBytesNeverCrash() {
     var generator = SeededGenerator(state: 11)
-    let valid = Self.encoded(.search(Self.page))
+    let valid = Self.encoded(Self.page)
     var accepted = 0
     for round in 0..<2_000 {
       var bytes: [UInt8]
@@ -130,7 +131,7 @@ struct PayloadCodecTests {
             in: 0...255, using: &generator)
         }
       }
-      if PayloadCodec.decode(bytes) != nil { accepted += 1 }
+      if PayloadCodec.decode(bytes, as: SearchPage.self) != nil { accepted += 1 }
     }
     // Mutations inside string bytes can still decode; random junk must not.
     #expect(accepted < 1_000)

@@ -29,10 +29,10 @@ struct RateLimitBoundsTests {
     let transport = FakeTransport { _ in Self.refusal(reset: reset) }
     let client = CachingTests.client(transport, clock: clock)
     #expect(
-      await Self.search(client, "a") == .rateLimited(resource: "search", until: 10_060, secondary: false))
+      await Self.search(client, "a") == .rateLimited(resource: .search, until: 10_060, secondary: false))
     clock.advance(59)
     #expect(
-      await Self.search(client, "b") == .rateLimited(resource: "search", until: 10_060, secondary: false))
+      await Self.search(client, "b") == .rateLimited(resource: .search, until: 10_060, secondary: false))
     #expect(transport.callCount == 1)
     clock.advance(1)
     transport.respond { _ in Fixtures.search(ids: [1]) }
@@ -47,7 +47,7 @@ struct RateLimitBoundsTests {
     let client = CachingTests.client(transport, clock: clock)
     #expect(await Self.search(client, "a") == nil)
     #expect(
-      await Self.search(client, "b") == .rateLimited(resource: "search", until: 10_060, secondary: false))
+      await Self.search(client, "b") == .rateLimited(resource: .search, until: 10_060, secondary: false))
     clock.advance(60)
     #expect(await Self.search(client, "c") == nil)
     #expect(transport.callCount == 2)
@@ -59,7 +59,7 @@ struct RateLimitBoundsTests {
     let transport = FakeTransport { _ in Self.refusal(reset: 9_000, remaining: 5, retryAfter: retryAfter) }
     let client = CachingTests.client(transport, clock: clock)
     #expect(
-      await Self.search(client, "a") == .rateLimited(resource: "search", until: 7_000 + wait, secondary: true)
+      await Self.search(client, "a") == .rateLimited(resource: .search, until: 7_000 + wait, secondary: true)
     )
   }
 

@@ -22,7 +22,7 @@ struct RateLimitTests {
     let client = CachingTests.client(transport, clock: clock)
     _ = try await client.searchRepositories(SearchQuery(text: "q0"), page: 1)
     for i in 1...5 {
-      await #expect(throws: GitHubError.rateLimited(resource: "search", until: 10_100, secondary: false)) {
+      await #expect(throws: GitHubError.rateLimited(resource: .search, until: 10_100, secondary: false)) {
         _ = try await client.searchRepositories(SearchQuery(text: "q\(i)"), page: 1)
       }
       clock.advance(10)
@@ -30,8 +30,8 @@ struct RateLimitTests {
     #expect(transport.callCount == 1)
     #expect(await client.metrics().rateLimitedLocally == 5)
     // Another resource is unaffected.
-    transport.respond { _ in Fixtures.response("{\"count\":3}") }
-    #expect(try await client.stargazerCount(owner: "a", repo: "b") == 3)
+    transport.respond { _ in Fixtures.response(Fixtures.historyJSON) }
+    #expect(try await client.starHistory(owner: "a", repo: "b").weeks.count == 2)
     #expect(transport.callCount == 2)
     // After the reset, calls resume.
     clock.advance(60)
@@ -41,8 +41,8 @@ struct RateLimitTests {
     let page = try await client.searchRepositories(SearchQuery(text: "q9"), page: 1)
     #expect(page.items.map(\.id) == [2])
     #expect(transport.callCount == 3)
-    let search = await client.rateLimitSnapshots().first { $0.resource == "search" }
-    #expect(search == RateLimitSnapshot(resource: "search", limit: 30, remaining: 29, reset: 10_160))
+    let search = await client.rateLimitSnapshots().first { $0.resource == .search }
+    #expect(search == RateLimitSnapshot(resource: .search, limit: 30, remaining: 29, reset: 10_160))
   }
 
   @Test(arguments: [403, 429])
@@ -54,7 +54,7 @@ struct RateLimitTests {
         headers: RateLimitTests.limitHeaders(remaining: 0, reset: 5_300, resource: "core"))
     }
     let client = CachingTests.client(transport, clock: clock)
-    let expected = GitHubError.rateLimited(resource: "core", until: 5_300, secondary: false)
+    let expected = GitHubError.rateLimited(resource: .core, until: 5_300, secondary: false)
     await #expect(throws: expected) { _ = try await client.starHistory(owner: "a", repo: "b") }
     await #expect(throws: expected) { _ = try await client.starHistory(owner: "c", repo: "d") }
     #expect(transport.callCount == 1)
@@ -73,7 +73,7 @@ struct RateLimitTests {
     let refusal = Fixtures.response("{\"message\":\"\(message)\"}", status: status, headers: headers)
     let transport = FakeTransport { _ in refusal }
     let client = CachingTests.client(transport, clock: clock)
-    let expected = GitHubError.rateLimited(resource: "search", until: 7_000 + wait, secondary: true)
+    let expected = GitHubError.rateLimited(resource: .search, until: 7_000 + wait, secondary: true)
     await #expect(throws: expected) {
       _ = try await client.searchRepositories(SearchQuery(text: "a"), page: 1)
     }
@@ -96,7 +96,7 @@ struct RateLimitTests {
     let client = CachingTests.client(transport, clock: clock)
     _ = try await client.searchRepositories(SearchQuery(text: "a"), page: 1)  // remaining 1
     _ = try await client.searchRepositories(SearchQuery(text: "b"), page: 1)  // reserves the last one
-    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000, secondary: false)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000, secondary: false)) {
       _ = try await client.searchRepositories(SearchQuery(text: "c"), page: 1)
     }
     #expect(transport.callCount == 2)
@@ -139,7 +139,7 @@ struct RateLimitTests {
     #expect(
       RateLimitHeaders.parse(headers)
         == RateLimitHeaders(
-          limit: 5000, remaining: 4999, reset: 1_700_000_000, used: 1, resource: "core", retryAfter: 30))
+          limit: 5000, remaining: 4999, reset: 1_700_000_000, used: 1, resource: .core, retryAfter: 30))
     let hostile: HTTPHeaders = [
       "x-ratelimit-limit": "-1", "x-ratelimit-remaining": "99999999999999999999999",
       "x-ratelimit-reset": "1e9",
@@ -148,5 +148,20 @@ struct RateLimitTests {
     #expect(RateLimitHeaders.parse(hostile) == nil)
     #expect(RateLimitHeaders.parse([:]) == nil)
     #expect(RateLimitHeaders.parse(["x-ratelimit-remaining": "0"]) == RateLimitHeaders(remaining: 0))
+  }
+
+  @Test func aBucketThisClientDoesNotKnowIsKeptByName() {
+    let parsed = RateLimitHeaders.parse(["x-ratelimit-remaining": "9", "x-ratelimit-resource": "Code_Search"])
+    #expect(parsed?.resource == .other("code_search"))
+    #expect(RateLimitResource(name: "search") == .search)
+    #expect(RateLimitResource(name: "core") == .core)
+    #expect(RateLimitResource.other("code_search").name == "code_search")
+    var ledger = RateLimitLedger()
+    let unknown = RateLimitResource.other("code_search")
+    _ = ledger.block(unknown, until: 2_000, secondary: false, now: 1_000)
+    #expect(
+      ledger.refusal(unknown, now: 1_000) == .rateLimited(resource: unknown, until: 2_000, secondary: false))
+    #expect(ledger.refusal(.search, now: 1_000) == nil)
+    #expect(ledger.snapshots.map(\.resource) == [unknown])
   }
 }

@@ -64,57 +64,6 @@ let searchExpectations: [SearchExpectation] = [
     homepage: nil /* recorded as "" */, rels: ["last", "next"]),
 ]
 
-/// Expected values of each recorded classic stargazers response.
-struct StargazerExpectation: Sendable, CustomTestStringConvertible {
-  var file: String
-  var count: Int
-  var firstLogin: String?
-  var firstID: Int?
-  var firstStarredAt: String?
-  var lastLogin: String?
-  var testDescription: String { file }
-}
-
-let stargazerExpectations: [StargazerExpectation] = [
-  .init(
-    file: "051-get-repos-stargazers.json", count: 30, firstLogin: "Stals", firstID: 472_089, lastLogin: "Swop"
-  ),
-  .init(
-    file: "052-get-repos-stargazers.json", count: 30, firstLogin: "kennethreitz", firstID: 119_893,
-    lastLogin: "youngsterxyf"),
-  .init(
-    file: "053-get-repos-stargazers.json", count: 7, firstLogin: "ailling", firstID: 1_420_006,
-    lastLogin: "berndca"),
-  .init(
-    file: "056-get-repos-stargazers.json", count: 6, firstLogin: "sAlexander", firstID: 20961,
-    firstStarredAt: "2014-08-13T19:22:05Z", lastLogin: "JoePython1"),
-  .init(
-    file: "070-get-repos-stargazers.json", count: 100, firstLogin: "kanzure", firstID: 101_238,
-    firstStarredAt: "2013-07-22T18:09:13Z", lastLogin: "prafulfillment"),
-  .init(
-    file: "071-get-repositories-stargazers.json", count: 100, firstLogin: "amatthies", firstID: 1_047_022,
-    firstStarredAt: "2015-06-28T22:35:32Z", lastLogin: "WillHogan"),
-  .init(
-    file: "072-get-repositories-stargazers.json", count: 100, firstLogin: "elgalu", firstID: 111_569,
-    firstStarredAt: "2016-06-19T20:15:37Z", lastLogin: "ArthurPBressan"),
-  .init(
-    file: "073-get-repositories-stargazers.json", count: 100, firstLogin: "vvalorous", firstID: 12_708_884,
-    firstStarredAt: "2018-03-29T04:52:23Z", lastLogin: "dwkrghm"),
-  .init(
-    file: "074-get-repositories-stargazers.json", count: 84, firstLogin: "aad", firstID: 252_512,
-    firstStarredAt: "2019-12-11T15:01:30Z", lastLogin: "Kreazot"),
-  .init(file: "075-get-repos-stargazers.json", count: 0),
-  .init(
-    file: "076-get-repos-stargazers.json", count: 30, firstLogin: "nielswind", firstID: 9799,
-    firstStarredAt: "2010-04-19T04:13:03Z", lastLogin: "meisam"),
-  .init(
-    file: "080-get-repos-stargazers.json", count: 2, firstLogin: "antrix190", firstID: 3_845_033,
-    firstStarredAt: "2022-05-23T14:23:52Z", lastLogin: "bitwiseman"),
-  .init(
-    file: "081-get-repos-stargazers.json", count: 1, firstLogin: "antrix190", firstID: 3_845_033,
-    firstStarredAt: "2022-05-23T14:23:52Z", lastLogin: "antrix190"),
-]
-
 /// A client whose transport answers every request with one recorded response.
 func replayClient(_ recording: Recording, clock: TestClock = TestClock()) -> (GitHubClient, FakeTransport) {
   let response = recording.response
@@ -124,11 +73,9 @@ func replayClient(_ recording: Recording, clock: TestClock = TestClock()) -> (Gi
 
 @Suite("Conformance with real GitHub recordings")
 struct RecordingConformanceTests {
-  @Test func everyRecordedSearchAndStargazersResponseIsCovered() throws {
+  @Test func everyRecordedSearchResponseIsCovered() throws {
     let searches = try Recordings.files(containing: "get-search-repositories")
     #expect(searches == searchExpectations.map(\.file))
-    let stargazers = try Recordings.files(containing: "stargazers")
-    #expect(stargazers == stargazerExpectations.map(\.file))
   }
 
   @Test(arguments: searchExpectations)
@@ -206,29 +153,16 @@ struct RecordingConformanceTests {
     #expect(lastLinks["prev"] == starBase + "4")
   }
 
-  @Test(arguments: stargazerExpectations)
-  func stargazersRecordingDecodes(_ expected: StargazerExpectation) throws {
-    let recording = try Recordings.load(expected.file)
-    #expect(recording.status == 200)
-    let users = try ResponseDecoding.stargazers(recording.body)
-    #expect(users.count == expected.count)
-    #expect(users.first?.login == expected.firstLogin)
-    #expect(users.first?.id == expected.firstID)
-    #expect(users.first?.starredAt == expected.firstStarredAt)
-    #expect(users.last?.login == expected.lastLogin)
-    #expect(recording.headers["etag"] != nil)
-  }
-
   @Test func abuseRecordingIsASecondaryLimitUntilRetryAfter() async throws {
     let recording = try Recordings.load("060-get-search-code.json")
     #expect(recording.status == 403)
     let clock = TestClock(1_000_000)
     let (client, transport) = replayClient(recording, clock: clock)
-    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000_060, secondary: true)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)) {
       _ = try await client.searchRepositories(SearchQuery(text: "jacquev6"), page: 1)
     }
     // Refused locally until then, without calling GitHub.
-    await #expect(throws: GitHubError.rateLimited(resource: "search", until: 1_000_060, secondary: true)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)) {
       _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
     }
     #expect(transport.callCount == 1)
@@ -240,14 +174,14 @@ struct RecordingConformanceTests {
     let clock = TestClock(2_000_000)
     let (client, transport) = replayClient(recording, clock: clock)
     // No reset header in this 2013 recording: the layer backs off a minute.
-    await #expect(throws: GitHubError.rateLimited(resource: "core", until: 2_000_060, secondary: false)) {
+    await #expect(throws: GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)) {
       _ = try await client.starHistory(owner: "jacquev6", repo: "PyGithub")
     }
-    await #expect(throws: GitHubError.rateLimited(resource: "core", until: 2_000_060, secondary: false)) {
-      _ = try await client.stargazerCount(owner: "jacquev6", repo: "PyGithub")
+    await #expect(throws: GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)) {
+      _ = try await client.starHistory(owner: "jacquev6", repo: "Other")
     }
     #expect(transport.callCount == 1)
-    let core = try #require(await client.rateLimitSnapshots().first { $0.resource == "core" })
+    let core = try #require(await client.rateLimitSnapshots().first { $0.resource == .core })
     #expect(core.remaining == 0)
     #expect(core.limit == 60)
   }
@@ -259,7 +193,7 @@ struct RecordingConformanceTests {
       throws: GitHubError.forbidden(
         "Missing or invalid User Agent string. See http://developer.github.com/v3/#user-agent-required")
     ) {
-      _ = try await client.stargazerCount(owner: "octocat", repo: "hello")
+      _ = try await client.starHistory(owner: "octocat", repo: "hello")
     }
   }
 
@@ -277,7 +211,7 @@ struct RecordingConformanceTests {
     let limits = try #require(RateLimitHeaders.parse(recording.headers))
     #expect(
       limits
-        == RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: "search"))
+        == RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: .search))
     let abuse = try #require(RateLimitHeaders.parse(try Recordings.load("060-get-search-code.json").headers))
     #expect(abuse == RateLimitHeaders(retryAfter: 60))
     #expect(RateLimitHeaders.parse(try Recordings.load("061-get-user.json").headers) == nil)

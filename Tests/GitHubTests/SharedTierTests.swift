@@ -102,7 +102,7 @@ struct SharedTierTests {
         _ = try await instance.searchRepositories(SearchQuery(text: "q\(index)"), page: 1)
         Issue.record("served despite the shared block")
       } catch {
-        #expect(error == .rateLimited(resource: "search", until: 1060, secondary: false))
+        #expect(error == .rateLimited(resource: .search, until: 1060, secondary: false))
       }
     }
     #expect(transport.callCount == 1)
@@ -142,7 +142,9 @@ struct SharedTierTests {
     let url = try instance.searchURL(SearchQuery(text: "planted"), page: 1, perPage: 100)
     let history =
       PayloadCodec.encode(
-        SharedEntry(payload: .count(3), etag: nil, expires: clock.now() + 1_000, storedAt: clock.now())) ?? []
+        SharedEntry(
+          payload: StarHistory(weeks: []), etag: nil, expires: clock.now() + 1_000, storedAt: clock.now()))
+      ?? []
     for planted in [Array("not ours".utf8), [], history, Array(repeating: 0xFF, count: 4_096)] {
       store.plant(planted, for: url)
       let page = try await instance.searchRepositories(SearchQuery(text: "planted"), page: 1, reload: true)

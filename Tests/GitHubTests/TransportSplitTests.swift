@@ -15,34 +15,33 @@ struct TransportSplitTests {
       configuration: configuration, transport: api, avatarTransport: avatars, now: TestClock().now)
   }
 
-  static let count = ClientResponse(
-    status: .ok, headers: ["Content-Type": "application/json"], body: Array(#"{"count":5}"#.utf8))
+  static let history = Fixtures.response(Fixtures.historyJSON)
 
   @Test(arguments: [false, true])
   func avatarsAndAPICallsUseTheirOwnTransport(sameHost: Bool) async throws {
-    let api = FakeTransport { _ in TransportSplitTests.count }
+    let api = FakeTransport { _ in TransportSplitTests.history }
     let avatars = FakeTransport { _ in AvatarTests.image("image/png") }
     let client = Self.client(api: api, avatars: avatars, sameHost: sameHost)
     _ = try await client.avatar(userID: 42, size: 40)
-    #expect(try await client.stargazerCount(owner: "octo", repo: "hello") == 5)
+    #expect(try await client.starHistory(owner: "octo", repo: "hello").weeks.count == 2)
     #expect(avatars.requests.map(\.url).allSatisfy { $0.contains("/u/42?") })
     #expect(avatars.callCount == 1)
     #expect(api.callCount == 1)
-    #expect(api.requests.first?.url.hasSuffix("/repos/octo/hello/stargazers/count") == true)
+    #expect(api.requests.first?.url.hasSuffix("/repos/octo/hello/stargazers/history?per_page=30") == true)
   }
 
   @Test func withoutAnAvatarTransportEverythingSharesOne() async throws {
     let api = FakeTransport { request in
-      request.url.contains("/u/") ? AvatarTests.image("image/png") : TransportSplitTests.count
+      request.url.contains("/u/") ? AvatarTests.image("image/png") : TransportSplitTests.history
     }
     let client = Self.client(api: api, avatars: nil, sameHost: false)
     _ = try await client.avatar(userID: 42, size: 40)
-    _ = try await client.stargazerCount(owner: "octo", repo: "hello")
+    _ = try await client.starHistory(owner: "octo", repo: "hello")
     #expect(api.callCount == 2)
   }
 
   @Test func aLookalikeHostIsNotTheAvatarHost() async throws {
-    let inner = FakeTransport { _ in TransportSplitTests.count }
+    let inner = FakeTransport { _ in TransportSplitTests.history }
     let avatars = FakeTransport { _ in AvatarTests.image("image/png") }
     let split = HostSplitTransport(api: inner, avatars: avatars, avatarPrefix: "https://a.example/u/")
     _ = try await split.execute(ClientRequest(url: "https://a.example.evil/u/1"))

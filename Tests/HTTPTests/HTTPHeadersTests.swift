@@ -26,6 +26,45 @@ import Testing
     #expect(r.queryValue("bad") == nil)
     #expect(URLEncoding.percentEncode("a b/ü") == "a%20b%2F%C3%BC")
   }
+
+  @Test(arguments: [
+    ("", ""), ("swift", "swift"), ("stars:>=0 language:c++", "stars%3A%3E%3D0%20language%3Ac%2B%2B"),
+    ("ünï/😀?&=#%+", "%C3%BCn%C3%AF%2F%F0%9F%98%80%3F%26%3D%23%25%2B"), ("a~b-c.d_e", "a~b-c.d_e"),
+  ])
+  func percentEncodingFormsAgree(text: String, encoded: String) {
+    #expect(URLEncoding.percentEncode(text) == encoded)
+    var emitted: [UInt8] = []
+    URLEncoding.percentEncode(text) { emitted.append($0) }
+    #expect(emitted == Array(encoded.utf8))
+    #expect(URLEncoding.isUnreserved(text) == (text == encoded))
+    #expect(URLEncoding.formatQuery([("q", text), ("after", "20")]) == "q=\(encoded)&after=20")
+    #expect(URLEncoding.percentDecode(encoded) == text)
+  }
+
+  @Test func trimmingKeepsTheInside() {
+    #expect(" \t a b \t".trimmingSpaces == "a b")
+    #expect("\u{00A0}\n x y \r\n".trimmingSpaces == "\u{00A0}\n x y \r\n")
+    #expect("\u{00A0}\n x y \r\n".trimmingWhitespace == "x y")
+    #expect("   ".trimmingWhitespace.isEmpty && "".trimmingSpaces.isEmpty)
+    #expect("x".trimming { $0 == "x" }.isEmpty)
+  }
+
+  @Test func durationNumbersTruncateAndClamp() {
+    #expect(Duration.milliseconds(1500).wholeMilliseconds == 1500)
+    #expect(Duration.microseconds(1999).wholeMilliseconds == 1)
+    #expect(Duration.microseconds(1999).wholeMicroseconds == 1999)
+    #expect(Duration.nanoseconds(999).wholeMicroseconds == 0)
+    #expect(Duration.seconds(-3).wholeMilliseconds == 0)
+    #expect(Duration.seconds(Int64.max).wholeMilliseconds == Int.max / 4)
+    #expect(Duration.seconds(Int64.max / 1000).wholeMicroseconds == Int.max / 4)
+    #expect(Duration.milliseconds(2_250).secondsValue == 2.25)
+  }
+
+  @Test func fnv1aMatchesTheReferenceValues() {
+    #expect(FNV1a.hash([UInt8]()) == 0xcbf2_9ce4_8422_2325)
+    #expect(FNV1a.hash(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+    #expect(FNV1a.hash(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+  }
 }
 
 @Suite struct HTTPTokenTests {

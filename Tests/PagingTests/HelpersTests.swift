@@ -34,34 +34,4 @@ struct HelpersTests {
     #expect(readAheadPage(nextCursor: Int.max - 10, lead: 40, pageSize: 100, total: Int.max) == nil)
     #expect(readAheadPage(nextCursor: 60, lead: 40, pageSize: 0, total: 1000) == nil)
   }
-
-  struct Doubler: DetailLoader {
-    func details(for item: Int) async throws -> Int {
-      if item < 0 { throw SourceFailure.rateLimited(until: 42) }
-      return item * 2
-    }
-  }
-
-  @Test("details load, and failures become unavailable with a retry time")
-  func detailStates() async {
-    let classify: @Sendable (any Error) -> ListError = { error in
-      if case SourceFailure.rateLimited(let until) = error {
-        return ListError(message: "limited", retryable: true, retryAfter: until)
-      }
-      return .generic(error)
-    }
-    let loaded = await DetailState.load(21, with: Doubler(), classify: classify)
-    guard case .loaded(let value) = loaded else {
-      Issue.record("expected loaded")
-      return
-    }
-    #expect(value == 42)
-    let failed = await DetailState.load(-1, with: Doubler(), classify: classify)
-    guard case .unavailable(let reason, let retryAfter) = failed else {
-      Issue.record("expected unavailable")
-      return
-    }
-    #expect(reason == "limited")
-    #expect(retryAfter == 42)
-  }
 }

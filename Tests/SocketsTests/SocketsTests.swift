@@ -131,18 +131,6 @@ final class Recorder: EventHandler, @unchecked Sendable {
   }
 }
 
-@Suite struct DurationNumbersTests {
-  @Test func wholeUnitsTruncateAndClamp() {
-    #expect(Duration.milliseconds(1500).wholeMilliseconds == 1500)
-    #expect(Duration.microseconds(1999).wholeMilliseconds == 1)
-    #expect(Duration.microseconds(1999).wholeMicroseconds == 1999)
-    #expect(Duration.nanoseconds(999).wholeMicroseconds == 0)
-    #expect(Duration.seconds(-3).wholeMilliseconds == 0)
-    #expect(Duration.seconds(Int64.max).wholeMilliseconds == Int.max / 4)
-    #expect(Duration.seconds(Int64.max / 1000).wholeMicroseconds == Int.max / 4)
-  }
-}
-
 @Suite struct DetachedThreadTests {
   @Test func runsTheBodyOnAnotherThread() async throws {
     let caller = pthread_self()

@@ -6,6 +6,12 @@ extension Duration {
   /// Whole microseconds, for logs; clamped like `wholeMilliseconds`.
   public var wholeMicroseconds: Int { whole(perSecond: 1_000_000) }
 
+  /// Seconds as a `Double` (metrics, rates).
+  public var secondsValue: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+
   private func whole(perSecond units: Int64) -> Int {
     let (seconds, attoseconds) = components
     if seconds < 0 { return 0 }
