@@ -1,13 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies by design: only C system libraries (libcurl) are linked.
-
-/// Upcoming features the targets adopted so far: every existential spelled `any`, and members
-/// visible only from modules a file imports itself.
-let modern: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
-]
+// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate) are linked.
 
 let package = Package(
   name: "RepoScroll",
@@ -33,13 +27,13 @@ let package = Package(
     .target(name: "CommandLineOptions"),
     .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP", "Compression"]),
     .target(name: "Mustache"),
-    .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"], swiftSettings: modern),
-    .target(name: "SharedStore", dependencies: ["Redis"], swiftSettings: modern),
-    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"], swiftSettings: modern),
-    .target(name: "Paging", swiftSettings: modern),
+    .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
+    .target(name: "SharedStore", dependencies: ["Redis"]),
+    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
+    .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
-      name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"], swiftSettings: modern),
+      name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
     .target(
       name: "App",
@@ -63,19 +57,15 @@ let package = Package(
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(
-      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer", "TestSupport"],
-      swiftSettings: modern),
+      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer"]),
     .testTarget(
-      name: "GitHubTests", dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport"],
-      swiftSettings: modern),
-    .testTarget(name: "PagingTests", dependencies: ["Paging"], swiftSettings: modern),
+      name: "GitHubTests", dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport"]),
+    .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
     .testTarget(
       name: "GitHubDoubleTests",
-      dependencies: ["GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"],
-      swiftSettings: modern
-    ),
+      dependencies: ["GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
@@ -89,7 +79,7 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
     .testTarget(
-      name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"], swiftSettings: modern),
+      name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["Redis", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import HTTP
 import Sockets
 import Synchronization
 
@@ -60,7 +61,7 @@ public final class RedisClient: RedisCommandRunner {
     let pool = Pool(
       RedisPoolState(
         size: configuration.poolSize, maxWaiters: configuration.maxWaiters,
-        reconnectDelay: Milliseconds.of(configuration.reconnectDelay)))
+        reconnectDelay: configuration.reconnectDelay.wholeMilliseconds))
     self.pool = pool
     io.execute { [io] in io.addTickHandler { now in pool.expire(now: now) } }
   }

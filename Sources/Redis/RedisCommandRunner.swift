@@ -1,3 +1,5 @@
+import HTTP
+
 /// Anything that runs pipelines: a `RedisConnection` or a pooled `RedisClient`. The typed helpers in
 /// its extension work on both.
 public protocol RedisCommandRunner: Sendable {
@@ -52,7 +54,7 @@ extension RedisCommandRunner {
   /// `SET key value [PX ms]`: stores the value, replacing any other, expiring after `expiresIn` if given.
   public func set(_ key: String, _ value: [UInt8], expiresIn: Duration? = nil) async throws(RedisError) {
     var command = RedisCommand("SET", RedisArgument(key), .bytes(value))
-    if let expiresIn { command.arguments += ["PX", RedisArgument(max(1, Milliseconds.of(expiresIn)))] }
+    if let expiresIn { command.arguments += ["PX", RedisArgument(max(1, expiresIn.wholeMilliseconds))] }
     try await execute(command)
   }
 
@@ -61,7 +63,7 @@ extension RedisCommandRunner {
   public func setIfAbsent(_ key: String, _ value: [UInt8], expiresIn: Duration) async throws(RedisError)
     -> Bool
   {
-    let ms = max(1, Milliseconds.of(expiresIn))
+    let ms = max(1, expiresIn.wholeMilliseconds)
     let reply = try await execute(
       RedisCommand("SET", RedisArgument(key), .bytes(value), "NX", "PX", RedisArgument(ms)))
     return !reply.isNull
@@ -79,7 +81,7 @@ extension RedisCommandRunner {
   @discardableResult
   public func expire(_ key: String, after expiresIn: Duration) async throws(RedisError) -> Bool {
     let reply = try await execute(
-      RedisCommand("PEXPIRE", RedisArgument(key), RedisArgument(max(1, Milliseconds.of(expiresIn)))))
+      RedisCommand("PEXPIRE", RedisArgument(key), RedisArgument(max(1, expiresIn.wholeMilliseconds))))
     return reply.integer == 1
   }
 
