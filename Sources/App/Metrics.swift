@@ -42,22 +42,19 @@ public final class Metrics: Sendable {
   }
 
   /// Appends this process's request metrics in Prometheus text format.
-  func render(into out: inout String) {
+  func render(into out: inout MetricsText) {
     let snapshot = state.withLock { $0 }
-    out += "# HELP reposcroll_http_requests_total Requests answered, by route and status.\n"
-    out += "# TYPE reposcroll_http_requests_total counter\n"
+    out.family("reposcroll_http_requests_total", .counter, "Requests answered, by route and status.")
     for (key, value) in snapshot.requests.sorted(by: {
       ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
     }) {
-      out += "reposcroll_http_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(value)\n"
+      out.sample(
+        "reposcroll_http_requests_total", labels: "route=\"\(key.route)\",status=\"\(key.status)\"", value)
     }
-    out += "# HELP reposcroll_http_request_seconds_total Time spent answering, by route.\n"
-    out += "# TYPE reposcroll_http_request_seconds_total counter\n"
+    out.family("reposcroll_http_request_seconds_total", .counter, "Time spent answering, by route.")
     for (route, value) in snapshot.durationSeconds.sorted(by: { $0.key < $1.key }) {
-      out += "reposcroll_http_request_seconds_total{route=\"\(route)\"} \(value)\n"
+      out.sample("reposcroll_http_request_seconds_total", labels: "route=\"\(route)\"", value)
     }
-    out += "# HELP reposcroll_http_requests_in_flight Requests being handled now.\n"
-    out += "# TYPE reposcroll_http_requests_in_flight gauge\n"
-    out += "reposcroll_http_requests_in_flight \(snapshot.inFlight)\n"
+    out.single("reposcroll_http_requests_in_flight", .gauge, "Requests being handled now.", snapshot.inFlight)
   }
 }

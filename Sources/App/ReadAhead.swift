@@ -104,11 +104,11 @@ final class ReadAhead: Sendable {
   func count(_ outcome: Outcome) -> Int { counts.withLock { $0[outcome] ?? 0 } }
 
   /// Appends the read-ahead counters in Prometheus text format.
-  func render(into out: inout String) {
-    out += "# HELP reposcroll_read_ahead_total Chances to read the next search page ahead, by outcome.\n"
-    out += "# TYPE reposcroll_read_ahead_total counter\n"
+  func render(into out: inout MetricsText) {
+    out.family(
+      "reposcroll_read_ahead_total", .counter, "Chances to read the next search page ahead, by outcome.")
     for outcome in Outcome.allCases {
-      out += "reposcroll_read_ahead_total{outcome=\"\(outcome.rawValue)\"} \(count(outcome))\n"
+      out.sample("reposcroll_read_ahead_total", labels: "outcome=\"\(outcome.rawValue)\"", count(outcome))
     }
   }
 }

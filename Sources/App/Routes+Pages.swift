@@ -94,13 +94,17 @@ extension Routes {
       Task { await self.warming.pageSent(fetched.0) }
       return fetched
     }
+    // The page's first batch, whole now or streamed when GitHub answers (its times as of then).
+    let firstBatch: @Sendable (ListBatch<Repository>, Int, Int) -> MustacheValue = {
+      [self] batch, largest, count in
+      BatchView(
+        batch: batch, kind: kind, batchSize: configuration.batchSize,
+        prefetchMargin: configuration.prefetchMargin,
+        largestStars: largest, now: now, resultCount: count, firstOnPage: true
+      ).mustacheValue
+    }
     if !reload, let (batch, largest, count) = await Self.value(of: fetch, within: Self.readyWithin) {
-      view.batch =
-        BatchView(
-          batch: batch, kind: kind, batchSize: configuration.batchSize,
-          prefetchMargin: configuration.prefetchMargin, largestStars: largest, now: now, resultCount: count,
-          firstOnPage: true
-        ).mustacheValue
+      view.batch = firstBatch(batch, largest, count)
       var body = head
       body.reserveCapacity(head.count + 4096 + batch.items.count * 2048)
       try templates.render("partials/page-end", view.mustacheValue, into: &body)
@@ -112,12 +116,7 @@ extension Routes {
     let task = Task { [self] in
       var view = base
       let (batch, largest, count) = await fetch.value
-      view.batch =
-        BatchView(
-          batch: batch, kind: kind, batchSize: configuration.batchSize,
-          prefetchMargin: configuration.prefetchMargin, largestStars: largest, now: now, resultCount: count,
-          firstOnPage: true
-        ).mustacheValue
+      view.batch = firstBatch(batch, largest, count)
       var tail: [UInt8] = []
       tail.reserveCapacity(4096 + batch.items.count * 2048)
       do {

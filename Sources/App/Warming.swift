@@ -177,11 +177,12 @@ final class Warming: Sendable {
   func count(_ outcome: Outcome) -> Int { counts.withLock { $0[outcome] ?? 0 } }
 
   /// Appends the warming counters in Prometheus text format.
-  func render(into out: inout String) {
-    out += "# HELP reposcroll_warmed_total Cache warming: avatars and histories requested, and times the"
-    out += " core budget held histories back.\n# TYPE reposcroll_warmed_total counter\n"
+  func render(into out: inout MetricsText) {
+    out.family(
+      "reposcroll_warmed_total", .counter,
+      "Cache warming: avatars and histories requested, and times the core budget held histories back.")
     for outcome in Outcome.allCases {
-      out += "reposcroll_warmed_total{outcome=\"\(outcome.rawValue)\"} \(count(outcome))\n"
+      out.sample("reposcroll_warmed_total", labels: "outcome=\"\(outcome.rawValue)\"", count(outcome))
     }
   }
 }

@@ -119,11 +119,7 @@ public struct OptionError: Error, CustomStringConvertible, Equatable, Sendable {
   public init(_ description: String) { self.description = description }
 }
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Glibc
 
 extension OptionTable {
   /// `parse` over this process's arguments and the environment variables the options name.
@@ -135,5 +131,27 @@ extension OptionTable {
       if let raw = getenv(name) { environment[name] = String(cString: raw) }
     }
     return try parse(Array(CommandLine.arguments.dropFirst()), environment: environment, into: &settings)
+  }
+
+  /// The settings from this process's arguments and environment, for a program's `main`: `--help`
+  /// prints the help text and exits 0; a bad flag or variable prints `program: message` on standard
+  /// error and exits 2.
+  public func settingsOrExit(_ defaults: Settings, extraVariables: [String] = []) -> Settings {
+    var settings = defaults
+    do {
+      if case .help(let text) = try parseProcess(into: &settings, extraVariables: extraVariables) {
+        Self.write(1, text)
+        exit(0)
+      }
+    } catch {
+      Self.write(2, "\(program): \(error)")
+      exit(2)
+    }
+    return settings
+  }
+
+  private static func write(_ descriptor: Int32, _ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }  // only the array's own bytes
   }
 }

@@ -16,16 +16,7 @@ func printError(_ text: String) {
   _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // reads only the array's own bytes
 }
 
-var launch = DoubleLaunch()
-do {
-  if case .help(let text) = try DoubleLaunch.table.parseProcess(into: &launch) {
-    print(text)
-    exit(0)
-  }
-} catch {
-  printError("github-double: \(error)")
-  exit(2)
-}
+let launch = DoubleLaunch.table.settingsOrExit(DoubleLaunch())
 let host = launch.host
 let port = launch.port
 let config = launch.finished

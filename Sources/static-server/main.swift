@@ -37,16 +37,7 @@ let table = OptionTable<Settings>(
       $0.server.headerTimeout = .milliseconds(Int(try OptionValue.double($1, in: 0.001...86_399) * 1000))
     },
   ])
-var settings = Settings()
-do {
-  if case .help(let text) = try table.parseProcess(into: &settings) {
-    say(text)
-    exit(0)
-  }
-} catch {
-  say("static-server: \(error)")
-  exit(2)
-}
+let settings = table.settingsOrExit(Settings())
 let configuration = settings.server
 let root = settings.root
 
