@@ -23,22 +23,40 @@ public enum URLEncoding {
 
   /// Percent-encodes everything except RFC 3986 unreserved characters.
   public static func percentEncode(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.utf8.count)
-    let hex = Array("0123456789ABCDEF".utf8)
-    for b in s.utf8 {
-      switch b {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        out.unicodeScalars.append(Unicode.Scalar(b))
-      default:
-        out.unicodeScalars.append("%")
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(b >> 4)]))
-        out.unicodeScalars.append(Unicode.Scalar(hex[Int(b & 0xF)]))
+    // Links and cache keys are encoded on every request: text needing no escape is returned as is,
+    // and the rest is written as bytes into one buffer.
+    var escapes = 0
+    for b in s.utf8 where !isUnreserved(b) { escapes += 1 }
+    if escapes == 0 { return s }
+    let hex: StaticString = "0123456789ABCDEF"
+    return String(unsafeUninitializedCapacity: s.utf8.count + 2 * escapes) { out in
+      // Writes one byte per unreserved byte and three per other byte: exactly the capacity.
+      var i = 0
+      for b in s.utf8 {
+        if isUnreserved(b) {
+          out[i] = b
+          i += 1
+        } else {
+          out[i] = UInt8(ascii: "%")
+          out[i + 1] = hex.utf8Start[Int(b >> 4)]
+          out[i + 2] = hex.utf8Start[Int(b & 0xF)]
+          i += 3
+        }
       }
+      return i
     }
-    return out
+  }
+
+  /// Whether `b` is an RFC 3986 unreserved character.
+  private static func isUnreserved(_ b: UInt8) -> Bool {
+    switch b {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      return true
+    default:
+      return false
+    }
   }
 
   /// Parses `a=1&b=2` into decoded pairs; malformed pairs are skipped.
