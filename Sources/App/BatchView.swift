@@ -40,9 +40,11 @@ struct BatchView: MustacheRepresentable {
   }
 
   private func value(cards: CardBatch) -> MustacheValue {
-    var value: [String: MustacheValue] = [
-      "cards": .rows(cards), "total": .int(batch.total), "hasCards": .bool(cards.count > 0),
-    ]
+    // Room for every top-level name at once, so adding `next` or a state never regrows the table.
+    var value = [String: MustacheValue](minimumCapacity: 6)
+    value["cards"] = .rows(cards)
+    value["total"] = .int(batch.total)
+    value["hasCards"] = .bool(cards.count > 0)
     if let resultCount, resultCount > 0 {
       value["countText"] = .string(
         Formatting.grouped(resultCount) + (resultCount == 1 ? " repository" : " repositories"))

@@ -35,9 +35,10 @@ final class CardBatch: MustacheRows {
     logins.reserveCapacity(items.count)
     ownerIDs.reserveCapacity(items.count)
     for index in items.indices {
-      if let owner = items[index].item.owner {
-        logins.append(owner.login)
-        ownerIDs.append(owner.id)
+      // Reading the two fields through the chain does not copy (and retain) the whole owner.
+      if let login = items[index].item.owner?.login {
+        logins.append(login)
+        ownerIDs.append(items[index].item.owner?.id ?? 0)
       } else {
         logins.append(String(items[index].item.fullName.prefix { $0 != "/" }))
         ownerIDs.append(0)

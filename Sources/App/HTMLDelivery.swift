@@ -20,9 +20,8 @@ enum HTMLDelivery {
     switch response.body {
     case .bytes(let body):
       if response.status == .ok {
-        let identity = ContentNegotiation.entityTag(for: body)
         let compresses = gzipOK && body.count >= minimumBytes
-        let etag = compresses ? ContentNegotiation.gzipETag(identity) : identity
+        let etag = ContentNegotiation.entityTag(for: body, gzip: compresses)
         response.headers.replaceOrAdd(name: "ETag", value: etag)
         if ContentNegotiation.ifNoneMatch(request.headers, matches: etag) == true {
           response.status = .notModified

@@ -21,8 +21,10 @@ enum SecurityHeaders {
   }
 
   /// An HTML page or fragment: always revalidated, and varying by fetch mode (fragments redirect
-  /// navigations).
+  /// navigations) and by encoding (`HTMLDelivery` gzips it for clients that accept gzip; naming both
+  /// here spares it rewriting `Vary` on every answer).
   static let html: HTTPHeaders = [
-    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache", "Vary": "Sec-Fetch-Mode",
+    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache",
+    "Vary": "Sec-Fetch-Mode, Accept-Encoding",
   ]
 }

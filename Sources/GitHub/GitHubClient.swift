@@ -160,15 +160,27 @@ public final class GitHubClient: Sendable {
     guard GitHubClient.isHTTPURL(apiBase) else { throw .invalidInput("API base is not an http(s) URL") }
     let text = String(query.text.trimmingWhitespace)
     guard !text.isEmpty else { throw .invalidInput("the search text is empty") }
-    guard text.count <= 256 else { throw .invalidInput("the search text is longer than 256 characters") }
-    var items: [(String, String)] = [("q", text)]
-    if let sort = query.sort {
-      items.append(("sort", sort.rawValue))
-      items.append(("order", query.order.rawValue))
+    // Counting characters walks grapheme clusters; 256 bytes or fewer are 256 characters or fewer.
+    guard text.utf8.count <= 256 || text.count <= 256 else {
+      throw .invalidInput("the search text is longer than 256 characters")
     }
-    items.append(("per_page", String(perPage)))
-    items.append(("page", String(page)))
-    return "\(apiBase)/search/repositories?\(URLEncoding.formatQuery(items))"
+    // This is the cache key of every search page, cached or not, so it is written into one string
+    // (the same text `URLEncoding.formatQuery` gives for these items).
+    var url = apiBase
+    url.reserveCapacity(apiBase.utf8.count + text.utf8.count * 3 + 80)
+    url += "/search/repositories?q="
+    url += URLEncoding.percentEncode(text)
+    if let sort = query.sort {
+      url += "&sort="
+      url += URLEncoding.percentEncode(sort.rawValue)
+      url += "&order="
+      url += URLEncoding.percentEncode(query.order.rawValue)
+    }
+    url += "&per_page="
+    url += String(perPage)
+    url += "&page="
+    url += String(page)
+    return url
   }
 
   private func repoURL(owner: String, repo: String, suffix: String) throws(GitHubError) -> String {
@@ -201,7 +213,8 @@ public final class GitHubClient: Sendable {
   }
 
   private static func isHTTPURL(_ base: String) -> Bool {
-    (base.hasPrefix("https://") && base.count > 8) || (base.hasPrefix("http://") && base.count > 7)
+    // Past an ASCII prefix, one more byte means one more character.
+    (base.hasPrefix("https://") && base.utf8.count > 8) || (base.hasPrefix("http://") && base.utf8.count > 7)
   }
 
   /// Drops control characters so configuration cannot inject header lines.

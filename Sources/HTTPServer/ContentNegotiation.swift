@@ -5,19 +5,34 @@ public enum ContentNegotiation {
   /// Whether `Accept-Encoding` allows gzip: `gzip`, `x-gzip` or `*` listed with a q above zero
   /// (an explicit `gzip;q=0` wins over `*`).
   public static func acceptsGzip(_ headers: HTTPHeaders) -> Bool {
+    // Every request asks this, so the value is scanned in place, with no arrays or substrings built.
     var wildcard = false
     for field in headers.fields where HTTPHeaders.equalsIgnoringCase(field.name, "Accept-Encoding") {
-      for element in field.value.utf8.split(separator: UInt8(ascii: ",")) {
-        let parts = element.split(separator: UInt8(ascii: ";"), maxSplits: 1)
-        guard let coding = parts.first.map(trimmed) else { continue }
-        let allowed = parts.count < 2 || qualityAboveZero(trimmed(parts[1]))
-        if equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "x-gzip") {
-          return allowed
-        }
-        if coding.elementsEqual("*".utf8) { wildcard = allowed }
-      }
+      var value = field.value
+      // The buffer is only read inside the closure that lends it.
+      let verdict = value.withUTF8 { gzipVerdict(in: $0, wildcard: &wildcard) }
+      if let verdict { return verdict }
     }
     return wildcard
+  }
+
+  /// Scans one `Accept-Encoding` value: whether gzip is allowed, when it is listed; a listed `*` sets
+  /// `wildcard` to whether it is allowed.
+  private static func gzipVerdict(in bytes: UnsafeBufferPointer<UInt8>, wildcard: inout Bool) -> Bool? {
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+      var semicolon = start
+      while semicolon < end && bytes[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+      let coding = HTTPHeaders.trimmed(bytes, start, semicolon)
+      let allowed =
+        semicolon == end || qualityAboveZero(bytes, HTTPHeaders.trimmed(bytes, semicolon + 1, end))
+      if matches(bytes, coding, "gzip") || matches(bytes, coding, "x-gzip") { return allowed }
+      if matches(bytes, coding, "*") { wildcard = allowed }
+      start = end + 1
+    }
+    return nil
   }
 
   /// Whether `If-None-Match` matches `etag` by the weak comparison RFC 9110 asks for (`W/` ignored),
@@ -47,16 +62,32 @@ public enum ContentNegotiation {
     return s
   }
 
-  private static func equalsIgnoringCase(_ bytes: String.UTF8View.SubSequence, _ word: String) -> Bool {
-    HTTPHeaders.equalsIgnoringCase(Substring(bytes), word)
+  /// Whether `bytes[range]` is `word`, ignoring ASCII case.
+  private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: StaticString)
+    -> Bool
+  {
+    // The rebased slice and the static string's bytes are only read during this call.
+    HTTPHeaders.equalsIgnoringCase(
+      UnsafeBufferPointer(rebasing: bytes[range]),
+      UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
   }
 
-  /// `q=0`, `q=0.0`, `q=0.000` are zero; anything else that parses as q is taken as above zero.
-  private static func qualityAboveZero(_ parameter: String.UTF8View.SubSequence) -> Bool {
-    let text = Substring(parameter)
-    guard text.count >= 2, HTTPHeaders.equalsIgnoringCase(text.prefix(2), "q=") else { return true }
-    let value = text.dropFirst(2)
-    return !value.allSatisfy { $0 == "0" || $0 == "." } || value.isEmpty
+  /// `q=0`, `q=0.0`, `q=0.000` are zero; anything else that parses as q (or is no q) is taken as above
+  /// zero. The weight ends at a further `;`.
+  private static func qualityAboveZero(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    guard range.count >= 2, bytes[range.lowerBound] | 0x20 == UInt8(ascii: "q"),
+      bytes[range.lowerBound + 1] == UInt8(ascii: "=")
+    else { return true }
+    var i = range.lowerBound + 2
+    var end = i
+    while end < range.upperBound && bytes[end] != UInt8(ascii: ";") { end += 1 }
+    while end > i && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+    if i == end { return true }
+    while i < end {
+      if bytes[i] != UInt8(ascii: "0") && bytes[i] != UInt8(ascii: ".") { return true }
+      i += 1
+    }
+    return false
   }
 }
 
@@ -64,16 +95,32 @@ extension ContentNegotiation {
   /// A strong entity tag for `bytes`: 16 hex digits of a 64-bit hash and the length, such as
   /// `"9f2c4e01a3b5d7f6-8f3a"`. The hash runs four independent lanes of 8 bytes, so a 40 KB body costs
   /// about two microseconds; it names versions of an answer and is no defence against forgery.
-  public static func entityTag(for bytes: [UInt8]) -> String {
+  public static func entityTag(for bytes: [UInt8]) -> String { entityTag(for: bytes, gzip: false) }
+
+  /// The tag `entityTag(for:)` gives, or its `gzipETag` form when `gzip`, written in one string.
+  public static func entityTag(for bytes: [UInt8], gzip: Bool) -> String {
     let hash = bytes.withUnsafeBytes { Self.hash($0) }
-    var tag = "\""
-    let hex = String(hash, radix: 16)
-    tag.append(String(repeating: "0", count: 16 - hex.utf8.count))
-    tag.append(hex)
-    tag.append("-")
-    tag.append(String(bytes.count, radix: 16))
-    tag.append("\"")
-    return tag
+    var length = 1
+    while length < 16 && bytes.count >> (4 * length) != 0 { length += 1 }
+    let capacity = 1 + 16 + 1 + length + (gzip ? 3 : 0) + 1
+    return String(unsafeUninitializedCapacity: capacity) { out in
+      // Writes exactly `capacity` bytes, each index below it.
+      let digits: StaticString = "0123456789abcdef"
+      let hex = digits.utf8Start
+      out[0] = UInt8(ascii: "\"")
+      for i in 0..<16 { out[1 + i] = hex[Int(truncatingIfNeeded: hash >> (60 - 4 * UInt64(i))) & 15] }
+      out[17] = UInt8(ascii: "-")
+      for i in 0..<length { out[18 + i] = hex[(bytes.count >> (4 * (length - 1 - i))) & 15] }
+      var end = 18 + length
+      if gzip {
+        out[end] = UInt8(ascii: "-")
+        out[end + 1] = UInt8(ascii: "g")
+        out[end + 2] = UInt8(ascii: "z")
+        end += 3
+      }
+      out[end] = UInt8(ascii: "\"")
+      return end + 1
+    }
   }
 
   static func hash(_ raw: UnsafeRawBufferPointer) -> UInt64 {

@@ -102,7 +102,10 @@ import Testing
     arguments: [
       ("gzip", true), ("GZIP", true), ("deflate, gzip", true), ("gzip;q=0", false), ("gzip; q=0.000", false),
       ("gzip;q=0.5", true), ("*", true), ("*;q=0", false), ("*, gzip;q=0", false), ("br", false),
-      ("identity", false), ("x-gzip", true), ("", false), (" br ,  gzip ", true),
+      ("identity", false), ("x-gzip", true), ("", false), (" br ,  gzip ", true), ("gzip;level=1", true),
+      ("gzip ; q=0 ", false), ("Gzip;Q=0.0", false), ("gzip;q=", true), ("gzip;q=0.001", true),
+      (",,gzip,", true),
+      ("gzipx", false), ("gzi", false), ("*;q=0.3", true), ("br;q=0, *;q=0", false), ("\tgzip\t", true),
     ])
   func acceptEncoding(_ value: String, _ accepted: Bool) {
     #expect(ContentNegotiation.acceptsGzip(["Accept-Encoding": value]) == accepted)
@@ -129,6 +132,10 @@ import Testing
       let tag = ContentNegotiation.entityTag(for: bytes)
       #expect(tag == ContentNegotiation.entityTag(for: bytes))
       #expect(tag.hasSuffix("-\(String(length, radix: 16))\""))
+      #expect(tag.utf8.count == 19 + String(length, radix: 16).utf8.count)
+      #expect(tag.utf8.dropFirst().prefix(16).allSatisfy { Array("0123456789abcdef".utf8).contains($0) })
+      #expect(ContentNegotiation.entityTag(for: bytes, gzip: true) == ContentNegotiation.gzipETag(tag))
+      #expect(ContentNegotiation.entityTag(for: bytes, gzip: false) == tag)
       for position in Set([0, length / 2, length - 1]) where length > 0 {
         var changed = bytes
         changed[position] ^= 1

@@ -16,6 +16,30 @@ import Testing
     let h: HTTPHeaders = ["Connection": "keep-alive, Upgrade"]
     #expect(h.containsToken("upgrade", in: "connection"))
     #expect(!h.containsToken("close", in: "connection"))
+    let spaced: HTTPHeaders = ["Vary": " Sec-Fetch-Mode ,\taccept-encoding\t", "vary": ",,"]
+    #expect(spaced.containsToken("Accept-Encoding", in: "VARY"))
+    #expect(spaced.containsToken("sec-fetch-mode", in: "vary"))
+    #expect(!spaced.containsToken("Accept", in: "Vary"))
+    #expect(!spaced.containsToken("Accept-Encoding", in: "Connection"))
+  }
+
+  @Test func caseFoldingTouchesLettersOnly() {
+    #expect(HTTPHeaders.equalsIgnoringCase("Content-Type", "cONTENT-tYPE"))
+    #expect(!HTTPHeaders.equalsIgnoringCase("Content-Type", "Content-Typ"))
+    #expect(!HTTPHeaders.equalsIgnoringCase("a@", "a`"))
+    #expect(!HTTPHeaders.equalsIgnoringCase("[", "{"))
+    #expect(!HTTPHeaders.equalsIgnoringCase("Ä", "ä"))
+    #expect(HTTPHeaders.equalsIgnoringCase("", ""))
+    let names = (0...255).map { UInt8($0) }
+    for x in names {
+      for y in names {
+        let fold = { (b: UInt8) in b >= 65 && b <= 90 ? b | 0x20 : b }
+        let same = [x].withUnsafeBufferPointer { a in
+          [y].withUnsafeBufferPointer { b in HTTPHeaders.equalsIgnoringCase(a, b) }
+        }
+        #expect(same == (fold(x) == fold(y)), "\(x) \(y)")
+      }
+    }
   }
 
   @Test func queryDecoding() {
