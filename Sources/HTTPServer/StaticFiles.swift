@@ -84,19 +84,19 @@ public final class StaticFiles: Sendable {
   /// Smaller files are not worth a gzip form.
   static let gzipMinimumBytes = 256
 
-  /// Serves files below `root`, which must be an existing folder. `headers` are added to every file
-  /// answer (for example security headers), serialised once with the rest.
+  /// Serves files below `root`, which must be an existing folder (else `StaticFilesError`). `headers`
+  /// are added to every file answer (for example security headers), serialised once with the rest.
   public init(
     root: String, cacheControl: String = "max-age=300",
     immutableCacheControl: String = "max-age=31536000, immutable",
     memoryCacheMaxFileBytes: Int = 256 * 1024, headers: HTTPHeaders = [:]
-  ) throws {
+  ) throws(StaticFilesError) {
     guard let resolved = StaticFiles.realPath(root) else {
-      throw HTTPError(.internalServerError, "static root \(root) does not exist")
+      throw .missingRoot(root)
     }
     var st = stat()
     guard stat(resolved, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
-      throw HTTPError(.internalServerError, "static root \(root) is not a folder")
+      throw .notAFolder(root)
     }
     self.root = resolved.hasSuffix("/") ? resolved : resolved + "/"
     self.cacheControl = cacheControl

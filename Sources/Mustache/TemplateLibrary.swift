@@ -1,4 +1,12 @@
 /// A set of named templates, all parsed and cross-checked when the library is created.
+///
+/// ```swift
+/// let library = try TemplateLibrary(templates: [
+///   "page": "<ul>{{#items}}{{> item}}{{/items}}</ul>", "item": "<li>{{name}}</li>",
+/// ])
+/// let html = try library.render("page", .object(["items": .list([.object(["name": .string("a<b")])])]))
+/// // html == "<ul><li>a&lt;b</li></ul>"
+/// ```
 public struct TemplateLibrary: Sendable {
   private let templates: [String: Template]
   /// Each template's operations by name: a partial call fetches one reference, not a whole `Template`.

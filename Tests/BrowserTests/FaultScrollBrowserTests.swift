@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 extension BrowserSuites {
-  /// Issue 6's "upstream faults while a person scrolls", in real Chromium: the double answers 10% of
+  /// Upstream faults while a person scrolls, in real Chromium: the double answers 10% of
   /// requests with a 5xx and every request after 0.5–2 s, the search resource runs out once in the
   /// middle, and one outage is forced so an error row is certain. The reader scrolls to `rows` rows,
   /// clicking Retry whenever it shows. The list must equal a fault-free double's (same seed) in order,
@@ -234,13 +234,6 @@ extension BrowserSuites {
       #expect(inWindow.allSatisfy { $0.status != 200 }, "the window held: \(inWindow)")
       #expect(
         searches.contains { $0.arrived >= resetMs && $0.status == 200 }, "the list continued after the reset")
-
-      let counters = try await p.double("GET", "/_double/counters")
-      let statuses = counters["endpoints"]?["search"]?["statuses"]
-      print(
-        "FIGURE fault scroll: \(ids.count) rows, \(journey.errorRows) error rows, \(journey.limitedRows) "
-          + "limit rows, \(journey.retryClicks) Retry clicks; search calls \(searches.count) "
-          + "(statuses \(statuses?.description ?? "-")); \(inWindow.count) search requests in the window")
     }
   }
 }

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 extension BrowserSuites {
-  /// The product scenarios of issue 5 in real Chromium against github-double and repo-scroll processes.
-  /// Figures (scroll-to-new-cards ms, CLS, upstream calls per 100 rows) are printed for the lead's report.
+  /// The product scenarios in real Chromium against github-double and repo-scroll processes (figures
+  /// such as scroll timings and upstream calls per 100 rows come from script/bench-scroll).
   @Suite("Product in Chromium", .productFixture)
   struct ProductBrowserTests {
     // MARK: Helpers
@@ -55,15 +55,6 @@ extension BrowserSuites {
         waits.append(ms)
         _ = try await cards(fixture.session)
       }
-      let calls = try await fixture.upstreamCalls()
-      let sorted = waits.sorted()
-      print(
-        "FIGURE scroll-to-new-cards ms: median \(sorted[sorted.count / 2]) max \(sorted.last ?? 0) all \(waits)"
-      )
-      print(
-        "FIGURE upstream calls per 100 rows: \(Double(calls.total) * 100 / Double(max(count, 1))) "
-          + "(total \(calls.total): search \(calls.search), history \(calls.history), avatar \(calls.avatar); "
-          + "rows \(count))")
     }
 
     @Test func avatarsLoadForVisibleCards() async throws {
@@ -90,9 +81,6 @@ extension BrowserSuites {
       let far = regions["far"]?.array ?? []
       #expect(!far.isEmpty, "the first batch should reach well below the viewport")
       #expect(far.allSatisfy { $0.bool == false }, "cards far below must stay empty")
-      let calls = try await fixture.upstreamCalls()
-      print(
-        "FIGURE star-history upstream calls after first batch: \(calls.history) for \(far.count) far cards")
     }
 
     @Test func refreshPutsTheFirstBatchBackAtTheTop() async throws {
@@ -132,15 +120,13 @@ extension BrowserSuites {
       try await fixture.double("POST", "/_double/faults?rate5xx=0")
       // Transient errors also retry by themselves with backoff; click before that kicks in, and accept
       // a button that already went away because the automatic retry won the race.
-      var clicked = true
       do {
         try await session.click(retry)
       } catch let error as WebDriverError
         where error.errorCode == "stale element reference" || error.errorCode == "no such element"
       {
-        clicked = false
+        // The automatic retry came first; the rows below must arrive all the same.
       }
-      print("FIGURE fault recovery: Retry clicked \(clicked) (false = the automatic retry came first)")
       try await session.waitForScript(
         "\(ProductPageScripts.cardCount) > \(kept)", description: "rows after Retry", timeout: .seconds(10))
       let after = try await cards(session)
@@ -172,9 +158,6 @@ extension BrowserSuites {
       try await Task.sleep(for: .seconds(1))
       let probe = try await session.pageProbe()
       let logs = try await session.browserLogs().filter(\.isError)
-      print(
-        "FIGURE CLS after 5 scrolls: \(probe.cumulativeLayoutShift) (\(probe.layoutShiftCount) shifts); "
-          + "long tasks ms: \(probe.longTaskDurations)")
       #expect(logs.isEmpty, "console errors: \(logs.map(\.message))")
       #expect(probe.consoleErrors.isEmpty, "page errors: \(probe.consoleErrors)")
       #expect(probe.cumulativeLayoutShift < 0.01)

@@ -130,7 +130,6 @@ extension BrowserSuites {
         let probe = try await session.pageProbe()
         return probe.layoutShiftCount > 0 && !probe.longTaskDurations.isEmpty ? probe : nil
       }
-      print("fixture shift page: CLS \(probe.cumulativeLayoutShift), long tasks \(probe.longTaskDurations)")
       #expect(probe.cumulativeLayoutShift > 0.01)
       #expect(probe.longTaskDurations.contains { $0 >= 100 })
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 extension BrowserSuites {
-  /// Issue 6's XSS check in real Chromium: repositories whose descriptions, topics, names and owner
+  /// The XSS check in real Chromium: repositories whose descriptions, topics, names and owner
   /// login carry script and attribute payloads (github-double `--hostile-names`), and queries that do,
   /// through full pages, fragments appended by feed.js and the no-JS pages. Every payload would set
   /// `window.__xss`; none may, no CSP violation may occur, and each payload must show as text.

@@ -54,6 +54,17 @@ struct StaticFixture {
     #expect(await fixture.get(files, "/css/app.css", method: .post).0.status == .methodNotAllowed)
   }
 
+  @Test func aRootThatIsNoFolderIsAConfigurationErrorNotAnAnswer() throws {
+    let fixture = try StaticFixture()
+    #expect(throws: StaticFilesError.missingRoot(fixture.root + "/nope")) {
+      try StaticFiles(root: fixture.root + "/nope")
+    }
+    #expect(throws: StaticFilesError.notAFolder(fixture.root + "/index.html")) {
+      try StaticFiles(root: fixture.root + "/index.html")
+    }
+    #expect("\(StaticFilesError.missingRoot("/x"))" == "static root /x does not exist")
+  }
+
   @Test func conditionalRequestsGet304() async throws {
     let fixture = try StaticFixture()
     let files = try StaticFiles(root: fixture.root)

@@ -3,6 +3,15 @@ import Mustache
 import Testing
 
 @Suite struct TemplateTests {
+  /// The example in `TemplateLibrary`'s documentation, as written there.
+  @Test func theLibraryDocExampleRendersWhatItSays() throws {
+    let library = try TemplateLibrary(templates: [
+      "page": "<ul>{{#items}}{{> item}}{{/items}}</ul>", "item": "<li>{{name}}</li>",
+    ])
+    let html = try library.render("page", .object(["items": .list([.object(["name": .string("a<b")])])]))
+    #expect(html == "<ul><li>a&lt;b</li></ul>")
+  }
+
   @Test func escapesTheFiveCharactersAndEmitsHTMLRaw() throws {
     let t = try Template("{{s}}|{{{s}}}|{{&s}}|{{h}}")
     let out = t.render(["s": "<a href=\"x\">'&'</a>", "h": .html("<b>ok</b>")])
