@@ -34,8 +34,10 @@ final class Warming: Sendable {
   static let avatarConcurrency = 6
   /// The size the cards show at 1x.
   static let avatarSize = 80
-  /// Seconds of reading a warmed history should cover (GitHub answers in well under one).
-  static let leadSeconds = 1.0
+  /// Seconds of reading warmed after the furthest card asked for. The page already asks about a
+  /// second ahead of the reader, so this only bridges the wait for its next request; each card warmed
+  /// beyond is one the reader may never see.
+  static let leadSeconds = 0.5
   /// The most histories warmed after one request.
   static let maxAhead = 16
   /// Cards on the first screen of a page (5 dense cards fill a 1280×900 window).

@@ -151,7 +151,7 @@ struct WarmingTests {
 
   @Test(
     "a faster reader gets more histories warmed, within bounds",
-    arguments: [(0.0, 4), (2.0, 4), (9.5, 10), (30.0, 16), (Double.infinity, 4), (Double.nan, 4)])
+    arguments: [(0.0, 4), (2.0, 4), (19.5, 10), (60.0, 16), (Double.infinity, 4), (Double.nan, 4)])
   func ahead(pace: Double, expected: Int) {
     #expect(Warming.ahead(pace: pace, minimum: 4) == expected)
   }
