@@ -3,7 +3,7 @@
 // - at most MAX_IN_FLIGHT (5) detail requests at once, so one connection is always free for the batch
 //   request (pausing details while a batch loads starved them at speed: a batch is nearly always pending);
 // - only cards near the viewport are candidates, the ones on screen first, then the nearest: up to
-//   a viewport below at rest, and as far as the reader will scroll in 1 s while scrolling (at
+//   a viewport below at rest, and as far as the reader will scroll in 1.2 s while scrolling (at
 //   least half a viewport): each card asked for further ahead is one the reader may never see;
 // - histories go in batches of up to MAX_BATCH (20) cards per request (GET /fragments/stars?r=owner/repo&…),
 //   so one connection serves several cards: with 300–900 ms per answer, six single requests could not
@@ -21,7 +21,7 @@ const MAX_AVATARS = 4;        // so one connection stays for history batches (up
 const MAX_BATCH = 20;
 const BATCH_URL = '/fragments/stars';
 const AHEAD_AT_REST = 1.0;    // viewports below the viewport
-const AHEAD_SECONDS = 1.0;    // of scrolling at the current speed (GitHub answers in under one)
+const AHEAD_SECONDS = 1.2;    // of scrolling at the current speed (GitHub answers in under one)
 const AHEAD_SCROLLING = 0.5;  // viewports below, at least, while scrolling slowly
 const REST_MS = 250;          // no scroll event for this long: the reader is at rest
 const SPEED_WINDOW_MS = 100;  // the speed is measured over at least this long
