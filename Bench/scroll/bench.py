@@ -274,7 +274,8 @@ class Bench:
                                               for p in self.upstream.take()) if m]
             r["historyCalls"] = len(histories)
             r["unseenHistoryCalls"] = sum(1 for h in histories if h in unseen)
-            # Which of the unseen were asked for by the page (the rest were warmed by the server).
+            # Which of the unseen the page asked for in a request answered by now (Resource Timing has
+            # no entry for one still in flight); the rest were warmed by the server or are in flight.
             asked = set(s.script(
                 "return performance.getEntriesByType('resource').map(e => e.name)"
                 ".filter(n => n.includes('/fragments/stars'))"))
@@ -285,7 +286,7 @@ class Bench:
                 m = re.search(r"/fragments/stars/([^/?]+/[^/?]+)", url)
                 if m:
                     asked_names.add(urllib.parse.unquote(m.group(1)))
-            r["unseenCalls"] = [{"repo": h, "askedByPage": h in asked_names} for h in histories if h in unseen]
+            r["unseenCalls"] = [{"repo": h, "answeredToPage": h in asked_names} for h in histories if h in unseen]
             return r
         finally:
             if s:
