@@ -24,7 +24,7 @@ const AHEAD_AT_REST = 1.0;    // viewports below the viewport
 const AHEAD_SECONDS = 1.2;    // of scrolling at the current speed (GitHub answers in under one)
 const AHEAD_SCROLLING = 0.5;  // viewports below, at least, while scrolling slowly
 const REST_MS = 250;          // no scroll event for this long: the reader is at rest
-const SPEED_SPAN_MS = 250;    // the speed is measured over about this long (from 50 ms after setting off)
+const SPEED_WINDOW_MS = 100;  // the speed is measured over at least this long
 const near = new Set();       // cards within the widest look-ahead zone
 const requests = new Map();   // history region -> its batch { controller, regions }
 let inFlight = 0;
@@ -33,8 +33,9 @@ let pausedUntil = 0;          // ms epoch: no history requests before it (core r
 let pauseTimer = 0;
 let retryTimer = 0;
 let noticeShown = false;
-let speed = 0;                // px/s downwards, over the last SPEED_SPAN_MS
-const samples = [];           // { t, y } of the scroll events since then, oldest first
+let speed = 0;                // px/s downwards, over the last SPEED_WINDOW_MS or more
+let sampleY = window.scrollY; // where the current speed measurement started, and when
+let sampleAt = 0;
 let lastScroll = 0;
 let pumpQueued = false;
 
@@ -275,25 +276,18 @@ function showNotice(resetISO) {
 window.addEventListener('scroll', () => {
   const now = Date.now();
   const y = window.scrollY;
-  const resting = now - lastScroll > REST_MS;
-  lastScroll = now;
-  // Over a quarter second, not event to event: under load, scroll events come late and unevenly, and
-  // two close together would read as a burst of speed that sends the look-ahead (and the server's
-  // warming) far below.
-  if (resting) {
+  // Over a window, not event to event: under load scroll events bunch up, and two a few ms apart
+  // would read as a burst of speed that sends the look-ahead (and the server's warming) far below.
+  if (now - lastScroll > REST_MS) {
     speed = 0;
-    samples.length = 0;
+    sampleY = y;
+    sampleAt = now;
+  } else if (now - sampleAt >= SPEED_WINDOW_MS) {
+    speed = Math.max(0, (y - sampleY) * 1000 / (now - sampleAt));
+    sampleY = y;
+    sampleAt = now;
   }
-  samples.push({ t: now, y });
-  while (samples.length > 2 && now - samples[1].t >= SPEED_SPAN_MS) samples.shift();
-  const first = samples[0];
-  if (now - first.t >= 50) {
-    const starting = speed === 0;
-    speed = Math.max(0, (y - first.y) * 1000 / (now - first.t));
-    // Setting off from rest: reach ahead now rather than at the next throttled pump, or a fast reader
-    // gets to the cards just beyond the resting look-ahead before their histories were asked for.
-    if (starting && speed > 0) pump();
-  }
+  lastScroll = now;
   if (pumpQueued) return;
   pumpQueued = true;
   setTimeout(() => { pumpQueued = false; pump(); }, 100);
