@@ -3,7 +3,8 @@
 // - at most MAX_IN_FLIGHT (5) detail requests at once, so one connection is always free for the batch
 //   request (pausing details while a batch loads starved them at speed: a batch is nearly always pending);
 // - only cards near the viewport are candidates, the ones on screen first, then the nearest: up to
-//   1.4 viewports below at rest, and as far as the reader will scroll in 1.5 s while scrolling;
+//   a viewport below at rest, and as far as the reader will scroll in 1.2 s while scrolling (at
+//   least half a viewport): each card asked for further ahead is one the reader may never see;
 // - histories go in batches of up to MAX_BATCH (20) cards per request (GET /fragments/stars?r=owner/repo&…),
 //   so one connection serves several cards: with 300–900 ms per answer, six single requests could not
 //   keep up with a reader passing five dense cards a second; the cards on screen go in a batch of
@@ -19,8 +20,11 @@ const MAX_IN_FLIGHT = 5;
 const MAX_AVATARS = 4;        // so one connection stays for history batches (up to 20 cards each)
 const MAX_BATCH = 20;
 const BATCH_URL = '/fragments/stars';
-const AHEAD_AT_REST = 1.4;    // viewports below the viewport
-const AHEAD_SECONDS = 1.5;    // of scrolling at the current speed
+const AHEAD_AT_REST = 1.0;    // viewports below the viewport
+const AHEAD_SECONDS = 1.2;    // of scrolling at the current speed (GitHub answers in under one)
+const AHEAD_SCROLLING = 0.5;  // viewports below, at least, while scrolling slowly
+const REST_MS = 250;          // no scroll event for this long: the reader is at rest
+const SPEED_WINDOW_MS = 100;  // the speed is measured over at least this long
 const near = new Set();       // cards within the widest look-ahead zone
 const requests = new Map();   // history region -> its batch { controller, regions }
 let inFlight = 0;
@@ -29,8 +33,9 @@ let pausedUntil = 0;          // ms epoch: no history requests before it (core r
 let pauseTimer = 0;
 let retryTimer = 0;
 let noticeShown = false;
-let speed = 0;                // px/s downwards, from the last scroll events
-let lastY = window.scrollY;
+let speed = 0;                // px/s downwards, over the last SPEED_WINDOW_MS or more
+let sampleY = window.scrollY; // where the current speed measurement started, and when
+let sampleAt = 0;
 let lastScroll = 0;
 let pumpQueued = false;
 
@@ -60,8 +65,9 @@ function watch(cards) {
 // The near cards by distance to the viewport (0 when on screen).
 function byDistance() {
   const height = window.innerHeight;
-  const current = Date.now() - lastScroll > 250 ? 0 : Math.max(0, speed);
-  const ahead = Math.max(AHEAD_AT_REST * height, current * AHEAD_SECONDS);
+  const ahead = Date.now() - lastScroll > REST_MS
+    ? AHEAD_AT_REST * height
+    : Math.max(AHEAD_SCROLLING * height, speed * AHEAD_SECONDS);
   const list = [];
   near.forEach((card) => {
     if (!card.isConnected) { near.delete(card); return; }
@@ -269,10 +275,18 @@ function showNotice(resetISO) {
 // The scrolling speed widens the look-ahead; a pump at most every 100 ms picks up cards it reaches.
 window.addEventListener('scroll', () => {
   const now = Date.now();
-  const dt = now - lastScroll;
   const y = window.scrollY;
-  speed = dt > 0 && dt < 250 ? 0.7 * speed + 0.3 * ((y - lastY) * 1000 / dt) : 0;
-  lastY = y;
+  // Over a window, not event to event: under load scroll events bunch up, and two a few ms apart
+  // would read as a burst of speed that sends the look-ahead (and the server's warming) far below.
+  if (now - lastScroll > REST_MS) {
+    speed = 0;
+    sampleY = y;
+    sampleAt = now;
+  } else if (now - sampleAt >= SPEED_WINDOW_MS) {
+    speed = Math.max(0, (y - sampleY) * 1000 / (now - sampleAt));
+    sampleY = y;
+    sampleAt = now;
+  }
   lastScroll = now;
   if (pumpQueued) return;
   pumpQueued = true;

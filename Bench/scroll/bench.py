@@ -274,6 +274,19 @@ class Bench:
                                               for p in self.upstream.take()) if m]
             r["historyCalls"] = len(histories)
             r["unseenHistoryCalls"] = sum(1 for h in histories if h in unseen)
+            # Which of the unseen the page asked for in a request answered by now (Resource Timing has
+            # no entry for one still in flight); the rest were warmed by the server or are in flight.
+            asked = set(s.script(
+                "return performance.getEntriesByType('resource').map(e => e.name)"
+                ".filter(n => n.includes('/fragments/stars'))"))
+            asked_names = set()
+            for url in asked:
+                query = urllib.parse.urlsplit(url).query
+                asked_names.update(urllib.parse.parse_qs(query).get("r", []))
+                m = re.search(r"/fragments/stars/([^/?]+/[^/?]+)", url)
+                if m:
+                    asked_names.add(urllib.parse.unquote(m.group(1)))
+            r["unseenCalls"] = [{"repo": h, "answeredToPage": h in asked_names} for h in histories if h in unseen]
             return r
         finally:
             if s:
@@ -379,7 +392,8 @@ def main():
                 s = summarise(r)
                 per_speed[v].append(s)
                 raw.append({"run": run, "speed": v, "summary": s, "stalls": r["stalls"],
-                            "fragments": r["fragments"], "blankCards": r["blankCards"]})
+                            "fragments": r["fragments"], "blankCards": r["blankCards"],
+                            "neverInView": r["neverInView"], "unseenCalls": r["unseenCalls"]})
                 log("   ", json.dumps(s))
             if o.rows > 0:
                 log(f"run {run + 1}/{o.runs}: DOM and memory at {o.rows} rows")

@@ -17,9 +17,9 @@ import Synchronization
 ///   at once: they are on screen), under the same budget rule as below;
 /// - when a card's star history is asked for, the histories of the cards after it in the same list,
 ///   while the core budget is plentiful (at least half the window left after them): as many as the
-///   reader passes in `leadSeconds` at their recent pace, at least `historiesAhead` and at most
-///   `maxAhead`. The request for a history marks where the reader is, so at most that many warmed
-///   cards go unseen, few for a slow reader, whose whole session warms proportionally fewer.
+///   reader passes in `leadSeconds` at their recent pace, at most `maxAhead` and at least
+///   `historiesAhead`. The request for a history marks where the reader is, so at most that many
+///   warmed cards go unseen, few for a slow reader, whose whole session warms proportionally fewer.
 final class Warming: Sendable {
   /// What was warmed or held back.
   enum Outcome: String, Sendable, CaseIterable {
@@ -35,10 +35,13 @@ final class Warming: Sendable {
   static let avatarConcurrency = 6
   /// The size the cards show at 1x.
   static let avatarSize = 80
-  /// Seconds of reading a warmed history should cover (GitHub answers in well under one).
-  static let leadSeconds = 1.0
-  /// The most histories warmed after one request.
-  static let maxAhead = 16
+  /// Seconds of reading warmed after the furthest card asked for. The page already asks about a
+  /// second ahead of the reader, so this only bridges the wait for its next request; each card warmed
+  /// beyond is one the reader may never see.
+  static let leadSeconds = 0.5
+  /// The most histories warmed after one request, unless `historiesAhead` asks for more: the pace is
+  /// measured from request arrivals, which bunch up under load and can read several times too fast.
+  static let maxAhead = 8
   /// Cards on the first screen of a page (5 dense cards fill a 1280×900 window).
   static let firstScreen = 6
 
@@ -154,10 +157,10 @@ final class Warming: Sendable {
   }
 
   /// How many histories to warm for a reader going `pace` cards a second: `leadSeconds` of reading,
-  /// at least `minimum` and at most `maxAhead`.
+  /// at most `maxAhead` and at least `minimum`.
   static func ahead(pace: Double, minimum: Int) -> Int {
     guard pace.isFinite, pace > 0 else { return minimum }
-    return min(maxAhead, max(minimum, Int((pace * leadSeconds).rounded(.up))))
+    return max(minimum, Int(min(Double(maxAhead), (pace * leadSeconds).rounded(.up))))
   }
 
   /// Whether `spending` more core calls leave at least half the window: true when nothing is known

@@ -152,9 +152,14 @@ struct WarmingTests {
 
   @Test(
     "a faster reader gets more histories warmed, within bounds",
-    arguments: [(0.0, 4), (2.0, 4), (9.5, 10), (30.0, 16), (Double.infinity, 4), (Double.nan, 4)])
+    arguments: [(0.0, 4), (2.0, 4), (13.5, 7), (60.0, 8), (1e300, 8), (Double.infinity, 4), (Double.nan, 4)])
   func ahead(pace: Double, expected: Int) {
     #expect(Warming.ahead(pace: pace, minimum: 4) == expected)
+  }
+
+  @Test func aConfiguredMinimumAboveTheCapWins() {
+    #expect(Warming.ahead(pace: 100, minimum: 12) == 12)
+    #expect(Warming.ahead(pace: 1, minimum: 12) == 12)
   }
 }
 
