@@ -86,15 +86,8 @@ public func redisReplyFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
   guard let data, size > 0 else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let split = splitPoint(bytes)
   for limits in [smallLimits, defaultLimits] {
-    let whole = drive([bytes[...]], limits: limits)
-    let parts = drive([bytes[..<split], bytes[split...]], limits: limits)
-    expect(whole == parts, "split at \(split) changed the outcome:\n\(whole)\n\(parts)")
-    if size <= 1024 {
-      let trickled = drive(bytes.indices.map { bytes[$0...$0] }, limits: limits)
-      expect(whole == trickled, "byte-wise feeding changed the outcome:\n\(whole)\n\(trickled)")
-    }
+    let whole = outcomeAgreeingAcrossFeeds(bytes, trickleLimit: 1024) { drive($0, limits: limits) }
     var again: [UInt8] = []
     for value in whole.values { encode(value, into: &again) }
     let reparsed = drive([again[...]], limits: defaultLimits)
