@@ -80,11 +80,14 @@ final class Warming: Sendable {
       index.withLock { index in
         // A batch sent again (another reader, a reload) is usually known already: its first and last
         // cards tell, and the rest need not be hashed again.
-        if let first = batch.items.first, let last = batch.items.last,
-          let firstOwner = first.item.owner?.login, let lastOwner = last.item.owner?.login,
+        // Read through the array in place: binding `first`/`last` would copy whole repositories.
+        let items = batch.items
+        let (a, z) = (items.startIndex, items.endIndex - 1)
+        if let firstOwner = items[a].item.owner?.login, let lastOwner = items[z].item.owner?.login,
           index.holds(
-            RepoName(owner: firstOwner, repo: first.item.name), list: list, position: first.position),
-          index.holds(RepoName(owner: lastOwner, repo: last.item.name), list: list, position: last.position)
+            RepoName(owner: firstOwner, repo: items[a].item.name), list: list, position: items[a].position),
+          index.holds(
+            RepoName(owner: lastOwner, repo: items[z].item.name), list: list, position: items[z].position)
         {
           return
         }
@@ -98,7 +101,12 @@ final class Warming: Sendable {
     let now = clock()
     // Only avatars not warmed lately: a batch sent again (a reload, another reader) costs no tasks.
     let ids = recentAvatars.withLock { recent in
-      batch.items.compactMap { $0.item.owner?.id }.filter { $0 > 0 && recent.claim($0, now: now) }
+      // One pass into one array (not compactMap then filter: two arrays per batch sent).
+      var ids: [Int] = []
+      for entry in batch.items {
+        if let id = entry.item.owner?.id, id > 0, recent.claim(id, now: now) { ids.append(id) }
+      }
+      return ids
     }
     guard !ids.isEmpty else { return }
     record(.avatar, ids.count)
