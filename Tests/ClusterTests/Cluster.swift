@@ -153,6 +153,13 @@ final class Cluster: Sendable {
     return nil
   }
 
+  /// `name` summed over the instances on `ports` (an instance without the metric counts 0).
+  static func metricSum(_ name: String, ports: [Int]) async throws -> Double {
+    var sum = 0.0
+    for port in ports { sum += try await metric(name, port: port) ?? 0 }
+    return sum
+  }
+
   /// The repository ids of the cards in a fragment or page, in order.
   static func cardIDs(_ html: String) -> [Int] {
     html.matches(of: #/data-repo-id="(\d+)"/#).compactMap { Int($0.1) }

@@ -39,10 +39,7 @@ struct ClusterTests {
     #expect(walked.statuses.allSatisfy { $0 == 200 })
     #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
     #expect(try await cluster.searchCalls() == 10)
-    var sharedHits = 0.0
-    for port in ports {
-      sharedHits += try await Cluster.metric("reposcroll_shared_hits_total", port: port) ?? 0
-    }
+    let sharedHits = try await Cluster.metricSum("reposcroll_shared_hits_total", ports: ports)
     #expect(sharedHits >= 20, "consecutive fragments on other instances read the shared pages")
     await cluster.stop()
   }
@@ -150,15 +147,10 @@ struct ClusterTests {
     #expect(second.ids == first.ids)
     // Pages 1 and 2 are fetched again (read-ahead may fetch page 3 again too).
     #expect(try await cluster.searchCalls() >= searchesBefore + 2, "the junk pages were fetched again")
-    var rejected = 0.0
-    for port in ports {
-      rejected += try await Cluster.metric("reposcroll_shared_rejected_total", port: port) ?? 0
-    }
+    let rejected = try await Cluster.metricSum("reposcroll_shared_rejected_total", ports: ports)
     #expect(rejected >= 2)
-    var errorReplies = 0.0
-    for port in ports {
-      errorReplies += try await Cluster.metric("reposcroll_shared_store_error_replies_total", port: port) ?? 0
-    }
+    let errorReplies = try await Cluster.metricSum(
+      "reposcroll_shared_store_error_replies_total", ports: ports)
     #expect(errorReplies >= 1, "the ledger planted as a string is refused by Redis and counted")
     await cluster.stop()
   }
