@@ -37,8 +37,37 @@ public struct MustacheOutput: ~Copyable {
     let n = bytes.count
     if capacity - used < n { grow(n) }
     // `grow` left room for `n` more bytes after `used`; the source is the caller's, valid now.
-    (base + used).initialize(from: source, count: n)
+    MustacheOutput.copy(source, to: base + used, count: n)
     used += n
+  }
+
+  /// Copies `count` bytes. Most runs a render copies are a few bytes long, where a call to `memmove`
+  /// costs more than the copy: up to 16 bytes are moved as two overlapping words (or halves, or
+  /// bytes), reading and writing only `source[0..<count]` and `target[0..<count]`.
+  @inlinable @inline(__always)
+  static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    if n >= 8 {
+      guard n <= 16 else {
+        target.update(from: source, count: n)
+        return
+      }
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4 {
+      let head = from.loadUnaligned(as: UInt32.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    } else if n > 0 {
+      // 1 to 3 bytes: first, middle and last (some the same byte).
+      target[0] = source[0]
+      target[n >> 1] = source[n >> 1]
+      target[n - 1] = source[n - 1]
+    }
   }
 
   /// Room for `n` more bytes: at least doubles, so appends stay amortised O(1).
@@ -63,28 +92,54 @@ public struct MustacheOutput: ~Copyable {
     escapes ? appendEscaped(utf8: text) : appendRaw(text)
   }
 
-  /// An integer in decimal.
+  /// An integer in decimal, written straight into the output two digits at a time.
   public mutating func append(_ value: Int) {
-    if value >= 0 && value < 10 {
-      append(byte: UInt8(ascii: "0") + UInt8(value))
-      return
+    var magnitude = value.magnitude
+    let n = MustacheOutput.decimalCount(magnitude) + (value < 0 ? 1 : 0)
+    if capacity - used < n { grow(n) }
+    // `grow` left room for `n` bytes after `used`: the digits fill them from the end, then the sign.
+    // Pairs are read at `2 * (magnitude % 100)`, within the table's 200 bytes.
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+      8081828384858687888990919293949596979899
+      """
+    let table = pairs.utf8Start
+    var at = base + used + n
+    while magnitude >= 100 {
+      let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+      magnitude /= 100
+      at -= 2
+      at.initialize(to: table[pair])
+      (at + 1).initialize(to: table[pair &+ 1])
     }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch space, enough for Int.min
-    // Writes at most 20 bytes (19 digits and a sign) backwards into the 24-byte local scratch.
-    withUnsafeMutableBytes(of: &digits) { scratch in
-      var magnitude = value.magnitude
-      var i = scratch.count
-      repeat {
-        i -= 1
-        scratch[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      if value < 0 {
-        i -= 1
-        scratch[i] = UInt8(ascii: "-")
-      }
-      appendRaw(UnsafeRawBufferPointer(rebasing: scratch[i...]).bindMemory(to: UInt8.self))
+    if magnitude >= 10 {
+      let pair = Int(truncatingIfNeeded: magnitude) &* 2
+      at -= 2
+      at.initialize(to: table[pair])
+      (at + 1).initialize(to: table[pair &+ 1])
+    } else {
+      at -= 1
+      at.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
     }
+    if value < 0 { (at - 1).initialize(to: UInt8(ascii: "-")) }
+    used += n
+  }
+
+  /// How many decimal digits `value` has (1 for 0).
+  @inline(__always)
+  private static func decimalCount(_ value: UInt) -> Int {
+    if value < 100_000 {
+      return value < 100 ? (value < 10 ? 1 : 2) : value < 10_000 ? (value < 1_000 ? 3 : 4) : 5
+    }
+    var count = 6
+    var bound: UInt = 1_000_000
+    // At most 20 digits; `bound` wraps only once the count is 20 and the loop ends.
+    while count < 20 && value >= bound {
+      count += 1
+      bound &*= 10
+    }
+    return count
   }
 
   /// A literal written as is, never escaped: the caller's own markup-free text (`/avatars/`).
@@ -118,31 +173,47 @@ public struct MustacheOutput: ~Copyable {
   }
 
   private mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
-    // One pass over the UTF-8 bytes, read only while the caller holds them; runs are sliced within
-    // bounds (i < n).
-    var runStart = 0
-    var i = 0
+    guard let start = text.baseAddress else { return }
     let n = text.count
-    while i < n {
-      let b = text[i]
-      if b <= 0x3E {
-        let entity: StaticString?
-        switch b {
-        case 0x26: entity = "&amp;"
-        case 0x3C: entity = "&lt;"
-        case 0x3E: entity = "&gt;"
-        case 0x22: entity = "&quot;"
-        case 0x27: entity = "&#39;"
-        default: entity = nil
-        }
-        if let entity {
-          if i > runStart { appendRaw(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
-          append(literal: entity)
-          runStart = i + 1
-        }
-      }
-      i += 1
+    // Most text has nothing to escape: eight bytes at a time are checked for any of `"&'<>`, and
+    // the text is copied whole when none is found. Loads stay below `n`.
+    var i = 0
+    while i + 8 <= n {
+      if MustacheOutput.mayNeedEscaping(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { break }
+      i += 8
     }
-    if n > runStart { appendRaw(UnsafeBufferPointer(rebasing: text[runStart..<n])) }
+    // Runs are sliced within bounds (runStart <= i <= n).
+    var runStart = 0
+    while i < n {
+      let entity: StaticString
+      switch start[i] {
+      case 0x26: entity = "&amp;"
+      case 0x3C: entity = "&lt;"
+      case 0x3E: entity = "&gt;"
+      case 0x22: entity = "&quot;"
+      case 0x27: entity = "&#39;"
+      default:
+        i += 1
+        continue
+      }
+      if i > runStart { appendRaw(UnsafeBufferPointer(start: start + runStart, count: i - runStart)) }
+      append(literal: entity)
+      i += 1
+      runStart = i
+    }
+    if n > runStart { appendRaw(UnsafeBufferPointer(start: start + runStart, count: n - runStart)) }
+  }
+
+  /// Whether any byte of `word` is `"` (0x22), `&` (0x26), `'` (0x27), `<` (0x3C) or `>` (0x3E). Setting
+  /// a low bit maps `&` and `'` (only) to 0x27, and `<` and `>` (only) to 0x3E; a byte equal to the
+  /// target then becomes zero after the XOR, which the classic zero-byte test finds (it is exact about
+  /// whether the word holds a zero byte).
+  @inline(__always)
+  private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+    return hasZero(word ^ (ones &* 0x22)) || hasZero((word | ones) ^ (ones &* 0x27))
+      || hasZero((word | (ones &* 2)) ^ (ones &* 0x3E))
   }
 }

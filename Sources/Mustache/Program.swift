@@ -1,38 +1,49 @@
 /// A template's node tree laid out flat for rendering: operations with integer operands into shared
 /// tables. Walking a tree copied each node's arrays (a retain and a release per node visited, on data
-/// every thread shares); walking these operations copies nothing reference-counted. A class, so that
-/// handing a template to a partial call is one retain.
+/// every thread shares); walking these operations copies nothing reference-counted.
 ///
 /// A program bound to a schema also numbers each name by the schema's fields when it is laid out,
 /// so rows of that schema are read by number; the names stay, for rendering any other value.
 ///
 /// Operations and text live in memory the program allocates and frees itself: reading an array that
 /// every thread shares retains it, and that atomic count is the costliest part of a render.
-// @unchecked Sendable: the buffers are written once in `init`, only read afterwards, and freed in
-// `deinit` when nothing can read them any more.
+/// Operations are 16 bytes, with 32-bit operands (a template over 2 GB fails to load): a render
+/// reads about 45 per card, and their dispatch is most of the walk's own time.
+///
+/// Partial and parent calls are resolved to programs once, when a library loads (`link`), so a call
+/// looks up no name and retains nothing.
+// @unchecked Sendable: the buffers are written once in `init`, and `links`/`linker` once by the library
+// that made the program, before the program is shared; afterwards everything is only read, and the
+// buffers are freed in `deinit` when nothing can read them any more.
 final class Program: @unchecked Sendable {
   /// One step. Operations with content (`section`, `inverted`, `parent`, `block`) are followed by
-  /// that content, and the walk resumes at `end`.
+  /// that content, and the walk resumes at `end`. Names are `names[name]`.
   enum Op: Sendable {
-    /// `bytes[start..<end]`, with partial indentation before `lineStarts[lines]`.
-    case text(start: Int, end: Int, lines: Range<Int>)
+    /// `bytes[start..<end]`, with partial indentation before the line starts `lines[lines]` (-1: none).
+    case text(start: Int32, end: Int32, lines: Int32)
+    /// A text run and the bound field that follows it, fused so that a bound walk dispatches once
+    /// for both; the next operation is that same field as a `variable`, which a bound walk skips and
+    /// any other walk renders (by name).
+    case textField(start: Int32, end: Int32, lines: Int32, field: UInt16, escaped: Bool)
     /// A line start just before a tag (emits the current indentation).
     case indent
-    /// A name (`keys[name]`, empty for `.`) written escaped or raw. `field` is its number in the
-    /// program's schema, or -1.
-    case variable(name: Range<Int>, escaped: Bool, field: Int)
+    /// A name (`keys[names[name]]`, empty for `.`) written escaped or raw. `field` is its number in
+    /// the program's schema, or -1.
+    case variable(name: Int32, field: Int32, escaped: Bool)
     /// `.` inside a section over `field` of a bound program: the element that section is at.
-    case element(field: Int, escaped: Bool)
-    /// Its content once per list element, or once for another truthy value.
-    case section(name: Range<Int>, end: Int, field: Int)
+    case element(field: Int32, escaped: Bool)
+    /// Its content once per list element, or once for another truthy value. `flat`: no operation of
+    /// the content reads this section's element, so a bound walk renders a single pass in line.
+    case section(name: Int32, end: Int32, field: Int32, flat: Bool)
     /// Its content when the value is missing or falsey.
-    case inverted(name: Range<Int>, end: Int, field: Int)
-    /// `partials[index]`.
-    case partial(Int)
-    /// `parents[index]`; its block arguments follow up to `end`.
-    case parent(Int, end: Int)
+    case inverted(name: Int32, end: Int32, field: Int32)
+    /// `partials[index]`, linked as `links[index]`.
+    case partial(Int32)
+    /// `parents[index]`, linked as `links[partials.count + index]`; its block arguments follow up to
+    /// `end`.
+    case parent(Int32, end: Int32)
     /// `blocks[index]`; its default content follows up to `end`.
-    case block(Int, end: Int)
+    case block(Int32, end: Int32)
   }
 
   /// A partial include; `indent` is nil for an inline tag (indentation resets).
@@ -70,13 +81,28 @@ final class Program: @unchecked Sendable {
   let bytes: UnsafeBufferPointer<UInt8>
   /// Offsets into `bytes` where partial indentation goes.
   let lineStarts: [Int]
+  /// The line starts of each text operation that has some: ranges of `lineStarts`.
+  let lines: [Range<Int>]
   /// Dotted name components, back to back.
   let keys: [String]
+  /// Each name's components: ranges of `keys`.
+  let names: [Range<Int>]
   let partials: [Partial]
   let parents: [Parent]
   let blocks: [Block]
   /// The schema names were bound to, if any.
   let schema: MustacheSchema?
+  /// The schema's identity, compared with the rows' once per section over rows.
+  let schemaID: ObjectIdentifier?
+  /// Whether some partial call has indentation of its own (standalone and indented).
+  let indentsPartials: Bool
+  /// The programs partial and parent calls name, in the library that linked this program (see
+  /// `link`); empty until then.
+  private(set) var links = UnsafeMutableBufferPointer<Unmanaged<Program>?>(start: nil, count: 0)
+  /// The identity of `linker`: a render with that library's programs follows `links`.
+  private(set) var linkerID: ObjectIdentifier?
+  /// Kept so that `linkerID` names no other object while this program lives.
+  private var linker: AnyObject?
 
   /// Lays out `nodes`; with a schema, a name that is not one of its fields throws, placed in `source`;
   /// with a vocabulary (and no schema), a name that is not one of its names throws likewise.
@@ -86,21 +112,46 @@ final class Program: @unchecked Sendable {
   ) throws(MustacheError) {
     var layout = Layout(schema: schema, vocabulary: vocabulary, file: file, source: source)
     try layout.append(nodes)
+    try layout.checkSize()
     self.schema = schema
+    schemaID = schema.map(ObjectIdentifier.init)
     ops = Program.copy(layout.ops)
     bytes = Program.copy(layout.bytes)
     lineStarts = layout.lineStarts
+    lines = layout.lines
     keys = layout.keys
+    names = layout.names
     partials = layout.partials
     parents = layout.parents
     blocks = layout.blocks
+    indentsPartials = layout.partials.contains { $0.indent?.isEmpty == false }
+  }
+
+  /// Resolves this program's partial and parent calls to `programs`, the library `linker` holds.
+  /// Called once, by that library while it loads, before the program is shared. The links are
+  /// unowned: the library keeps every program alive, and a render follows them only while it holds
+  /// that library (`linkerID` matches its own).
+  func link(_ programs: [String: Program], by linker: AnyObject) {
+    let targets = UnsafeMutableBufferPointer<Unmanaged<Program>?>.allocate(
+      capacity: max(1, partials.count + parents.count))
+    for (index, partial) in partials.enumerated() {
+      targets.initializeElement(at: index, to: programs[partial.name].map(Unmanaged.passUnretained))
+    }
+    for (index, parent) in parents.enumerated() {
+      targets.initializeElement(
+        at: partials.count + index, to: programs[parent.name].map(Unmanaged.passUnretained))
+    }
+    links = UnsafeMutableBufferPointer(rebasing: targets[0..<(partials.count + parents.count)])
+    linkerID = ObjectIdentifier(linker)
+    self.linker = linker
   }
 
   deinit {
-    // Both were allocated by `copy` (never empty allocations, so base addresses exist), and hold
-    // trivial values.
+    // All three were allocated by `copy` or `link` (never empty allocations, so base addresses
+    // exist when set), and hold trivial values.
     ops.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     bytes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    links.baseAddress?.deallocate()
   }
 }
 
@@ -119,7 +170,9 @@ private struct Layout {
   var ops: [Op] = []
   var bytes: [UInt8] = []
   var lineStarts: [Int] = []
+  var lines: [Range<Int>] = []
   var keys: [String] = []
+  var names: [Range<Int>] = []
   var partials: [Program.Partial] = []
   var parents: [Program.Parent] = []
   var blocks: [Program.Block] = []
@@ -128,8 +181,9 @@ private struct Layout {
   let vocabulary: MustacheSchema?
   let file: String
   let source: [UInt8]
-  /// Fields of the bound sections enclosing the current node, innermost last (what `.` means).
-  var sections: [Int] = []
+  /// Fields of the bound sections enclosing the current node, innermost last (what `.` means), each
+  /// with whether its content reads its element.
+  var sections: [(field: Int, readsElement: Bool)] = []
 
   init(schema: MustacheSchema?, vocabulary: MustacheSchema?, file: String, source: [UInt8]) {
     self.schema = schema
@@ -139,42 +193,63 @@ private struct Layout {
   }
 
   mutating func append(_ nodes: [Node]) throws(MustacheError) {
+    // The text operation just laid out for a sibling node, which a bound field may fuse with (never
+    // one that ends a section's content: that one was laid out by another call).
+    var lastText: Int? = nil
     for node in nodes {
+      let text = lastText
+      lastText = nil
       switch node {
       case .text(let text, let starts):
         let base = bytes.count
         bytes += text
-        let first = lineStarts.count
-        lineStarts += starts.map { base + $0 }
-        ops.append(.text(start: base, end: bytes.count, lines: first..<lineStarts.count))
+        var index = -1
+        if !starts.isEmpty {
+          let first = lineStarts.count
+          lineStarts += starts.map { base + $0 }
+          lines.append(first..<lineStarts.count)
+          index = lines.count - 1
+        }
+        ops.append(
+          .text(start: Layout.int32(base), end: Layout.int32(bytes.count), lines: Layout.int32(index)))
+        lastText = ops.count - 1
       case .indent:
         ops.append(.indent)
       case .variable(let path, let escaped):
         if schema != nil && path.components.isEmpty {
-          guard let field = sections.last else {
+          guard !sections.isEmpty else {
             throw error("'.' outside a section names no field of \(schema?.name ?? "")", at: path.offset)
           }
-          ops.append(.element(field: field, escaped: escaped))
+          sections[sections.count - 1].readsElement = true
+          ops.append(.element(field: Layout.int32(sections[sections.count - 1].field), escaped: escaped))
         } else {
-          ops.append(.variable(name: name(path), escaped: escaped, field: try field(path)))
+          let field = try field(path)
+          if field >= 0, field <= Int(UInt16.max), let text,
+            case .text(let start, let end, let lines) = ops[text]
+          {
+            ops[text] = .textField(
+              start: start, end: end, lines: lines, field: UInt16(field), escaped: escaped)
+          }
+          ops.append(.variable(name: name(path), field: Layout.int32(field), escaped: escaped))
         }
       case .section(let path, let inner):
         let name = name(path)
         let field = try field(path)
         let at = opening()
-        if field >= 0 { sections.append(field) }
+        if field >= 0 { sections.append((field, false)) }
         try append(inner)
-        if field >= 0 { sections.removeLast() }
-        ops[at] = .section(name: name, end: ops.count, field: field)
+        let readsElement = field >= 0 && sections.removeLast().readsElement
+        ops[at] = .section(
+          name: name, end: Layout.int32(ops.count), field: Layout.int32(field), flat: !readsElement)
       case .inverted(let path, let inner):
         let name = name(path)
         let field = try field(path)
         let at = opening()
         try append(inner)
-        ops[at] = .inverted(name: name, end: ops.count, field: field)
+        ops[at] = .inverted(name: name, end: Layout.int32(ops.count), field: Layout.int32(field))
       case .partial(let partial):
         partials.append(Program.Partial(name: partial.name, indent: partial.indent))
-        ops.append(.partial(partials.count - 1))
+        ops.append(.partial(Layout.int32(partials.count - 1)))
       case .parent(let parent):
         let at = opening()
         var arguments: [String: Program.Argument] = [:]
@@ -186,16 +261,32 @@ private struct Layout {
             start: start, end: ops.count, leadingLineStart: override.leadingLineStart)
         }
         parents.append(Program.Parent(name: parent.name, indent: parent.indent, arguments: arguments))
-        ops[at] = .parent(parents.count - 1, end: ops.count)
+        ops[at] = .parent(Layout.int32(parents.count - 1), end: Layout.int32(ops.count))
       case .block(let block):
         let at = opening()
         blocks.append(Program.Block(name: block.name, indent: block.indent, standalone: block.standalone))
         let index = blocks.count - 1
         try append(block.content)
-        ops[at] = .block(index, end: ops.count)
+        ops[at] = .block(Layout.int32(index), end: Layout.int32(ops.count))
       }
     }
   }
+
+  /// Operands are 32-bit: a template whose tables outgrow them does not load (the operands laid out
+  /// meanwhile were cut, and are never used).
+  func checkSize() throws(MustacheError) {
+    let largest =
+      [ops.count, bytes.count, lines.count, names.count, partials.count + parents.count, blocks.count]
+      .max() ?? 0
+    if largest > Int(Int32.max) || (schema?.names.count ?? 0) > Int(Int32.max) {
+      throw MustacheError(
+        .limitExceeded, file: file, line: 0, column: 0,
+        message: "the template is too large (over 2 GB of text or 2^31 tags)")
+    }
+  }
+
+  /// `value` as an operand (see `checkSize`).
+  private static func int32(_ value: Int) -> Int32 { Int32(truncatingIfNeeded: value) }
 
   /// A placeholder for an operation whose end is known once its content is laid out.
   private mutating func opening() -> Int {
@@ -223,9 +314,11 @@ private struct Layout {
     return MustacheError(.unknownName, file: file, line: line, column: column, message: message)
   }
 
-  private mutating func name(_ path: Path) -> Range<Int> {
+  /// `path`'s components added to `keys`, and its number in `names`.
+  private mutating func name(_ path: Path) -> Int32 {
     let start = keys.count
     keys += path.components
-    return start..<keys.count
+    names.append(start..<keys.count)
+    return Layout.int32(names.count - 1)
   }
 }

@@ -11,6 +11,11 @@ struct RenderLimits: Sendable {
 }
 
 /// Walks a template's operations against a context stack, appending bytes to one buffer.
+///
+/// Two walks share the work: `walk` renders any operation against values looked up by name, and
+/// `walkBound` renders a program bound to the rows being rendered, reading fields by number. The bound
+/// walk is the hot path (every card of every fragment): it touches no reference count, resolves no
+/// name, renders single-pass sections in line, and dispatches once per fused text run and field.
 struct Renderer: ~Copyable {
   var output: MustacheOutput
   private var stack: [MustacheValue]
@@ -19,6 +24,9 @@ struct Renderer: ~Copyable {
   /// innermost bound section over a field.
   private var row = 0
   private var element = 0
+  /// The schema of those rows, nil outside any section over rows: a program whose schema is the same
+  /// reads them by field.
+  private var rowsSchema: ObjectIdentifier?
   private var indent: [UInt8] = []
   /// Block arguments of the parent calls being rendered, outermost first (outermost wins), each with
   /// the program whose operations they are.
@@ -27,6 +35,8 @@ struct Renderer: ~Copyable {
   private var budget: Int
   private let limits: RenderLimits
   private let library: TemplateLibrary?
+  /// The library's link identity: calls in programs it linked follow their links (see `Program.link`).
+  private let linkerID: ObjectIdentifier?
   /// Set when a limit stopped rendering early.
   private(set) var exceeded = false
 
@@ -35,13 +45,15 @@ struct Renderer: ~Copyable {
     self.output = MustacheOutput(capacity: capacity)
     self.stack = [root]
     self.library = library
+    self.linkerID = library?.linkerID
     self.limits = limits
     self.budget = limits.maxNodes
   }
 
   // MARK: Lookup
 
-  private func lookup(_ name: Range<Int>, in program: Program) -> MustacheValue? {
+  private func lookup(_ name: Int32, in program: Program) -> MustacheValue? {
+    let name = program.names[Int(name)]
     guard let first = name.first else { return stack.last }
     let key = program.keys[first]
     // Contexts are read through the buffer (the array itself is not retained per lookup).
@@ -61,15 +73,30 @@ struct Renderer: ~Copyable {
     return first + 1 == name.upperBound ? found : found.member(program.keys, name.dropFirst())
   }
 
+  /// The program that partial or parent call `link` (an index of `program.links`) names: the linked
+  /// one when this render's library linked `program`, otherwise the library's by name (or none).
+  /// Unretained: the library this render holds keeps it alive.
+  @inline(__always)
+  private func target(_ program: Program, _ link: Int, name: () -> String) -> Unmanaged<Program>? {
+    if let linkerID, program.linkerID == linkerID { return program.links[link] }
+    return library?.program(named: name()).map(Unmanaged.passUnretained)
+  }
+
   // MARK: Output
 
-  private mutating func appendText(_ program: Program, _ start: Int, _ end: Int, _ lines: Range<Int>) {
+  @inline(__always)
+  private mutating func appendText(_ program: Program, _ start: Int32, _ end: Int32, _ lines: Int32) {
     // Every range was laid out by `Program` within its own `bytes`, and line starts lie inside it.
     let buffer = program.bytes
-    guard !indent.isEmpty && !lines.isEmpty else {
-      output.appendRaw(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+    guard lines >= 0 && !indent.isEmpty else {
+      output.appendRaw(UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(end)]))
       return
     }
+    appendIndented(program, Int(start), Int(end), program.lines[Int(lines)])
+  }
+
+  private mutating func appendIndented(_ program: Program, _ start: Int, _ end: Int, _ lines: Range<Int>) {
+    let buffer = program.bytes
     var previous = start
     for line in lines {
       let offset = program.lineStarts[line]
@@ -114,23 +141,111 @@ struct Renderer: ~Copyable {
 
   /// Renders the whole of `program`.
   mutating func render(_ program: Program) {
-    render(program, rows: nil)
+    walk(program, 0, program.ops.count, rows: nil, bound: false)
   }
 
-  /// Renders the whole of `program` inside a section over `rows`.
-  private mutating func render(_ program: Program, rows: (any MustacheRows)?) {
-    render(program, 0, program.ops.count, rows: rows, bound: isBound(program, to: rows))
-  }
-
-  /// Whether `program` reads `rows` by field number (it is bound to their schema).
+  /// Whether `program` reads the rows being rendered by field number (it is bound to their schema).
+  @inline(__always)
   private func isBound(_ program: Program, to rows: (any MustacheRows)?) -> Bool {
-    guard let schema = program.schema, let rows else { return false }
-    return schema === rows.schema
+    rows != nil && program.schemaID != nil && program.schemaID == rowsSchema
   }
 
-  /// Renders `program.ops[start..<end]` inside a section over `rows` (nil outside any);
-  /// `bound` is `isBound(program, to: rows)`.
-  private mutating func render(
+  /// Renders `program.ops[start..<end]` inside a section over `rows`: by field when `bound`.
+  private mutating func run(
+    _ program: Program, _ start: Int, _ end: Int, rows: (any MustacheRows)?, bound: Bool
+  ) {
+    if bound, let rows {
+      walkBound(program, start, end, rows: rows)
+    } else {
+      walk(program, start, end, rows: rows, bound: false)
+    }
+  }
+
+  /// Calls `target` as a partial or parent with `added` indentation (nil: indentation resets).
+  private mutating func call(_ target: Program, indent added: [UInt8]?, rows: (any MustacheRows)?) {
+    let saved = indent
+    indent = added.map { saved + $0 } ?? []
+    run(target, 0, target.ops.count, rows: rows, bound: isBound(target, to: rows))
+    indent = saved
+  }
+
+  /// Renders `program.ops[start..<end]`, a program bound to `rows` (see `isBound`), reading fields by
+  /// number. Parent and block calls go through `walk`.
+  private mutating func walkBound(_ program: Program, _ start: Int, _ end: Int, rows: any MustacheRows) {
+    // The program's tables are read through its buffers: trivial values, nothing retained.
+    let ops = program.ops
+    var k = start
+    while k < end {
+      budget -= 1
+      if budget < 0 {
+        exceeded = true
+        return
+      }
+      switch ops[k] {
+      case .text(let from, let to, let lines):
+        k += 1
+        appendText(program, from, to, lines)
+      case .textField(let from, let to, let lines, let field, let escaped):
+        k += 2  // and the field's own `variable`, which follows
+        appendText(program, from, to, lines)
+        output.escapes = escaped
+        rows.write(Int(field), row: row, element: 0, to: &output)
+      case .indent:
+        k += 1
+        if !indent.isEmpty { appendIndent() }
+      case .variable(_, let field, let escaped):
+        k += 1
+        output.escapes = escaped
+        rows.write(Int(field), row: row, element: 0, to: &output)
+      case .element(let field, let escaped):
+        k += 1
+        output.escapes = escaped
+        rows.write(Int(field), row: row, element: element, to: &output)
+      case .section(_, let bodyEnd, let field, let flat):
+        k += 1
+        let count = rows.count(of: Int(field), row: row)
+        // A single pass whose content reads no element continues in line: the content is the next
+        // operations, and the walk goes on after them.
+        if count == 1 && flat { continue }
+        defer { k = Int(bodyEnd) }
+        guard count > 0, enter() else { continue }
+        let saved = element
+        for index in 0..<count {
+          element = index
+          walkBound(program, k, Int(bodyEnd), rows: rows)
+        }
+        element = saved
+        depth -= 1
+      case .inverted(_, let bodyEnd, let field):
+        k += 1
+        // The content, when it renders, is the next operations.
+        if rows.count(of: Int(field), row: row) > 0 { k = Int(bodyEnd) }
+      case .partial(let index):
+        k += 1
+        let index = Int(index)
+        guard let target = target(program, index, name: { program.partials[index].name }), enter() else {
+          continue
+        }
+        // A library checked that a bound program calls only programs bound alike.
+        if indent.isEmpty && !program.indentsPartials {
+          // Indentation stays empty whatever the call adds (nothing) or resets.
+          target._withUnsafeGuaranteedRef { target in
+            run(target, 0, target.ops.count, rows: rows, bound: isBound(target, to: rows))
+          }
+        } else {
+          target._withUnsafeGuaranteedRef { call($0, indent: program.partials[index].indent, rows: rows) }
+        }
+        depth -= 1
+      case .parent(_, let opEnd), .block(_, let opEnd):
+        walk(program, k, Int(opEnd), rows: rows, bound: true)
+        k = Int(opEnd)
+      }
+    }
+  }
+
+  /// Renders `program.ops[start..<end]` inside a section over `rows` (nil outside any), looking names
+  /// up; `bound` is `isBound(program, to: rows)` (then fields are read by number).
+  private mutating func walk(
     _ program: Program, _ start: Int, _ end: Int, rows: (any MustacheRows)?, bound: Bool
   ) {
     var k = start
@@ -145,34 +260,34 @@ struct Renderer: ~Copyable {
       switch op {
       case .text(let from, let to, let lines):
         appendText(program, from, to, lines)
+      case .textField(let from, let to, let lines, _, _):
+        // The field is the next operation, rendered on its own here.
+        appendText(program, from, to, lines)
       case .indent:
         if !indent.isEmpty { appendIndent() }
-      case .variable(let name, let escaped, let field):
-        if bound {
-          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
+      case .variable(let name, let field, let escaped):
+        if bound, let rows {
           output.escapes = escaped
-          rows.write(field, row: row, element: 0, to: &output)
+          rows.write(Int(field), row: row, element: 0, to: &output)
         } else if let value = lookup(name, in: program) {
           append(value, escaped: escaped)
         }
       case .element(let field, let escaped):
-        if bound {
-          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
+        if bound, let rows {
           output.escapes = escaped
-          rows.write(field, row: row, element: element, to: &output)
+          rows.write(Int(field), row: row, element: element, to: &output)
         } else if let value = stack.last {
           append(value, escaped: escaped)
         }
-      case .section(let name, let bodyEnd, let field):
-        defer { k = bodyEnd }
-        if bound {
-          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
-          let count = rows.count(of: field, row: row)
+      case .section(let name, let bodyEnd, let field, _):
+        defer { k = Int(bodyEnd) }
+        if bound, let rows {
+          let count = rows.count(of: Int(field), row: row)
           guard count > 0, enter() else { continue }
           let saved = element
           for index in 0..<count {
             element = index
-            render(program, k, bodyEnd, rows: rows, bound: true)
+            walkBound(program, k, Int(bodyEnd), rows: rows)
           }
           element = saved
           depth -= 1
@@ -183,66 +298,68 @@ struct Renderer: ~Copyable {
         case .list(let items):
           for item in items {
             stack.append(item)
-            render(program, k, bodyEnd, rows: rows, bound: bound)
+            run(program, k, Int(bodyEnd), rows: rows, bound: bound)
             stack.removeLast()
           }
         case .rows(let list):
-          let saved = row
+          let savedRow = row
+          let savedSchema = rowsSchema
+          rowsSchema = ObjectIdentifier(list.schema)
           let listBound = isBound(program, to: list)
           // Rows are contexts only to bound programs: others see an empty context.
           stack.append(.null)
           for index in 0..<list.count {
             row = index
-            render(program, k, bodyEnd, rows: list, bound: listBound)
+            run(program, k, Int(bodyEnd), rows: list, bound: listBound)
           }
           stack.removeLast()
-          row = saved
+          rowsSchema = savedSchema
+          row = savedRow
         default:
           stack.append(value)
-          render(program, k, bodyEnd, rows: rows, bound: bound)
+          run(program, k, Int(bodyEnd), rows: rows, bound: bound)
           stack.removeLast()
         }
         depth -= 1
       case .inverted(let name, let bodyEnd, let field):
-        defer { k = bodyEnd }
-        if bound {
-          let rows = rows.unsafelyUnwrapped  // `bound` implies rows (see `isBound`)
-          if rows.count(of: field, row: row) > 0 { continue }
+        defer { k = Int(bodyEnd) }
+        if bound, let rows {
+          if rows.count(of: Int(field), row: row) > 0 { continue }
         } else if let value = lookup(name, in: program), value.isTruthy {
           continue
         }
-        render(program, k, bodyEnd, rows: rows, bound: bound)
+        run(program, k, Int(bodyEnd), rows: rows, bound: bound)
       case .partial(let index):
-        // Fields are read in place: copying the partial would retain strings every thread shares.
-        guard let called = library?.program(named: program.partials[index].name), enter() else { continue }
-        let saved = indent
-        indent = program.partials[index].indent.map { saved + $0 } ?? []
-        render(called, rows: rows)
-        indent = saved
+        let index = Int(index)
+        guard let target = target(program, index, name: { program.partials[index].name }), enter() else {
+          continue
+        }
+        target._withUnsafeGuaranteedRef { call($0, indent: program.partials[index].indent, rows: rows) }
         depth -= 1
       case .parent(let index, let argumentsEnd):
-        defer { k = argumentsEnd }
+        defer { k = Int(argumentsEnd) }
+        let index = Int(index)
+        let link = program.partials.count + index
+        guard let target = target(program, link, name: { program.parents[index].name }), enter() else {
+          continue
+        }
         let parent = program.parents[index]
-        guard let called = library?.program(named: parent.name), enter() else { continue }
-        let saved = indent
-        indent = parent.indent.map { saved + $0 } ?? []
         arguments.append((program, parent.arguments))
-        render(called, rows: rows)
+        target._withUnsafeGuaranteedRef { call($0, indent: parent.indent, rows: rows) }
         arguments.removeLast()
-        indent = saved
         depth -= 1
       case .block(let index, let contentEnd):
-        defer { k = contentEnd }
+        defer { k = Int(contentEnd) }
         guard enter() else { continue }
-        let block = program.blocks[index]
+        let block = program.blocks[Int(index)]
         if let (owner, argument) = argument(named: block.name) {
           let saved = indent
           indent = saved + block.indent
           if block.standalone && argument.leadingLineStart { appendIndent() }
-          render(owner, argument.start, argument.end, rows: rows, bound: isBound(owner, to: rows))
+          run(owner, argument.start, argument.end, rows: rows, bound: isBound(owner, to: rows))
           indent = saved
         } else {
-          render(program, k, contentEnd, rows: rows, bound: bound)
+          run(program, k, Int(contentEnd), rows: rows, bound: bound)
         }
         depth -= 1
       }
