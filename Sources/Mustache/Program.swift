@@ -7,8 +7,9 @@
 ///
 /// Operations and text live in memory the program allocates and frees itself: reading an array that
 /// every thread shares retains it, and that atomic count is the costliest part of a render.
-/// Operations are 16 bytes, with 32-bit operands (a template over 2 GB fails to load): a render
-/// reads about 45 per card, and their dispatch is most of the walk's own time.
+/// Operations are 16 bytes, with 32-bit operands (a template over 2 GB fails to load). A bound program
+/// is also laid out as `steps` for the walk that renders rows: dispatching operations is most of a
+/// walk's own time, and a step is one text run and one tag, so a card takes about half as many.
 ///
 /// Partial and parent calls are resolved to programs once, when a library loads (`link`), so a call
 /// looks up no name and retains nothing.
@@ -21,10 +22,6 @@ final class Program: @unchecked Sendable {
   enum Op: Sendable {
     /// `bytes[start..<end]`, with partial indentation before the line starts `lines[lines]` (-1: none).
     case text(start: Int32, end: Int32, lines: Int32)
-    /// A text run and the bound field that follows it, fused so that a bound walk dispatches once
-    /// for both; the next operation is that same field as a `variable`, which a bound walk skips and
-    /// any other walk renders (by name).
-    case textField(start: Int32, end: Int32, lines: Int32, field: UInt16, escaped: Bool)
     /// A line start just before a tag (emits the current indentation).
     case indent
     /// A name (`keys[names[name]]`, empty for `.`) written escaped or raw. `field` is its number in
@@ -32,9 +29,8 @@ final class Program: @unchecked Sendable {
     case variable(name: Int32, field: Int32, escaped: Bool)
     /// `.` inside a section over `field` of a bound program: the element that section is at.
     case element(field: Int32, escaped: Bool)
-    /// Its content once per list element, or once for another truthy value. `flat`: no operation of
-    /// the content reads this section's element, so a bound walk renders a single pass in line.
-    case section(name: Int32, end: Int32, field: Int32, flat: Bool)
+    /// Its content once per list element, or once for another truthy value.
+    case section(name: Int32, end: Int32, field: Int32)
     /// Its content when the value is missing or falsey.
     case inverted(name: Int32, end: Int32, field: Int32)
     /// `partials[index]`, linked as `links[index]`.
@@ -76,6 +72,34 @@ final class Program: @unchecked Sendable {
     let standalone: Bool
   }
 
+  /// One step of a bound program: a text run, then one tag (or none). Sections and inverted
+  /// sections are followed by their content's steps, and the walk resumes at `next`.
+  struct Step: Sendable {
+    enum Action: UInt8, Sendable {
+      /// Only the text.
+      case text
+      /// `field`, escaped or raw.
+      case field, rawField
+      /// The element of the innermost section (over `field`), escaped or raw.
+      case element, rawElement
+      /// Content once per element of `field`; `flatSection` when the content reads no element (one
+      /// pass then renders in line).
+      case section, flatSection
+      /// Content when `field` renders no pass.
+      case inverted
+      /// `partials[Int(next)]`, linked as `links[Int(next)]`.
+      case partial
+    }
+
+    /// `bytes[textStart..<textEnd]`, written before the action.
+    var textStart: Int32
+    var textEnd: Int32
+    /// Where the walk resumes after a section's content; the partial's index for `partial`.
+    var next: Int32
+    var field: UInt16
+    var action: Action
+  }
+
   let ops: UnsafeBufferPointer<Op>
   /// All static text, back to back.
   let bytes: UnsafeBufferPointer<UInt8>
@@ -90,6 +114,9 @@ final class Program: @unchecked Sendable {
   let partials: [Partial]
   let parents: [Parent]
   let blocks: [Block]
+  /// The bound walk's layout (see `Step`): nil unbound, or when the program calls parents or has
+  /// blocks, or has more than 65,536 fields (the walk over `ops` then reads fields by number).
+  let steps: UnsafeBufferPointer<Step>?
   /// The schema names were bound to, if any.
   let schema: MustacheSchema?
   /// The schema's identity, compared with the rows' once per section over rows.
@@ -116,6 +143,12 @@ final class Program: @unchecked Sendable {
     self.schema = schema
     schemaID = schema.map(ObjectIdentifier.init)
     ops = Program.copy(layout.ops)
+    var lowering = Lowering(ops: layout.ops)
+    if schema != nil, let steps = lowering.steps() {
+      self.steps = Program.copy(steps)
+    } else {
+      steps = nil
+    }
     bytes = Program.copy(layout.bytes)
     lineStarts = layout.lineStarts
     lines = layout.lines
@@ -147,9 +180,10 @@ final class Program: @unchecked Sendable {
   }
 
   deinit {
-    // All three were allocated by `copy` or `link` (never empty allocations, so base addresses
+    // All were allocated by `copy` or `link` (never empty allocations, so base addresses
     // exist when set), and hold trivial values.
     ops.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    steps?.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     bytes.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     links.baseAddress?.deallocate()
   }
@@ -181,9 +215,8 @@ private struct Layout {
   let vocabulary: MustacheSchema?
   let file: String
   let source: [UInt8]
-  /// Fields of the bound sections enclosing the current node, innermost last (what `.` means), each
-  /// with whether its content reads its element.
-  var sections: [(field: Int, readsElement: Bool)] = []
+  /// Fields of the bound sections enclosing the current node, innermost last (what `.` means).
+  var sections: [Int] = []
 
   init(schema: MustacheSchema?, vocabulary: MustacheSchema?, file: String, source: [UInt8]) {
     self.schema = schema
@@ -193,12 +226,7 @@ private struct Layout {
   }
 
   mutating func append(_ nodes: [Node]) throws(MustacheError) {
-    // The text operation just laid out for a sibling node, which a bound field may fuse with (never
-    // one that ends a section's content: that one was laid out by another call).
-    var lastText: Int? = nil
     for node in nodes {
-      let text = lastText
-      lastText = nil
       switch node {
       case .text(let text, let starts):
         let base = bytes.count
@@ -212,35 +240,25 @@ private struct Layout {
         }
         ops.append(
           .text(start: Layout.int32(base), end: Layout.int32(bytes.count), lines: Layout.int32(index)))
-        lastText = ops.count - 1
       case .indent:
         ops.append(.indent)
       case .variable(let path, let escaped):
         if schema != nil && path.components.isEmpty {
-          guard !sections.isEmpty else {
+          guard let field = sections.last else {
             throw error("'.' outside a section names no field of \(schema?.name ?? "")", at: path.offset)
           }
-          sections[sections.count - 1].readsElement = true
-          ops.append(.element(field: Layout.int32(sections[sections.count - 1].field), escaped: escaped))
+          ops.append(.element(field: Layout.int32(field), escaped: escaped))
         } else {
-          let field = try field(path)
-          if field >= 0, field <= Int(UInt16.max), let text,
-            case .text(let start, let end, let lines) = ops[text]
-          {
-            ops[text] = .textField(
-              start: start, end: end, lines: lines, field: UInt16(field), escaped: escaped)
-          }
-          ops.append(.variable(name: name(path), field: Layout.int32(field), escaped: escaped))
+          ops.append(.variable(name: name(path), field: Layout.int32(try field(path)), escaped: escaped))
         }
       case .section(let path, let inner):
         let name = name(path)
         let field = try field(path)
         let at = opening()
-        if field >= 0 { sections.append((field, false)) }
+        if field >= 0 { sections.append(field) }
         try append(inner)
-        let readsElement = field >= 0 && sections.removeLast().readsElement
-        ops[at] = .section(
-          name: name, end: Layout.int32(ops.count), field: Layout.int32(field), flat: !readsElement)
+        if field >= 0 { sections.removeLast() }
+        ops[at] = .section(name: name, end: Layout.int32(ops.count), field: Layout.int32(field))
       case .inverted(let path, let inner):
         let name = name(path)
         let field = try field(path)
@@ -320,5 +338,92 @@ private struct Layout {
     keys += path.components
     names.append(start..<keys.count)
     return Layout.int32(names.count - 1)
+  }
+}
+
+/// Lays a bound program's operations out as steps: each text run joins the tag after it.
+private struct Lowering {
+  typealias Step = Program.Step
+  let ops: [Program.Op]
+  var laidOut: [Step] = []
+  /// Text not yet written by a step: `start..<end` of the program's bytes.
+  var start: Int32 = 0
+  var end: Int32 = 0
+
+  init(ops: [Program.Op]) { self.ops = ops }
+
+  /// The steps, or nil when some operation has none (parents, blocks, fields past 65,535).
+  mutating func steps() -> [Step]? {
+    guard lower(0, ops.count) != nil else { return nil }
+    flush()
+    return laidOut
+  }
+
+  /// Lowers `ops[from..<to]`: whether one of them reads the element of the section they are the
+  /// content of (nil when one cannot be lowered).
+  private mutating func lower(_ from: Int, _ to: Int) -> Bool? {
+    var readsElement = false
+    var k = from
+    while k < to {
+      switch ops[k] {
+      case .text(let start, let end, _):
+        if self.end == self.start {
+          self.start = start
+        } else if self.end != start {
+          flush()
+          self.start = start
+        }
+        self.end = end
+      case .indent:
+        // A bound walk runs without indentation.
+        break
+      case .variable(_, let field, let escaped):
+        guard let field = UInt16(exactly: field) else { return nil }
+        emit(escaped ? .field : .rawField, field: field)
+      case .element(let field, let escaped):
+        guard let field = UInt16(exactly: field) else { return nil }
+        readsElement = true
+        emit(escaped ? .element : .rawElement, field: field)
+      case .section(_, let contentEnd, let field):
+        guard let field = UInt16(exactly: field) else { return nil }
+        let at = emit(.section, field: field)
+        guard let inner = lower(k + 1, Int(contentEnd)) else { return nil }
+        flush()
+        laidOut[at].action = inner ? .section : .flatSection
+        laidOut[at].next = Int32(truncatingIfNeeded: laidOut.count)
+        k = Int(contentEnd)
+        continue
+      case .inverted(_, let contentEnd, let field):
+        guard let field = UInt16(exactly: field) else { return nil }
+        let at = emit(.inverted, field: field)
+        // `.` inside an inverted section is the enclosing section's element.
+        guard let inner = lower(k + 1, Int(contentEnd)) else { return nil }
+        readsElement = readsElement || inner
+        flush()
+        laidOut[at].next = Int32(truncatingIfNeeded: laidOut.count)
+        k = Int(contentEnd)
+        continue
+      case .partial(let index):
+        emit(.partial, field: 0, next: index)
+      case .parent, .block:
+        return nil
+      }
+      k += 1
+    }
+    return readsElement
+  }
+
+  /// A step with the pending text; its index.
+  @discardableResult
+  private mutating func emit(_ action: Step.Action, field: UInt16, next: Int32 = 0) -> Int {
+    laidOut.append(Step(textStart: start, textEnd: end, next: next, field: field, action: action))
+    start = 0
+    end = 0
+    return laidOut.count - 1
+  }
+
+  /// The pending text as a step of its own, if any.
+  private mutating func flush() {
+    if end != start { emit(.text, field: 0) }
   }
 }

@@ -12,10 +12,11 @@ struct RenderLimits: Sendable {
 
 /// Walks a template's operations against a context stack, appending bytes to one buffer.
 ///
-/// Two walks share the work: `walk` renders any operation against values looked up by name, and
-/// `walkBound` renders a program bound to the rows being rendered, reading fields by number. The bound
-/// walk is the hot path (every card of every fragment): it touches no reference count, resolves no
-/// name, renders single-pass sections in line, and dispatches once per fused text run and field.
+/// Two walks share the work: `walk` renders any operation, against values looked up by name or rows
+/// read by field number, and `walkSteps` renders a bound program's steps (`Program.Step`) against
+/// the rows it is bound to, without indentation. The second is the hot path (every card of every
+/// fragment): it touches no reference count, resolves no name, renders single-pass sections in line,
+/// and dispatches once per tag.
 struct Renderer: ~Copyable {
   var output: MustacheOutput
   private var stack: [MustacheValue]
@@ -150,14 +151,15 @@ struct Renderer: ~Copyable {
     rows != nil && program.schemaID != nil && program.schemaID == rowsSchema
   }
 
-  /// Renders `program.ops[start..<end]` inside a section over `rows`: by field when `bound`.
+  /// Renders `program.ops[start..<end]` inside a section over `rows`: by field when `bound`, through
+  /// the program's steps when that is the whole program and nothing is indented.
   private mutating func run(
     _ program: Program, _ start: Int, _ end: Int, rows: (any MustacheRows)?, bound: Bool
   ) {
-    if bound, let rows {
-      walkBound(program, start, end, rows: rows)
+    if bound, let rows, start == 0, end == program.ops.count, indent.isEmpty, let steps = program.steps {
+      walkSteps(program, steps, 0, steps.count, rows: rows)
     } else {
-      walk(program, start, end, rows: rows, bound: false)
+      walk(program, start, end, rows: rows, bound: bound)
     }
   }
 
@@ -169,11 +171,14 @@ struct Renderer: ~Copyable {
     indent = saved
   }
 
-  /// Renders `program.ops[start..<end]`, a program bound to `rows` (see `isBound`), reading fields by
-  /// number. Parent and block calls go through `walk`.
-  private mutating func walkBound(_ program: Program, _ start: Int, _ end: Int, rows: any MustacheRows) {
-    // The program's tables are read through its buffers: trivial values, nothing retained.
-    let ops = program.ops
+  /// Renders `steps[start..<end]` of `program`, bound to `rows` (see `isBound`), with no indentation.
+  private mutating func walkSteps(
+    _ program: Program, _ steps: UnsafeBufferPointer<Program.Step>, _ start: Int, _ end: Int,
+    rows: any MustacheRows
+  ) {
+    // The program's tables are read through its buffers: trivial values, nothing retained. Every
+    // text range was laid out within `bytes`.
+    let bytes = program.bytes
     var k = start
     while k < end {
       budget -= 1
@@ -181,64 +186,52 @@ struct Renderer: ~Copyable {
         exceeded = true
         return
       }
-      switch ops[k] {
-      case .text(let from, let to, let lines):
-        k += 1
-        appendText(program, from, to, lines)
-      case .textField(let from, let to, let lines, let field, let escaped):
-        k += 2  // and the field's own `variable`, which follows
-        appendText(program, from, to, lines)
-        output.escapes = escaped
-        rows.write(Int(field), row: row, element: 0, to: &output)
-      case .indent:
-        k += 1
-        if !indent.isEmpty { appendIndent() }
-      case .variable(_, let field, let escaped):
-        k += 1
-        output.escapes = escaped
-        rows.write(Int(field), row: row, element: 0, to: &output)
-      case .element(let field, let escaped):
-        k += 1
-        output.escapes = escaped
-        rows.write(Int(field), row: row, element: element, to: &output)
-      case .section(_, let bodyEnd, let field, let flat):
-        k += 1
-        let count = rows.count(of: Int(field), row: row)
-        // A single pass whose content reads no element continues in line: the content is the next
-        // operations, and the walk goes on after them.
-        if count == 1 && flat { continue }
-        defer { k = Int(bodyEnd) }
+      let step = steps[k]
+      k += 1
+      if step.textEnd != step.textStart {
+        output.appendRaw(UnsafeBufferPointer(rebasing: bytes[Int(step.textStart)..<Int(step.textEnd)]))
+      }
+      switch step.action {
+      case .text:
+        break
+      case .field, .rawField:
+        output.escapes = step.action == .field
+        rows.write(Int(step.field), row: row, element: 0, to: &output)
+      case .element, .rawElement:
+        output.escapes = step.action == .element
+        rows.write(Int(step.field), row: row, element: element, to: &output)
+      case .section, .flatSection:
+        let count = rows.count(of: Int(step.field), row: row)
+        // One pass over content that reads no element goes on in line: the content is the next
+        // steps, and the walk continues after them.
+        if count == 1 && step.action == .flatSection { continue }
+        let next = Int(step.next)
+        defer { k = next }
         guard count > 0, enter() else { continue }
         let saved = element
         for index in 0..<count {
           element = index
-          walkBound(program, k, Int(bodyEnd), rows: rows)
+          walkSteps(program, steps, k, next, rows: rows)
         }
         element = saved
         depth -= 1
-      case .inverted(_, let bodyEnd, let field):
-        k += 1
-        // The content, when it renders, is the next operations.
-        if rows.count(of: Int(field), row: row) > 0 { k = Int(bodyEnd) }
-      case .partial(let index):
-        k += 1
-        let index = Int(index)
+      case .inverted:
+        // The content, when it renders, is the next steps.
+        if rows.count(of: Int(step.field), row: row) > 0 { k = Int(step.next) }
+      case .partial:
+        let index = Int(step.next)
         guard let target = target(program, index, name: { program.partials[index].name }), enter() else {
           continue
         }
-        // A library checked that a bound program calls only programs bound alike.
-        if indent.isEmpty && !program.indentsPartials {
-          // Indentation stays empty whatever the call adds (nothing) or resets.
+        if program.indentsPartials {
+          target._withUnsafeGuaranteedRef { call($0, indent: program.partials[index].indent, rows: rows) }
+        } else {
+          // Indentation stays empty, whatever the call adds (nothing) or resets.
           target._withUnsafeGuaranteedRef { target in
             run(target, 0, target.ops.count, rows: rows, bound: isBound(target, to: rows))
           }
-        } else {
-          target._withUnsafeGuaranteedRef { call($0, indent: program.partials[index].indent, rows: rows) }
         }
         depth -= 1
-      case .parent(_, let opEnd), .block(_, let opEnd):
-        walk(program, k, Int(opEnd), rows: rows, bound: true)
-        k = Int(opEnd)
       }
     }
   }
@@ -260,9 +253,6 @@ struct Renderer: ~Copyable {
       switch op {
       case .text(let from, let to, let lines):
         appendText(program, from, to, lines)
-      case .textField(let from, let to, let lines, _, _):
-        // The field is the next operation, rendered on its own here.
-        appendText(program, from, to, lines)
       case .indent:
         if !indent.isEmpty { appendIndent() }
       case .variable(let name, let field, let escaped):
@@ -279,7 +269,7 @@ struct Renderer: ~Copyable {
         } else if let value = stack.last {
           append(value, escaped: escaped)
         }
-      case .section(let name, let bodyEnd, let field, _):
+      case .section(let name, let bodyEnd, let field):
         defer { k = Int(bodyEnd) }
         if bound, let rows {
           let count = rows.count(of: Int(field), row: row)
@@ -287,7 +277,7 @@ struct Renderer: ~Copyable {
           let saved = element
           for index in 0..<count {
             element = index
-            walkBound(program, k, Int(bodyEnd), rows: rows)
+            walk(program, k, Int(bodyEnd), rows: rows, bound: true)
           }
           element = saved
           depth -= 1

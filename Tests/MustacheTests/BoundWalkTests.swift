@@ -28,8 +28,9 @@ private final class Boxes: MustacheRows {
   }
 }
 
-/// How a bound template is walked: single-pass sections in line, text fused with the field after it,
-/// and partial calls resolved when the library loads.
+/// How a bound template is walked: as steps (a text run and the tag after it), single-pass sections
+/// in line, partial calls resolved when the library loads; indented calls, parents and blocks through
+/// the general walk.
 @Suite struct BoundWalkTests {
   fileprivate static let rows = Boxes([(["a", "b"], true, "L<1>"), ([], false, ""), (["c"], true, "x")])
 
@@ -47,12 +48,12 @@ private final class Boxes: MustacheRows {
         == "L&lt;1&gt;/a L&lt;1&gt;/b ;;x/c ;")
   }
 
-  @Test func textEndingASectionIsNotFusedWithTheFieldAfterIt() throws {
+  @Test func textEndingASectionStaysInsideIt() throws {
     let rendered = try Self.render("{{#on}}on:{{/on}}{{label}}|{{^on}}off:{{/on}}{{{label}}}")
     #expect(rendered == "on:L&lt;1&gt;|L<1>;|off:;on:x|x;")
   }
 
-  @Test func fusedFieldsStillRenderByNameForOtherValues() throws {
+  @Test func stepsAreNotUsedForOtherValues() throws {
     let library = try TemplateLibrary(
       templates: ["card": "<b>{{label}}</b><i>{{{label}}}</i>{{#on}}!{{/on}}"],
       bindings: ["card": Boxes.schema])
@@ -68,6 +69,17 @@ private final class Boxes: MustacheRows {
     #expect(
       try library.render("list", ["boxes": .rows(Self.rows)])
         == "  <L&lt;1&gt;>\n    [a][b]\n    end\n  <>\n    \n    end\n  <x>\n    [c]\n    end\n")
+  }
+
+  @Test func boundParentsAndBlocksReadFieldsThroughTheGeneralWalk() throws {
+    let library = try TemplateLibrary(
+      templates: [
+        "card": "{{<frame}}{{$body}}<{{label}}>{{#items}}[{{.}}]{{/items}}{{/body}}{{/frame}}",
+        "frame": "{{#on}}on {{/on}}{{$body}}default{{/body}}|", "list": "{{#boxes}}{{> card}};{{/boxes}}",
+      ], bindings: ["card": Boxes.schema, "frame": Boxes.schema])
+    #expect(
+      try library.render("list", ["boxes": .rows(Self.rows)])
+        == "on <L&lt;1&gt;>[a][b]|;<>|;on <x>[c]|;")
   }
 
   /// A template of one library rendered with another's partials calls that one's by name.
