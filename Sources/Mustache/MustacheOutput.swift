@@ -41,18 +41,30 @@ public struct MustacheOutput: ~Copyable {
     used += n
   }
 
-  /// Copies `count` bytes. Most runs a render copies are a few bytes long, where a call to `memmove`
-  /// costs more than the copy: up to 16 bytes are moved as two overlapping words (or halves, or
-  /// bytes), reading and writing only `source[0..<count]` and `target[0..<count]`.
+  /// Copies `count` bytes. Most runs a render copies are short, where a call to `memmove` costs more
+  /// than the copy: up to 64 bytes are moved as 16-byte blocks (the last one overlapping), two
+  /// overlapping words, halves or bytes, reading and writing only `source[0..<count]` and
+  /// `target[0..<count]`.
   @inlinable @inline(__always)
   static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
     let from = UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(target)
-    if n >= 8 {
-      guard n <= 16 else {
+    if n > 16 {
+      guard n <= 64 else {
         target.update(from: source, count: n)
         return
       }
+      var offset = 0
+      while offset + 16 < n {
+        to.storeBytes(
+          of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
+          as: SIMD16<UInt8>.self)
+        offset += 16
+      }
+      to.storeBytes(
+        of: from.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self), toByteOffset: n - 16,
+        as: SIMD16<UInt8>.self)
+    } else if n >= 8 {
       let head = from.loadUnaligned(as: UInt64.self)
       let tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
       to.storeBytes(of: head, as: UInt64.self)
@@ -175,26 +187,44 @@ public struct MustacheOutput: ~Copyable {
   private mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
     guard let start = text.baseAddress else { return }
     let n = text.count
-    // Most text has nothing to escape: eight bytes at a time are checked for any of `"&'<>`, and
-    // the text is copied whole when none is found. Loads stay below `n`.
+    // Most text has nothing to escape: eight bytes at a time (the last word overlapping the one
+    // before) are checked for any of `"&'<>`, and the text is copied whole when none is found. Loads
+    // stay within `0..<n`.
     var i = 0
-    while i + 8 <= n {
-      if MustacheOutput.mayNeedEscaping(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) { break }
-      i += 8
+    if n >= 8 {
+      while i + 8 <= n {
+        if MustacheOutput.mayNeedEscaping(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) {
+          break
+        }
+        i += 8
+      }
+      if i + 8 > n {
+        if i == n
+          || !MustacheOutput.mayNeedEscaping(UnsafeRawPointer(start + n - 8).loadUnaligned(as: UInt64.self))
+        {
+          appendRaw(text)
+          return
+        }
+        i = n - 8
+      }
     }
-    // Runs are sliced within bounds (runStart <= i <= n).
+    // Byte by byte from the first word that may need escaping; runs are sliced within bounds
+    // (runStart <= i <= n). The mask has the bits of the five bytes, all below 64.
+    let special: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
     var runStart = 0
     while i < n {
+      let b = start[i]
+      guard b < 64 && special & (1 << UInt64(b)) != 0 else {
+        i += 1
+        continue
+      }
       let entity: StaticString
-      switch start[i] {
+      switch b {
       case 0x26: entity = "&amp;"
       case 0x3C: entity = "&lt;"
       case 0x3E: entity = "&gt;"
       case 0x22: entity = "&quot;"
-      case 0x27: entity = "&#39;"
-      default:
-        i += 1
-        continue
+      default: entity = "&#39;"
       }
       if i > runStart { appendRaw(UnsafeBufferPointer(start: start + runStart, count: i - runStart)) }
       append(literal: entity)

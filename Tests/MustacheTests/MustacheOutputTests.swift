@@ -44,7 +44,8 @@ import Testing
   /// Text runs and raw values of every short length (copied without `memmove`) and some longer ones
   /// arrive whole.
   @Test func runsOfEveryLengthAreCopiedWhole() throws {
-    let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    let alphabet = Array(
+      String(repeating: "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", count: 3))
     for length in 0..<alphabet.count {
       let run = String(alphabet[0..<length])
       let template = try Template(run + "|{{{v}}}|{{v}}|" + run)
