@@ -171,6 +171,21 @@ struct Renderer: ~Copyable {
     indent = saved
   }
 
+  /// Calls `target` as `program`'s partial `index`.
+  @inline(__always)
+  private mutating func callPartial(
+    _ target: Unmanaged<Program>, of program: Program, _ index: Int, rows: (any MustacheRows)?
+  ) {
+    target._withUnsafeGuaranteedRef { target in
+      if indent.isEmpty && !program.indentsPartials {
+        // Indentation stays empty, whatever the call adds (nothing) or resets.
+        run(target, 0, target.ops.count, rows: rows, bound: isBound(target, to: rows))
+      } else {
+        call(target, indent: program.partials[index].indent, rows: rows)
+      }
+    }
+  }
+
   /// Renders `steps[start..<end]` of `program`, bound to `rows` (see `isBound`), with no indentation.
   private mutating func walkSteps(
     _ program: Program, _ steps: UnsafeBufferPointer<Program.Step>, _ start: Int, _ end: Int,
@@ -223,14 +238,7 @@ struct Renderer: ~Copyable {
         guard let target = target(program, index, name: { program.partials[index].name }), enter() else {
           continue
         }
-        if program.indentsPartials {
-          target._withUnsafeGuaranteedRef { call($0, indent: program.partials[index].indent, rows: rows) }
-        } else {
-          // Indentation stays empty, whatever the call adds (nothing) or resets.
-          target._withUnsafeGuaranteedRef { target in
-            run(target, 0, target.ops.count, rows: rows, bound: isBound(target, to: rows))
-          }
-        }
+        callPartial(target, of: program, index, rows: rows)
         depth -= 1
       }
     }
@@ -324,7 +332,7 @@ struct Renderer: ~Copyable {
         guard let target = target(program, index, name: { program.partials[index].name }), enter() else {
           continue
         }
-        target._withUnsafeGuaranteedRef { call($0, indent: program.partials[index].indent, rows: rows) }
+        callPartial(target, of: program, index, rows: rows)
         depth -= 1
       case .parent(let index, let argumentsEnd):
         defer { k = Int(argumentsEnd) }
