@@ -185,27 +185,36 @@ public struct MustacheOutput: ~Copyable {
   }
 
   private mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
-    guard let start = text.baseAddress else { return }
+    guard let start = text.baseAddress, !text.isEmpty else { return }
     let n = text.count
     // Most text has nothing to escape: eight bytes at a time (the last word overlapping the one
-    // before) are checked for any of `"&'<>`, and the text is copied whole when none is found. Loads
-    // stay within `0..<n`.
+    // before; shorter text gathered into one word, zero bytes are never special) are checked for any
+    // of `"&'<>`, and the text is copied whole when none is found. Loads stay within `0..<n`.
     var i = 0
+    let raw = UnsafeRawPointer(start)
     if n >= 8 {
       while i + 8 <= n {
-        if MustacheOutput.mayNeedEscaping(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) {
-          break
-        }
+        if MustacheOutput.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
         i += 8
       }
       if i + 8 > n {
         if i == n
-          || !MustacheOutput.mayNeedEscaping(UnsafeRawPointer(start + n - 8).loadUnaligned(as: UInt64.self))
+          || !MustacheOutput.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
         {
           appendRaw(text)
           return
         }
         i = n - 8
+      }
+    } else {
+      let word =
+        n >= 4
+        ? UInt64(raw.loadUnaligned(as: UInt32.self))
+          | UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+        : UInt64(start[0]) | UInt64(start[n >> 1]) << 8 | UInt64(start[n - 1]) << 16
+      if !MustacheOutput.mayNeedEscaping(word) {
+        appendRaw(text)
+        return
       }
     }
     // Byte by byte from the first word that may need escaping; runs are sliced within bounds
