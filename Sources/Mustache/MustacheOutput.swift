@@ -94,13 +94,13 @@ public struct MustacheOutput: ~Copyable {
   }
 
   /// Text, escaped when the tag escapes.
-  public mutating func append(_ text: String) {
+  @inlinable public mutating func append(_ text: String) {
     escapes ? appendEscaped(text) : appendRaw(text)
   }
 
   /// UTF-8 text the caller holds, escaped when the tag escapes: formatted text written without
   /// making a `String` first.
-  public mutating func append(utf8 text: UnsafeBufferPointer<UInt8>) {
+  @inlinable public mutating func append(utf8 text: UnsafeBufferPointer<UInt8>) {
     escapes ? appendEscaped(utf8: text) : appendRaw(text)
   }
 
@@ -168,7 +168,7 @@ public struct MustacheOutput: ~Copyable {
     used += 1
   }
 
-  mutating func appendRaw(_ s: String) {
+  @usableFromInline mutating func appendRaw(_ s: String) {
     // Native strings are read in place; only a foreign one is first copied (made contiguous).
     if s.utf8.withContiguousStorageIfAvailable({ appendRaw($0) }) == nil {
       var copy = s
@@ -176,7 +176,7 @@ public struct MustacheOutput: ~Copyable {
     }
   }
 
-  mutating func appendEscaped(_ s: String) {
+  @usableFromInline mutating func appendEscaped(_ s: String) {
     // Native strings are read in place; only a foreign one is first copied (made contiguous).
     if s.utf8.withContiguousStorageIfAvailable({ appendEscaped(utf8: $0) }) == nil {
       var copy = s
@@ -184,7 +184,7 @@ public struct MustacheOutput: ~Copyable {
     }
   }
 
-  private mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
+  @usableFromInline mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
     guard let start = text.baseAddress, !text.isEmpty else { return }
     let n = text.count
     // Most text has nothing to escape: eight bytes at a time (the last word overlapping the one
