@@ -140,6 +140,17 @@ struct Renderer: ~Copyable {
     return true
   }
 
+  /// Counts one node visited; false (and `exceeded`) once the budget is spent.
+  @inline(__always)
+  private mutating func spend() -> Bool {
+    budget -= 1
+    if budget < 0 {
+      exceeded = true
+      return false
+    }
+    return true
+  }
+
   /// Renders the whole of `program`.
   mutating func render(_ program: Program) {
     walk(program, 0, program.ops.count, rows: nil, bound: false)
@@ -196,11 +207,7 @@ struct Renderer: ~Copyable {
     let bytes = program.bytes
     var k = start
     while k < end {
-      budget -= 1
-      if budget < 0 {
-        exceeded = true
-        return
-      }
+      guard spend() else { return }
       let step = steps[k]
       k += 1
       if step.textEnd != step.textStart {
@@ -258,11 +265,7 @@ struct Renderer: ~Copyable {
   ) {
     var k = start
     while k < end {
-      budget -= 1
-      if budget < 0 {
-        exceeded = true
-        return
-      }
+      guard spend() else { return }
       let op = program.ops[k]
       k += 1
       switch op {
