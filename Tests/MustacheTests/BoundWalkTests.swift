@@ -1,4 +1,5 @@
 import Mustache
+import TestSupport
 import Testing
 
 /// Rows of one list field (`items`), one flag (`on`) and one text (`label`).
@@ -103,5 +104,92 @@ private final class Boxes: MustacheRows {
     }
     let second = try TemplateLibrary(templates: ["part": "2", "frame": "g"])
     #expect(try #require(page).render([:], partials: second) == "(2g)")
+  }
+}
+
+/// Rows over dictionaries: `a` a list of strings, `b` a string or nothing, `c` a number or a flag,
+/// `d` a list of strings or a flag. A field reads as the dictionary's value would.
+private final class Columns: MustacheRows {
+  static let schema = MustacheSchema("columns", names: ["a", "b", "c", "d"])
+  let rows: [[MustacheValue]]
+
+  init(_ rows: [[MustacheValue]]) { self.rows = rows }
+
+  var schema: MustacheSchema { Self.schema }
+  var count: Int { rows.count }
+
+  func count(of field: Int, row: Int) -> Int {
+    switch rows[row][field] {
+    case .list(let items): return items.count
+    case let value: return value.isTruthy ? 1 : 0
+    }
+  }
+
+  func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
+    var value = rows[row][field]
+    if case .list(let items) = value { value = items[element] }
+    switch value {
+    case .string(let text): output.append(text)
+    case .int(let number): output.append(number)
+    case .bool(let flag): output.append(literal: flag ? "true" : "false")
+    default: break
+    }
+  }
+}
+
+/// Random bound templates render rows exactly as the same template renders the rows as dictionaries.
+@Suite struct BoundWalkPropertyTests {
+  static let names = ["a", "b", "c", "d"]
+
+  /// Variables name the scalar fields (`b`, `c`); `.` appears only inside a section.
+  static func pieces(_ rng: inout SeededGenerator, depth: Int, inSection: Bool) -> [Piece] {
+    var pieces: [Piece] = []
+    for _ in 0..<Int.random(in: 0...5, using: &rng) {
+      let name = names.randomElement(using: &rng) ?? "a"
+      switch Int.random(in: 0..<10, using: &rng) {
+      case 0..<2:
+        pieces.append(
+          .text("<" + PropertyTests.randomText(&rng, maxLength: 12).filter { !"{}\n\r".contains($0) }))
+      case 2..<4:
+        pieces.append(.variable(name == "a" || name == "d" ? "b" : name, raw: Bool.random(using: &rng)))
+      case 4 where inSection: pieces.append(.variable(".", raw: Bool.random(using: &rng)))
+      case 5..<7 where depth < 4:
+        pieces.append(.section(name, Self.pieces(&rng, depth: depth + 1, inSection: true)))
+      case 7 where depth < 4:
+        pieces.append(.inverted(name, Self.pieces(&rng, depth: depth + 1, inSection: inSection)))
+      default: pieces.append(.text("|"))
+      }
+    }
+    return pieces
+  }
+
+  static func row(_ rng: inout SeededGenerator) -> [MustacheValue] {
+    let items = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+      MustacheValue.string(PropertyTests.randomText(&rng, maxLength: 6))
+    }
+    let text: MustacheValue =
+      Bool.random(using: &rng) ? .string(PropertyTests.randomText(&rng, maxLength: 8)) : .null
+    let number: MustacheValue =
+      Bool.random(using: &rng) ? .int(Int.random(in: -50...50, using: &rng)) : .bool(Bool.random(using: &rng))
+    let more: MustacheValue =
+      Bool.random(using: &rng)
+      ? .list((0..<Int.random(in: 0...2, using: &rng)).map { .string("d\($0)") })
+      : .bool(Bool.random(using: &rng))
+    return [.list(items), text, number, more]
+  }
+
+  @Test func boundRowsRenderAsDictionariesDo() throws {
+    var rng = SeededGenerator(state: 11)
+    for _ in 0..<1500 {
+      let source = Self.pieces(&rng, depth: 0, inSection: false).map(\.source).joined()
+      let rows = (0..<Int.random(in: 0...4, using: &rng)).map { _ in Self.row(&rng) }
+      let list = "{{#rows}}{{> card}};{{/rows}}"
+      let bound = try TemplateLibrary(
+        templates: ["card": source, "list": list], bindings: ["card": Columns.schema])
+      let unbound = try TemplateLibrary(templates: ["card": source, "list": list])
+      let objects = rows.map { MustacheValue.object(Dictionary(uniqueKeysWithValues: zip(Self.names, $0))) }
+      let expected = try unbound.render("list", ["rows": .list(objects)])
+      #expect(try bound.render("list", ["rows": .rows(Columns(rows))]) == expected, "template: \(source)")
+    }
   }
 }
