@@ -187,6 +187,7 @@ struct Renderer: ~Copyable {
   private mutating func callPartial(
     _ target: Unmanaged<Program>, of program: Program, _ index: Int, rows: (any MustacheRows)?
   ) {
+    // Used without a retain: the library this render holds keeps every program alive (see `target`).
     target._withUnsafeGuaranteedRef { target in
       if indent.isEmpty && !program.indentsPartials {
         // Indentation stays empty, whatever the call adds (nothing) or resets.
@@ -353,6 +354,7 @@ struct Renderer: ~Copyable {
         }
         let parent = program.parents[index]
         arguments.append((program, parent.arguments))
+        // Used without a retain, as in `callPartial`.
         target._withUnsafeGuaranteedRef { call($0, indent: parent.indent, rows: rows) }
         arguments.removeLast()
         depth -= 1
