@@ -32,7 +32,7 @@ public struct MustacheOutput: ~Copyable {
   }
 
   /// Bytes written as they are (the caller's own text, already safe).
-  @inlinable mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable @inline(__always) mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     let n = bytes.count
     if capacity - used < n { grow(n) }
