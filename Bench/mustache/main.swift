@@ -248,7 +248,7 @@ let appCards: MustacheValue = ["cards": .rows(AppCardRows())]
 // @unchecked Sendable: the buffers are written in `init`, only read afterwards, and never freed.
 final class PreparedCardRows: MustacheRows, @unchecked Sendable {
   static let width = AppCardRows.names.count
-  /// Field `f` of row `r` at `r * width + f` (topics: the row's topic `element` at `topicStarts[r] + element`).
+  /// Field `f` of row `r` at `r * width + f`; the row's topic `element` at `topicStarts[r] + element`.
   let fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>
   let counts: UnsafeBufferPointer<Int>
   let topics: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>
