@@ -21,44 +21,49 @@ public struct RepositoryOwner: Sendable, Hashable {
   }
 }
 
-/// One repository from a search result.
+/// One repository from a search result. Immutable, and cheap to copy: the fields live in one shared
+/// object, so a copy (a batch takes 20 from the cached pages for every answer) is one reference count
+/// rather than one per string, and reading a field borrows it from that object.
 public struct Repository: Sendable, Identifiable, Hashable {
+  /// The fields, never changed once made: every copy shares them.
+  @usableFromInline let storage: Storage
+
   /// GitHub's numeric id, stable across renames; used for de-duplication.
-  public var id: Int
+  @inlinable public var id: Int { storage.fields.id }
   /// The short name.
-  public var name: String
+  @inlinable public var name: String { storage.fields.name }
   /// `owner/name`.
-  public var fullName: String
+  @inlinable public var fullName: String { storage.fields.fullName }
   /// The owner; GitHub marks it nullable.
-  public var owner: RepositoryOwner?
+  @inlinable public var owner: RepositoryOwner? { storage.fields.owner }
   /// The repository's page on github.com.
-  public var htmlURL: String
+  @inlinable public var htmlURL: String { storage.fields.htmlURL }
   /// The description, if any.
-  public var description: String?
+  @inlinable public var description: String? { storage.fields.description }
   /// Whether this is a fork.
-  public var fork: Bool
+  @inlinable public var fork: Bool { storage.fields.fork }
   /// The main language, if detected.
-  public var language: String?
+  @inlinable public var language: String? { storage.fields.language }
   /// Stargazer count at search time.
-  public var stargazersCount: Int
+  @inlinable public var stargazersCount: Int { storage.fields.stargazersCount }
   /// Fork count.
-  public var forksCount: Int
+  @inlinable public var forksCount: Int { storage.fields.forksCount }
   /// Open issues and pull requests.
-  public var openIssuesCount: Int
+  @inlinable public var openIssuesCount: Int { storage.fields.openIssuesCount }
   /// Topics; empty when absent (older responses have none).
-  public var topics: [String]
+  @inlinable public var topics: [String] { storage.fields.topics }
   /// The license's SPDX id, or its name when GitHub has no SPDX id for it.
-  public var license: String?
+  @inlinable public var license: String? { storage.fields.license }
   /// ISO-8601 creation time.
-  public var createdAt: String
+  @inlinable public var createdAt: String { storage.fields.createdAt }
   /// ISO-8601 last update time.
-  public var updatedAt: String
+  @inlinable public var updatedAt: String { storage.fields.updatedAt }
   /// ISO-8601 last push time, if any.
-  public var pushedAt: String?
+  @inlinable public var pushedAt: String? { storage.fields.pushedAt }
   /// The homepage, nil when absent or empty.
-  public var homepage: String?
+  @inlinable public var homepage: String? { storage.fields.homepage }
   /// Whether the repository is archived (false when the field is absent).
-  public var archived: Bool
+  @inlinable public var archived: Bool { storage.fields.archived }
 
   /// A repository from its parts.
   public init(
@@ -67,23 +72,48 @@ public struct Repository: Sendable, Identifiable, Hashable {
     openIssuesCount: Int, topics: [String], license: String?, createdAt: String, updatedAt: String,
     pushedAt: String?, homepage: String?, archived: Bool
   ) {
-    self.id = id
-    self.name = name
-    self.fullName = fullName
-    self.owner = owner
-    self.htmlURL = htmlURL
-    self.description = description
-    self.fork = fork
-    self.language = language
-    self.stargazersCount = stargazersCount
-    self.forksCount = forksCount
-    self.openIssuesCount = openIssuesCount
-    self.topics = topics
-    self.license = license
-    self.createdAt = createdAt
-    self.updatedAt = updatedAt
-    self.pushedAt = pushedAt
-    self.homepage = homepage
-    self.archived = archived
+    storage = Storage(
+      Fields(
+        id: id, name: name, fullName: fullName, owner: owner, htmlURL: htmlURL, description: description,
+        fork: fork, language: language, stargazersCount: stargazersCount, forksCount: forksCount,
+        openIssuesCount: openIssuesCount, topics: topics, license: license, createdAt: createdAt,
+        updatedAt: updatedAt, pushedAt: pushedAt, homepage: homepage, archived: archived))
+  }
+
+  public static func == (a: Repository, b: Repository) -> Bool {
+    a.storage === b.storage || a.storage.fields == b.storage.fields
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(storage.fields)
+  }
+
+  /// The fields, held by one object. A `let` of a final class, read by inlinable getters: a reader
+  /// in another module borrows a field in place, with no retain of its strings.
+  @usableFromInline final class Storage: Sendable {
+    @usableFromInline let fields: Fields
+    init(_ fields: Fields) { self.fields = fields }
+  }
+
+  /// Every field, compared and hashed as the synthesized conformances did before.
+  @usableFromInline struct Fields: Hashable, Sendable {
+    @usableFromInline let id: Int
+    @usableFromInline let name: String
+    @usableFromInline let fullName: String
+    @usableFromInline let owner: RepositoryOwner?
+    @usableFromInline let htmlURL: String
+    @usableFromInline let description: String?
+    @usableFromInline let fork: Bool
+    @usableFromInline let language: String?
+    @usableFromInline let stargazersCount: Int
+    @usableFromInline let forksCount: Int
+    @usableFromInline let openIssuesCount: Int
+    @usableFromInline let topics: [String]
+    @usableFromInline let license: String?
+    @usableFromInline let createdAt: String
+    @usableFromInline let updatedAt: String
+    @usableFromInline let pushedAt: String?
+    @usableFromInline let homepage: String?
+    @usableFromInline let archived: Bool
   }
 }
