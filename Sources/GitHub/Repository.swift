@@ -21,49 +21,69 @@ public struct RepositoryOwner: Sendable, Hashable {
   }
 }
 
-/// One repository from a search result. Immutable, and cheap to copy: the fields live in one shared
-/// object, so a copy (a batch takes 20 from the cached pages for every answer) is one reference count
-/// rather than one per string, and reading a field borrows it from that object.
+/// One repository from a search result. Immutable, and cheap to copy and to read:
+/// - every field lives in one block of memory that all copies share, so a copy (a batch takes 20 from
+///   the cached pages for every answer) is one reference count, not one per string;
+/// - `view` reads the fields in place, as UTF-8 and numbers, with no reference counting at all: the
+///   card renderer reads a dozen fields of each card per request, on every loop thread at once.
+///
+/// The `String` properties are made from the block when read.
+///
+/// ```swift
+/// let view = repository.view  // valid while `repository` (or any copy of it) lives
+/// let name = view.utf8(.fullName)  // "apple/swift" as bytes
+/// ```
 public struct Repository: Sendable, Identifiable, Hashable {
-  /// The fields, never changed once made: every copy shares them.
-  @usableFromInline let storage: Storage
+  @usableFromInline let storage: RepositoryStorage
 
   /// GitHub's numeric id, stable across renames; used for de-duplication.
-  @inlinable public var id: Int { storage.fields.id }
+  public var id: Int { view.id }
   /// The short name.
-  @inlinable public var name: String { storage.fields.name }
+  public var name: String { string(.name) }
   /// `owner/name`.
-  @inlinable public var fullName: String { storage.fields.fullName }
+  public var fullName: String { string(.fullName) }
   /// The owner; GitHub marks it nullable.
-  @inlinable public var owner: RepositoryOwner? { storage.fields.owner }
+  public var owner: RepositoryOwner? {
+    guard view.hasOwner else { return nil }
+    return RepositoryOwner(
+      login: string(.ownerLogin), id: view.ownerID, avatarURL: string(.ownerAvatarURL),
+      htmlURL: string(.ownerHTMLURL), type: string(.ownerType))
+  }
   /// The repository's page on github.com.
-  @inlinable public var htmlURL: String { storage.fields.htmlURL }
+  public var htmlURL: String { string(.htmlURL) }
   /// The description, if any.
-  @inlinable public var description: String? { storage.fields.description }
+  public var description: String? { optional(.description) }
   /// Whether this is a fork.
-  @inlinable public var fork: Bool { storage.fields.fork }
+  public var fork: Bool { view.fork }
   /// The main language, if detected.
-  @inlinable public var language: String? { storage.fields.language }
+  public var language: String? { optional(.language) }
   /// Stargazer count at search time.
-  @inlinable public var stargazersCount: Int { storage.fields.stargazersCount }
+  public var stargazersCount: Int { view.stargazersCount }
   /// Fork count.
-  @inlinable public var forksCount: Int { storage.fields.forksCount }
+  public var forksCount: Int { view.forksCount }
   /// Open issues and pull requests.
-  @inlinable public var openIssuesCount: Int { storage.fields.openIssuesCount }
+  public var openIssuesCount: Int { view.openIssuesCount }
   /// Topics; empty when absent (older responses have none).
-  @inlinable public var topics: [String] { storage.fields.topics }
+  public var topics: [String] {
+    let view = view
+    return (0..<view.topicCount).map { String(decoding: view.topic($0), as: UTF8.self) }
+  }
   /// The license's SPDX id, or its name when GitHub has no SPDX id for it.
-  @inlinable public var license: String? { storage.fields.license }
+  public var license: String? { optional(.license) }
   /// ISO-8601 creation time.
-  @inlinable public var createdAt: String { storage.fields.createdAt }
+  public var createdAt: String { string(.createdAt) }
   /// ISO-8601 last update time.
-  @inlinable public var updatedAt: String { storage.fields.updatedAt }
+  public var updatedAt: String { string(.updatedAt) }
   /// ISO-8601 last push time, if any.
-  @inlinable public var pushedAt: String? { storage.fields.pushedAt }
+  public var pushedAt: String? { optional(.pushedAt) }
   /// The homepage, nil when absent or empty.
-  @inlinable public var homepage: String? { storage.fields.homepage }
+  public var homepage: String? { optional(.homepage) }
   /// Whether the repository is archived (false when the field is absent).
-  @inlinable public var archived: Bool { storage.fields.archived }
+  public var archived: Bool { view.archived }
+
+  /// The fields read in place. Valid only while this repository, or a copy of it, is alive: the
+  /// caller keeps one for as long as it reads the view.
+  @inlinable public var view: RepositoryView { RepositoryView(storage.base) }
 
   /// A repository from its parts.
   public init(
@@ -72,48 +92,40 @@ public struct Repository: Sendable, Identifiable, Hashable {
     openIssuesCount: Int, topics: [String], license: String?, createdAt: String, updatedAt: String,
     pushedAt: String?, homepage: String?, archived: Bool
   ) {
-    storage = Storage(
-      Fields(
-        id: id, name: name, fullName: fullName, owner: owner, htmlURL: htmlURL, description: description,
-        fork: fork, language: language, stargazersCount: stargazersCount, forksCount: forksCount,
-        openIssuesCount: openIssuesCount, topics: topics, license: license, createdAt: createdAt,
-        updatedAt: updatedAt, pushedAt: pushedAt, homepage: homepage, archived: archived))
+    var texts: [RepositoryView.Text: String] = [
+      .name: name, .fullName: fullName, .htmlURL: htmlURL, .createdAt: createdAt, .updatedAt: updatedAt,
+    ]
+    texts[.description] = description
+    texts[.language] = language
+    texts[.license] = license
+    texts[.pushedAt] = pushedAt
+    texts[.homepage] = homepage
+    if let owner {
+      texts[.ownerLogin] = owner.login
+      texts[.ownerAvatarURL] = owner.avatarURL
+      texts[.ownerHTMLURL] = owner.htmlURL
+      texts[.ownerType] = owner.type
+    }
+    storage = RepositoryStorage(
+      numbers: [id, stargazersCount, forksCount, openIssuesCount, owner?.id ?? 0],
+      flags: (fork ? RepositoryView.forkFlag : 0) | (archived ? RepositoryView.archivedFlag : 0)
+        | (owner == nil ? 0 : RepositoryView.ownerFlag),
+      texts: texts, topics: topics)
+  }
+
+  private func string(_ field: RepositoryView.Text) -> String {
+    view.utf8(field).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+
+  private func optional(_ field: RepositoryView.Text) -> String? {
+    view.utf8(field).map { String(decoding: $0, as: UTF8.self) }
   }
 
   public static func == (a: Repository, b: Repository) -> Bool {
-    a.storage === b.storage || a.storage.fields == b.storage.fields
+    a.storage === b.storage || a.storage.bytes.elementsEqual(b.storage.bytes)
   }
 
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(storage.fields)
-  }
-
-  /// The fields, held by one object. A `let` of a final class, read by inlinable getters: a reader
-  /// in another module borrows a field in place, with no retain of its strings.
-  @usableFromInline final class Storage: Sendable {
-    @usableFromInline let fields: Fields
-    init(_ fields: Fields) { self.fields = fields }
-  }
-
-  /// Every field, compared and hashed as the synthesized conformances did before.
-  @usableFromInline struct Fields: Hashable, Sendable {
-    @usableFromInline let id: Int
-    @usableFromInline let name: String
-    @usableFromInline let fullName: String
-    @usableFromInline let owner: RepositoryOwner?
-    @usableFromInline let htmlURL: String
-    @usableFromInline let description: String?
-    @usableFromInline let fork: Bool
-    @usableFromInline let language: String?
-    @usableFromInline let stargazersCount: Int
-    @usableFromInline let forksCount: Int
-    @usableFromInline let openIssuesCount: Int
-    @usableFromInline let topics: [String]
-    @usableFromInline let license: String?
-    @usableFromInline let createdAt: String
-    @usableFromInline let updatedAt: String
-    @usableFromInline let pushedAt: String?
-    @usableFromInline let homepage: String?
-    @usableFromInline let archived: Bool
+    hasher.combine(bytes: storage.bytes)
   }
 }
