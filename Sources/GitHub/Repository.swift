@@ -92,19 +92,14 @@ public struct Repository: Sendable, Identifiable, Hashable {
     openIssuesCount: Int, topics: [String], license: String?, createdAt: String, updatedAt: String,
     pushedAt: String?, homepage: String?, archived: Bool
   ) {
-    var texts: [RepositoryView.Text: String] = [
-      .name: name, .fullName: fullName, .htmlURL: htmlURL, .createdAt: createdAt, .updatedAt: updatedAt,
-    ]
-    texts[.description] = description
-    texts[.language] = language
-    texts[.license] = license
-    texts[.pushedAt] = pushedAt
-    texts[.homepage] = homepage
-    if let owner {
-      texts[.ownerLogin] = owner.login
-      texts[.ownerAvatarURL] = owner.avatarURL
-      texts[.ownerHTMLURL] = owner.htmlURL
-      texts[.ownerType] = owner.type
+    var texts = [String?](repeating: nil, count: RepositoryView.Text.allCases.count)
+    for (field, text) in [
+      (.name, name), (.fullName, fullName), (.htmlURL, htmlURL), (.description, description),
+      (.language, language), (.license, license), (.createdAt, createdAt), (.updatedAt, updatedAt),
+      (.pushedAt, pushedAt), (.homepage, homepage), (.ownerLogin, owner?.login),
+      (.ownerAvatarURL, owner?.avatarURL), (.ownerHTMLURL, owner?.htmlURL), (.ownerType, owner?.type),
+    ] as [(RepositoryView.Text, String?)] {
+      texts[field.rawValue] = text
     }
     storage = RepositoryStorage(
       numbers: [id, stargazersCount, forksCount, openIssuesCount, owner?.id ?? 0],

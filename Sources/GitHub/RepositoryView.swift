@@ -81,13 +81,13 @@ public struct RepositoryView {
   /// The block (see `RepositoryView` for its layout), 8-byte aligned.
   @usableFromInline let base: UnsafeMutableRawPointer
 
-  /// `numbers`: id, stars, forks, open issues, owner id. Texts missing from `texts` are absent.
-  init(numbers: [Int], flags: Int, texts: [RepositoryView.Text: String], topics: [String]) {
+  /// `numbers`: id, stars, forks, open issues, owner id; `texts[field.rawValue]`, nil when absent.
+  init(numbers: [Int], flags: Int, texts: [String?], topics: [String]) {
     typealias V = RepositoryView
     let count = V.Text.allCases.count + topics.count
     let textStart = (V.headerWords + count + 1) * 8
     var length = textStart
-    for text in V.Text.allCases { length += texts[text]?.utf8.count ?? 0 }
+    for text in texts { length += text?.utf8.count ?? 0 }
     for topic in topics { length += topic.utf8.count }
     base = .allocate(byteCount: length, alignment: 8)
     var present = flags
@@ -104,9 +104,9 @@ public struct RepositoryView {
         offset += utf8.count
       }
     }
-    for text in V.Text.allCases {
-      if texts[text] != nil { present |= 1 << (V.presentShift + text.rawValue) }
-      write(texts[text] ?? "", at: text.rawValue)
+    for (n, text) in texts.enumerated() {
+      if text != nil { present |= 1 << (V.presentShift + n) }
+      write(text ?? "", at: n)
     }
     for (i, topic) in topics.enumerated() { write(topic, at: V.Text.allCases.count + i) }
     base.storeBytes(of: offset, toByteOffset: (V.headerWords + count) * 8, as: Int.self)
