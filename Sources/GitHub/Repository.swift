@@ -49,6 +49,10 @@ public struct Repository: Sendable, Identifiable, Hashable {
       login: string(.ownerLogin), id: view.ownerID, avatarURL: string(.ownerAvatarURL),
       htmlURL: string(.ownerHTMLURL), type: string(.ownerType))
   }
+  /// The owner's login, nil without an owner: one string, where `owner` makes all four of its own.
+  public var ownerLogin: String? { optional(.ownerLogin) }
+  /// The owner's id, nil without an owner.
+  public var ownerID: Int? { view.hasOwner ? view.ownerID : nil }
   /// The repository's page on github.com.
   public var htmlURL: String { string(.htmlURL) }
   /// The description, if any.

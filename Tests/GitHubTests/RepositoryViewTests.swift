@@ -28,13 +28,14 @@ struct RepositoryViewTests {
     #expect(r.pushedAt == nil && r.homepage == nil)
     #expect(r.fork && !r.archived)
     #expect(r.owner == Self.owner)
+    #expect(r.ownerLogin == "zoë" && r.ownerID == 7)
   }
 
   @Test func absentIsNotEmpty() {
     let r = Self.make(description: "", language: nil, owner: nil, topics: [])
     #expect(r.description == "")
     #expect(r.language == nil)
-    #expect(r.owner == nil)
+    #expect(r.owner == nil && r.ownerLogin == nil && r.ownerID == nil)
     #expect(r.topics.isEmpty)
     #expect(r.view.utf8(.description)?.count == 0)
     #expect(r.view.utf8(.language) == nil)
