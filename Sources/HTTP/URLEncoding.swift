@@ -3,6 +3,11 @@ public enum URLEncoding {
   /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil on a malformed
   /// escape or when the result is not valid UTF-8.
   public static func percentDecode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String? {
+    // Most parameters hold no escape: their text is already valid UTF-8 and comes back as it is.
+    let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
+      !bytes.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
+    }
+    if plain == true { return String(s) }
     var out: [UInt8] = []
     out.reserveCapacity(s.utf8.count)
     var it = s.utf8.makeIterator()
@@ -81,14 +86,34 @@ public enum URLEncoding {
   /// Parses `a=1&b=2` into decoded pairs; malformed pairs are skipped.
   public static func parseQuery<S: StringProtocol>(_ query: S) -> [(name: String, value: String)] {
     var items: [(name: String, value: String)] = []
-    for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-      let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      guard let name = percentDecode(pieces[0], plusAsSpace: true) else { continue }
-      let raw = pieces.count > 1 ? pieces[1] : ""
-      guard let value = percentDecode(raw, plusAsSpace: true) else { continue }
+    forEachQueryItem(Substring(query)) { name, value in
+      guard let name = percentDecode(name, plusAsSpace: true),
+        let value = percentDecode(value, plusAsSpace: true)
+      else { return }
       items.append((name: name, value: value))
     }
     return items
+  }
+
+  /// Hands `body` each `name=value` pair of `query` still encoded, in order, empty pairs skipped (a
+  /// pair without `=` has an empty value). It scans bytes in place and builds nothing, so a route that
+  /// wants a few parameters decodes only those.
+  public static func forEachQueryItem(_ query: Substring, _ body: (Substring, Substring) -> Void) {
+    let utf8 = query.utf8
+    var start = utf8.startIndex
+    while start < utf8.endIndex {
+      let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+      if start < end {
+        let pair = utf8[start..<end]
+        // `&` and `=` are ASCII, so every index here falls on a character boundary.
+        if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+          body(Substring(pair[..<equals]), Substring(pair[utf8.index(after: equals)...]))
+        } else {
+          body(Substring(pair), "")
+        }
+      }
+      start = end < utf8.endIndex ? utf8.index(after: end) : end
+    }
   }
 
   /// Builds `a=1&b=2` from pairs, encoding each name and value.
