@@ -66,34 +66,37 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   @usableFromInline func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
     let now = clock()
     return state.withLock { state -> Plan? in
-      guard var entry = state.entries[key] else { return nil }
-      guard now - entry.created < lifetime, now >= entry.created else {
-        state.entries[key] = nil
+      // The entry is changed in place (one hash of the key, and its pages are not copied).
+      guard let slot = state.entries.index(forKey: key) else { return nil }
+      let created = state.entries.values[slot].created
+      guard now - created < lifetime, now >= created else {
+        state.entries.remove(at: slot)
         return nil
       }
       state.uses += 1
-      entry.used = state.uses
+      state.entries.values[slot].used = state.uses
+      let pages = state.entries.values[slot].pages
+      let ended = state.entries.values[slot].ended
       // The first indexed page whose items reach past the cursor; else the first page after them.
-      var first = entry.pages.count
+      var first = pages.count
       var low = 0
       while low < first {
         let middle = (low + first) / 2
-        if entry.pages[middle].after.distinct > cursor { first = middle } else { low = middle + 1 }
+        if pages[middle].after.distinct > cursor { first = middle } else { low = middle + 1 }
       }
       // Past the end of an ended list: its last page answers again (never a page past the end).
-      if entry.ended && first == entry.pages.count { first = max(0, first - 1) }
+      if ended && first == pages.count { first = max(0, first - 1) }
       // A batch also needs one item past its end, to know whether more follow.
-      let last = entry.pages.last?.after.distinct ?? 0
+      let last = pages.last?.after.distinct ?? 0
       var seen: Set<ID>? = nil
-      if last <= cursor + batchSize && !entry.ended {
-        seen = entry.seen
-        entry.seen = nil
+      if last <= cursor + batchSize && !ended {
+        seen = state.entries.values[slot].seen
+        state.entries.values[slot].seen = nil
       }
-      state.entries[key] = entry
       return Plan(
-        generation: entry.generation, page: first + 1,
-        before: first == 0 ? WalkState() : entry.pages[first - 1].after,
-        known: entry.pages[first...], seen: seen)
+        generation: state.entries.values[slot].generation, page: first + 1,
+        before: first == 0 ? WalkState() : pages[first - 1].after,
+        known: pages[first...], seen: seen)
     }
   }
 
@@ -102,14 +105,13 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   @usableFromInline func extend(
     _ key: Key, generation: Int, pages: [IndexedPage], seen: Set<ID>?, ended: Bool
   ) {
+    guard let seen else { return }
     state.withLock { state in
-      guard var entry = state.entries[key], entry.generation == generation else { return }
-      if let seen {
-        entry.pages += pages
-        entry.seen = seen.count <= maxIDs ? seen : nil
-        entry.ended = entry.ended || ended
-      }
-      state.entries[key] = entry
+      guard let slot = state.entries.index(forKey: key), state.entries.values[slot].generation == generation
+      else { return }
+      state.entries.values[slot].pages += pages
+      state.entries.values[slot].seen = seen.count <= maxIDs ? seen : nil
+      state.entries.values[slot].ended = state.entries.values[slot].ended || ended
     }
   }
 
