@@ -21,9 +21,7 @@ enum ListKind: Sendable, Hashable {
   func pageURL(page: Int) -> String {
     switch self {
     case .search(let query):
-      var items = Self.queryItems(query)
-      if page > 1 { items.append(("page", String(page))) }
-      return "/?" + URLEncoding.formatQuery(items)
+      return Self.searchURL("/?", query, page > 1 ? ("&page=", page) : nil)
     case .owner(let login):
       let path = "/owners/" + URLEncoding.percentEncode(login)
       return page > 1 ? path + "?page=\(page)" : path
@@ -34,20 +32,35 @@ enum ListKind: Sendable, Hashable {
   func fragmentURL(after: Int) -> String {
     switch self {
     case .search(let query):
-      var items = Self.queryItems(query)
-      items.append(("after", String(after)))
-      return "/fragments/results?" + URLEncoding.formatQuery(items)
+      return Self.searchURL("/fragments/results?", query, ("&after=", after))
     case .owner(let login):
       return "/fragments/owners/" + URLEncoding.percentEncode(login) + "?after=\(after)"
     }
   }
 
-  private static func queryItems(_ query: SearchQuery) -> [(String, String)] {
-    var items: [(String, String)] = [("q", query.text)]
-    if let sort = query.sort {
-      items.append(("sort", sort.rawValue))
-      items.append(("order", query.order.rawValue))
+  /// `prefix` then `q`, `sort` and `order` (when sorted) and the number parameter `last`, written
+  /// into one buffer (every trigger writes two of these).
+  private static func searchURL(_ prefix: StaticString, _ query: SearchQuery, _ last: (StaticString, Int)?)
+    -> String
+  {
+    var out: [UInt8] = []
+    out.reserveCapacity(64 + query.text.utf8.count * 3)
+    func append(_ text: StaticString) {
+      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
-    return items
+    append(prefix)
+    append("q=")
+    URLEncoding.percentEncode(query.text) { out.append($0) }
+    if let sort = query.sort {
+      append("&sort=")
+      URLEncoding.percentEncode(sort.rawValue) { out.append($0) }
+      append("&order=")
+      URLEncoding.percentEncode(query.order.rawValue) { out.append($0) }
+    }
+    if let (name, value) = last {
+      append(name)
+      out.append(contentsOf: String(value).utf8)
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }
