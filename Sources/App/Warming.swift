@@ -103,8 +103,10 @@ final class Warming: Sendable {
     let ids = recentAvatars.withLock { recent in
       // One pass into one array (not compactMap then filter: two arrays per batch sent).
       var ids: [Int] = []
-      for entry in batch.items {
-        if let id = entry.item.owner?.id, id > 0, recent.claim(id, now: now) { ids.append(id) }
+      // By index, reading the owner's id in place (iterating the items would copy each repository).
+      let items = batch.items
+      for index in items.indices {
+        if let id = items[index].item.owner?.id, id > 0, recent.claim(id, now: now) { ids.append(id) }
       }
       return ids
     }
