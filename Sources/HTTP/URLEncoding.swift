@@ -3,27 +3,41 @@ public enum URLEncoding {
   /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil on a malformed
   /// escape or when the result is not valid UTF-8.
   public static func percentDecode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String? {
-    // Most parameters hold no escape: their text is already valid UTF-8 and comes back as it is.
-    let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
-      !bytes.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
+    if let decoded = s.utf8.withContiguousStorageIfAvailable({ percentDecode($0, plusAsSpace: plusAsSpace) })
+    {
+      return decoded
     }
-    if plain == true { return String(s) }
+    return percentDecode(Array(s.utf8), plusAsSpace: plusAsSpace)
+  }
+
+  /// `percentDecode` of UTF-8 bytes; text without escapes is copied as it is.
+  public static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String?
+  {
+    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+      return String(validating: bytes, as: UTF8.self)
+    }
     var out: [UInt8] = []
-    out.reserveCapacity(s.utf8.count)
-    var it = s.utf8.makeIterator()
-    while let b = it.next() {
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
       if b == UInt8(ascii: "%") {
-        guard let h = it.next(), let l = it.next(), let hi = hexValue(h), let lo = hexValue(l) else {
+        guard i + 2 < bytes.count, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else {
           return nil
         }
         out.append(hi << 4 | lo)
-      } else if plusAsSpace && b == UInt8(ascii: "+") {
-        out.append(UInt8(ascii: " "))
-      } else {
-        out.append(b)
+        i += 3
+        continue
       }
+      out.append(plusAsSpace && b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+      i += 1
     }
     return String(validating: out, as: UTF8.self)
+  }
+
+  private static func percentDecode(_ bytes: [UInt8], plusAsSpace: Bool) -> String? {
+    // The array's buffer is only read during the call.
+    bytes.withUnsafeBufferPointer { percentDecode($0, plusAsSpace: plusAsSpace) }
   }
 
   /// Percent-encodes everything except RFC 3986 unreserved characters, in one allocation.
@@ -95,24 +109,27 @@ public enum URLEncoding {
     return items
   }
 
-  /// Hands `body` each `name=value` pair of `query` still encoded, in order, empty pairs skipped (a
-  /// pair without `=` has an empty value). It scans bytes in place and builds nothing, so a route that
-  /// wants a few parameters decodes only those.
-  public static func forEachQueryItem(_ query: Substring, _ body: (Substring, Substring) -> Void) {
-    let utf8 = query.utf8
-    var start = utf8.startIndex
-    while start < utf8.endIndex {
-      let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
-      if start < end {
-        let pair = utf8[start..<end]
-        // `&` and `=` are ASCII, so every index here falls on a character boundary.
-        if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-          body(Substring(pair[..<equals]), Substring(pair[utf8.index(after: equals)...]))
-        } else {
-          body(Substring(pair), "")
+  /// Hands `body` the bytes of each `name=value` pair of `query` still encoded, in order, empty pairs
+  /// skipped (a pair without `=` has an empty value). It scans the bytes in place and builds nothing,
+  /// so a route that wants a few parameters decodes only those; the buffers live for the call only.
+  public static func forEachQueryItem(
+    _ query: Substring, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var query = query
+    query.withUTF8 { bytes in
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+        if start < end {
+          var equals = start
+          while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+          body(
+            UnsafeBufferPointer(rebasing: bytes[start..<equals]),
+            UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end]))
         }
+        start = end + 1
       }
-      start = end < utf8.endIndex ? utf8.index(after: end) : end
     }
   }
 

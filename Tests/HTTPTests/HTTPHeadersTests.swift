@@ -80,7 +80,9 @@ import Testing
     #expect(items.map(\.name) == ["q", "q", "flag", "", "after"])
     #expect(items.map(\.value) == ["a b!", "x", "", "v", "20"])
     var raw: [String] = []
-    URLEncoding.forEachQueryItem("a=1&&b&c=%41=") { raw.append("\($0)|\($1)") }
+    URLEncoding.forEachQueryItem("a=1&&b&c=%41=") {
+      raw.append(String(decoding: $0, as: UTF8.self) + "|" + String(decoding: $1, as: UTF8.self))
+    }
     #expect(raw == ["a|1", "b|", "c|%41="])
     #expect(URLEncoding.percentDecode("a+b", plusAsSpace: false) == "a+b")
     #expect(URLEncoding.percentDecode("ünï", plusAsSpace: true) == "ünï")
