@@ -13,9 +13,15 @@ public enum URLEncoding {
   /// `percentDecode` of UTF-8 bytes; text without escapes is copied as it is.
   public static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String?
   {
-    if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
-      return String(validating: bytes, as: UTF8.self)
+    var ascii = true
+    var plain = true
+    for byte in bytes {
+      if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) { plain = false }
+      if byte >= 0x80 { ascii = false }
     }
+    // ASCII is valid UTF-8 as it is: no validation pass (nearly every parameter a request sends).
+    if plain && ascii { return String(decoding: bytes, as: UTF8.self) }
+    if plain { return String(validating: bytes, as: UTF8.self) }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var i = 0
