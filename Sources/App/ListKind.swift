@@ -39,28 +39,43 @@ enum ListKind: Sendable, Hashable {
   }
 
   /// `prefix` then `q`, `sort` and `order` (when sorted) and the number parameter `last`, written
-  /// into one buffer (every trigger writes two of these).
+  /// straight into one string (every trigger writes two of these).
   private static func searchURL(_ prefix: StaticString, _ query: SearchQuery, _ last: (StaticString, Int)?)
     -> String
   {
-    var out: [UInt8] = []
-    out.reserveCapacity(64 + query.text.utf8.count * 3)
-    func append(_ text: StaticString) {
-      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    let sort = query.sort?.rawValue ?? ""
+    let order = query.order.rawValue
+    let lastCount = last.map { $0.0.utf8CodeUnitCount + 20 } ?? 0
+    // Every byte of the text, sort and order may become three; a 64-bit number has at most 20 characters.
+    let capacity =
+      prefix.utf8CodeUnitCount + 2 + 3 * query.text.utf8.count + 14 + 3 * (sort.utf8.count + order.utf8.count)
+      + lastCount
+    return String(unsafeUninitializedCapacity: capacity) { out in
+      // Writes at most `capacity` bytes, by the bound above.
+      var count = 0
+      func put(_ byte: UInt8) {
+        out[count] = byte
+        count += 1
+      }
+      func put(_ text: StaticString) {
+        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        for byte in bytes { put(byte) }
+      }
+      put(prefix)
+      put("q=")
+      URLEncoding.percentEncode(query.text, put)
+      if query.sort != nil {
+        put("&sort=")
+        URLEncoding.percentEncode(sort, put)
+        put("&order=")
+        URLEncoding.percentEncode(order, put)
+      }
+      if let (name, value) = last {
+        put(name)
+        var digits = String(value)
+        digits.withUTF8 { for byte in $0 { put(byte) } }
+      }
+      return count
     }
-    append(prefix)
-    append("q=")
-    URLEncoding.percentEncode(query.text) { out.append($0) }
-    if let sort = query.sort {
-      append("&sort=")
-      URLEncoding.percentEncode(sort.rawValue) { out.append($0) }
-      append("&order=")
-      URLEncoding.percentEncode(query.order.rawValue) { out.append($0) }
-    }
-    if let (name, value) = last {
-      append(name)
-      out.append(contentsOf: String(value).utf8)
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 }
