@@ -4,9 +4,10 @@ import Mustache
 import Paging
 
 /// The cards of one batch, as rows of `partials/card` (bound to `CardField.schema`). Fields are
-/// written from the batch's items in place: nothing is allocated per card, and no repository (whose
-/// strings the response cache shares across threads) is copied or retained to render.
+/// written from each repository's block in place (`Repository.view`): nothing is allocated, copied or
+/// reference-counted per card.
 final class CardBatch: MustacheRows {
+  /// The batch's repositories. Held so that their blocks, which `rows` points into, stay alive.
   let items: [PositionedItem<Repository>]
   /// The list size capped at 1000 (`aria-setsize`).
   let setsize: Int
@@ -16,13 +17,25 @@ final class CardBatch: MustacheRows {
   let largestStars: Int
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
-  /// Each card's owner login (the full name's part before `/` when GitHub sent no owner) and owner id
-  /// (0 without an owner), read once here: each read of an item's optional owner copies all of it.
-  private let logins: [String]
-  private let ownerIDs: [Int]
+  /// What each card reads, all plain values and pointers into `items`' blocks.
+  private let rows: [Row]
 
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
+
+  /// One card's view and the derived texts more than one field uses.
+  // @unchecked Sendable: the pointers read blocks that are never written after they are made, and
+  // that the batch's `items` keep alive as long as any row can be read.
+  private struct Row: @unchecked Sendable {
+    let view: RepositoryView
+    let position: Int
+    /// The owner's login; the full name's part before `/` when GitHub sent no owner.
+    let login: UnsafeBufferPointer<UInt8>
+    /// The owner id; 0 without an owner.
+    let ownerID: Int
+    /// `pushedAt`, or `updatedAt` when GitHub sent no push time.
+    let updated: UnsafeBufferPointer<UInt8>
+  }
 
   init(items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int) {
     self.items = items
@@ -30,60 +43,47 @@ final class CardBatch: MustacheRows {
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
-    var logins: [String] = []
-    var ownerIDs: [Int] = []
-    logins.reserveCapacity(items.count)
-    ownerIDs.reserveCapacity(items.count)
-    for index in items.indices {
-      // Reading the two fields through the chain does not copy (and retain) the whole owner.
-      if let login = items[index].item.owner?.login {
-        logins.append(login)
-        ownerIDs.append(items[index].item.owner?.id ?? 0)
-      } else {
-        logins.append(String(items[index].item.fullName.prefix { $0 != "/" }))
-        ownerIDs.append(0)
-      }
+    // Each view points into a repository `items` holds: valid for this object's whole life.
+    rows = items.map { item in
+      let view = item.item.view
+      let fullName = view.utf8(.fullName) ?? UnsafeBufferPointer(start: nil, count: 0)
+      let login =
+        view.utf8(.ownerLogin)
+        ?? UnsafeBufferPointer(
+          rebasing: fullName[..<(fullName.firstIndex(of: UInt8(ascii: "/")) ?? fullName.endIndex)])
+      return Row(
+        view: view, position: item.position, login: login, ownerID: view.hasOwner ? view.ownerID : 0,
+        updated: view.utf8(.pushedAt) ?? view.utf8(.updatedAt) ?? UnsafeBufferPointer(start: nil, count: 0))
     }
-    self.logins = logins
-    self.ownerIDs = ownerIDs
   }
 
   var schema: MustacheSchema { CardField.schema }
 
-  var count: Int { items.count }
+  var count: Int { rows.count }
 
   func count(of field: Int, row: Int) -> Int {
-    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return 0 }
-    return withItem(row) { count(of: field, $0, row: row) }
+    guard let field = CardField(rawValue: field), rows.indices.contains(row) else { return 0 }
+    return count(of: field, rows[row], row: row)
   }
 
   func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return }
-    withItem(row) { write(field, $0, row: row, element: element, to: &output) }
+    guard let field = CardField(rawValue: field), rows.indices.contains(row) else { return }
+    write(field, rows[row], row: row, element: element, to: &output)
   }
 
-  /// A pointer to item `row` (a valid index) for `body`. Fields are read through it where they are
-  /// used: reading a whole item (or passing it on) would copy it, a retain of each of its strings.
-  @inline(__always)
-  private func withItem<R>(_ row: Int, _ body: (Item) -> R) -> R {
-    // The array is a constant of this object, so its storage stays alive and unchanged during `body`.
-    items.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + row) }
-  }
-
-  private typealias Item = UnsafePointer<PositionedItem<Repository>>
-
-  private func count(of field: CardField, _ p: Item, row: Int) -> Int {
+  private func count(of field: CardField, _ card: Row, row: Int) -> Int {
+    let view = card.view
     switch field {
     case .prefetch: return trigger == row ? 1 : 0
-    case .description: return p.pointee.item.description?.isEmpty == false ? 1 : 0
-    case .language, .languageClass: return p.pointee.item.language?.isEmpty == false ? 1 : 0
-    case .license: return p.pointee.item.license?.isEmpty == false ? 1 : 0
-    case .archived: return p.pointee.item.archived ? 1 : 0
-    case .fork: return p.pointee.item.fork ? 1 : 0
-    case .topics: return min(p.pointee.item.topics.count, Self.maxTopics)
-    case .ownerAvatar, .ownerAvatar2x: return ownerIDs[row] > 0 ? 1 : 0
-    case .name: return p.pointee.item.name.isEmpty ? 0 : 1
-    case .fullName: return p.pointee.item.fullName.isEmpty ? 0 : 1
+    case .description: return view.utf8(.description)?.isEmpty == false ? 1 : 0
+    case .language, .languageClass: return view.utf8(.language)?.isEmpty == false ? 1 : 0
+    case .license: return view.utf8(.license)?.isEmpty == false ? 1 : 0
+    case .archived: return view.archived ? 1 : 0
+    case .fork: return view.fork ? 1 : 0
+    case .topics: return min(view.topicCount, Self.maxTopics)
+    case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
+    case .name: return view.utf8(.name)?.isEmpty == false ? 1 : 0
+    case .fullName: return view.utf8(.fullName)?.isEmpty == false ? 1 : 0
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
       // Always some text (initials fall back to "?", the page to "/owners/").
       return 1
@@ -93,65 +93,72 @@ final class CardBatch: MustacheRows {
     }
   }
 
-  private func write(_ field: CardField, _ p: Item, row: Int, element: Int, to output: inout MustacheOutput) {
+  private func write(_ field: CardField, _ card: Row, row: Int, element: Int, to output: inout MustacheOutput)
+  {
+    let view = card.view
     switch field {
-    case .id: output.append(p.pointee.item.id)
-    case .position: output.append(p.pointee.position)
+    case .id: output.append(view.id)
+    case .position: output.append(card.position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
-    case .name: output.append(p.pointee.item.name)
-    case .fullName: output.append(p.pointee.item.fullName)
+    case .name: text(view.utf8(.name), to: &output)
+    case .fullName: text(view.utf8(.fullName), to: &output)
     case .htmlURL:
-      if p.pointee.item.htmlURL.hasPrefix("https://") || p.pointee.item.htmlURL.hasPrefix("http://") {
-        output.append(p.pointee.item.htmlURL)
+      let url = view.utf8(.htmlURL) ?? UnsafeBufferPointer(start: nil, count: 0)
+      if url.starts(with: "https://".utf8) || url.starts(with: "http://".utf8) {
+        output.append(utf8: url)
       } else {
-        output.append(CardText.safeLink(p.pointee.item.htmlURL, fallback: p.pointee.item.fullName))
+        let fullName = view.utf8(.fullName).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        output.append(CardText.safeLink(String(decoding: url, as: UTF8.self), fallback: fullName))
       }
-    case .description: if let text = p.pointee.item.description { output.append(text) }
-    case .language: if let text = p.pointee.item.language { output.append(text) }
-    case .license: if let text = p.pointee.item.license { output.append(text) }
-    case .starsText: compact(p.pointee.item.stargazersCount, to: &output)
-    case .stars: output.append(p.pointee.item.stargazersCount)
-    case .forksText: compact(p.pointee.item.forksCount, to: &output)
-    case .issuesText: compact(p.pointee.item.openIssuesCount, to: &output)
-    case .forksLabel: counted(p.pointee.item.forksCount, "fork", to: &output)
-    case .issuesLabel: counted(p.pointee.item.openIssuesCount, "issue", to: &output)
+    case .description: text(view.utf8(.description), to: &output)
+    case .language: text(view.utf8(.language), to: &output)
+    case .license: text(view.utf8(.license), to: &output)
+    case .starsText: compact(view.stargazersCount, to: &output)
+    case .stars: output.append(view.stargazersCount)
+    case .forksText: compact(view.forksCount, to: &output)
+    case .issuesText: compact(view.openIssuesCount, to: &output)
+    case .forksLabel: counted(view.forksCount, "fork", to: &output)
+    case .issuesLabel: counted(view.openIssuesCount, "issue", to: &output)
     case .languageClass:
-      if let language = p.pointee.item.language { output.append(LanguageStyle.className(language)) }
-    case .archived: output.append(literal: p.pointee.item.archived ? "true" : "false")
-    case .fork: output.append(literal: p.pointee.item.fork ? "true" : "false")
-    case .topics:
-      if element < min(p.pointee.item.topics.count, Self.maxTopics) {
-        output.append(p.pointee.item.topics[element])
+      if let language = view.utf8(.language) {
+        LanguageStyle.write(utf8: language, to: &output)
       }
-    case .updatedISO: output.append(p.pointee.item.pushedAt ?? p.pointee.item.updatedAt)
+    case .archived: output.append(literal: view.archived ? "true" : "false")
+    case .fork: output.append(literal: view.fork ? "true" : "false")
+    case .topics:
+      if element < min(view.topicCount, Self.maxTopics) { output.append(utf8: view.topic(element)) }
+    case .updatedISO: output.append(utf8: card.updated)
     case .updatedText:
-      if let unix = Formatting.unixSeconds(iso: p.pointee.item.pushedAt ?? p.pointee.item.updatedAt) {
+      if let unix = Formatting.unixSeconds(utf8: card.updated) {
         TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
           Formatting.relative(unix, now: now, into: &$0)
         }
       }
     case .barPercent:
-      output.append(CardText.barPercent(stars: p.pointee.item.stargazersCount, largest: largestStars))
-    case .barBand: output.append(CardText.band(p.pointee.item.stargazersCount))
-    case .ownerLogin: output.append(logins[row])
+      output.append(CardText.barPercent(stars: view.stargazersCount, largest: largestStars))
+    case .barBand: output.append(CardText.band(view.stargazersCount))
+    case .ownerLogin: output.append(utf8: card.login)
     case .ownerPage:
       output.append(literal: "/owners/")
-      writeEncoded(logins[row], to: &output)
+      writeEncoded(card.login, to: &output)
     case .ownerInitials:
-      CardText.writeInitials(logins[row], to: &output)
+      CardText.writeInitials(utf8: card.login, to: &output)
     case .ownerAvatar, .ownerAvatar2x:
-      let id = ownerIDs[row]
-      guard id > 0 else { return }
+      guard card.ownerID > 0 else { return }
       output.append(literal: "/avatars/")
-      output.append(id)
+      output.append(card.ownerID)
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
       output.append(literal: "/fragments/stars/")
-      writeEncoded(logins[row], to: &output)
+      writeEncoded(card.login, to: &output)
       output.append(byte: UInt8(ascii: "/"))
-      writeEncoded(p.pointee.item.name, to: &output)
+      writeEncoded(view.utf8(.name) ?? UnsafeBufferPointer(start: nil, count: 0), to: &output)
     }
+  }
+
+  private func text(_ utf8: UnsafeBufferPointer<UInt8>?, to output: inout MustacheOutput) {
+    if let utf8 { output.append(utf8: utf8) }
   }
 
   private func compact(_ value: Int, to output: inout MustacheOutput) {
@@ -166,12 +173,12 @@ final class CardBatch: MustacheRows {
     }
   }
 
-  /// `text` percent-encoded; written whole when encoding would not change it (the usual case).
-  private func writeEncoded(_ text: String, to output: inout MustacheOutput) {
-    if URLEncoding.isUnreserved(text) {
-      output.append(text)
+  /// `utf8` percent-encoded; written whole when encoding would not change it (the usual case).
+  private func writeEncoded(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout MustacheOutput) {
+    if utf8.allSatisfy(URLEncoding.isUnreserved) {
+      output.append(utf8: utf8)
     } else {
-      URLEncoding.percentEncode(text) { output.append(byte: $0) }
+      URLEncoding.percentEncode(utf8: utf8) { output.append(byte: $0) }
     }
   }
 }

@@ -57,13 +57,13 @@ enum CardText {
     }
   }
 
-  /// `initials(login)` appended to a render's output; an ASCII login's without making a `String`.
-  static func writeInitials(_ login: String, to output: inout MustacheOutput) {
-    let written: Void? = login.utf8.withContiguousStorageIfAvailable { utf8 in
-      guard utf8.allSatisfy({ $0 < 0x80 }) else { return output.append(initials(login)) }
-      TextBuilder.write(capacity: 2, to: &output) { asciiInitials(utf8, into: &$0) }
+  /// `initials` of a login's UTF-8 bytes, appended to a render's output; an ASCII login's without
+  /// making a `String`.
+  static func writeInitials(utf8 login: UnsafeBufferPointer<UInt8>, to output: inout MustacheOutput) {
+    guard login.allSatisfy({ $0 < 0x80 }) else {
+      return output.append(initials(String(decoding: login, as: UTF8.self)))
     }
-    if written == nil { output.append(initials(login)) }
+    TextBuilder.write(capacity: 2, to: &output) { asciiInitials(login, into: &$0) }
   }
 
   /// The initials of an ASCII login's bytes: the first byte after each `-`, `_` or `.` (and the

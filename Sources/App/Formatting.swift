@@ -72,7 +72,8 @@ enum Formatting {
       ?? Array(iso.utf8).withUnsafeBufferPointer(unixSeconds(utf8:))
   }
 
-  private static func unixSeconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  /// `unixSeconds(iso:)` of UTF-8 bytes the caller holds.
+  static func unixSeconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count >= 19 else { return nil }
     func number(_ start: Int, _ count: Int) -> Int? {
       var result = 0

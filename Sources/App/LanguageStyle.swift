@@ -1,49 +1,73 @@
+import Mustache
+
 /// The CSS class that gives a card's language dot its colour: GitHub's colour for common languages,
 /// and for any other one of eight fallback colours chosen by a stable hash of the name.
 enum LanguageStyle {
   /// Fallback colours in the stylesheet (`lang-other-0` … `lang-other-7`).
   static let fallbackCount = 8
 
-  /// The languages with a colour of their own. One hashed lookup per card costs less than a `switch`
-  /// over the names, which compares them one after another.
-  private static let known: [String: String] = [
-    "JavaScript": "lang-javascript",
-    "Python": "lang-python",
-    "TypeScript": "lang-typescript",
-    "Java": "lang-java",
-    "Go": "lang-go",
-    "Rust": "lang-rust",
-    "C++": "lang-cpp",
-    "C": "lang-c",
-    "C#": "lang-csharp",
-    "Ruby": "lang-ruby",
-    "PHP": "lang-php",
-    "Swift": "lang-swift",
-    "Kotlin": "lang-kotlin",
-    "Shell": "lang-shell",
-    "HTML": "lang-html",
-    "CSS": "lang-css",
-    "Jupyter Notebook": "lang-jupyter",
-    "Dart": "lang-dart",
-    "Scala": "lang-scala",
-    "Haskell": "lang-haskell",
-    "Elixir": "lang-elixir",
-    "Lua": "lang-lua",
-    "Zig": "lang-zig",
-    "Objective-C": "lang-objc",
-    "Vue": "lang-vue",
-    "Assembly": "lang-assembly",
+  /// Languages with a colour of their own, and their classes.
+  private static let known: [(language: StaticString, className: StaticString)] = [
+    ("JavaScript", "lang-javascript"),
+    ("Python", "lang-python"),
+    ("TypeScript", "lang-typescript"),
+    ("Java", "lang-java"),
+    ("Go", "lang-go"),
+    ("Rust", "lang-rust"),
+    ("C++", "lang-cpp"),
+    ("C", "lang-c"),
+    ("C#", "lang-csharp"),
+    ("Ruby", "lang-ruby"),
+    ("PHP", "lang-php"),
+    ("Swift", "lang-swift"),
+    ("Kotlin", "lang-kotlin"),
+    ("Shell", "lang-shell"),
+    ("HTML", "lang-html"),
+    ("CSS", "lang-css"),
+    ("Jupyter Notebook", "lang-jupyter"),
+    ("Dart", "lang-dart"),
+    ("Scala", "lang-scala"),
+    ("Haskell", "lang-haskell"),
+    ("Elixir", "lang-elixir"),
+    ("Lua", "lang-lua"),
+    ("Zig", "lang-zig"),
+    ("Objective-C", "lang-objc"),
+    ("Vue", "lang-vue"),
+    ("Assembly", "lang-assembly"),
   ]
 
   /// `lang-swift` for a known language, `lang-other-N` otherwise.
   static func className(_ language: String) -> String {
-    if let known = known[language] { return known }
-    // FNV-1a: the same language gets the same colour on every card and every run.
+    var language = language
+    return language.withUTF8 { utf8 in
+      TextBuilder.make(capacity: maxClassLength) { write(utf8: utf8, into: &$0) }
+    }
+  }
+
+  /// `className` of a language's UTF-8, appended to a render's output without making a `String`.
+  static func write(utf8 language: UnsafeBufferPointer<UInt8>, to output: inout MustacheOutput) {
+    TextBuilder.write(capacity: maxClassLength, to: &output) { write(utf8: language, into: &$0) }
+  }
+
+  /// The longest class name: the known ones, and `lang-other-N`.
+  private static let maxClassLength = known.reduce(12) { max($0, $1.className.utf8CodeUnitCount) }
+
+  private static func write(utf8 language: UnsafeBufferPointer<UInt8>, into out: inout TextBuilder) {
+    for entry in known where entry.language.utf8CodeUnitCount == language.count {
+      // A StaticString's bytes are valid for its whole length.
+      let name = UnsafeBufferPointer(start: entry.language.utf8Start, count: entry.language.utf8CodeUnitCount)
+      if name.elementsEqual(language) {
+        out.ascii(entry.className)
+        return
+      }
+    }
+    // FNV-1a (32-bit): the same language gets the same colour on every card and every run.
     var hash: UInt32 = 0x811c_9dc5
-    for byte in language.utf8 {
+    for byte in language {
       hash ^= UInt32(byte)
       hash &*= 0x0100_0193
     }
-    return "lang-other-" + String(Int(hash % UInt32(fallbackCount)))
+    out.ascii("lang-other-")
+    out.decimal(Int(hash % UInt32(fallbackCount)))
   }
 }

@@ -65,7 +65,13 @@ public enum URLEncoding {
   /// specialised and free of calls per byte.
   @inlinable
   public static func percentEncode(_ text: String, _ emit: (UInt8) -> Void) {
-    for byte in text.utf8 {
+    percentEncode(utf8: text.utf8, emit)
+  }
+
+  /// `percentEncode(_:_:)` over UTF-8 bytes the caller holds.
+  @inlinable
+  public static func percentEncode<Bytes: Sequence<UInt8>>(utf8 bytes: Bytes, _ emit: (UInt8) -> Void) {
+    for byte in bytes {
       if isUnreserved(byte) {
         emit(byte)
       } else {

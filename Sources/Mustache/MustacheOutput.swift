@@ -32,13 +32,54 @@ public struct MustacheOutput: ~Copyable {
   }
 
   /// Bytes written as they are (the caller's own text, already safe).
-  @inlinable mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable @inline(__always) mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     let n = bytes.count
     if capacity - used < n { grow(n) }
     // `grow` left room for `n` more bytes after `used`; the source is the caller's, valid now.
-    (base + used).initialize(from: source, count: n)
+    MustacheOutput.copy(source, to: base + used, count: n)
     used += n
+  }
+
+  /// Copies `count` bytes. Most runs a render copies are short, where a call to `memmove` costs more
+  /// than the copy: up to 64 bytes are moved as 16-byte blocks (the last one overlapping), two
+  /// overlapping words, halves or bytes, reading and writing only `source[0..<count]` and
+  /// `target[0..<count]`.
+  @inlinable @inline(__always)
+  static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count n: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    if n > 16 {
+      guard n <= 64 else {
+        target.update(from: source, count: n)
+        return
+      }
+      var offset = 0
+      while offset + 16 < n {
+        to.storeBytes(
+          of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
+          as: SIMD16<UInt8>.self)
+        offset += 16
+      }
+      to.storeBytes(
+        of: from.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self), toByteOffset: n - 16,
+        as: SIMD16<UInt8>.self)
+    } else if n >= 8 {
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4 {
+      let head = from.loadUnaligned(as: UInt32.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    } else if n > 0 {
+      // 1 to 3 bytes: first, middle and last (some the same byte).
+      target[0] = source[0]
+      target[n >> 1] = source[n >> 1]
+      target[n - 1] = source[n - 1]
+    }
   }
 
   /// Room for `n` more bytes: at least doubles, so appends stay amortised O(1).
@@ -53,38 +94,64 @@ public struct MustacheOutput: ~Copyable {
   }
 
   /// Text, escaped when the tag escapes.
-  public mutating func append(_ text: String) {
+  @inlinable public mutating func append(_ text: String) {
     escapes ? appendEscaped(text) : appendRaw(text)
   }
 
   /// UTF-8 text the caller holds, escaped when the tag escapes: formatted text written without
   /// making a `String` first.
-  public mutating func append(utf8 text: UnsafeBufferPointer<UInt8>) {
+  @inlinable public mutating func append(utf8 text: UnsafeBufferPointer<UInt8>) {
     escapes ? appendEscaped(utf8: text) : appendRaw(text)
   }
 
-  /// An integer in decimal.
+  /// An integer in decimal, written straight into the output two digits at a time.
   public mutating func append(_ value: Int) {
-    if value >= 0 && value < 10 {
-      append(byte: UInt8(ascii: "0") + UInt8(value))
-      return
+    var magnitude = value.magnitude
+    let n = MustacheOutput.decimalCount(magnitude) + (value < 0 ? 1 : 0)
+    if capacity - used < n { grow(n) }
+    // `grow` left room for `n` bytes after `used`: the digits fill them from the end, then the sign.
+    // Pairs are read at `2 * (magnitude % 100)`, within the table's 200 bytes.
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+      40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+      8081828384858687888990919293949596979899
+      """
+    let table = pairs.utf8Start
+    var at = base + used + n
+    while magnitude >= 100 {
+      let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+      magnitude /= 100
+      at -= 2
+      at.initialize(to: table[pair])
+      (at + 1).initialize(to: table[pair &+ 1])
     }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch space, enough for Int.min
-    // Writes at most 20 bytes (19 digits and a sign) backwards into the 24-byte local scratch.
-    withUnsafeMutableBytes(of: &digits) { scratch in
-      var magnitude = value.magnitude
-      var i = scratch.count
-      repeat {
-        i -= 1
-        scratch[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      if value < 0 {
-        i -= 1
-        scratch[i] = UInt8(ascii: "-")
-      }
-      appendRaw(UnsafeRawBufferPointer(rebasing: scratch[i...]).bindMemory(to: UInt8.self))
+    if magnitude >= 10 {
+      let pair = Int(truncatingIfNeeded: magnitude) &* 2
+      at -= 2
+      at.initialize(to: table[pair])
+      (at + 1).initialize(to: table[pair &+ 1])
+    } else {
+      at -= 1
+      at.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
     }
+    if value < 0 { (at - 1).initialize(to: UInt8(ascii: "-")) }
+    used += n
+  }
+
+  /// How many decimal digits `value` has (1 for 0).
+  @inline(__always)
+  private static func decimalCount(_ value: UInt) -> Int {
+    if value < 100_000 {
+      return value < 100 ? (value < 10 ? 1 : 2) : value < 10_000 ? (value < 1_000 ? 3 : 4) : 5
+    }
+    var count = 6
+    var bound: UInt = 1_000_000
+    // At most 20 digits; `bound` wraps only once the count is 20 and the loop ends.
+    while count < 20 && value >= bound {
+      count += 1
+      bound &*= 10
+    }
+    return count
   }
 
   /// A literal written as is, never escaped: the caller's own markup-free text (`/avatars/`).
@@ -101,7 +168,7 @@ public struct MustacheOutput: ~Copyable {
     used += 1
   }
 
-  mutating func appendRaw(_ s: String) {
+  @usableFromInline mutating func appendRaw(_ s: String) {
     // Native strings are read in place; only a foreign one is first copied (made contiguous).
     if s.utf8.withContiguousStorageIfAvailable({ appendRaw($0) }) == nil {
       var copy = s
@@ -109,7 +176,7 @@ public struct MustacheOutput: ~Copyable {
     }
   }
 
-  mutating func appendEscaped(_ s: String) {
+  @usableFromInline mutating func appendEscaped(_ s: String) {
     // Native strings are read in place; only a foreign one is first copied (made contiguous).
     if s.utf8.withContiguousStorageIfAvailable({ appendEscaped(utf8: $0) }) == nil {
       var copy = s
@@ -117,32 +184,75 @@ public struct MustacheOutput: ~Copyable {
     }
   }
 
-  private mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
-    // One pass over the UTF-8 bytes, read only while the caller holds them; runs are sliced within
-    // bounds (i < n).
-    var runStart = 0
-    var i = 0
+  @usableFromInline mutating func appendEscaped(utf8 text: UnsafeBufferPointer<UInt8>) {
+    guard let start = text.baseAddress, !text.isEmpty else { return }
     let n = text.count
-    while i < n {
-      let b = text[i]
-      if b <= 0x3E {
-        let entity: StaticString?
-        switch b {
-        case 0x26: entity = "&amp;"
-        case 0x3C: entity = "&lt;"
-        case 0x3E: entity = "&gt;"
-        case 0x22: entity = "&quot;"
-        case 0x27: entity = "&#39;"
-        default: entity = nil
-        }
-        if let entity {
-          if i > runStart { appendRaw(UnsafeBufferPointer(rebasing: text[runStart..<i])) }
-          append(literal: entity)
-          runStart = i + 1
-        }
+    // Most text has nothing to escape: eight bytes at a time (the last word overlapping the one
+    // before; shorter text gathered into one word, zero bytes are never special) are checked for any
+    // of `"&'<>`, and the text is copied whole when none is found. Loads stay within `0..<n`.
+    var i = 0
+    let raw = UnsafeRawPointer(start)
+    if n >= 8 {
+      while i + 8 <= n {
+        if MustacheOutput.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
+        i += 8
       }
-      i += 1
+      if i + 8 > n {
+        if i == n
+          || !MustacheOutput.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+        {
+          appendRaw(text)
+          return
+        }
+        i = n - 8
+      }
+    } else {
+      let word =
+        n >= 4
+        ? UInt64(raw.loadUnaligned(as: UInt32.self))
+          | UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+        : UInt64(start[0]) | UInt64(start[n >> 1]) << 8 | UInt64(start[n - 1]) << 16
+      if !MustacheOutput.mayNeedEscaping(word) {
+        appendRaw(text)
+        return
+      }
     }
-    if n > runStart { appendRaw(UnsafeBufferPointer(rebasing: text[runStart..<n])) }
+    // Byte by byte from the first word that may need escaping; runs are sliced within bounds
+    // (runStart <= i <= n). The mask has the bits of the five bytes, all below 64.
+    let special: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+    var runStart = 0
+    while i < n {
+      let b = start[i]
+      guard b < 64 && special & (1 << UInt64(b)) != 0 else {
+        i += 1
+        continue
+      }
+      let entity: StaticString
+      switch b {
+      case 0x26: entity = "&amp;"
+      case 0x3C: entity = "&lt;"
+      case 0x3E: entity = "&gt;"
+      case 0x22: entity = "&quot;"
+      default: entity = "&#39;"
+      }
+      if i > runStart { appendRaw(UnsafeBufferPointer(start: start + runStart, count: i - runStart)) }
+      append(literal: entity)
+      i += 1
+      runStart = i
+    }
+    if n > runStart { appendRaw(UnsafeBufferPointer(start: start + runStart, count: n - runStart)) }
+  }
+
+  /// Whether any byte of `word` is `"` (0x22), `&` (0x26), `'` (0x27), `<` (0x3C) or `>` (0x3E). Setting
+  /// a low bit maps `&` and `'` (only) to 0x27, and `<` and `>` (only) to 0x3E; a byte equal to the
+  /// target then becomes zero after the XOR, which the classic zero-byte test finds (it is exact about
+  /// whether the word holds a zero byte).
+  @inline(__always)
+  private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+    return hasZero(word ^ (ones &* 0x22)) || hasZero((word | ones) ^ (ones &* 0x27))
+      || hasZero((word | (ones &* 2)) ^ (ones &* 0x3E))
   }
 }

@@ -11,6 +11,14 @@ public struct TemplateLibrary: Sendable {
   private let templates: [String: Template]
   /// Each template's operations by name: a partial call fetches one reference, not a whole `Template`.
   private let programs: [String: Program]
+  /// The identity the programs were linked by (see `Program.link`): it lives as long as they do.
+  private let linker = Linker()
+
+  /// An object whose identity marks the programs one library linked.
+  private final class Linker: Sendable {}
+
+  /// The identity a render compares with a program's `linkerID`.
+  var linkerID: ObjectIdentifier { ObjectIdentifier(linker) }
 
   /// The names of all templates, sorted.
   public var names: [String] { templates.keys.sorted() }
@@ -50,6 +58,7 @@ public struct TemplateLibrary: Sendable {
     try TemplateLibrary.check(parsed, bindings: bindings, files: paths, directory: directory)
     templates = parsed
     programs = parsed.mapValues(\.program)
+    link()
   }
 
   /// Parses each source under its key as the template's name; `bindings`, `vocabulary` and
@@ -69,6 +78,12 @@ public struct TemplateLibrary: Sendable {
     try TemplateLibrary.check(parsed, bindings: bindings, files: [:], directory: nil)
     templates = parsed
     programs = parsed.mapValues(\.program)
+    link()
+  }
+
+  /// Resolves every program's calls to this library's programs: they are new, not yet shared.
+  private func link() {
+    for program in programs.values { program.link(programs, by: linker) }
   }
 
   /// The vocabulary template `name` is checked against: nil when it is bound or nothing is checked;
