@@ -4,7 +4,7 @@ import Paging
 
 /// One batch of cards with what follows it: the next trigger or a terminal state (`partials/cards`,
 /// and the `batch` of the page).
-struct BatchView: MustacheRepresentable {
+struct BatchView: MustacheRepresentable, Sendable {
   let batch: ListBatch<Repository>
   let kind: ListKind
   let batchSize: Int
@@ -20,7 +20,9 @@ struct BatchView: MustacheRepresentable {
   /// error and rate-limit states then say that nothing could be loaded, not that no more could.
   var firstOnPage = false
 
-  var mustacheValue: MustacheValue { value(cards: cards) }
+  /// The batch as templates read it: names are answered on demand (`BatchObject`), so a fragment
+  /// builds no dictionary per request.
+  var mustacheValue: MustacheValue { .dynamic(BatchObject(self)) }
 
   /// Every name `mustacheValue` answers, nested ones as templates read them (inside `{{#next}}`,
   /// `{{href}}`): the batch templates are checked against these when they load.
@@ -39,50 +41,88 @@ struct BatchView: MustacheRepresentable {
       largestStars: largestStars, now: now)
   }
 
-  private func value(cards: CardBatch) -> MustacheValue {
-    // Room for every top-level name at once, so adding `next` or a state never regrows the table.
-    var value = [String: MustacheValue](minimumCapacity: 6)
-    value["cards"] = .rows(cards)
-    value["total"] = .int(batch.total)
-    value["hasCards"] = .bool(cards.count > 0)
-    if let resultCount, resultCount > 0 {
-      value["countText"] = .string(
-        Formatting.grouped(resultCount) + (resultCount == 1 ? " repository" : " repositories"))
-    }
-    if batch.incomplete { value["incomplete"] = .bool(true) }
-    switch batch.state {
-    case .items:
-      if let next = batch.nextCursor {
-        let page = next / batchSize + 1
-        value["next"] = .object([
-          "href": .string(kind.pageURL(page: page)), "fragment": .string(kind.fragmentURL(after: next)),
-          "page": .int(page),
-        ])
+  /// The value of one top-level name; nil where the batch has none (the lookup then goes on down the
+  /// context stack, as for a dictionary without the key).
+  fileprivate func value(for key: String, cards: CardBatch) -> MustacheValue? {
+    switch key {
+    case "cards": return .rows(cards)
+    case "total": return .int(batch.total)
+    case "hasCards": return .bool(cards.count > 0)
+    case "countText":
+      guard let resultCount, resultCount > 0 else { return nil }
+      return .string(Formatting.grouped(resultCount) + (resultCount == 1 ? " repository" : " repositories"))
+    case "incomplete": return batch.incomplete ? .bool(true) : nil
+    case "next":
+      guard case .items = batch.state, let next = batch.nextCursor else { return nil }
+      return .dynamic(NextLink(kind: kind, after: next, page: next / batchSize + 1))
+    case "empty":
+      guard case .empty = batch.state else { return nil }
+      return .object(["q": .string(kind.query.text)])
+    case "end":
+      switch batch.state {
+      case .end(.noMoreResults(let count)):
+        return .object(["capReached": false, "totalText": .string(Formatting.grouped(count))])
+      case .end(.capReached(let cap)):
+        return .object(["capReached": true, "totalText": .string(Formatting.grouped(cap))])
+      default: return nil
       }
-    case .empty:
-      value["empty"] = .object(["q": .string(kind.query.text)])
-    case .end(.noMoreResults(let count)):
-      value["end"] = .object(["capReached": false, "totalText": .string(Formatting.grouped(count))])
-    case .end(.capReached(let cap)):
-      value["end"] = .object(["capReached": true, "totalText": .string(Formatting.grouped(cap))])
-    case .error(let error):
-      let retry: MustacheValue = .object([
-        "fragment": .string(kind.fragmentURL(after: batch.cursor)),
-        "href": .string(kind.pageURL(page: batch.cursor / batchSize + 1)),
+    case "error":
+      guard case .error(let error) = batch.state, error.retryAfter == nil else { return nil }
+      return .object([
+        "message": .string(error.message), "retryable": .bool(error.retryable), "retry": retry,
+        "first": .bool(firstOnPage),
       ])
-      if let until = error.retryAfter {
-        value["rateLimited"] = .object([
-          "resetText": .string(Formatting.resetText(until, now: now)),
-          "resetISO": .string(Formatting.iso(until)),
-          "retryIn": .int(max(1, until - now)), "retry": retry, "first": .bool(firstOnPage),
-        ])
-      } else {
-        value["error"] = .object([
-          "message": .string(error.message), "retryable": .bool(error.retryable), "retry": retry,
-          "first": .bool(firstOnPage),
-        ])
-      }
+    case "rateLimited":
+      guard case .error(let error) = batch.state, let until = error.retryAfter else { return nil }
+      return .object([
+        "resetText": .string(Formatting.resetText(until, now: now)),
+        "resetISO": .string(Formatting.iso(until)),
+        "retryIn": .int(max(1, until - now)), "retry": retry, "first": .bool(firstOnPage),
+      ])
+    default: return nil
     }
-    return .object(value)
+  }
+
+  /// Where a failed batch is asked for again.
+  private var retry: MustacheValue {
+    .object([
+      "fragment": .string(kind.fragmentURL(after: batch.cursor)),
+      "href": .string(kind.pageURL(page: batch.cursor / batchSize + 1)),
+    ])
+  }
+}
+
+/// A `BatchView` as a template context, its cards built once.
+private final class BatchObject: MustacheObject {
+  let view: BatchView
+  let cards: CardBatch
+
+  init(_ view: BatchView) {
+    self.view = view
+    cards = view.cards
+  }
+
+  func value(for key: String) -> MustacheValue? { view.value(for: key, cards: cards) }
+}
+
+/// The trigger's `next`: the URLs are written only when the template reads them.
+private final class NextLink: MustacheObject {
+  let kind: ListKind
+  let after: Int
+  let page: Int
+
+  init(kind: ListKind, after: Int, page: Int) {
+    self.kind = kind
+    self.after = after
+    self.page = page
+  }
+
+  func value(for key: String) -> MustacheValue? {
+    switch key {
+    case "href": return .string(kind.pageURL(page: page))
+    case "fragment": return .string(kind.fragmentURL(after: after))
+    case "page": return .int(page)
+    default: return nil
+    }
   }
 }

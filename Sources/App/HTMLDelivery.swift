@@ -16,13 +16,13 @@ enum HTMLDelivery {
   static func apply(to response: inout HTTPResponse, for request: HTTPRequest) {
     guard let type = response.headers["Content-Type"], type.hasPrefix("text/html") else { return }
     let gzipOK = ContentNegotiation.acceptsGzip(request.headers)
-    addVary(to: &response.headers)
+    addVary(to: &response)
     switch response.body {
     case .bytes(let body):
       if response.status == .ok {
         let compresses = gzipOK && body.count >= minimumBytes
         let etag = ContentNegotiation.entityTag(for: body, gzip: compresses)
-        response.headers.replaceOrAdd(name: "ETag", value: etag)
+        response.replaceOrAddHeader(name: "ETag", value: etag)
         if ContentNegotiation.ifNoneMatch(request.headers, matches: etag) == true {
           response.status = .notModified
           response.body = .empty
@@ -30,23 +30,24 @@ enum HTMLDelivery {
         }
       }
       guard gzipOK, body.count >= minimumBytes, let packed = try? gzip(body, level: level) else { return }
-      response.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+      response.replaceOrAddHeader(name: "Content-Encoding", value: "gzip")
       response.body = .bytes(packed)
     case .stream(let inner):
       guard gzipOK, response.status != .notModified else { return }
-      response.headers.replaceOrAdd(name: "Content-Encoding", value: "gzip")
+      response.replaceOrAddHeader(name: "Content-Encoding", value: "gzip")
       response.body = .stream(gzipped(inner))
     }
   }
 
-  /// `Vary: Accept-Encoding` added to whatever the route already varies on.
-  private static func addVary(to headers: inout HTTPHeaders) {
-    if let vary = headers["Vary"] {
-      if !headers.containsToken("Accept-Encoding", in: "Vary") {
-        headers.replaceOrAdd(name: "Vary", value: vary + ", Accept-Encoding")
+  /// `Vary: Accept-Encoding` added to whatever the route already varies on. Headers are only
+  /// rewritten when they lack it (a rewrite drops a prebuilt answer's serialised headers).
+  private static func addVary(to response: inout HTTPResponse) {
+    if let vary = response.headers["Vary"] {
+      if !response.headers.containsToken("Accept-Encoding", in: "Vary") {
+        response.headers.replaceOrAdd(name: "Vary", value: vary + ", Accept-Encoding")
       }
     } else {
-      headers.add(name: "Vary", value: "Accept-Encoding")
+      response.replaceOrAddHeader(name: "Vary", value: "Accept-Encoding")
     }
   }
 

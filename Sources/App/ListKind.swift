@@ -21,9 +21,7 @@ enum ListKind: Sendable, Hashable {
   func pageURL(page: Int) -> String {
     switch self {
     case .search(let query):
-      var items = Self.queryItems(query)
-      if page > 1 { items.append(("page", String(page))) }
-      return "/?" + URLEncoding.formatQuery(items)
+      return Self.searchURL("/?", query, page > 1 ? ("&page=", page) : nil)
     case .owner(let login):
       let path = "/owners/" + URLEncoding.percentEncode(login)
       return page > 1 ? path + "?page=\(page)" : path
@@ -34,20 +32,50 @@ enum ListKind: Sendable, Hashable {
   func fragmentURL(after: Int) -> String {
     switch self {
     case .search(let query):
-      var items = Self.queryItems(query)
-      items.append(("after", String(after)))
-      return "/fragments/results?" + URLEncoding.formatQuery(items)
+      return Self.searchURL("/fragments/results?", query, ("&after=", after))
     case .owner(let login):
       return "/fragments/owners/" + URLEncoding.percentEncode(login) + "?after=\(after)"
     }
   }
 
-  private static func queryItems(_ query: SearchQuery) -> [(String, String)] {
-    var items: [(String, String)] = [("q", query.text)]
-    if let sort = query.sort {
-      items.append(("sort", sort.rawValue))
-      items.append(("order", query.order.rawValue))
+  /// `prefix` then `q`, `sort` and `order` (when sorted) and the number parameter `last`, written
+  /// straight into one string (every trigger writes two of these).
+  private static func searchURL(_ prefix: StaticString, _ query: SearchQuery, _ last: (StaticString, Int)?)
+    -> String
+  {
+    let sort = query.sort?.rawValue ?? ""
+    let order = query.order.rawValue
+    let lastCount = last.map { $0.0.utf8CodeUnitCount + 20 } ?? 0
+    // Every byte of the text, sort and order may become three; a 64-bit number has at most 20 characters.
+    let capacity =
+      prefix.utf8CodeUnitCount + 2 + 3 * query.text.utf8.count + 14 + 3 * (sort.utf8.count + order.utf8.count)
+      + lastCount
+    return String(unsafeUninitializedCapacity: capacity) { out in
+      // Writes at most `capacity` bytes, by the bound above.
+      var count = 0
+      func put(_ byte: UInt8) {
+        out[count] = byte
+        count += 1
+      }
+      func put(_ text: StaticString) {
+        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        for byte in bytes { put(byte) }
+      }
+      put(prefix)
+      put("q=")
+      URLEncoding.percentEncode(query.text, put)
+      if query.sort != nil {
+        put("&sort=")
+        URLEncoding.percentEncode(sort, put)
+        put("&order=")
+        URLEncoding.percentEncode(order, put)
+      }
+      if let (name, value) = last {
+        put(name)
+        var digits = String(value)
+        digits.withUTF8 { for byte in $0 { put(byte) } }
+      }
+      return count
     }
-    return items
   }
 }

@@ -34,7 +34,7 @@ extension Routes {
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
-    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+    return SecurityHeaders.htmlResponse(.ok, .bytes(body))
   }
 
   /// Most histories one batched request may ask for.
@@ -89,7 +89,7 @@ extension Routes {
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
-    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+    return SecurityHeaders.htmlResponse(.ok, .bytes(body))
   }
 
   /// `GET /avatars/{id}?s=N`: the owner's avatar from the configured avatar host only, with long

@@ -108,7 +108,7 @@ extension Routes {
       var body = head
       body.reserveCapacity(head.count + 4096 + batch.items.count * 2048)
       try templates.render("partials/page-end", view.mustacheValue, into: &body)
-      return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+      return SecurityHeaders.htmlResponse(.ok, .bytes(body))
     }
     let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
     continuation.yield(head)
@@ -131,7 +131,7 @@ extension Routes {
       task.cancel()
       fetch.cancel()
     }
-    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .stream(stream))
+    return SecurityHeaders.htmlResponse(.ok, .stream(stream))
   }
 
   /// How long a page waits for its batch before it streams the head alone: a cache hit takes well
@@ -174,7 +174,7 @@ extension Routes {
     var body: [UInt8] = []
     body.reserveCapacity(2048 + batch.items.count * 2048)
     try templates.render("partials/cards", view.mustacheValue, into: &body)
-    return HTTPResponse(status: .ok, headers: SecurityHeaders.html, body: .bytes(body))
+    return SecurityHeaders.htmlResponse(.ok, .bytes(body))
   }
 
   /// One batch of a list, with the largest star count up to it (for the bars' scale) and upstream's
@@ -195,7 +195,7 @@ extension Routes {
     var body: [UInt8] = []
     body.reserveCapacity(8192)
     try templates.render(template, view.mustacheValue, into: &body)
-    return HTTPResponse(status: status, headers: SecurityHeaders.html, body: .bytes(body))
+    return SecurityHeaders.htmlResponse(status, .bytes(body))
   }
 
   /// The 404 page.

@@ -1,4 +1,5 @@
 import GitHub
+import Glibc
 import HTTP
 import HTTPServer
 import Mustache
@@ -148,7 +149,8 @@ final class Routes: Sendable {
       accessLog?.note("\(context.requestID) handler error: \(error)")
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
-    SecurityHeaders.apply(to: &response.headers)
+    // Prebuilt HTML answers carry the security headers already (and stay serialised).
+    if response.serializedHeaders == nil { SecurityHeaders.apply(to: &response.headers) }
     HTMLDelivery.apply(to: &response, for: request)
     let name = Self.routeName(request.path)
     let status = response.status.code
@@ -184,16 +186,27 @@ final class Routes: Sendable {
 
   /// The metrics label of a path (a fixed set, so labels cannot grow with input).
   static func routeName(_ path: Substring) -> String {
-    if path == "/" { return "page" }
-    if path.hasPrefix("/fragments/results") { return "fragment" }
-    if path.hasPrefix("/fragments/stars/") { return "stars" }
-    if path == "/fragments/stars" { return "stars_batch" }
-    if path.hasPrefix("/fragments/owners/") { return "owner_fragment" }
-    if path.hasPrefix("/owners/") { return "owner" }
-    if path.hasPrefix("/avatars/") { return "avatar" }
-    if path.hasPrefix("/static/") { return "static" }
-    if path == "/healthz" { return "healthz" }
-    if path == "/metrics" { return "metrics" }
-    return "other"
+    var path = path
+    // Compared as bytes in place: every request is labelled, and `Substring.hasPrefix` compares
+    // characters.
+    return path.withUTF8 { bytes in
+      func starts(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count, let base = bytes.baseAddress else { return false }
+        return memcmp(base, prefix.utf8Start, count) == 0
+      }
+      func equals(_ whole: StaticString) -> Bool { bytes.count == whole.utf8CodeUnitCount && starts(whole) }
+      if equals("/") { return "page" }
+      if starts("/fragments/results") { return "fragment" }
+      if starts("/fragments/stars/") { return "stars" }
+      if equals("/fragments/stars") { return "stars_batch" }
+      if starts("/fragments/owners/") { return "owner_fragment" }
+      if starts("/owners/") { return "owner" }
+      if starts("/avatars/") { return "avatar" }
+      if starts("/static/") { return "static" }
+      if equals("/healthz") { return "healthz" }
+      if equals("/metrics") { return "metrics" }
+      return "other"
+    }
   }
 }

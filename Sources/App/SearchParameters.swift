@@ -20,26 +20,36 @@ struct SearchParameters: Sendable {
   /// The `page` parameter as sent, if any.
   var page: String?
 
-  /// Reads `q`, `sort`, `order`, `after` and `page` from the query string in one pass.
+  /// Reads `q`, `sort`, `order`, `after` and `page` from the query string in one pass, decoding only
+  /// those five (a later duplicate wins, as before).
   init(_ request: HTTPRequest) {
     var q = ""
     var sortText = ""
     var orderText = ""
-    for item in request.queryItems {
-      switch item.name {
-      case "q": q = item.value
-      case "sort": sortText = item.value
-      case "order": orderText = item.value
-      case "after": after = item.value
-      case "page": page = item.value
-      default: break
+    var afterText: String?
+    var pageText: String?
+    if let query = request.query {
+      URLEncoding.forEachQueryItem(query) { rawName, rawValue in
+        guard let name = Self.name(rawName),
+          let value = URLEncoding.percentDecode(rawValue, plusAsSpace: true)
+        else { return }
+        switch name {
+        case .q: q = value
+        case .sort: sortText = value
+        case .order: orderText = value
+        case .after: afterText = value
+        case .page: pageText = value
+        }
       }
     }
     self.q = String(q.trimmingWhitespace)
+    after = afterText
+    page = pageText
     sort = nil
     order = .desc
     problem = nil
-    if self.q.count > Self.maxQueryLength {
+    // Characters, not bytes, are limited; a query of at most that many bytes is within it uncounted.
+    if self.q.utf8.count > Self.maxQueryLength, self.q.count > Self.maxQueryLength {
       problem = "Queries are limited to \(Self.maxQueryLength) characters; this one has \(self.q.count)."
     }
     if !sortText.isEmpty && sortText != "best-match" {
@@ -55,6 +65,23 @@ struct SearchParameters: Sendable {
       } else if problem == nil {
         problem = "The order must be descending or ascending."
       }
+    }
+  }
+
+  /// The parameters read here.
+  private enum Name { case q, sort, order, after, page }
+
+  /// Which of the parameters read here `raw` names once decoded, if any; a name without escapes is
+  /// compared as it is.
+  private static func name(_ raw: UnsafeBufferPointer<UInt8>) -> Name? {
+    guard let decoded = URLEncoding.percentDecode(raw, plusAsSpace: true) else { return nil }
+    switch decoded {
+    case "q": return .q
+    case "sort": return .sort
+    case "order": return .order
+    case "after": return .after
+    case "page": return .page
+    default: return nil
     }
   }
 

@@ -27,4 +27,20 @@ enum SecurityHeaders {
     "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache",
     "Vary": "Sec-Fetch-Mode, Accept-Encoding",
   ]
+
+  /// An HTML answer: `html` with the security headers in, serialised once for every answer.
+  static func htmlResponse(_ status: HTTPStatus, _ body: HTTPBody) -> HTTPResponse {
+    var response = htmlPrototype
+    response.status = status
+    response.body = body
+    return response
+  }
+
+  private static let htmlPrototype: HTTPResponse = {
+    var headers = html
+    apply(to: &headers)
+    var response = HTTPResponse(headers: headers)
+    response.preserializeHeaders()
+    return response
+  }()
 }

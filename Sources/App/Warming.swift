@@ -76,38 +76,37 @@ final class Warming: Sendable {
   /// Notes where each card of `batch` sits in `list` and warms their avatars in the background.
   func sent(_ batch: ListBatch<Repository>, list: ListKind) {
     guard !batch.items.isEmpty else { return }
+    let items = batch.items
     if historiesAhead > 0 {
+      // A batch sent again (another reader, a reload) is usually known already: its first and last
+      // cards tell, and the rest need not be hashed again. Their names are made before the lock is
+      // taken, so that the other loop waits for the lookups only.
+      let (a, z) = (items.startIndex, items.endIndex - 1)
+      let first = Self.name(of: items[a].item)
+      let last = Self.name(of: items[z].item)
       index.withLock { index in
-        // A batch sent again (another reader, a reload) is usually known already: its first and last
-        // cards tell, and the rest need not be hashed again.
-        // Read through the array in place: binding `first`/`last` would copy whole repositories.
-        let items = batch.items
-        let (a, z) = (items.startIndex, items.endIndex - 1)
-        if let firstOwner = items[a].item.owner?.login, let lastOwner = items[z].item.owner?.login,
-          index.holds(
-            RepoName(owner: firstOwner, repo: items[a].item.name), list: list, position: items[a].position),
-          index.holds(
-            RepoName(owner: lastOwner, repo: items[z].item.name), list: list, position: items[z].position)
+        if let first, let last, index.holds(first, list: list, position: items[a].position),
+          index.holds(last, list: list, position: items[z].position)
         {
           return
         }
-        for entry in batch.items {
-          guard let owner = entry.item.owner?.login else { continue }
-          index.record(RepoName(owner: owner, repo: entry.item.name), list: list, position: entry.position)
+        for position in items.indices {
+          guard let name = Self.name(of: items[position].item) else { continue }
+          index.record(name, list: list, position: items[position].position)
         }
       }
     }
     guard avatars else { return }
     let now = clock()
-    // Only avatars not warmed lately: a batch sent again (a reload, another reader) costs no tasks.
-    let ids = recentAvatars.withLock { recent in
-      // One pass into one array (not compactMap then filter: two arrays per batch sent).
-      var ids: [Int] = []
-      for entry in batch.items {
-        if let id = entry.item.owner?.id, id > 0, recent.claim(id, now: now) { ids.append(id) }
-      }
-      return ids
+    // The owners' ids, read in place (a repository's `owner` builds four strings), outside the lock.
+    var owners: [Int] = []
+    owners.reserveCapacity(items.count)
+    for index in items.indices {
+      let view = items[index].item.view
+      if view.hasOwner, view.ownerID > 0 { owners.append(view.ownerID) }
     }
+    // Only avatars not warmed lately: a batch sent again (a reload, another reader) costs no tasks.
+    let ids = recentAvatars.withLock { recent in owners.filter { recent.claim($0, now: now) } }
     guard !ids.isEmpty else { return }
     record(.avatar, ids.count)
     Task { [client] in
@@ -125,13 +124,19 @@ final class Warming: Sendable {
     }
   }
 
+  /// `owner/name` of a card, its owner's login read in place; nil without an owner.
+  private static func name(of repository: Repository) -> RepoName? {
+    let view = repository.view
+    guard view.hasOwner else { return nil }
+    let login = view.utf8(.ownerLogin).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return RepoName(owner: login, repo: repository.name)
+  }
+
   /// After a full page's first batch is known: warms the histories of its first `firstScreen` cards,
   /// if the core budget allows. Only the decision is awaited.
   func pageSent(_ batch: ListBatch<Repository>) async {
     guard historiesAhead > 0 else { return }
-    let names = batch.items.prefix(Self.firstScreen).compactMap { entry in
-      entry.item.owner.map { RepoName(owner: $0.login, repo: entry.item.name) }
-    }
+    let names = batch.items.prefix(Self.firstScreen).compactMap { Self.name(of: $0.item) }
     await warmHistories(names)
   }
 

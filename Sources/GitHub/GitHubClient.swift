@@ -150,7 +150,14 @@ public final class GitHubClient: Sendable {
   private func load<Value>(_ fetch: Fetch<Value>, reload: Bool) async throws(GitHubError)
     -> (value: Value, stale: Bool)
   {
-    let delivered = try await state.load(fetch, reload: reload).get()
+    // A fresh hit is read in place; anything else goes through the actor (which checks
+    // cancellation first, as this does).
+    let delivered: Delivered
+    if !reload, !Task.isCancelled, let hit = state.freshHit(fetch.key) {
+      delivered = hit
+    } else {
+      delivered = try await state.load(fetch, reload: reload).get()
+    }
     guard let value = delivered.payload as? Value else { throw .decoding("cached entry of another kind") }
     return (value, delivered.stale)
   }

@@ -1,6 +1,7 @@
 import CurlClient
 import HTTP
 import SharedStore
+import Synchronization
 
 /// The client's mutable state: cache, in-flight requests, rate limits and metrics, in one actor so
 /// the check-then-act sequences (cache miss → join or start a request) cannot interleave.
@@ -19,7 +20,10 @@ actor GitHubState {
   private let shared: (any SharedStore)?
   private let text: UpstreamText
   private let log: (@Sendable (String) -> Void)?
-  var cache: ResponseCache<any CachedPayload>
+  /// Read and written on the actor, except `freshHit`'s lookups.
+  nonisolated let cache: LockedResponseCache<any CachedPayload>
+  /// Hits answered by `freshHit`, off the actor (added to `counters.cacheHits` in `metrics()`).
+  private nonisolated let hitsOffActor = Atomic<Int>(0)
   private var flights: [String: Flight] = [:]
   private var nextID: UInt64 = 0
   var ledger = RateLimitLedger()
@@ -35,7 +39,15 @@ actor GitHubState {
     self.redactor = redactor
     self.text = UpstreamText(redactor: redactor)
     self.log = log
-    self.cache = ResponseCache(capacity: cacheBytes)
+    self.cache = LockedResponseCache(capacity: cacheBytes)
+  }
+
+  /// The fresh cached value under `key`, read without entering the actor; nil when there is none
+  /// (then `load` decides, re-checking the cache).
+  nonisolated func freshHit(_ key: String) -> Delivered? {
+    guard let entry = cache.get(key), now() < entry.expires else { return nil }
+    hitsOffActor.add(1, ordering: .relaxed)
+    return Delivered(payload: entry.value, stale: false)
   }
 
   /// Serves from a fresh entry, joins an identical request in flight, refuses an exhausted
@@ -117,6 +129,7 @@ actor GitHubState {
 
   func metrics() -> GitHubMetrics {
     var result = counters
+    result.cacheHits += hitsOffActor.load(ordering: .relaxed)
     result.cacheBytes = cache.totalBytes
     result.cacheEntries = cache.count
     return result

@@ -101,3 +101,5 @@ struct ResponseCache<Value> {
     if oldest < 0 { oldest = slot }
   }
 }
+
+extension ResponseCache.Entry: Sendable where Value: Sendable {}

@@ -25,6 +25,20 @@ public struct HTTPResponse: Sendable {
     serializedHeaders = HTTPResponseSerializer.serialize(headers)
   }
 
+  /// Replaces every field named `name` with one field, or adds it; an added field is appended to
+  /// `serializedHeaders` too, so a prebuilt answer given a validator stays prebuilt.
+  public mutating func replaceOrAddHeader(name: String, value: String) {
+    guard var serialized = serializedHeaders, !headers.contains(name: name) else {
+      headers.replaceOrAdd(name: name, value: value)
+      return
+    }
+    // Dropped first, so that the local copy is the only one and grows in place.
+    serializedHeaders = nil
+    headers.add(name: name, value: value)
+    HTTPResponseSerializer.writeField(name: name, value: value, into: &serialized)
+    serializedHeaders = serialized
+  }
+
   /// A plain-text response, used for errors the user may read.
   public static func text(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = [:]) -> HTTPResponse
   {

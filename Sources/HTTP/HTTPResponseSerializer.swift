@@ -60,15 +60,18 @@ public enum HTTPResponseSerializer {
   }
 
   private static func writeFields(_ headers: HTTPHeaders, into out: inout [UInt8]) {
-    for field in headers.fields where !isServerOwned(field.name) && isSafe(field.name) && isSafe(field.value)
-    {
-      out.append(contentsOf: field.name.utf8)
-      out.append(58)
-      out.append(32)
-      out.append(contentsOf: field.value.utf8)
-      out.append(13)
-      out.append(10)
-    }
+    for field in headers.fields { writeField(name: field.name, value: field.value, into: &out) }
+  }
+
+  /// One header line as `writeHead` writes it: nothing for a server-owned or unsafe field.
+  static func writeField(name: String, value: String, into out: inout [UInt8]) {
+    guard !isServerOwned(name) && isSafe(name) && isSafe(value) else { return }
+    out.append(contentsOf: name.utf8)
+    out.append(58)
+    out.append(32)
+    out.append(contentsOf: value.utf8)
+    out.append(13)
+    out.append(10)
   }
 
   /// Appends one chunk frame (`size CRLF data CRLF`); empty data is skipped (it would end the body).

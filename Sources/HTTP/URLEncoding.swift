@@ -3,22 +3,47 @@ public enum URLEncoding {
   /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil on a malformed
   /// escape or when the result is not valid UTF-8.
   public static func percentDecode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String? {
+    if let decoded = s.utf8.withContiguousStorageIfAvailable({ percentDecode($0, plusAsSpace: plusAsSpace) })
+    {
+      return decoded
+    }
+    return percentDecode(Array(s.utf8), plusAsSpace: plusAsSpace)
+  }
+
+  /// `percentDecode` of UTF-8 bytes; text without escapes is copied as it is.
+  public static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String?
+  {
+    var ascii = true
+    var plain = true
+    for byte in bytes {
+      if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) { plain = false }
+      if byte >= 0x80 { ascii = false }
+    }
+    // ASCII is valid UTF-8 as it is: no validation pass (nearly every parameter a request sends).
+    if plain && ascii { return String(decoding: bytes, as: UTF8.self) }
+    if plain { return String(validating: bytes, as: UTF8.self) }
     var out: [UInt8] = []
-    out.reserveCapacity(s.utf8.count)
-    var it = s.utf8.makeIterator()
-    while let b = it.next() {
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
       if b == UInt8(ascii: "%") {
-        guard let h = it.next(), let l = it.next(), let hi = hexValue(h), let lo = hexValue(l) else {
+        guard i + 2 < bytes.count, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else {
           return nil
         }
         out.append(hi << 4 | lo)
-      } else if plusAsSpace && b == UInt8(ascii: "+") {
-        out.append(UInt8(ascii: " "))
-      } else {
-        out.append(b)
+        i += 3
+        continue
       }
+      out.append(plusAsSpace && b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+      i += 1
     }
     return String(validating: out, as: UTF8.self)
+  }
+
+  private static func percentDecode(_ bytes: [UInt8], plusAsSpace: Bool) -> String? {
+    // The array's buffer is only read during the call.
+    bytes.withUnsafeBufferPointer { percentDecode($0, plusAsSpace: plusAsSpace) }
   }
 
   /// Percent-encodes everything except RFC 3986 unreserved characters, in one allocation.
@@ -87,14 +112,37 @@ public enum URLEncoding {
   /// Parses `a=1&b=2` into decoded pairs; malformed pairs are skipped.
   public static func parseQuery<S: StringProtocol>(_ query: S) -> [(name: String, value: String)] {
     var items: [(name: String, value: String)] = []
-    for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-      let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      guard let name = percentDecode(pieces[0], plusAsSpace: true) else { continue }
-      let raw = pieces.count > 1 ? pieces[1] : ""
-      guard let value = percentDecode(raw, plusAsSpace: true) else { continue }
+    forEachQueryItem(Substring(query)) { name, value in
+      guard let name = percentDecode(name, plusAsSpace: true),
+        let value = percentDecode(value, plusAsSpace: true)
+      else { return }
       items.append((name: name, value: value))
     }
     return items
+  }
+
+  /// Hands `body` the bytes of each `name=value` pair of `query` still encoded, in order, empty pairs
+  /// skipped (a pair without `=` has an empty value). It scans the bytes in place and builds nothing,
+  /// so a route that wants a few parameters decodes only those; the buffers live for the call only.
+  public static func forEachQueryItem(
+    _ query: Substring, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    var query = query
+    query.withUTF8 { bytes in
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+        if start < end {
+          var equals = start
+          while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+          body(
+            UnsafeBufferPointer(rebasing: bytes[start..<equals]),
+            UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end]))
+        }
+        start = end + 1
+      }
+    }
   }
 
   /// Builds `a=1&b=2` from pairs, encoding each name and value.

@@ -65,6 +65,13 @@ extension AccessLogEntry {
   }
 
   private static func appendPrintable(_ text: String, to buffer: inout [UInt8]) {
+    // A target with no control byte (nearly all) is copied whole, not byte by byte.
+    let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
+      buffer.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true { return }
     for byte in text.utf8 { buffer.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
   }
 

@@ -93,8 +93,8 @@ public enum ContentNegotiation {
 
 extension ContentNegotiation {
   /// A strong entity tag for `bytes`: 16 hex digits of a 64-bit hash and the length, such as
-  /// `"9f2c4e01a3b5d7f6-8f3a"`. The hash runs four independent lanes of 8 bytes, so a 40 KB body costs
-  /// about two microseconds; it names versions of an answer and is no defence against forgery.
+  /// `"9f2c4e01a3b5d7f6-8f3a"`. The hash runs four independent lanes of 16 bytes, so a 40 KB body costs
+  /// about a microsecond; it names versions of an answer and is no defence against forgery.
   public static func entityTag(for bytes: [UInt8]) -> String { entityTag(for: bytes, gzip: false) }
 
   /// The tag `entityTag(for:)` gives, or its `gzipETag` form when `gzip`, written in one string.
@@ -124,37 +124,52 @@ extension ContentNegotiation {
   }
 
   static func hash(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-    var a: UInt64 = 0x243F_6A88_85A3_08D3
-    var b: UInt64 = 0x1319_8A2E_0370_7344
-    var c: UInt64 = 0xA409_3822_299F_31D0
-    var d: UInt64 = 0x082E_FA98_EC4E_6C89 ^ UInt64(raw.count)
+    // Four lanes, each folding 16 bytes into its state with one 64×64→128-bit multiply (the wyhash
+    // step): about twice the bytes per cycle of a 64-bit multiply per 8 bytes.
+    let k0: UInt64 = 0xA076_1D64_78BD_642F
+    let k1: UInt64 = 0xE703_7ED1_A0B4_28DB
+    let k2: UInt64 = 0x8EBC_6AF0_9C88_C6E3
+    let k3: UInt64 = 0x5899_65CC_7537_4CC3
+    let count = raw.count
+    var a = k0 ^ UInt64(count)
+    var b = k1
+    var c = k2
+    var d = k3
     var offset = 0
-    // Every load stays inside the buffer: the loops stop 32 and 8 bytes short of its end.
-    while offset + 32 <= raw.count {
-      a = (a ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* k
-      b = (b ^ raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* k
-      c = (c ^ raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* k
-      d = (d ^ raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* k
-      a ^= a >> 31
-      b ^= b >> 29
-      c ^= c >> 27
-      d ^= d >> 25
-      offset += 32
+    // Every load stays inside the buffer: the loops stop 64, 16 and 8 bytes short of its end.
+    @inline(__always) func word(_ at: Int) -> UInt64 {
+      raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)
     }
-    var h = mix(a) ^ mix(b &+ 1) ^ mix(c &+ 2) ^ mix(d &+ 3)
-    while offset + 8 <= raw.count {
-      h = mix(h ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    while offset + 64 <= count {
+      a = fold(word(offset) ^ k1, word(offset + 8) ^ a)
+      b = fold(word(offset + 16) ^ k2, word(offset + 24) ^ b)
+      c = fold(word(offset + 32) ^ k3, word(offset + 40) ^ c)
+      d = fold(word(offset + 48) ^ k0, word(offset + 56) ^ d)
+      offset += 64
+    }
+    var h = fold(a ^ k2, b ^ k3) ^ fold(c ^ k0, d ^ k1)
+    while offset + 16 <= count {
+      h = fold(word(offset) ^ k1, word(offset + 8) ^ h)
+      offset += 16
+    }
+    if offset + 8 <= count {
+      h = fold(word(offset) ^ k2, h ^ k3)
       offset += 8
     }
     var tail: UInt64 = 0
     var shift: UInt64 = 0
-    while offset < raw.count {
+    while offset < count {
       tail |= UInt64(raw[offset]) << shift
       shift += 8
       offset += 1
     }
-    return mix(h ^ tail ^ (shift << 56))
+    return mix(fold(h ^ k0, tail ^ (shift << 56) ^ k1))
+  }
+
+  /// The high and low halves of the full product, xored.
+  @inline(__always) private static func fold(_ x: UInt64, _ y: UInt64) -> UInt64 {
+    let (high, low) = x.multipliedFullWidth(by: y)
+    return high ^ low
   }
 
   /// MurmurHash3's 64-bit finaliser: every input bit reaches every output bit.

@@ -18,11 +18,20 @@ public struct Router: Sendable {
     let segments: [Segment]
     let handler: HTTPHandler
 
-    /// The decoded parameters if `path` matches; throws 400 for a bad escape in a parameter.
-    func match(_ path: [Substring]) throws(HTTPError) -> [String: String]? {
-      guard path.count == segments.count else { return nil }
+    /// The decoded parameters if `path` matches; throws 400 for a bad escape in a parameter. The path
+    /// is walked segment by segment in place (no array of its segments is built per request).
+    func match(_ path: Substring, slashes: Int) throws(HTTPError) -> [String: String]? {
+      // Counted first, so that a parameter is decoded only in a path of the pattern's length.
+      guard slashes == segments.count - 1 else { return nil }
       var parameters: [String: String] = [:]
-      for (segment, part) in zip(segments, path) {
+      let utf8 = path.utf8
+      var start = utf8.startIndex
+      for (number, segment) in segments.enumerated() {
+        // `/` is ASCII, so every index found here falls on a character boundary.
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        // Cannot happen once the slashes are counted; kept so that no index runs past the path.
+        if (end == utf8.endIndex) != (number == segments.count - 1) { return nil }
+        let part = Substring(utf8[start..<end])
         switch segment {
         case .literal(let text): if text != part { return nil }
         case .parameter(let name):
@@ -32,6 +41,7 @@ public struct Router: Sendable {
           }
           parameters[name] = value
         }
+        if end < utf8.endIndex { start = utf8.index(after: end) }
       }
       return parameters
     }
@@ -71,10 +81,12 @@ public struct Router: Sendable {
     let routes = self.routes
     let fallback = self.fallbackHandler
     return { request, context in
-      let path = request.path.split(separator: "/", omittingEmptySubsequences: false)
+      let path = request.path
+      var slashes = 0
+      for byte in path.utf8 where byte == UInt8(ascii: "/") { slashes += 1 }
       var allowed: [String] = []
       for route in routes {
-        guard let parameters = try route.match(path) else { continue }
+        guard let parameters = try route.match(path, slashes: slashes) else { continue }
         if route.method == request.method || (request.method == .head && route.method == .get) {
           var context = context
           if !parameters.isEmpty { context.parameters.merge(parameters) { $1 } }

@@ -17,31 +17,56 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
     @usableFromInline let before: WalkState
     @usableFromInline let known: ArraySlice<IndexedPage>
     @usableFromInline let seen: Set<ID>?
+
+    @inlinable init(
+      generation: Int, page: Int, before: WalkState, known: ArraySlice<IndexedPage>, seen: Set<ID>?
+    ) {
+      self.generation = generation
+      self.page = page
+      self.before = before
+      self.known = known
+      self.seen = seen
+    }
   }
 
-  private struct Entry {
-    var pages: [IndexedPage]
+  @usableFromInline struct Entry {
+    @usableFromInline var pages: [IndexedPage]
     /// Ids of every indexed page; nil while a walk has taken them to index further pages.
-    var seen: Set<ID>?
+    @usableFromInline var seen: Set<ID>?
     /// Whether the last indexed page ended the list.
-    var ended: Bool
-    let generation: Int
-    let created: Int
-    var used: Int
+    @usableFromInline var ended: Bool
+    @usableFromInline let generation: Int
+    @usableFromInline let created: Int
+    @usableFromInline var used: Int
+
+    @inlinable init(
+      pages: [IndexedPage], seen: Set<ID>?, ended: Bool, generation: Int, created: Int, used: Int
+    ) {
+      self.pages = pages
+      self.seen = seen
+      self.ended = ended
+      self.generation = generation
+      self.created = created
+      self.used = used
+    }
   }
 
-  private struct State {
-    var entries: [Key: Entry] = [:]
-    var generations = 0
-    var uses = 0
+  @usableFromInline struct State {
+    @usableFromInline var entries: [Key: Entry] = [:]
+    @usableFromInline var generations = 0
+    @usableFromInline var uses = 0
+
+    @inlinable init() {}
   }
 
-  private let state = Mutex(State())
-  private let capacity: Int
-  private let lifetime: Int
-  private let clock: @Sendable () -> Int
+  // Internal and inlinable below, so that each list's key and id types get specialised code (generic
+  // dictionary lookups through witness tables cost more than the lookups themselves).
+  @usableFromInline let state = Mutex(State())
+  @usableFromInline let capacity: Int
+  @usableFromInline let lifetime: Int
+  @usableFromInline let clock: @Sendable () -> Int
   /// Most ids one list may index (beyond, batches past its indexed pages walk from page 1).
-  private let maxIDs: Int
+  @usableFromInline let maxIDs: Int
 
   /// An index of at most `capacity` lists, each trusted for `lifetime` seconds of `clock`.
   public init(
@@ -57,64 +82,66 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   public var count: Int { state.withLock { $0.entries.count } }
 
   /// Forgets the list `key` (its pages are being reloaded).
-  @usableFromInline func remove(_ key: Key) {
+  @inlinable func remove(_ key: Key) {
     state.withLock { _ = $0.entries.removeValue(forKey: key) }
   }
 
   /// Where a batch of `batchSize` items after `cursor` starts, or nil when the list is not indexed
   /// (or no longer trusted).
-  @usableFromInline func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
+  @inlinable func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
     let now = clock()
     return state.withLock { state -> Plan? in
-      guard var entry = state.entries[key] else { return nil }
-      guard now - entry.created < lifetime, now >= entry.created else {
-        state.entries[key] = nil
+      // The entry is changed in place (one hash of the key, and its pages are not copied).
+      guard let slot = state.entries.index(forKey: key) else { return nil }
+      let created = state.entries.values[slot].created
+      guard now - created < lifetime, now >= created else {
+        state.entries.remove(at: slot)
         return nil
       }
       state.uses += 1
-      entry.used = state.uses
+      state.entries.values[slot].used = state.uses
+      let pages = state.entries.values[slot].pages
+      let ended = state.entries.values[slot].ended
       // The first indexed page whose items reach past the cursor; else the first page after them.
-      var first = entry.pages.count
+      var first = pages.count
       var low = 0
       while low < first {
         let middle = (low + first) / 2
-        if entry.pages[middle].after.distinct > cursor { first = middle } else { low = middle + 1 }
+        if pages[middle].after.distinct > cursor { first = middle } else { low = middle + 1 }
       }
       // Past the end of an ended list: its last page answers again (never a page past the end).
-      if entry.ended && first == entry.pages.count { first = max(0, first - 1) }
+      if ended && first == pages.count { first = max(0, first - 1) }
       // A batch also needs one item past its end, to know whether more follow.
-      let last = entry.pages.last?.after.distinct ?? 0
+      let last = pages.last?.after.distinct ?? 0
       var seen: Set<ID>? = nil
-      if last <= cursor + batchSize && !entry.ended {
-        seen = entry.seen
-        entry.seen = nil
+      if last <= cursor + batchSize && !ended {
+        seen = state.entries.values[slot].seen
+        state.entries.values[slot].seen = nil
       }
-      state.entries[key] = entry
       return Plan(
-        generation: entry.generation, page: first + 1,
-        before: first == 0 ? WalkState() : entry.pages[first - 1].after,
-        known: entry.pages[first...], seen: seen)
+        generation: state.entries.values[slot].generation, page: first + 1,
+        before: first == 0 ? WalkState() : pages[first - 1].after,
+        known: pages[first...], seen: seen)
     }
   }
 
   /// Records what a planned walk learnt: `pages` indexed after the entry's own, and the ids it took
   /// back (nil when it did not take them). Ignored if the list was dropped or re-indexed meanwhile.
-  @usableFromInline func extend(
+  @inlinable func extend(
     _ key: Key, generation: Int, pages: [IndexedPage], seen: Set<ID>?, ended: Bool
   ) {
+    guard let seen else { return }
     state.withLock { state in
-      guard var entry = state.entries[key], entry.generation == generation else { return }
-      if let seen {
-        entry.pages += pages
-        entry.seen = seen.count <= maxIDs ? seen : nil
-        entry.ended = entry.ended || ended
-      }
-      state.entries[key] = entry
+      guard let slot = state.entries.index(forKey: key), state.entries.values[slot].generation == generation
+      else { return }
+      state.entries.values[slot].pages += pages
+      state.entries.values[slot].seen = seen.count <= maxIDs ? seen : nil
+      state.entries.values[slot].ended = state.entries.values[slot].ended || ended
     }
   }
 
   /// Indexes a list walked from page 1.
-  @usableFromInline func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
+  @inlinable func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
     let now = clock()
     state.withLock { state in
       if state.entries[key] == nil && state.entries.count >= capacity,

@@ -70,10 +70,15 @@ public struct PagedList<Source: PageSource>: Sendable {
       if taken { seen = ids }
       switch result.outcome {
       case .done:
-        index.extend(key, generation: plan.generation, pages: result.pages, seen: seen, ended: result.ended)
+        // A walk that did not take the ids read indexed pages only: it has nothing to record.
+        if taken {
+          index.extend(key, generation: plan.generation, pages: result.pages, seen: seen, ended: result.ended)
+        }
         return result.batch
       case .failed:
-        index.extend(key, generation: plan.generation, pages: result.pages, seen: seen, ended: false)
+        if taken {
+          index.extend(key, generation: plan.generation, pages: result.pages, seen: seen, ended: false)
+        }
         return result.batch
       case .stale:
         // An indexed page changed: the list is indexed again from page 1.

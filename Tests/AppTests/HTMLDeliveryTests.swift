@@ -59,6 +59,22 @@ struct HTMLDeliveryTests {
     }
   }
 
+  @Test func prebuiltHeadersMatchTheFieldsOnEveryForm() async throws {
+    try await AppHarness.with { h in
+      let (plain, _) = try await call(h, Self.fragment)
+      let (packed, _) = try await call(h, Self.fragment, Self.gzip)
+      var conditional = Self.gzip
+      conditional.add(name: "If-None-Match", value: try #require(packed.headers["ETag"]))
+      let (notModified, _) = try await call(h, Self.fragment, conditional)
+      for response in [plain, packed, notModified] {
+        let serialized = try #require(response.serializedHeaders)
+        #expect(serialized == HTTPResponseSerializer.serialize(response.headers))
+        #expect(response.headers["Content-Security-Policy"] != nil && response.headers["ETag"] != nil)
+      }
+      #expect(notModified.status == .notModified && packed.headers["Content-Encoding"] == "gzip")
+    }
+  }
+
   @Test func aRevalidationWithTheTagIsA304OfTheSameEncoding() async throws {
     try await AppHarness.with { h in
       let (packed, _) = try await call(h, Self.fragment, Self.gzip)

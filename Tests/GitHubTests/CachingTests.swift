@@ -35,6 +35,25 @@ struct CachingTests {
     #expect(transport.callCount == 2)
   }
 
+  @Test func aCancelledCallerIsToldSoEvenWhenTheCacheHoldsTheAnswer() async throws {
+    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
+    let client = Self.client(transport, clock: TestClock())
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    let task = Task { () async -> GitHubError? in
+      while !Task.isCancelled { await Task.yield() }
+      do {
+        _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+        return nil
+      } catch {
+        return error as? GitHubError
+      }
+    }
+    task.cancel()
+    let outcome = await task.value
+    #expect(outcome == .cancelled)
+    #expect(await client.metrics().cacheHits == 0)
+  }
+
   @Test func searchWithoutETagIsRefetchedAfterTTL() async throws {
     let clock = TestClock()
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }

@@ -71,6 +71,22 @@ import Testing
     #expect("\u{00A0}\n x y \r\n".trimmingWhitespace == "x y")
     #expect("   ".trimmingWhitespace.isEmpty && "".trimmingSpaces.isEmpty)
     #expect("x".trimming { $0 == "x" }.isEmpty)
+    #expect("swift".trimmingWhitespace == "swift" && "a \t b".trimmingWhitespace == "a \t b")
+    #expect("x\u{0085}".trimmingWhitespace == "x" && "\u{2003}é ".trimmingWhitespace == "é")
+  }
+
+  @Test func queryItemsDecodeNamesAndValuesAndSkipEmptyPairs() {
+    let items = URLEncoding.parseQuery("q=a+b%21&&%71=x&flag&=v&bad=%zz&after=20&")
+    #expect(items.map(\.name) == ["q", "q", "flag", "", "after"])
+    #expect(items.map(\.value) == ["a b!", "x", "", "v", "20"])
+    var raw: [String] = []
+    URLEncoding.forEachQueryItem("a=1&&b&c=%41=") {
+      raw.append(String(decoding: $0, as: UTF8.self) + "|" + String(decoding: $1, as: UTF8.self))
+    }
+    #expect(raw == ["a|1", "b|", "c|%41="])
+    #expect(URLEncoding.percentDecode("a+b", plusAsSpace: false) == "a+b")
+    #expect(URLEncoding.percentDecode("ünï", plusAsSpace: true) == "ünï")
+    #expect(URLEncoding.percentDecode("%FF") == nil && URLEncoding.percentDecode("%4") == nil)
   }
 
   @Test func durationNumbersTruncateAndClamp() {

@@ -16,6 +16,24 @@ import Testing
         == "HTTP/1.1 200 OK\r\nX-Ok: 1\r\nDate: D\r\nServer: S\r\nContent-Length: 12\r\n\r\n")
   }
 
+  @Test func anAddedFieldKeepsPrebuiltHeadersInStepAndAReplacementDropsThem() {
+    var response = HTTPResponse(headers: ["Content-Type": "text/html", "X-Bad": "a\nb"])
+    response.preserializeHeaders()
+    response.replaceOrAddHeader(name: "ETag", value: "\"1\"")
+    response.replaceOrAddHeader(name: "Server", value: "mine")
+    #expect(response.headers["ETag"] == "\"1\"" && response.headers["Server"] == "mine")
+    #expect(response.serializedHeaders == HTTPResponseSerializer.serialize(response.headers))
+    #expect(
+      response.serializedHeaders.map { String(decoding: $0, as: UTF8.self) }
+        == "Content-Type: text/html\r\nETag: \"1\"\r\n")
+    response.replaceOrAddHeader(name: "etag", value: "\"2\"")
+    #expect(response.serializedHeaders == nil)
+    #expect(response.headers.values(for: "ETag") == ["\"2\""])
+    var plain = HTTPResponse()
+    plain.replaceOrAddHeader(name: "ETag", value: "\"3\"")
+    #expect(plain.serializedHeaders == nil && plain.headers["ETag"] == "\"3\"")
+  }
+
   @Test func chunkedAndCloseForms() {
     var out: [UInt8] = []
     HTTPResponseSerializer.writeHead(

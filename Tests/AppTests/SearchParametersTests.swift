@@ -1,0 +1,35 @@
+import GitHub
+import HTTP
+import Testing
+
+@testable import App
+
+@Suite struct SearchParametersTests {
+  private static func parameters(_ target: String) -> SearchParameters {
+    SearchParameters(HTTPRequest(method: .get, target: target))
+  }
+
+  @Test func readsTheFiveNamesDecodedAndTheLastOfADuplicate() {
+    let p = Self.parameters(
+      "/fragments/results?q=old&%71=+language%3Apython+&after=20&x=1&page=3&sort=stars&order=asc")
+    #expect(p.q == "language:python" && p.after == "20" && p.page == "3")
+    #expect(p.sort == .stars && p.order == .asc && p.problem == nil)
+    #expect(p.query == SearchQuery(text: "language:python", sort: .stars, order: .asc))
+  }
+
+  @Test func absentAndMalformedParameters() {
+    let bare = Self.parameters("/")
+    #expect(bare.q == "" && bare.after == nil && bare.page == nil && bare.query == nil && bare.problem == nil)
+    // A value with a broken escape is skipped, like a pair that was never sent.
+    #expect(Self.parameters("/?q=swift&after=%zz").after == nil)
+    #expect(Self.parameters("/?q=swift&sort=size").problem?.contains("sorted by") == true)
+    #expect(Self.parameters("/?q=swift&order=up").problem?.contains("order") == true)
+  }
+
+  @Test func theLengthLimitCountsCharactersNotBytes() {
+    let accents = String(repeating: "é", count: SearchParameters.maxQueryLength)
+    #expect(Self.parameters("/?q=\(URLEncoding.percentEncode(accents))").problem == nil)
+    let long = String(repeating: "a", count: SearchParameters.maxQueryLength + 1)
+    #expect(Self.parameters("/?q=\(long)").problem?.contains("257") == true)
+  }
+}
