@@ -98,12 +98,11 @@ final class Warming: Sendable {
     }
     guard avatars else { return }
     let now = clock()
-    // The owners' ids, read in place (a repository's `owner` builds four strings), outside the lock.
+    // The owners' ids (not `owner`, which builds four strings), read outside the lock.
     var owners: [Int] = []
     owners.reserveCapacity(items.count)
     for index in items.indices {
-      let view = items[index].item.view
-      if view.hasOwner, view.ownerID > 0 { owners.append(view.ownerID) }
+      if let id = items[index].item.ownerID, id > 0 { owners.append(id) }
     }
     // Only avatars not warmed lately: a batch sent again (a reload, another reader) costs no tasks.
     let ids = recentAvatars.withLock { recent in owners.filter { recent.claim($0, now: now) } }
@@ -126,9 +125,7 @@ final class Warming: Sendable {
 
   /// `owner/name` of a card, its owner's login read in place; nil without an owner.
   private static func name(of repository: Repository) -> RepoName? {
-    let view = repository.view
-    guard view.hasOwner else { return nil }
-    let login = view.utf8(.ownerLogin).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    guard let login = repository.ownerLogin else { return nil }
     return RepoName(owner: login, repo: repository.name)
   }
 
