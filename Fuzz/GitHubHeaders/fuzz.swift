@@ -63,23 +63,23 @@ func checkRateLimits(_ headers: HTTPHeaders) {
   let expected = RateLimitHeaders(
     limit: integer(headers["x-ratelimit-limit"]), remaining: integer(headers["x-ratelimit-remaining"]),
     reset: integer(headers["x-ratelimit-reset"]), used: integer(headers["x-ratelimit-used"]),
-    resource: token(headers["x-ratelimit-resource"]), retryAfter: integer(headers["retry-after"]))
+    resource: token(headers["x-ratelimit-resource"]).map(RateLimitResource.init(name:)), retryAfter: integer(headers["retry-after"]))
   expect(
     parsed == (expected == RateLimitHeaders() ? nil : expected),
     "parsed \(String(describing: parsed)), expected \(expected)")
   for status in [403, 429] {
     let error = ResponseClassifier.error(
-      status: status, headers: headers, body: [], resource: "search", now: now)
+      status: status, headers: headers, body: [], resource: .search, now: now)
     guard case .rateLimited(let resource, let until, _) = error else { continue }
-    expect(resource == "search", "rate limit named \(resource)")
+    expect(resource == .search, "rate limit named \(resource)")
     if parsed?.remaining != 0 { expect(until >= Int(now), "rate limit ends in the past: \(until)") }
   }
   var ledger = RateLimitLedger()
   if let parsed {
-    ledger.record(parsed, resource: "search", now: now)
-    ledger.reserve("search", now: now)
-    ledger.refund("search")
-    _ = ledger.refusal("search", now: now)
+    ledger.record(parsed, resource: .search, now: now)
+    ledger.reserve(.search, now: now)
+    ledger.refund(.search)
+    _ = ledger.refusal(.search, now: now)
     for snapshot in ledger.snapshots { expect(snapshot.remaining >= 0, "negative remaining") }
   }
 }

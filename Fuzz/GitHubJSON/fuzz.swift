@@ -38,17 +38,6 @@ public func gitHubJSONFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
   } catch {
     expectDecoding(error)
   }
-  do {
-    let count = try ResponseDecoding.stargazerCount(body)
-    expect(count >= 0, "negative count \(count)")
-  } catch {
-    expectDecoding(error)
-  }
-  do {
-    _ = try ResponseDecoding.stargazers(body)
-  } catch {
-    expectDecoding(error)
-  }
   let message = ResponseDecoding.errorMessage(body)
   expect(message.count <= 300, "error message of \(message.count) characters")
   return 0

@@ -12,7 +12,7 @@ import Synchronization
 let bodies = Mutex<(search: [UInt8], history: [UInt8])>(([], []))
 
 struct FuzzTransport: HTTPClientTransport {
-  func execute(_ request: ClientRequest) async throws -> ClientResponse {
+  func execute(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
     let (search, history) = bodies.withLock { $0 }
     let body: [UInt8]
     if request.url.contains("/stargazers/history") {
