@@ -20,6 +20,9 @@ final class CardBatch: MustacheRows {
   /// What each card reads, all plain values and pointers into `items`' blocks.
   private let rows: [Row]
 
+  /// No text: what a field GitHub did not send reads as.
+  private static var none: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
 
@@ -46,14 +49,14 @@ final class CardBatch: MustacheRows {
     // Each view points into a repository `items` holds: valid for this object's whole life.
     rows = items.map { item in
       let view = item.item.view
-      let fullName = view.utf8(.fullName) ?? UnsafeBufferPointer(start: nil, count: 0)
+      let fullName = view.utf8(.fullName) ?? Self.none
       let login =
         view.utf8(.ownerLogin)
         ?? UnsafeBufferPointer(
           rebasing: fullName[..<(fullName.firstIndex(of: UInt8(ascii: "/")) ?? fullName.endIndex)])
       return Row(
         view: view, position: item.position, login: login, ownerID: view.hasOwner ? view.ownerID : 0,
-        updated: view.utf8(.pushedAt) ?? view.utf8(.updatedAt) ?? UnsafeBufferPointer(start: nil, count: 0))
+        updated: view.utf8(.pushedAt) ?? view.utf8(.updatedAt) ?? Self.none)
     }
   }
 
@@ -104,8 +107,8 @@ final class CardBatch: MustacheRows {
     case .name: text(view.utf8(.name), to: &output)
     case .fullName: text(view.utf8(.fullName), to: &output)
     case .htmlURL:
-      let url = view.utf8(.htmlURL) ?? UnsafeBufferPointer(start: nil, count: 0)
-      if url.starts(with: "https://".utf8) || url.starts(with: "http://".utf8) {
+      let url = view.utf8(.htmlURL) ?? Self.none
+      if CardText.isWebLink(url) {
         output.append(utf8: url)
       } else {
         let fullName = view.utf8(.fullName).map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -153,7 +156,7 @@ final class CardBatch: MustacheRows {
       output.append(literal: "/fragments/stars/")
       writeEncoded(card.login, to: &output)
       output.append(byte: UInt8(ascii: "/"))
-      writeEncoded(view.utf8(.name) ?? UnsafeBufferPointer(start: nil, count: 0), to: &output)
+      writeEncoded(view.utf8(.name) ?? Self.none, to: &output)
     }
   }
 

@@ -24,9 +24,14 @@ enum CardText {
     }
   }
 
+  /// Whether `url` is an http(s) link, the only kind a card sends the reader to.
+  static func isWebLink<Bytes: Collection<UInt8>>(_ url: Bytes) -> Bool {
+    url.starts(with: "https://".utf8) || url.starts(with: "http://".utf8)
+  }
+
   /// Only http(s) links leave the page; anything else points at the repository on github.com.
   static func safeLink(_ url: String, fallback fullName: String) -> String {
-    if url.hasPrefix("https://") || url.hasPrefix("http://") { return url }
+    if isWebLink(url.utf8) { return url }
     return "https://github.com/"
       + fullName.split(separator: "/").map { URLEncoding.percentEncode(String($0)) }
       .joined(separator: "/")

@@ -39,16 +39,12 @@ enum HTMLDelivery {
     }
   }
 
-  /// `Vary: Accept-Encoding` added to whatever the route already varies on. Headers are only
-  /// rewritten when they lack it (a rewrite drops a prebuilt answer's serialised headers).
+  /// `Vary: Accept-Encoding` added to whatever the route already varies on (headers are left alone
+  /// when they have it: `SecurityHeaders.html` does).
   private static func addVary(to response: inout HTTPResponse) {
-    if let vary = response.headers["Vary"] {
-      if !response.headers.containsToken("Accept-Encoding", in: "Vary") {
-        response.headers.replaceOrAdd(name: "Vary", value: vary + ", Accept-Encoding")
-      }
-    } else {
-      response.replaceOrAddHeader(name: "Vary", value: "Accept-Encoding")
-    }
+    guard !response.headers.containsToken("Accept-Encoding", in: "Vary") else { return }
+    let vary = response.headers["Vary"].map { $0 + ", Accept-Encoding" } ?? "Accept-Encoding"
+    response.replaceOrAddHeader(name: "Vary", value: vary)
   }
 
   /// The stream gzipped, one sync-flushed piece per chunk, the trailer after the last.
