@@ -1,4 +1,3 @@
-import HTTP
 import Mustache
 
 /// Writes a short string (a path, a count, a phrase) straight into its final storage: no intermediate
@@ -34,9 +33,6 @@ struct TextBuilder {
     }
   }
 
-  /// Upper bound of `encode`'s output for `text`.
-  static func encodedCapacity(_ text: String) -> Int { text.utf8.count * 3 }
-
   /// The length of `decimal`'s output for `value`.
   static func decimalCount(_ value: Int) -> Int {
     var magnitude = value.magnitude
@@ -59,10 +55,6 @@ struct TextBuilder {
     for index in 0..<text.utf8CodeUnitCount { byte(text.utf8Start[index]) }
   }
 
-  mutating func text(_ text: String) {
-    for value in text.utf8 { byte(value) }
-  }
-
   /// A decimal integer.
   mutating func decimal(_ value: Int) {
     if value < 0 { byte(UInt8(ascii: "-")) }
@@ -74,10 +66,5 @@ struct TextBuilder {
       magnitude %= divisor
       divisor /= 10
     } while divisor > 0
-  }
-
-  /// `text` percent-encoded (as `URLEncoding.percentEncode`).
-  mutating func encode(_ text: String) {
-    URLEncoding.percentEncode(text) { byte($0) }
   }
 }
