@@ -59,7 +59,8 @@ let package = Package(
     .testTarget(
       name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer"]),
     .testTarget(
-      name: "GitHubTests", dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport"]),
+      name: "GitHubTests",
+      dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport", "Redis", "GitHubDouble"]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),

@@ -51,6 +51,8 @@ struct GitHubSearchSource: PageSource {
       return ListError(message: message, retryable: false)
     case .forbidden(let message):
       return ListError(message: "GitHub refused the search: \(message)", retryable: false)
+    case .unauthorized:
+      return ListError(message: "GitHub no longer accepts your sign-in.", retryable: false)
     case .invalidInput(let message):
       return ListError(message: "This search cannot be run: \(message).", retryable: false)
     case .notFound:

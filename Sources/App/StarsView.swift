@@ -20,7 +20,7 @@ enum StarsView: MustacheRepresentable {
       return .unavailable(
         reason: "History paused", limitedUntil: until, retryIn: max(1, until - now),
         now: now)
-    case .notFound, .invalidInput, .validation, .forbidden:
+    case .notFound, .invalidInput, .validation, .forbidden, .unauthorized:
       return .unavailable(
         reason: "No star history", limitedUntil: nil, retryIn: nil, now: now)
     case .network, .upstream, .decoding, .cancelled:

@@ -12,17 +12,20 @@ public struct ClientRequest: Sendable {
   public var timeout: Duration?
   /// Largest body accepted for this request; the client's default when nil.
   public var maxResponseBytes: Int?
+  /// The request body (a form or JSON for the OAuth calls); empty for none.
+  public var body: [UInt8]
 
   /// A request from its parts.
   public init(
     url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], timeout: Duration? = nil,
-    maxResponseBytes: Int? = nil
+    maxResponseBytes: Int? = nil, body: [UInt8] = []
   ) {
     self.url = url
     self.method = method
     self.headers = headers
     self.timeout = timeout
     self.maxResponseBytes = maxResponseBytes
+    self.body = body
   }
 }
 

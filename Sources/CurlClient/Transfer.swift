@@ -80,11 +80,19 @@ final class Transfer {
     switch request.method {
     case .get: long(CURLOPT_HTTPGET, 1)
     case .head: long(CURLOPT_NOBODY, 1)
-    case .post:
+    case .post where request.body.isEmpty:
       // An empty copied body; a bare CURLOPT_POST would read the body from stdin.
       long(CURLOPT_POSTFIELDSIZE, 0)
       string(CURLOPT_COPYPOSTFIELDS, "")
+    case .post: break
     default: string(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+    }
+    if !request.body.isEmpty {
+      // The size first: COPYPOSTFIELDS copies exactly that many bytes, so the array may go after the call.
+      check(ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)))
+      request.body.withUnsafeBytes {
+        check(ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress))
+      }
     }
 
     for field in request.headers {

@@ -28,6 +28,8 @@ public final class GitHubClient: Sendable {
   private let maxAvatarBytes: Int
   /// Cleans and redacts every string decoded from upstream.
   private let text: UpstreamText
+  /// Removes the server's token; a reader's call adds the reader's.
+  private let redactor: Redactor
 
   /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
   /// own budget of transfers and connections; otherwise they share `transport`.
@@ -60,6 +62,7 @@ public final class GitHubClient: Sendable {
       routed = HostSplitTransport(api: transport, avatars: avatarTransport, avatarPrefix: prefix)
     }
     let redactor = Redactor(secret: configuration.token)
+    self.redactor = redactor
     text = UpstreamText(redactor: redactor)
     state = GitHubState(
       transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
@@ -69,7 +72,12 @@ public final class GitHubClient: Sendable {
   /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page
   /// past the first 1000 results is refused locally with GitHub's own 422 message.
   /// `reload` bypasses a fresh cache entry (still coalesced, still rate-limit-guarded).
-  public func searchRepositories(_ query: SearchQuery, page: Int, perPage: Int = 100, reload: Bool = false)
+  /// With `reader`, the call goes out with the reader's token and counts on the reader's ledger; a
+  /// 401 then throws `.unauthorized`. Without, it uses the server's token (or none).
+  public func searchRepositories(
+    _ query: SearchQuery, page: Int, perPage: Int = 100, reload: Bool = false,
+    as reader: ReaderCredential? = nil
+  )
     async throws(GitHubError) -> SearchPage
   {
     guard (1...100).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 100") }
@@ -77,29 +85,36 @@ public final class GitHubClient: Sendable {
     let (last, overflow) = page.multipliedReportingOverflow(by: perPage)
     guard !overflow, last <= 1000 else { throw .validation(GitHubClient.searchCapMessage) }
     let url = try searchURL(query, page: page, perPage: perPage)
-    let text = self.text
-    let fetch = Fetch(
-      key: url, endpoint: .search, resource: .search, request: ClientRequest(url: url, headers: apiHeaders),
-      ttl: searchTTL
+    let scope = reader.map { ReaderScope($0, redactor: redactor) }
+    let text = scope.map { UpstreamText(redactor: $0.redactor) } ?? self.text
+    var fetch = Fetch(
+      key: scope?.key(url) ?? url, endpoint: .search, resource: .search,
+      request: ClientRequest(url: url, headers: reader.map(readerHeaders) ?? apiHeaders), ttl: searchTTL
     ) { body, headers throws(GitHubError) in
       try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text)
     }
+    fetch.reader = scope
     var (result, stale) = try await load(fetch, reload: reload)
     result.isStale = stale
     return result
   }
 
   /// The weekly star history, newest first (`GET /repos/{owner}/{repo}/stargazers/history`).
-  public func starHistory(owner: String, repo: String, perPage: Int = 30) async throws(GitHubError)
+  /// With `reader`, as in `searchRepositories`: the reader's token and ledger.
+  public func starHistory(
+    owner: String, repo: String, perPage: Int = 30, as reader: ReaderCredential? = nil
+  ) async throws(GitHubError)
     -> StarHistory
   {
     guard (1...30).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 30") }
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
-    let text = self.text
-    let fetch = Fetch(
-      key: url, endpoint: .history, resource: .core, request: ClientRequest(url: url, headers: apiHeaders),
-      ttl: historyTTL
+    let scope = reader.map { ReaderScope($0, redactor: redactor) }
+    let text = scope.map { UpstreamText(redactor: $0.redactor) } ?? self.text
+    var fetch = Fetch(
+      key: scope?.key(url) ?? url, endpoint: .history, resource: .core,
+      request: ClientRequest(url: url, headers: reader.map(readerHeaders) ?? apiHeaders), ttl: historyTTL
     ) { body, _ throws(GitHubError) in try ResponseDecoding.starHistory(body, text: text) }
+    fetch.reader = scope
     var (result, stale) = try await load(fetch, reload: false)
     result.isStale = stale
     return result
@@ -136,8 +151,11 @@ public final class GitHubClient: Sendable {
     return id
   }
 
-  /// The last known state of each rate-limit resource.
-  public func rateLimitSnapshots() async -> [RateLimitSnapshot] { await state.snapshots() }
+  /// The last known state of each rate-limit resource: the server token's, or with `reader` that
+  /// reader's own (empty until an answer to one of their calls told it).
+  public func rateLimitSnapshots(for reader: ReaderCredential? = nil) async -> [RateLimitSnapshot] {
+    await state.snapshots(readerID: reader?.userID)
+  }
 
   /// Upstream calls by endpoint and status, and cache counters.
   public func metrics() async -> GitHubMetrics { await state.metrics() }
@@ -160,6 +178,13 @@ public final class GitHubClient: Sendable {
     }
     guard let value = delivered.payload as? Value else { throw .decoding("cached entry of another kind") }
     return (value, delivered.stale)
+  }
+
+  /// The API headers with the reader's token instead of the server's.
+  private func readerHeaders(_ reader: ReaderCredential) -> HTTPHeaders {
+    var headers = avatarHeaders
+    headers.add(name: "Authorization", value: "Bearer \(GitHubClient.headerSafe(reader.token))")
+    return headers
   }
 
   /// The search URL; the parameter order is fixed so equal queries share a cache key.
@@ -225,7 +250,7 @@ public final class GitHubClient: Sendable {
   }
 
   /// Drops control characters so configuration cannot inject header lines.
-  private static func headerSafe(_ value: String) -> String {
+  static func headerSafe(_ value: String) -> String {
     String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
   }
 }

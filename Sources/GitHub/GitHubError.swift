@@ -40,8 +40,11 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
   case validation(String)
   /// 404: the repository or user does not exist (or is not visible).
   case notFound
-  /// A 403 (or 401) that is not a rate limit, with GitHub's message.
+  /// A 403 that is not a rate limit (or a 401 to the server's token), with GitHub's message.
   case forbidden(String)
+  /// GitHub answered 401 to a signed-in reader's token (revoked, expired, or the eleventh sign-in
+  /// revoked the oldest): the reader's session should end and the reader go on anonymously.
+  case unauthorized
   /// An unexpected status: 5xx, or a status this layer does not accept (e.g. a redirect).
   case upstream(status: Int)
   /// The transport failed before a response arrived.
@@ -61,6 +64,7 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
     case .validation(let message): return "GitHub validation failed: \(message)"
     case .notFound: return "not found on GitHub"
     case .forbidden(let message): return "GitHub refused the request: \(message)"
+    case .unauthorized: return "GitHub no longer accepts the reader's token"
     case .upstream(let status): return "GitHub answered \(status)"
     case .network(let message): return "network error: \(message)"
     case .decoding(let message): return "unexpected response: \(message)"

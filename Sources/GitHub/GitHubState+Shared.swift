@@ -100,9 +100,14 @@ extension GitHubState {
     async
     -> Result<Delivered, GitHubError>
   {
-    if let resource = fetch.resource, let refusal = await store.reserve(resource.name, now: now()) {
-      ledger.refund(resource)
-      let until = ledger.block(resource, until: refusal.until, secondary: refusal.secondary, now: now())
+    if let resource = fetch.resource,
+      let refusal = await store.reserve(Self.ledgerName(resource, fetch.reader), now: now())
+    {
+      let time = now()
+      let until = withLedger(fetch.reader) { ledger in
+        ledger.refund(resource)
+        return ledger.block(resource, until: refusal.until, secondary: refusal.secondary, now: time)
+      }
       counters.rateLimitedLocally += 1
       return .failure(.rateLimited(resource: resource, until: until, secondary: refusal.secondary))
     }

@@ -10,8 +10,28 @@ actor GitHubState {
   private struct Flight {
     var id: UInt64
     var task: Task<Void, Never>
-    var waiters: [UInt64: CheckedContinuation<Result<Delivered, GitHubError>, Never>] = [:]
+    /// The reader it is made as (nil: the server), whose own refusals others do not take as theirs.
+    var owner: Int?
+    var waiters: [UInt64: Waiter] = [:]
   }
+
+  /// A caller waiting for a flight, and whom it is calling as.
+  private struct Waiter {
+    var continuation: CheckedContinuation<Answer, Never>
+    var owner: Int?
+  }
+
+  /// What a waiter gets: the flight's result, or a refusal that concerned the flight's caller only
+  /// (their rate limit, their revoked token), so the waiter loads again as itself.
+  private enum Answer {
+    case result(Result<Delivered, GitHubError>)
+    case retry(GitHubError)
+  }
+
+  /// How often a caller loads again after flights of others were refused for reasons of their own.
+  static let maxRetries = 3
+  /// Most reader ledgers kept; idle ones are dropped first (they are learnt again from headers).
+  static let maxReaderLedgers = 10_000
 
   private let transport: any HTTPClientTransport
   let now: @Sendable () -> Double
@@ -26,7 +46,10 @@ actor GitHubState {
   private nonisolated let hitsOffActor = Atomic<Int>(0)
   private var flights: [String: Flight] = [:]
   private var nextID: UInt64 = 0
+  /// The server token's (or the anonymous) ledger.
   var ledger = RateLimitLedger()
+  /// Each signed-in reader's ledger, by GitHub user id.
+  var readerLedgers: [Int: RateLimitLedger] = [:]
   var counters = GitHubMetrics()
 
   init(
@@ -53,44 +76,76 @@ actor GitHubState {
   /// Serves from a fresh entry, joins an identical request in flight, refuses an exhausted
   /// resource locally, or starts one upstream call (conditional when an ETag is cached).
   func load<Value>(_ fetch: Fetch<Value>, reload: Bool) async -> Result<Delivered, GitHubError> {
-    if Task.isCancelled { return .failure(.cancelled) }
+    var retries = 0
+    while true {
+      switch await attempt(fetch, reload: reload) {
+      case .result(let result): return result
+      case .retry(let error):
+        retries += 1
+        if retries > Self.maxRetries { return .failure(error) }
+      }
+    }
+  }
+
+  private func attempt<Value>(_ fetch: Fetch<Value>, reload: Bool) async -> Answer {
+    if Task.isCancelled { return .result(.failure(.cancelled)) }
     let start = now()
     if !reload, let entry = cache.get(fetch.key), start < entry.expires {
       counters.cacheHits += 1
-      return .success(Delivered(payload: entry.value, stale: false))
+      return .result(.success(Delivered(payload: entry.value, stale: false)))
     }
+    let owner = fetch.reader?.id
     if flights[fetch.key] != nil {
       counters.coalesced += 1
-      return await wait(for: fetch.key)
+      return await wait(for: fetch.key, owner: owner)
     }
     counters.cacheMisses += 1
-    if let resource = fetch.resource, let refusal = ledger.refusal(resource, now: start) {
+    if let resource = fetch.resource,
+      let refusal = withLedger(fetch.reader, { $0.refusal(resource, now: start) })
+    {
       counters.rateLimitedLocally += 1
-      return .failure(refusal)
+      return .result(.failure(refusal))
     }
     var request = fetch.request
     if let etag = cache.peek(fetch.key)?.etag {
       request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
     }
-    if let resource = fetch.resource { ledger.reserve(resource, now: start) }
+    if let resource = fetch.resource { withLedger(fetch.reader) { $0.reserve(resource, now: start) } }
     let flightID = newID()
     let task = Task { await self.fly(fetch, request, reload: reload, flightID: flightID) }
-    flights[fetch.key] = Flight(id: flightID, task: task)
-    return await wait(for: fetch.key)
+    flights[fetch.key] = Flight(id: flightID, task: task, owner: owner)
+    return await wait(for: fetch.key, owner: owner)
+  }
+
+  /// Runs `body` on the ledger of `reader` (the server's when nil), making room for a new reader's.
+  func withLedger<T>(_ reader: ReaderScope?, _ body: (inout RateLimitLedger) -> T) -> T {
+    guard let reader else { return body(&ledger) }
+    if readerLedgers[reader.id] == nil, readerLedgers.count >= Self.maxReaderLedgers {
+      let seconds = Int(now())
+      readerLedgers = readerLedgers.filter { !$0.value.isIdle(now: seconds) }
+      if readerLedgers.count >= Self.maxReaderLedgers { readerLedgers.removeAll(keepingCapacity: true) }
+    }
+    return body(&readerLedgers[reader.id, default: RateLimitLedger()])
+  }
+
+  /// The shared ledger's name of `resource` for `reader`: GitHub's name for the server, and
+  /// `reader:<id>:<name>` for a reader.
+  static func ledgerName(_ resource: RateLimitResource, _ reader: ReaderScope?) -> String {
+    guard let reader else { return resource.name }
+    return reader.ledgerName + ":" + resource.name
   }
 
   /// Waits for the flight under `key` as one of its waiters. A caller whose task is cancelled gets
   /// `.cancelled` at once; the upstream call is cancelled when its last waiter has gone.
-  private func wait(for key: String) async -> Result<Delivered, GitHubError> {
+  private func wait(for key: String, owner: Int?) async -> Answer {
     let waiterID = newID()
     return await withTaskCancellationHandler {
-      await withCheckedContinuation {
-        (continuation: CheckedContinuation<Result<Delivered, GitHubError>, Never>) in
+      await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
         guard flights[key] != nil else {
-          continuation.resume(returning: .failure(.cancelled))
+          continuation.resume(returning: .result(.failure(.cancelled)))
           return
         }
-        flights[key]?.waiters[waiterID] = continuation
+        flights[key]?.waiters[waiterID] = Waiter(continuation: continuation, owner: owner)
         if Task.isCancelled { leave(key, waiterID: waiterID) }
       }
     } onCancel: {
@@ -102,8 +157,8 @@ actor GitHubState {
 
   /// Answers one waiter with `.cancelled`; the last one out cancels the upstream call.
   private func leave(_ key: String, waiterID: UInt64) {
-    guard let continuation = flights[key]?.waiters.removeValue(forKey: waiterID) else { return }
-    continuation.resume(returning: .failure(.cancelled))
+    guard let waiter = flights[key]?.waiters.removeValue(forKey: waiterID) else { return }
+    waiter.continuation.resume(returning: .result(.failure(.cancelled)))
     if let flight = flights[key], flight.waiters.isEmpty {
       flights[key] = nil
       counters.cancelledUpstream += 1
@@ -119,7 +174,27 @@ actor GitHubState {
     let result = await route(fetch, request, reload: reload)
     guard let flight = flights[fetch.key], flight.id == flightID else { return }
     flights[fetch.key] = nil
-    for continuation in flight.waiters.values { continuation.resume(returning: result) }
+    let personal: GitHubError?
+    switch result {
+    case .failure(let error) where Self.concernsCallerOnly(error): personal = error
+    default: personal = nil
+    }
+    for waiter in flight.waiters.values {
+      if let personal, waiter.owner != flight.owner {
+        waiter.continuation.resume(returning: .retry(personal))
+      } else {
+        waiter.continuation.resume(returning: .result(result))
+      }
+    }
+  }
+
+  /// Refusals that say something about the caller's token, not about the data: a waiter calling as
+  /// someone else must not take them as its own.
+  private static func concernsCallerOnly(_ error: GitHubError) -> Bool {
+    switch error {
+    case .rateLimited, .unauthorized, .forbidden: return true
+    default: return false
+    }
   }
 
   private func newID() -> UInt64 {
@@ -135,7 +210,11 @@ actor GitHubState {
     return result
   }
 
-  func snapshots() -> [RateLimitSnapshot] { ledger.snapshots }
+  /// The ledger of the reader with GitHub user id `readerID`, or the server's for nil.
+  func snapshots(readerID: Int?) -> [RateLimitSnapshot] {
+    guard let readerID else { return ledger.snapshots }
+    return readerLedgers[readerID]?.snapshots ?? []
+  }
 
   /// Through the shared store when there is one, else straight upstream.
   private func route<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, reload: Bool) async
@@ -153,36 +232,41 @@ actor GitHubState {
   {
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
+    let redactor = fetch.reader?.redactor ?? self.redactor
     switch outcome {
     case .cancelled:
-      if let resource = fetch.resource { await refund(resource) }
+      if let resource = fetch.resource { await refund(resource, fetch.reader) }
       return .failure(.cancelled)
     case .failed(let message):
       counters.recordCall(fetch.endpoint, status: 0)
-      if let resource = fetch.resource { await refund(resource) }
+      if let resource = fetch.resource { await refund(resource, fetch.reader) }
       return staleOr(.network(redactor.redact(message)), key: fetch.key)
     case .answered(let response, let decoded):
       let status = response.status.code
       counters.recordCall(fetch.endpoint, status: status)
       if status == 304 {
-        if let resource = fetch.resource { await refund(resource) }
+        if let resource = fetch.resource { await refund(resource, fetch.reader) }
         guard let entry = cache.peek(fetch.key) else { return .failure(.upstream(status: 304)) }
         cache.refresh(fetch.key, expires: arrived + fetch.ttl, etag: response.headers["etag"])
         counters.revalidated += 1
         return .success(Delivered(payload: entry.value, stale: false))
       }
       if let resource = fetch.resource, let limits = RateLimitHeaders.parse(response.headers) {
-        ledger.record(limits, resource: resource, now: arrived)
+        withLedger(fetch.reader) { $0.record(limits, resource: resource, now: arrived) }
         if let shared, let remaining = limits.remaining {
           await shared.record(
-            resource.name, limit: limits.limit ?? remaining, remaining: remaining,
+            Self.ledgerName(resource, fetch.reader), limit: limits.limit ?? remaining, remaining: remaining,
             reset: RateLimitLedger.boundedReset(limits.reset ?? Int(arrived) + 60, now: Int(arrived)))
         }
+      }
+      if let reader = fetch.reader, Self.refusesReader(status: status, headers: response.headers, reader) {
+        return .failure(.unauthorized)
       }
       if let error = ResponseClassifier.error(
         status: status, headers: response.headers,
         body: status == 200 ? response.body : redactor.redact(response.body),
-        resource: fetch.resource, now: arrived, text: text
+        resource: fetch.resource, now: arrived,
+        text: fetch.reader.map { UpstreamText(redactor: $0.redactor) } ?? text
       ) {
         return await handle(error, fetch: fetch)
       }
@@ -208,7 +292,7 @@ actor GitHubState {
         "/" + $0
       } ?? fetch.key
     log?(
-      redactor.redact(
+      (fetch.reader?.redactor ?? redactor).redact(
         "github: skipped \(skipped.count) malformed value(s) from \(fetch.endpoint.rawValue) \(path): "
           + (skipped.first ?? "")))
   }
@@ -219,9 +303,18 @@ actor GitHubState {
     cache.set(key, .init(value: payload, etag: etag, expires: expires, cost: cost))
   }
 
-  private func refund(_ resource: RateLimitResource) async {
-    ledger.refund(resource)
-    await shared?.refund(resource.name)
+  private func refund(_ resource: RateLimitResource, _ reader: ReaderScope?) async {
+    withLedger(reader) { $0.refund(resource) }
+    await shared?.refund(Self.ledgerName(resource, reader))
+  }
+
+  /// Whether an answer to a reader's call means their token is unusable: a 401, or (defence in
+  /// depth) a token that turns out to grant private repositories although the reader's answers were
+  /// to be shared, so that nothing private is cached or handed to anyone else.
+  static func refusesReader(status: Int, headers: HTTPHeaders, _ reader: ReaderScope) -> Bool {
+    if status == 401 { return true }
+    guard !reader.seesPrivate, status == 200, let scopes = headers["x-oauth-scopes"] else { return false }
+    return GitHubOAuth.seesPrivate(scopes: GitHubOAuth.scopes(fromHeader: scopes))
   }
 
   private func handle<Value>(_ error: GitHubError, fetch: Fetch<Value>) async -> Result<
@@ -229,15 +322,18 @@ actor GitHubState {
   > {
     switch error {
     case .rateLimited(let resource, let until, let secondary):
-      let bounded = ledger.block(resource, until: until, secondary: secondary, now: now())
-      await shared?.block(resource.name, until: bounded, secondary: secondary)
+      let time = now()
+      let bounded = withLedger(fetch.reader) {
+        $0.block(resource, until: until, secondary: secondary, now: time)
+      }
+      await shared?.block(Self.ledgerName(resource, fetch.reader), until: bounded, secondary: secondary)
       return .failure(.rateLimited(resource: resource, until: bounded, secondary: secondary))
     case .upstream(let status) where status >= 500:
       return staleOr(error, key: fetch.key)
     case .validation(let message):
-      return .failure(.validation(redactor.redact(message)))
+      return .failure(.validation((fetch.reader?.redactor ?? redactor).redact(message)))
     case .forbidden(let message):
-      return .failure(.forbidden(redactor.redact(message)))
+      return .failure(.forbidden((fetch.reader?.redactor ?? redactor).redact(message)))
     default:
       return .failure(error)
     }

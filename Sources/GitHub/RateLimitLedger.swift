@@ -78,6 +78,12 @@ struct RateLimitLedger {
     return until
   }
 
+  /// Whether nothing is known that could refuse a call at `now` or later (every window has reset and
+  /// no secondary limit holds): such a ledger can be dropped and learnt again from the next answer.
+  func isIdle(now: Int) -> Bool {
+    states.values.allSatisfy { $0.window.reset <= now && ($0.window.secondaryUntil ?? 0) <= now }
+  }
+
   /// Every known resource, sorted by name.
   var snapshots: [RateLimitSnapshot] {
     states.sorted { $0.key < $1.key }.map {

@@ -1,20 +1,27 @@
 import HTTP
 
-/// Removes the token from any text that might reach a log or a page, in its plain form and with
-/// any of its characters written as a JSON `\uXXXX` escape or a `%XX` percent-escape. The one
-/// redaction of the project: upstream text here, and the app's log lines.
+/// Removes the tokens from any text that might reach a log or a page, in their plain form and with
+/// any of their characters written as a JSON `\uXXXX` escape or a `%XX` percent-escape. The one
+/// redaction of the project: upstream text here, and the app's log lines. It holds the server's token
+/// and, for a signed-in reader's call, the reader's token too (`adding(_:)`).
 public struct Redactor: Sendable {
-  let secret: String?
-  private let secretBytes: [UInt8]
+  /// The secrets' bytes, empty ones left out.
+  private let secrets: [[UInt8]]
 
   /// A redactor of `secret`; with nil or an empty secret it changes nothing.
   public init(secret: String?) {
-    self.secret = secret
-    secretBytes = Array((secret ?? "").utf8)
+    secrets = secret.map { $0.isEmpty ? [] : [Array($0.utf8)] } ?? []
+  }
+
+  private init(secrets: [[UInt8]]) { self.secrets = secrets }
+
+  /// This redactor, also removing `secret` (a reader's token); itself for an empty secret.
+  public func adding(_ secret: String) -> Redactor {
+    secret.isEmpty ? self : Redactor(secrets: secrets + [Array(secret.utf8)])
   }
 
   func redact(_ text: String) -> String {
-    guard !secretBytes.isEmpty else { return text }
+    guard !secrets.isEmpty else { return text }
     var text = text
     // The buffer lives for the closure only; `redacted` checks every index against its count.
     let replaced: [UInt8]? = text.withUTF8 { redacted($0) }
@@ -24,14 +31,14 @@ public struct Redactor: Sendable {
   /// An upstream body with the token removed, before any message is read from it (a message cut
   /// short after the token's first bytes would otherwise slip past `redact(_:)` with part of it).
   func redact(_ body: [UInt8]) -> [UInt8] {
-    guard !secretBytes.isEmpty else { return body }
+    guard !secrets.isEmpty else { return body }
     // As above: read only within the closure, indices checked.
     return body.withUnsafeBufferPointer { redacted($0) } ?? body
   }
 
   /// Replaces every occurrence in `buffer[start...]` in place; no allocation when there is none.
   public func redact(_ buffer: inout [UInt8], from start: Int) {
-    guard !secretBytes.isEmpty, start >= 0, start < buffer.count else { return }
+    guard !secrets.isEmpty, start >= 0, start < buffer.count else { return }
     // Read only within the closure; `redacted` checks every index against the slice's count.
     let tail = buffer.withUnsafeBufferPointer { redacted(UnsafeBufferPointer(rebasing: $0[start...])) }
     if let tail { buffer.replaceSubrange(start..., with: tail) }
@@ -60,10 +67,21 @@ public struct Redactor: Sendable {
     return result
   }
 
-  /// Where an occurrence of the secret starting at `start` ends, or nil.
+  /// Where an occurrence of any secret starting at `start` ends (the longest), or nil.
   private func match(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    // One secret (the server's token, the access log's case) is checked without the loop.
+    if secrets.count == 1 { return match(bytes, at: start, secret: secrets[0]) }
+    var end: Int? = nil
+    for secret in secrets {
+      if let found = match(bytes, at: start, secret: secret), found > (end ?? start) { end = found }
+    }
+    return end
+  }
+
+  /// Where an occurrence of `secret` starting at `start` ends, or nil.
+  private func match(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, secret: [UInt8]) -> Int? {
     var i = start
-    for expected in secretBytes {
+    for expected in secret {
       guard i < bytes.count else { return nil }
       let byte = bytes[i]
       if byte == expected {

@@ -49,14 +49,18 @@ public struct CatalogRepository: Sendable, Equatable {
   public let defaultBranch: String
   /// Whether GitHub Pages is on.
   public let hasPages: Bool
+  /// Whether only its owner (with a `repo`-scoped token) may see it.
+  public internal(set) var isPrivate = false
 }
 
 /// The deterministic synthetic catalog plus its lookup indexes.
 public struct Catalog: Sendable {
   /// All owners.
   public let owners: [CatalogOwner]
-  /// All repositories.
+  /// All repositories: the public ones first, then the private ones (from `publicCount` on).
   public let repositories: [CatalogRepository]
+  /// How many repositories are public: indices below it are public, the rest private.
+  public let publicCount: Int
   /// Index of each owner by lowercased login.
   let ownerByLogin: [String: Int]
   /// Index of each repository by "owner/name", lowercased.
@@ -92,6 +96,7 @@ public struct Catalog: Sendable {
     let (owners, repos) = gen.generate()
     self.owners = owners
     self.repositories = repos
+    publicCount = repos.firstIndex(where: \.isPrivate) ?? repos.count
     var byLogin: [String: Int] = [:]
     byLogin.reserveCapacity(owners.count)
     for (i, o) in owners.enumerated() { byLogin[o.login.lowercased()] = i }
@@ -150,6 +155,18 @@ public struct Catalog: Sendable {
 
   /// The owner index for a login (case-insensitive), or nil.
   public func ownerIndex(login: String) -> Int? { ownerByLogin[login.lowercased()] }
+
+  /// Whether the repository at `index` may be shown to a reader who is the catalog owner at
+  /// `viewer` with a `repo`-scoped token (nil: anyone else).
+  public func isVisible(_ index: Int, to viewer: Int?) -> Bool {
+    index < publicCount || repositories[index].ownerIndex == viewer
+  }
+
+  /// The public repositories (what anonymous searches see).
+  public var publicRepositories: ArraySlice<CatalogRepository> { repositories[..<publicCount] }
+
+  /// The private repositories, for tests and the demo's hint.
+  public var privateRepositories: ArraySlice<CatalogRepository> { repositories[publicCount...] }
 
   /// The owner of a repository.
   public func owner(of repo: CatalogRepository) -> CatalogOwner { owners[repo.ownerIndex] }

@@ -33,6 +33,7 @@ struct CatalogGenerator {
       repos.append(repo)
     }
     if config.hostileNames { applyHostileNames(&owners, &repos) }
+    PrivateRepositories.append(config, &owners, &repos, used: &usedNames)
     return (owners, repos)
   }
 

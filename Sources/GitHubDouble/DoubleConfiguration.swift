@@ -14,6 +14,12 @@ public enum DoubleEndpoint: String, Sendable, CaseIterable {
   case repository
   /// `GET /users/{login}/repos`.
   case userRepos = "user_repos"
+  /// `GET /user` (the signed-in user).
+  case user
+  /// The OAuth web flow: `/login/oauth/authorize` and `/login/oauth/access_token`.
+  case oauth
+  /// `DELETE /applications/{client_id}/token`.
+  case revokeToken = "revoke_token"
   /// Anything else (404s).
   case other
 }
@@ -169,6 +175,31 @@ public struct DoubleConfiguration: Sendable {
   /// Share of search pages that come back short (a third of the items) with `incomplete_results: true`,
   /// as GitHub does when a search times out on its side. Each page is short or not for good.
   public var shortPageRate = 0.03
+
+  /// OAuth apps the double knows, client id → client secret. The demo app is there by default, so
+  /// `--demo` can turn sign-in on without any setup.
+  public var oauthClients: [String: String] = [
+    DoubleConfiguration.demoClientID: DoubleConfiguration.demoClientSecret
+  ]
+  /// Registered callback URLs by client id. A client without one accepts any http(s) `redirect_uri`
+  /// at authorization (the demo's port is not known in advance); the exchange always checks that
+  /// the `redirect_uri` is the one the code was issued for.
+  public var oauthCallbacks: [String: String] = [:]
+  /// How long an authorization code may be exchanged, in seconds (GitHub: 10 minutes).
+  public var oauthCodeLifetime = 600
+  /// A signed-in user's `search` limit per minute (GitHub: 30), spent by all of the user's tokens.
+  public var readerSearchLimitPerMinute = 30
+  /// A signed-in user's `core` limit per hour (GitHub: 5000), spent by all of the user's tokens.
+  public var readerCoreLimitPerHour = 5000
+  /// How many user accounts own private repositories (the first users of the catalog).
+  public var privateRepositoryOwners = 3
+  /// Private repositories per such user; visible only to that user's `repo`-scoped tokens.
+  public var privateRepositoriesPerOwner = 2
+
+  /// The demo OAuth app's client id.
+  public static let demoClientID = "Iv1.demo-client"
+  /// The demo OAuth app's client secret (public on purpose: it only opens the double).
+  public static let demoClientSecret = "demo-secret"
 
   /// The defaults above.
   public init() {}

@@ -63,6 +63,10 @@ enum FaultDecision: Equatable {
 /// Mutable state of a double: rate windows, faults, counters and the seeded fault generator.
 struct DoubleState {
   var windows: [DoubleResource: RateWindow]
+  /// Each signed-in user's own windows, by user id (all of a user's tokens spend them, as on GitHub).
+  var userWindows: [Int: [DoubleResource: RateWindow]] = [:]
+  /// A signed-in user's limits: search per minute, core per hour.
+  let readerLimits: (search: Int, core: Int)
   var faults: FaultSettings
   var counters = DoubleCounters()
   var requests = RequestLog()
@@ -75,6 +79,29 @@ struct DoubleState {
     ]
     faults = c.faults
     rng = SplitMix64(seed: SplitMix64.mix(c.seed ^ 0xFA17_5EED))
+    readerLimits = (max(0, c.readerSearchLimitPerMinute), max(0, c.readerCoreLimitPerHour))
+  }
+
+  /// The window `resource` is counted on for `user` (nil: the shared anonymous/server one), rolled
+  /// forward to `now`; a user's starts full.
+  mutating func window(_ resource: DoubleResource, user: Int?, now: Int) -> RateWindow {
+    var w: RateWindow
+    if let user {
+      w =
+        userWindows[user]?[resource]
+        ?? (resource == .search
+          ? RateWindow(limit: readerLimits.search, window: 60, now: now)
+          : RateWindow(limit: readerLimits.core, window: 3600, now: now))
+    } else {
+      w = windows[resource] ?? RateWindow(limit: 60, window: 3600, now: now)
+    }
+    w.roll(now: now)
+    return w
+  }
+
+  /// Stores a window `window(_:user:now:)` gave out.
+  mutating func store(_ w: RateWindow, _ resource: DoubleResource, user: Int?) {
+    if let user { userWindows[user, default: [:]][resource] = w } else { windows[resource] = w }
   }
 
   /// Draws the latency (ms) for one request.

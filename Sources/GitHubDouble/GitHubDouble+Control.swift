@@ -10,7 +10,8 @@ extension GitHubDouble {
     return controlJSON(Self.faultsJSON(faults()))
   }
 
-  /// `POST /_double/ratelimit?resource=search&remaining=0&reset=<unix>&limit=N`.
+  /// `POST /_double/ratelimit?resource=search&remaining=0&reset=<unix>&limit=N[&login=L]` (with
+  /// `login`, that signed-in user's own window).
   func updateRateLimit(_ request: HTTPRequest) -> HTTPResponse {
     guard let resource = DoubleResource(rawValue: request.queryValue("resource") ?? "search") else {
       return HTTPResponse.text(.badRequest, "resource must be search or core")
@@ -21,10 +22,15 @@ extension GitHubDouble {
       guard let v = Int(raw) else { return HTTPResponse.text(.badRequest, "\(name) must be an integer") }
       values[name] = v
     }
+    let login = request.queryValue("login")
+    if let login, oauthUser(login: login) == nil {
+      return HTTPResponse.text(.badRequest, "login is not a user")
+    }
     setRateLimit(
-      resource: resource, limit: values["limit"], remaining: values["remaining"], reset: values["reset"])
+      resource: resource, limit: values["limit"], remaining: values["remaining"], reset: values["reset"],
+      login: login)
     var w = JSONWriter()
-    if let win = rateWindow(resource) {
+    if let win = rateWindow(resource, login: login) {
       w.objectStart()
       w.field("resource", resource.rawValue)
       w.field("limit", win.limit)

@@ -3,8 +3,8 @@ import HTTPServer
 import Synchronization
 
 extension GitHubDouble {
-  /// `GET /search/repositories`.
-  func search(_ request: HTTPRequest, _ context: RequestContext, base: String) -> HTTPResponse {
+  /// `GET /search/repositories`; private repositories only for their owner's `repo`-scoped token (`viewer`).
+  func search(_ request: HTTPRequest, _ context: RequestContext, base: String, viewer: Int?) -> HTTPResponse {
     let (rate, limited) = take(.search, context, request)
     if let limited { return limited }
     let q = request.queryValue("q") ?? ""
@@ -24,7 +24,7 @@ extension GitHubDouble {
     let start = (page - 1) * perPage
     let sort = request.queryValue("sort").flatMap(DoubleSearchSort.init(rawValue:))
     let ascending = request.queryValue("order")?.lowercased() == "asc"
-    let hits = self.hits(q: q, sort: sort, ascending: ascending)
+    let hits = self.hits(q: q, sort: sort, ascending: ascending, viewer: viewer)
     var end = min(start + perPage, hits.count, 1000)
     // Fixed per query and page, so a page is short every time it is fetched, as a cached one would be.
     let pageDraw = SplitMix64.mix(
@@ -61,11 +61,14 @@ extension GitHubDouble {
   }
 
   /// `GET /repos/{owner}/{repo}/stargazers/history`: weekly buckets, newest first.
-  func history(owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String)
+  func history(
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String, viewer: Int?
+  )
     -> HTTPResponse
   {
     let docs = "https://docs.github.com/rest/activity/starring#get-repository-star-history"
-    guard let index = catalog.repositoryIndex(owner: owner, name: repo) else {
+    guard let index = catalog.repositoryIndex(owner: owner, name: repo), catalog.isVisible(index, to: viewer)
+    else {
       return notFound(docs, context, request)
     }
     let perPage = Self.perPage(request, max: 30)
@@ -101,8 +104,11 @@ extension GitHubDouble {
   }
 
   /// `GET /repos/{owner}/{repo}/stargazers/count`.
-  func count(owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext) -> HTTPResponse {
-    guard let index = catalog.repositoryIndex(owner: owner, name: repo) else {
+  func count(owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, viewer: Int?)
+    -> HTTPResponse
+  {
+    guard let index = catalog.repositoryIndex(owner: owner, name: repo), catalog.isVisible(index, to: viewer)
+    else {
       return notFound("https://docs.github.com/rest/activity/starring#get-stargazer-count", context, request)
     }
     var w = JSONWriter()
@@ -114,11 +120,12 @@ extension GitHubDouble {
 
   /// `GET /repos/{owner}/{repo}`.
   func repository(
-    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String, viewer: Int?
   )
     -> HTTPResponse
   {
-    guard let index = catalog.repositoryIndex(owner: owner, name: repo) else {
+    guard let index = catalog.repositoryIndex(owner: owner, name: repo), catalog.isVisible(index, to: viewer)
+    else {
       return notFound("https://docs.github.com/rest/repos/repos#get-a-repository", context, request)
     }
     let r = catalog.repositories[index]
@@ -139,7 +146,8 @@ extension GitHubDouble {
         "https://docs.github.com/rest/repos/repos#list-repositories-for-a-user", context, request)
     }
     let owner = catalog.owners[o]
-    let repos = owner.repositoryIndices.map { catalog.repositories[$0] }
+    // This endpoint lists public repositories only, whoever asks.
+    let repos = owner.repositoryIndices.filter { $0 < catalog.publicCount }.map { catalog.repositories[$0] }
       .sorted { $0.name.lowercased() < $1.name.lowercased() }
     let perPage = Self.perPage(request, max: 100)
     let page = min(Self.page(request), 100_000)
@@ -191,10 +199,15 @@ extension GitHubDouble {
     return HTTPResponse(status: .ok, headers: headers, body: .bytes(png))
   }
 
-  /// `GET /rate_limit`, which does not spend any limit.
-  func rateLimitStatus() -> HTTPResponse {
+  /// `GET /rate_limit`, which does not spend any limit: the shared windows, or `user`'s own.
+  func rateLimitStatus(user: Int? = nil) -> HTTPResponse {
     let now = Int(clock())
     let windows = state.withLock { s -> [DoubleResource: RateWindow] in
+      if let user {
+        return [
+          .core: s.window(.core, user: user, now: now), .search: s.window(.search, user: user, now: now),
+        ]
+      }
       for r in DoubleResource.allCases { s.windows[r]?.roll(now: now) }
       return s.windows
     }
@@ -244,7 +257,7 @@ extension GitHubDouble {
     headers.add(name: "Vary", value: "Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding")
     headers.add(name: "ETag", value: etag)
     if GitHubResponses.matches(request, etag) {
-      var h = peek(.core)
+      var h = peek(.core, user: identify(request).userID)
       for f in headers { h.add(name: f.name, value: f.value) }
       return HTTPResponse(status: .notModified, headers: h)
     }

@@ -16,6 +16,8 @@ public final class GitHubDouble: Sendable {
   /// Recent result lists (the catalog never changes), so paging through one query searches once.
   let searchCache = Mutex<[(key: String, hits: [SearchHit])]>([])
   let serverBox = Mutex<HTTPServer?>(nil)
+  /// OAuth codes, tokens and grants (kept across `reset()`, like GitHub's accounts).
+  let oauth = Mutex(OAuthState())
 
   /// Builds the catalog (deterministic from the seed) and the initial state.
   /// - Parameter now: the wall clock in Unix seconds; tests inject their own.
@@ -50,38 +52,45 @@ public final class GitHubDouble: Sendable {
   /// The current fault settings.
   public func faults() -> FaultSettings { state.withLock { $0.faults } }
 
-  /// Overrides a rate-limit window (any nil part is left as it is).
+  /// Overrides a rate-limit window (any nil part is left as it is): the shared one, or with `login`
+  /// that signed-in user's own (as if their other tools had spent some of it).
   public func setRateLimit(
-    resource: DoubleResource, limit: Int? = nil, remaining: Int? = nil, reset: Int? = nil
+    resource: DoubleResource, limit: Int? = nil, remaining: Int? = nil, reset: Int? = nil,
+    login: String? = nil
   ) {
     let now = Int(clock())
+    let user = login.flatMap(oauthUser(login:))?.id
     state.withLock { s in
-      var w = s.windows[resource] ?? RateWindow(limit: 60, window: 3600, now: now)
-      w.roll(now: now)
+      var w = s.window(resource, user: user, now: now)
       if let limit { w.limit = max(0, limit) }
       if let remaining {
         w.remaining = max(0, remaining)
         w.used = max(0, w.limit - w.remaining)
       }
       if let reset { w.reset = reset }
-      s.windows[resource] = w
+      s.store(w, resource, user: user)
     }
   }
 
-  /// The current window of a resource, rolled forward to now.
-  public func rateWindow(_ resource: DoubleResource) -> RateWindow? {
+  /// The current window of a resource, rolled forward to now: the shared one, or `login`'s own.
+  public func rateWindow(_ resource: DoubleResource, login: String? = nil) -> RateWindow? {
     let now = Int(clock())
+    if let login {
+      guard let user = oauthUser(login: login)?.id else { return nil }
+      return state.withLock { $0.window(resource, user: user, now: now) }
+    }
     return state.withLock { s in
       s.windows[resource]?.roll(now: now)
       return s.windows[resource]
     }
   }
 
-  /// Ordered hits for a query, from the small recent-results cache when possible.
-  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool) -> [SearchHit] {
-    let key = "\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
+  /// Ordered hits for a query as `viewer` sees them (see `SearchEngine.search`), from the small
+  /// recent-results cache when possible.
+  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil) -> [SearchHit] {
+    let key = "\(viewer.map(String.init) ?? "-")|\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
     if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
-    let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending)
+    let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer)
     searchCache.withLock { cache in
       if cache.count >= 8 { cache.removeFirst() }
       cache.append((key: key, hits: hits))
@@ -94,13 +103,24 @@ public final class GitHubDouble: Sendable {
   /// Counts the call, then serves it.
   func serve(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
     let arrived = milliseconds()
+    let identity = identify(request)
     state.withLock { $0.counters.inFlight += 1 }
     defer { state.withLock { $0.counters.inFlight -= 1 } }
     do {
-      let response = wire(try await serveUncounted(route, request, context), route, request, context)
+      var answer = try await serveUncounted(route, request, context, identity)
+      if !route.isOAuthApp, route.endpoint != .avatar {
+        switch identity {
+        case .reader(let record):
+          answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: record.scopes.joined(separator: ", "))
+        case .server: answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: "")
+        default: break
+        }
+      }
+      let response = wire(answer, route, request, context)
       let record = DoubleRequestRecord(
-        endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(), status: response.status.code
-      )
+        endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(),
+        status: response.status.code,
+        identity: identity.logName)
       state.withLock {
         $0.counters.record(route.endpoint, status: response.status.code)
         $0.requests.append(record)
@@ -108,7 +128,8 @@ public final class GitHubDouble: Sendable {
       return response
     } catch {
       let record = DoubleRequestRecord(
-        endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(), status: 0)
+        endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(), status: 0,
+        identity: identity.logName)
       state.withLock {
         $0.counters.cancelled += 1
         $0.requests.append(record)
@@ -123,12 +144,19 @@ public final class GitHubDouble: Sendable {
   public func requestLog() -> [DoubleRequestRecord] { state.withLock { $0.requests.records } }
 
   /// Latency, faults, rate limit, then the endpoint itself.
-  private func serveUncounted(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws
+  private func serveUncounted(
+    _ route: Route, _ request: HTTPRequest, _ context: RequestContext, _ identity: DoubleIdentity
+  ) async throws
     -> HTTPResponse
   {
-    guard request.method == .get || request.method == .head else {
+    guard route.methods.contains(request.method) || (request.method == .head && route.methods.contains(.get))
+    else {
       return GitHubResponses.error(
         HTTPStatus(code: 404), message: "Not Found", documentation: "https://docs.github.com/rest")
+    }
+    if case .invalid = identity, !route.isOAuthApp, route.endpoint != .avatar {
+      return GitHubResponses.error(
+        HTTPStatus(code: 401), message: "Bad credentials", documentation: "https://docs.github.com/rest")
     }
     let endpoint = route.endpoint
     let (delay, fault, hangLimit, mode) = state.withLock { s in
@@ -146,8 +174,8 @@ public final class GitHubDouble: Sendable {
     case .none, .truncate:
       break
     }
-    var response = try respond(route, request, context)
-    if let mode, Self.applies(mode, to: route) {
+    var response = try respond(route, request, context, identity)
+    if let mode, !route.isOAuthApp, Self.applies(mode, to: route) {
       return try await misbehave(mode, route, request, response, hangLimit: hangLimit)
     }
     if fault == .truncate, case .bytes(let b) = response.body, !b.isEmpty,
@@ -167,18 +195,26 @@ public final class GitHubDouble: Sendable {
     }
   }
 
-  private func respond(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) throws
+  private func respond(
+    _ route: Route, _ request: HTTPRequest, _ context: RequestContext, _ identity: DoubleIdentity
+  ) throws
     -> HTTPResponse
   {
     let base = configuration.publicBaseURL ?? "http://" + (request.headers["Host"] ?? "127.0.0.1")
     switch route {
-    case .search: return search(request, context, base: base)
-    case .history(let o, let r): return history(owner: o, repo: r, request, context, base: base)
-    case .count(let o, let r): return count(owner: o, repo: r, request, context)
-    case .repository(let o, let r): return repository(owner: o, repo: r, request, context, base: base)
+    case .search: return search(request, context, base: base, viewer: identity.viewer)
+    case .history(let o, let r):
+      return history(owner: o, repo: r, request, context, base: base, viewer: identity.viewer)
+    case .count(let o, let r): return count(owner: o, repo: r, request, context, viewer: identity.viewer)
+    case .repository(let o, let r):
+      return repository(owner: o, repo: r, request, context, base: base, viewer: identity.viewer)
     case .userRepos(let login): return userRepos(login: login, request, context, base: base)
     case .avatar(let id): return avatar(id: id, request)
-    case .rateLimit: return rateLimitStatus()
+    case .rateLimit: return rateLimitStatus(user: identity.userID)
+    case .user: return authenticatedUser(request, context, identity, base: base)
+    case .authorize: return authorize(request)
+    case .accessToken: return accessToken(request)
+    case .revokeToken(let clientID): return revokeToken(clientID: clientID, request)
     case .notFound:
       return GitHubResponses.error(
         HTTPStatus(code: 404), message: "Not Found", documentation: "https://docs.github.com/rest")
@@ -193,10 +229,11 @@ public final class GitHubDouble: Sendable {
     HTTPHeaders, HTTPResponse?
   ) {
     let now = Int(clock())
+    let user = identify(request).userID
     let (allowed, window) = state.withLock { s -> (Bool, RateWindow) in
-      var w = s.windows[resource] ?? RateWindow(limit: 60, window: 3600, now: now)
+      var w = s.window(resource, user: user, now: now)
       let ok = w.take(now: now)
-      s.windows[resource] = w
+      s.store(w, resource, user: user)
       return (ok, w)
     }
     let headers = GitHubResponses.rateHeaders(window, resource)
@@ -210,13 +247,13 @@ public final class GitHubDouble: Sendable {
     )
   }
 
-  /// Rate headers without spending (for 304s, which GitHub does not count).
-  func peek(_ resource: DoubleResource) -> HTTPHeaders {
+  /// Rate headers without spending (for 304s, which GitHub does not count), from `user`'s windows
+  /// or the shared ones.
+  func peek(_ resource: DoubleResource, user: Int? = nil) -> HTTPHeaders {
     let now = Int(clock())
     let w = state.withLock { s -> RateWindow in
-      var w = s.windows[resource] ?? RateWindow(limit: 60, window: 3600, now: now)
-      w.roll(now: now)
-      s.windows[resource] = w
+      let w = s.window(resource, user: user, now: now)
+      s.store(w, resource, user: user)
       return w
     }
     return GitHubResponses.rateHeaders(w, resource)

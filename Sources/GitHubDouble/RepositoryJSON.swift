@@ -1,3 +1,5 @@
+import HTTP
+
 /// Writes catalog records in GitHub's JSON shapes (`repo-search-result-item`, `simple-user`).
 /// Hot path: URLs are written as escaped prefix + static suffix, without building Strings.
 struct RepositoryJSON {
@@ -59,7 +61,7 @@ struct RepositoryJSON {
     w.field("node_id", nodeID("010:Repository", r.id))
     w.field("name", r.name)
     w.field("full_name", fullName)
-    w.field("private", false)
+    w.field("private", r.isPrivate)
     w.key("owner")
     writeOwner(o, into: &w)
     w.joined("html_url", h, "")
@@ -158,7 +160,7 @@ struct RepositoryJSON {
       for t in r.topics { w.string(t) }
       w.arrayEnd()
     }
-    w.field("visibility", "public")
+    w.field("visibility", r.isPrivate ? "private" : "public")
     w.field("forks", r.forks)
     w.field("open_issues", r.openIssues)
     w.field("watchers", r.stars)
@@ -173,28 +175,5 @@ struct RepositoryJSON {
   /// GitHub's legacy node ids: base64 of e.g. "010:Repository123".
   private func nodeID(_ prefix: String, _ id: Int) -> String {
     Base64.encode(Array((prefix + String(id)).utf8))
-  }
-}
-
-/// Standard base64, for node ids.
-enum Base64 {
-  private static let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-  static func encode(_ bytes: [UInt8]) -> String {
-    let table = Base64.table
-    var out: [UInt8] = []
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var i = 0
-    while i < bytes.count {
-      let b0 = Int(bytes[i])
-      let b1 = i + 1 < bytes.count ? Int(bytes[i + 1]) : 0
-      let b2 = i + 2 < bytes.count ? Int(bytes[i + 2]) : 0
-      out.append(table[b0 >> 2])
-      out.append(table[(b0 & 3) << 4 | b1 >> 4])
-      out.append(i + 1 < bytes.count ? table[(b1 & 15) << 2 | b2 >> 6] : UInt8(ascii: "="))
-      out.append(i + 2 < bytes.count ? table[b2 & 63] : UInt8(ascii: "="))
-      i += 3
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 }

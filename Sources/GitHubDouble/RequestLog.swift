@@ -9,6 +9,9 @@ public struct DoubleRequestRecord: Sendable, Equatable {
   public var finishedMs: Int
   /// The status sent; 0 when the client went away first.
   public var status: Int
+  /// Whom the request was made as: a signed-in user's login, `server` (any other credential) or
+  /// `anonymous` (none, or a token the double never issued).
+  public var identity: String = "anonymous"
 }
 
 /// The most recent requests, oldest first, bounded so a long benchmark cannot grow it without end.
@@ -29,8 +32,8 @@ struct RequestLog {
     records.append(record)
   }
 
-  /// `{"dropped":N,"requests":[{"endpoint":"search","arrived_ms":…,"finished_ms":…,"status":200}]}`,
-  /// optionally for one endpoint only.
+  /// `{"dropped":N,"requests":[{"endpoint":"search","arrived_ms":…,"finished_ms":…,"status":200,
+  /// "identity":"anonymous"}]}`, optionally for one endpoint only.
   func json(endpoint: DoubleEndpoint?) -> [UInt8] {
     var w = JSONWriter()
     w.objectStart()
@@ -43,6 +46,7 @@ struct RequestLog {
       w.field("arrived_ms", r.arrivedMs)
       w.field("finished_ms", r.finishedMs)
       w.field("status", r.status)
+      w.field("identity", r.identity)
       w.objectEnd()
     }
     w.arrayEnd()

@@ -9,6 +9,14 @@ enum Route: Equatable {
   case userRepos(String)
   case avatar(String)
   case rateLimit
+  /// `GET /user`.
+  case user
+  /// `GET` (the form) and `POST` (the decision) `/login/oauth/authorize`.
+  case authorize
+  /// `POST /login/oauth/access_token`.
+  case accessToken
+  /// `DELETE /applications/{client_id}/token`.
+  case revokeToken(String)
   case notFound
 
   var endpoint: DoubleEndpoint {
@@ -20,6 +28,9 @@ enum Route: Equatable {
     case .userRepos: .userRepos
     case .avatar: .avatar
     case .rateLimit: .rateLimit
+    case .user: .user
+    case .authorize, .accessToken: .oauth
+    case .revokeToken: .revokeToken
     case .notFound: .other
     }
   }
@@ -28,8 +39,26 @@ enum Route: Equatable {
   var resource: DoubleResource? {
     switch self {
     case .search: .search
-    case .history, .count, .repository, .userRepos, .notFound: .core
-    case .avatar, .rateLimit: nil
+    case .history, .count, .repository, .userRepos, .user, .notFound: .core
+    case .avatar, .rateLimit, .authorize, .accessToken, .revokeToken: nil
+    }
+  }
+
+  /// The methods the endpoint answers (GET also answers HEAD).
+  var methods: [HTTPMethod] {
+    switch self {
+    case .authorize: [.get, .post]
+    case .accessToken: [.post]
+    case .revokeToken: [.delete]
+    default: [.get]
+    }
+  }
+
+  /// The OAuth web flow and app endpoints, which take no bearer token and no hostile mode.
+  var isOAuthApp: Bool {
+    switch self {
+    case .authorize, .accessToken, .revokeToken: true
+    default: false
     }
   }
 }

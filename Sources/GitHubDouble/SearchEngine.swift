@@ -29,8 +29,11 @@ struct SearchHit {
 struct SearchEngine {
   let catalog: Catalog
 
-  /// All hits for `query`, ordered as GitHub would return them.
-  func search(_ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool) -> [SearchHit] {
+  /// All hits for `query`, ordered as GitHub would return them. Private repositories are left out
+  /// unless `viewer` (a catalog owner index, signed in with a `repo`-scoped token) owns them.
+  func search(_ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil)
+    -> [SearchHit]
+  {
     let terms = query.terms.map { Catalog.cString($0) }.filter { $0.count > 1 }
     let ownerFilter = ownerIndices(query)
     if ownerFilter?.isEmpty == true { return [] }
@@ -38,9 +41,9 @@ struct SearchEngine {
     var hits: [SearchHit] = []
     let candidates: [Int] =
       ownerFilter.map { set in set.flatMap { catalog.owners[$0].repositoryIndices } }
-      ?? Array(catalog.repositories.indices)
+      ?? Array(0..<(viewer == nil ? catalog.publicCount : catalog.repositories.count))
     for i in candidates {
-      if !passesFilters(i, query) { continue }
+      if !catalog.isVisible(i, to: viewer) || !passesFilters(i, query) { continue }
       var score = 1.0
       if !terms.isEmpty {
         guard let s = relevance(i, terms, query.fields) else { continue }

@@ -63,6 +63,11 @@ public struct Router: Sendable {
     add(.post, pattern, handler)
   }
 
+  /// Adds a DELETE route.
+  public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) {
+    add(.delete, pattern, handler)
+  }
+
   /// Called when no route matches the path (e.g. static files); the default answers 404.
   public mutating func fallback(_ handler: @escaping HTTPHandler) { fallbackHandler = handler }
 

@@ -22,12 +22,13 @@ struct CatalogTests {
   @Test("full size: 20,000 repositories over 2,000 owners with unique ids and names")
   func sizes() {
     let c = Fixtures.shared.catalog
-    #expect(c.repositories.count == 20000)
+    #expect(c.publicRepositories.count == 20000)
+    #expect(Set(c.repositories.map(\.id)).count == c.repositories.count)
     #expect(c.owners.count == 2000)
-    #expect(Set(c.repositories.map(\.id)).count == 20000)
+    #expect(Set(c.publicRepositories.map(\.id)).count == 20000)
     #expect(Set(c.owners.map(\.id)).count == 2000)
     #expect(Set(c.owners.map { $0.login.lowercased() }).count == 2000)
-    let fullNames = c.repositories.map { (c.owners[$0.ownerIndex].login + "/" + $0.name).lowercased() }
+    let fullNames = c.publicRepositories.map { (c.owners[$0.ownerIndex].login + "/" + $0.name).lowercased() }
     #expect(Set(fullNames).count == 20000)
     #expect(c.owners.contains { $0.isOrganization } && c.owners.contains { !$0.isOrganization })
   }

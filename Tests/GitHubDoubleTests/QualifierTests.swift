@@ -26,11 +26,11 @@ struct QualifierTests {
       ("pushed:>2026-06-01T12:00:00Z", "pushed", 1_780_315_201, Int.max),
     ])
   func dates(q: String, field: String, from: Int, to: Int) async throws {
-    let expected = double.catalog.repositories.filter {
+    let expected = double.catalog.publicRepositories.filter {
       let t = field == "created" ? $0.createdAt : $0.pushedAt
       return t >= from && t < to
     }.count
-    #expect(expected > 0 && expected < double.catalog.repositories.count)
+    #expect(expected > 0 && expected < double.catalog.publicRepositories.count)
     #expect(try await total(q + " fork:true") == expected)
   }
 
@@ -57,7 +57,7 @@ struct QualifierTests {
 
   @Test("size: filters on kilobytes")
   func size() async throws {
-    let expected = double.catalog.repositories.filter { $0.size >= 1000 && $0.size <= 5000 }.count
+    let expected = double.catalog.publicRepositories.filter { $0.size >= 1000 && $0.size <= 5000 }.count
     #expect(expected > 0)
     #expect(try await total("size:1000..5000 fork:true") == expected)
   }

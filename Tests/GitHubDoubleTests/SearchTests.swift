@@ -74,7 +74,7 @@ struct SearchTests {
     ])
   func stars(q: String, low: Int, high: Int) async throws {
     let (_, j) = try await search(q + " fork:true", "&per_page=100&sort=stars&order=asc")
-    let expected = double.catalog.repositories.filter { $0.stars >= low && $0.stars <= high }.count
+    let expected = double.catalog.publicRepositories.filter { $0.stars >= low && $0.stars <= high }.count
     #expect(j["total_count"]?.int == expected)
     #expect(expected > 0)
     for item in items(j) {
@@ -85,8 +85,8 @@ struct SearchTests {
 
   @Test("fork: false (default), true, only")
   func forks() async throws {
-    let total = double.catalog.repositories.count
-    let forkCount = double.catalog.repositories.filter(\.fork).count
+    let total = double.catalog.publicRepositories.count
+    let forkCount = double.catalog.publicRepositories.filter(\.fork).count
     let (_, d) = try await search("stars:>=0")
     let (_, t) = try await search("stars:>=0 fork:true")
     let (_, o) = try await search("stars:>=0 fork:only")

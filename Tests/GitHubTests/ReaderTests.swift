@@ -1,0 +1,239 @@
+import CurlClient
+import HTTP
+import SharedStore
+import Testing
+
+@testable import GitHub
+
+/// Calls made as a signed-in reader: the reader's token, the reader's ledger, redaction of the
+/// reader's token, and caches and coalescing that never hand one reader's private answers to anyone else.
+@Suite("Readers: own token, own ledger, private answers kept to the reader", .timeLimit(.minutes(3)))
+struct ReaderTests {
+  static let serverToken = "ghp_SERVERtoken0000000000000000000000"
+  static let alice = ReaderCredential(
+    login: "alice", userID: 101, token: "gho_ALICEaliceALICEaliceALICEaliceALIC1", seesPrivate: true)
+  static let bob = ReaderCredential(
+    login: "bob", userID: 202, token: "gho_BOBbobBOBbobBOBbobBOBbobBOBbobBOBb2", seesPrivate: false)
+
+  static func client(
+    _ transport: FakeTransport, store: (any SharedStore)? = nil, clock: TestClock = TestClock()
+  ) -> GitHubClient {
+    var configuration = GitHubConfiguration()
+    configuration.apiBase = "http://127.0.0.1:9"
+    configuration.avatarBase = "http://127.0.0.1:10"
+    configuration.token = serverToken
+    return GitHubClient(
+      configuration: configuration, transport: transport, sharedStore: store, now: clock.now)
+  }
+
+  /// The token a request carried, or "" for none.
+  static func bearer(_ request: ClientRequest) -> String {
+    let value = request.headers["Authorization"] ?? ""
+    return value.hasPrefix("Bearer ") ? String(value.dropFirst(7)) : value
+  }
+
+  /// A search answer whose ids say whose token asked: 1 for the server, 2 for Alice (her private
+  /// repository), 3 for Bob.
+  static func byToken(_ request: ClientRequest) -> ClientResponse {
+    switch bearer(request) {
+    case alice.token: return Fixtures.search(ids: [2], headers: [("X-OAuth-Scopes", "repo")])
+    case bob.token: return Fixtures.search(ids: [3], headers: [("X-OAuth-Scopes", "")])
+    default: return Fixtures.search(ids: [1])
+    }
+  }
+
+  static let query = SearchQuery(text: "swift")
+
+  @Test func aReadersCallCarriesTheReadersTokenAndAnAnonymousOneTheServers() async throws {
+    let transport = FakeTransport { Self.byToken($0) }
+    let client = Self.client(transport)
+    _ = try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
+    _ = try await client.searchRepositories(Self.query, page: 2)
+    #expect(transport.requests.map(Self.bearer) == [Self.bob.token, Self.serverToken])
+    #expect(transport.requests.allSatisfy { $0.headers.values(for: "Authorization").count == 1 })
+  }
+
+  @Test func aPrivateReadersAnswersServeNobodyElseAndNobodyElsesServeThem() async throws {
+    let transport = FakeTransport { Self.byToken($0) }
+    let client = Self.client(transport)
+    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id) == [2])
+    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
+    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.bob).items.map(\.id) == [1])
+    // Alice's own answer is cached for her; the public one did not replace it.
+    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id) == [2])
+    #expect(transport.callCount == 2)
+    // Histories too.
+    transport.respond { _ in Fixtures.response(Fixtures.historyJSON) }
+    _ = try await client.starHistory(owner: "o", repo: "r", as: Self.alice)
+    _ = try await client.starHistory(owner: "o", repo: "r")
+    #expect(transport.callCount == 4)
+  }
+
+  @Test func aPublicReadersAnswerIsSharedWithEveryone() async throws {
+    let transport = FakeTransport { Self.byToken($0) }
+    let client = Self.client(transport)
+    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.bob).items.map(\.id) == [3])
+    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [3])
+    #expect(transport.callCount == 1)
+  }
+
+  @Test func concurrentCallsCoalesceOnlyWhenTheAnswerIsPublic() async throws {
+    let gate = Gate()
+    let transport = FakeTransport { request in
+      await gate.wait()
+      return Self.byToken(request)
+    }
+    let client = Self.client(transport)
+    async let a = client.searchRepositories(Self.query, page: 1, as: Self.alice)
+    async let b = client.searchRepositories(Self.query, page: 1, as: Self.bob)
+    async let anonymous = client.searchRepositories(Self.query, page: 1)
+    try await SharedTierTests.until { await client.metrics().coalesced == 1 && transport.callCount == 2 }
+    await gate.open()
+    let ids = try await (a.items.map(\.id), b.items.map(\.id), anonymous.items.map(\.id))
+    #expect(ids.0 == [2])
+    #expect(ids.1 == ids.2)
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func aWaiterDoesNotTakeAnotherCallersRevokedTokenAsItsOwn() async throws {
+    let gate = Gate()
+    let transport = FakeTransport { request in
+      await gate.wait()
+      if Self.bearer(request) == Self.bob.token {
+        return Fixtures.response("{\"message\":\"Bad credentials\"}", status: 401)
+      }
+      return Fixtures.search(ids: [1])
+    }
+    let client = Self.client(transport)
+    let bob = Task { () -> GitHubError? in
+      do throws(GitHubError) {
+        _ = try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    try await SharedTierTests.until { transport.callCount == 1 }
+    async let anonymous = client.searchRepositories(Self.query, page: 1)
+    try await SharedTierTests.until { await client.metrics().coalesced == 1 }
+    await gate.open()
+    #expect(try await anonymous.items.map(\.id) == [1])
+    #expect(await bob.value == GitHubError.unauthorized)
+    #expect(transport.callCount == 2)
+  }
+
+  @Test func a401ToAReaderIsUnauthorizedAndToTheServerForbidden() async throws {
+    let transport = FakeTransport { _ in Fixtures.response("{\"message\":\"Bad credentials\"}", status: 401) }
+    let client = Self.client(transport)
+    await #expect(throws: GitHubError.unauthorized) {
+      try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
+    }
+    await #expect(throws: GitHubError.unauthorized) {
+      try await client.starHistory(owner: "o", repo: "r", as: Self.alice)
+    }
+    await #expect(throws: GitHubError.forbidden("Bad credentials")) {
+      try await client.searchRepositories(Self.query, page: 1)
+    }
+  }
+
+  @Test func aTokenThatTurnsOutToSeePrivateRepositoriesIsRefusedAndNothingIsCached() async throws {
+    let transport = FakeTransport { _ in
+      Fixtures.search(ids: [2], headers: [("X-OAuth-Scopes", "read:user, repo")])
+    }
+    let client = Self.client(transport)
+    await #expect(throws: GitHubError.unauthorized) {
+      try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
+    }
+    transport.respond { _ in Fixtures.search(ids: [1]) }
+    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
+    #expect(await client.metrics().cacheEntries == 1)
+  }
+
+  @Test func eachReaderHasTheirOwnLedgerLearntFromHeaders() async throws {
+    let clock = TestClock(10_000)
+    let transport = FakeTransport { request in
+      // Bob's limit is shared with his other tools: GitHub says he has none left.
+      let remaining = Self.bearer(request) == Self.bob.token ? 0 : 25
+      return Fixtures.search(
+        ids: [1], headers: RateLimitTests.limitHeaders(remaining: remaining, reset: 10_060))
+    }
+    let client = Self.client(transport, clock: clock)
+    _ = try await client.searchRepositories(SearchQuery(text: "a"), page: 1, as: Self.bob)
+    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 10_060, secondary: false)) {
+      try await client.searchRepositories(SearchQuery(text: "b"), page: 1, as: Self.bob)
+    }
+    #expect(transport.callCount == 1)
+    // Neither Alice nor anonymous readers are held back by Bob's limit.
+    _ = try await client.searchRepositories(SearchQuery(text: "c"), page: 1, as: Self.alice)
+    _ = try await client.searchRepositories(SearchQuery(text: "d"), page: 1)
+    #expect(transport.callCount == 3)
+    #expect(await client.rateLimitSnapshots(for: Self.bob).first?.remaining == 0)
+    #expect(await client.rateLimitSnapshots(for: Self.alice).first?.remaining == 25)
+    #expect(await client.rateLimitSnapshots().first?.remaining == 25)
+    // A reader nobody has heard of yet has no snapshot (nothing known, nothing refused).
+    let carol = ReaderCredential(login: "carol", userID: 303, token: "gho_x", seesPrivate: false)
+    #expect(await client.rateLimitSnapshots(for: carol).isEmpty)
+  }
+
+  @Test func aServerLimitDoesNotStopReaders() async throws {
+    let clock = TestClock(10_000)
+    let transport = FakeTransport { request in
+      if Self.bearer(request) == Self.serverToken {
+        return Fixtures.response(
+          "{\"message\":\"API rate limit exceeded\"}", status: 403,
+          headers: RateLimitTests.limitHeaders(remaining: 0, reset: 10_060))
+      }
+      return Fixtures.search(ids: [3])
+    }
+    let client = Self.client(transport, clock: clock)
+    await #expect(throws: GitHubError.self) {
+      try await client.searchRepositories(SearchQuery(text: "a"), page: 1)
+    }
+    await #expect(throws: GitHubError.self) {
+      try await client.searchRepositories(SearchQuery(text: "b"), page: 1)
+    }
+    #expect(transport.callCount == 1)
+    #expect(
+      try await client.searchRepositories(SearchQuery(text: "b"), page: 1, as: Self.bob).items.map(\.id) == [
+        3
+      ])
+  }
+
+  @Test func theReadersTokenIsRedactedFromDecodedTextAndErrors() async throws {
+    let token = Self.bob.token
+    let transport = FakeTransport { _ in
+      Fixtures.response(
+        "{\"total_count\":1,\"incomplete_results\":false,\"items\":["
+          + Fixtures.repositoryJSON(id: 5, description: "\"leak \(token)\"") + "]}")
+    }
+    let client = Self.client(transport)
+    let page = try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
+    #expect(page.items.first?.description?.contains(token) == false)
+    #expect(page.items.first?.description?.contains("[redacted]") == true)
+    transport.respond { _ in
+      Fixtures.response("{\"message\":\"nope \(token) \(Self.serverToken)\"}", status: 403)
+    }
+    do {
+      _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1, as: Self.bob)
+      Issue.record("no error")
+    } catch {
+      #expect(!error.description.contains(token) && !error.description.contains(Self.serverToken))
+    }
+  }
+
+  @Test func aCredentialNeverShowsItsToken() {
+    let text = [
+      String(describing: Self.alice), String(reflecting: Self.alice), "\(Self.alice)",
+      {
+        var out = ""; dump(Self.alice, to: &out); return out
+      }(),
+    ]
+    #expect(text.allSatisfy { !$0.contains(Self.alice.token) && $0.contains("alice") })
+  }
+
+  @Test func aRedactorWithAReadersTokenRemovesBothTokens() {
+    let redactor = Redactor(secret: "ghp_AB12").adding("gho_CD34")
+    #expect(redactor.redact("x ghp_AB12 y gho_CD34 z gho%5FCD34") == "x [redacted] y [redacted] z [redacted]")
+    #expect(Redactor(secret: nil).adding("").redact("gho_CD34") == "gho_CD34")
+  }
+}

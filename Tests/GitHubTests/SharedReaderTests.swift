@@ -1,0 +1,90 @@
+import CurlClient
+import HTTP
+import Redis
+import SharedStore
+import TestSupport
+import Testing
+
+@testable import GitHub
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Readers across instances sharing one store, in memory and on a real `redis-server`: a private
+/// reader's answers are stored under the reader's name only, and each reader's ledger is shared.
+@Suite("Readers across instances, in memory and on redis-server", .serialized, .timeLimit(.minutes(3)))
+struct SharedReaderTests {
+  enum Kind: String, CaseIterable, Sendable { case memory, redis }
+
+  static func withStore(_ kind: Kind, _ body: (any SharedStore, TestClock) async throws -> Void) async throws
+  {
+    let clock = TestClock(Date().timeIntervalSince1970)
+    switch kind {
+    case .memory:
+      try await body(MemoryStore(now: clock.now), clock)
+    case .redis:
+      let server = try await RedisServerProcess()
+      let store = try await RedisStore.connect(
+        RedisConfiguration(url: server.url()), now: clock.now, log: { _ in })
+      try await body(store, clock)
+      store.shutdown()
+      await server.stop()
+    }
+  }
+
+  @Test(arguments: Kind.allCases)
+  func aPrivateReadersAnswerNeverReachesAnotherInstancesReaders(_ kind: Kind) async throws {
+    try await Self.withStore(kind) { (store: any SharedStore, clock: TestClock) async throws in
+      let transports = (0..<3).map { _ in FakeTransport { ReaderTests.byToken($0) } }
+      let instances = transports.map { ReaderTests.client($0, store: store, clock: clock) }
+      let query = ReaderTests.query
+      #expect(
+        try await instances[0].searchRepositories(query, page: 1, as: ReaderTests.alice).items.map(\.id) == [
+          2
+        ])
+      // Another instance: anonymous and Bob get the public answer from GitHub, not Alice's.
+      #expect(try await instances[1].searchRepositories(query, page: 1).items.map(\.id) == [1])
+      #expect(
+        try await instances[1].searchRepositories(query, page: 1, as: ReaderTests.bob).items.map(\.id) == [1])
+      #expect(transports[1].callCount == 1)
+      // Alice on a third instance gets her own answer from the store, without calling GitHub.
+      #expect(
+        try await instances[2].searchRepositories(query, page: 1, as: ReaderTests.alice).items.map(\.id) == [
+          2
+        ])
+      #expect(transports[2].callCount == 0)
+      if let memory = store as? MemoryStore {
+        let keys = memory.keys
+        #expect(keys.count == 2)
+        #expect(keys.filter { $0.hasPrefix("reader:101 ") }.count == 1)
+        #expect(keys.allSatisfy { !$0.contains(ReaderTests.alice.token) })
+      }
+    }
+  }
+
+  @Test(arguments: Kind.allCases)
+  func aReadersExhaustedLimitHoldsOnEveryInstanceAndOnlyForThem(_ kind: Kind) async throws {
+    try await Self.withStore(kind) { (store: any SharedStore, clock: TestClock) async throws in
+      let reset = Int(clock.now()) + 60
+      let transports = (0..<2).map { _ in
+        FakeTransport { request in
+          let remaining = ReaderTests.bearer(request) == ReaderTests.bob.token ? 0 : 20
+          return Fixtures.search(
+            ids: [1], headers: RateLimitTests.limitHeaders(remaining: remaining, reset: reset))
+        }
+      }
+      let instances = transports.map { ReaderTests.client($0, store: store, clock: clock) }
+      _ = try await instances[0].searchRepositories(SearchQuery(text: "a"), page: 1, as: ReaderTests.bob)
+      await #expect(throws: GitHubError.rateLimited(resource: .search, until: reset, secondary: false)) {
+        try await instances[1].searchRepositories(SearchQuery(text: "b"), page: 1, as: ReaderTests.bob)
+      }
+      #expect(transports[1].callCount == 0)
+      _ = try await instances[1].searchRepositories(SearchQuery(text: "b"), page: 1)
+      _ = try await instances[1].searchRepositories(SearchQuery(text: "c"), page: 1, as: ReaderTests.alice)
+      #expect(transports[1].callCount == 2)
+    }
+  }
+}
