@@ -25,6 +25,10 @@ enum StarsView: MustacheRepresentable {
         reason: "No star history", limitedUntil: nil, retryIn: nil, now: now)
     case .network, .upstream, .decoding, .cancelled:
       return unreachable(now: now)
+    // TODO(issue 18 merge): `.unauthorized` (a reader's refused token) becomes a real case; the
+    // routes retry those anonymously, so it only lands here if that failed too.
+    default:
+      return unreachable(now: now)
     }
   }
 
