@@ -29,7 +29,8 @@ struct GitHubSearchSource: PageSource {
   /// One search page as the reader, or anonymously once GitHub has refused their token.
   private func search(_ number: Int, reload: Bool) async throws(GitHubError) -> SearchPage {
     guard let reader, revocation?.happened != true else {
-      return try await client.searchRepositories(query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
+      return try await client.searchRepositories(
+        query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
     }
     let refused: GitHubError
     do {
@@ -40,7 +41,8 @@ struct GitHubSearchSource: PageSource {
     }
     guard refused == .unauthorized else { throw refused }
     revocation?.record()
-    return try await client.searchRepositories(query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
+    return try await client.searchRepositories(
+      query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
   }
 
   /// The largest star count on the page: a batch reports the largest over the pages up to it, the

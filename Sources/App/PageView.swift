@@ -41,7 +41,7 @@ struct PageView: MustacheRepresentable {
     "hasToken", "pager", "pager.page", "pager.prev", "heading", "heading.title", "heading.subtitle",
     "heading.link", "href", "message", "message.heading", "message.text", "message.back", "batch",
     "batch.countText", "assets.preload", "historyFailed",
-  ] + AccountView.templateNames
+  ]
 
   var mustacheValue: MustacheValue {
     var search: [String: MustacheValue] = [

@@ -62,7 +62,8 @@ final class ReadAhead: Sendable {
   /// After serving `batch` of `query`: starts fetching the page the next batches will need when it
   /// is near and the budget allows, as `reader` on their own budget (nil: anonymously). Only the
   /// decision is awaited; the fetch runs on its own.
-  func consider(_ batch: ListBatch<Repository>, query: SearchQuery, as reader: ReaderCredential? = nil) async {
+  func consider(_ batch: ListBatch<Repository>, query: SearchQuery, as reader: ReaderCredential? = nil) async
+  {
     guard
       let page = readAheadPage(
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)

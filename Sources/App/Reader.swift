@@ -17,7 +17,9 @@ struct Reader: Sendable {
     /// The sentence the page shows.
     var text: String {
       switch self {
-      case .ended: return "Your sign-in has ended. You are browsing anonymously; sign in again to use your own rate limit."
+      case .ended:
+        return
+          "Your sign-in has ended. You are browsing anonymously; sign in again to use your own rate limit."
       case .revoked:
         return "GitHub no longer accepts your sign-in, so you were signed out. You are browsing anonymously."
       case .unavailable:

@@ -22,7 +22,8 @@ extension RepoScrollApp {
     guard let clientID = configuration.githubClientID else { return nil }
     guard let secret = configuration.githubClientSecret else {
       throw StartupError(
-        description: "--github-client-id needs the client secret in GITHUB_CLIENT_SECRET or --github-client-secret-file")
+        description:
+          "--github-client-id needs the client secret in GITHUB_CLIENT_SECRET or --github-client-secret-file")
     }
     let derived = configuration.publicURL == nil
     let text = configuration.publicURL ?? "http://\(hostForURL(configuration.host)):\(configuration.port)"
@@ -31,7 +32,9 @@ extension RepoScrollApp {
     }
     if derived && !origin.loopback {
       throw StartupError(
-        description: "sign-in needs --public-url (the URL readers reach this site at) when listening on \(configuration.host)")
+        description:
+          "sign-in needs --public-url (the URL readers reach this site at) when listening on \(configuration.host)"
+      )
     }
     let cookies: CookiePolicy
     do {
@@ -49,7 +52,9 @@ extension RepoScrollApp {
       }
     } else {
       key = .random()
-      note("sign-in: no --session-key-file, so a random session key was made: sessions end when this process stops")
+      note(
+        "sign-in: no --session-key-file, so a random session key was made: sessions end when this process stops"
+      )
     }
     var redisStore: RedisSessionStore?
     let store: any SessionStore

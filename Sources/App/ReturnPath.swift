@@ -26,13 +26,16 @@ enum ReturnPath {
     }
     var index = 0
     while index + 2 < bytes.count {
-      if bytes[index] == UInt8(ascii: "%"), bytes[index + 1] == UInt8(ascii: "0") || bytes[index + 1] == UInt8(ascii: "1") {
+      if bytes[index] == UInt8(ascii: "%"),
+        bytes[index + 1] == UInt8(ascii: "0") || bytes[index + 1] == UInt8(ascii: "1")
+      {
         return false
       }
       index += 1
     }
     // Sign-in pages are never a destination (a loop, or a callback replayed).
-    if path == "/login" || path.hasPrefix("/login?") || path.hasPrefix("/login/") || path.hasPrefix("/logout") {
+    if path == "/login" || path.hasPrefix("/login?") || path.hasPrefix("/login/") || path.hasPrefix("/logout")
+    {
       return false
     }
     return true

@@ -25,7 +25,8 @@ extension Routes {
     await warming.historyRequested(owner: owner, repo: repo, as: reader.credential)
     let view: StarsView
     do {
-      view = .loaded(try await history(owner: owner, repo: repo, as: reader.credential, revocation: revocation))
+      view = .loaded(
+        try await history(owner: owner, repo: repo, as: reader.credential, revocation: revocation))
     } catch {
       view = StarsView.failure(error, now: now)
     }

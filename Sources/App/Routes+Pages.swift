@@ -71,7 +71,9 @@ extension Routes {
 
   /// A page view with the form filled in and no list yet; with sign-in on, the header's account
   /// area for `reader` on the page at `here` and the reader's notice.
-  func basePage(q: String, sort: SearchSort?, order: SortOrder, reader: Reader = .anonymous, here: String = "/")
+  func basePage(
+    q: String, sort: SearchSort?, order: SortOrder, reader: Reader = .anonymous, here: String = "/"
+  )
     -> PageView
   {
     var view = PageView(
@@ -108,7 +110,8 @@ extension Routes {
     }
     // The page's first batch, whole now or streamed when GitHub answers (its times as of then). A
     // token GitHub refused ends the session (the batch came anonymously) and says so.
-    let firstBatch: @Sendable (FetchedBatch, inout Reader) async -> MustacheValue = { [self] fetched, reader in
+    let firstBatch: @Sendable (FetchedBatch, inout Reader) async -> MustacheValue = {
+      [self] fetched, reader in
       if fetched.revoked { await signIn?.tokenRevoked(&reader) }
       var batchView = BatchView(
         batch: fetched.batch, kind: kind, batchSize: configuration.batchSize,

@@ -18,7 +18,8 @@ extension Routes {
     let returnTo = ReturnPath.sanitized(request.queryValue("return_to"))
     let ticket = LoginTicket.start(returnTo: returnTo, now: signIn.now())
     let location = signIn.oauth.authorizeURL(
-      redirectURI: signIn.redirectURI, state: ticket.state, codeChallenge: PKCE.challenge(verifier: ticket.verifier))
+      redirectURI: signIn.redirectURI, state: ticket.state,
+      codeChallenge: PKCE.challenge(verifier: ticket.verifier))
     var response = HTTPResponse(status: .found, headers: ["Location": location, "Cache-Control": "no-store"])
     response.headers.add(
       name: "Set-Cookie",
@@ -58,11 +59,13 @@ extension Routes {
     if let error = request.queryValue("error") {
       if error == "access_denied" {
         return signInProblem(
-          .forbidden, "Sign-in cancelled", "You did not authorize RepoScroll on GitHub. You can keep browsing anonymously.",
+          .forbidden, "Sign-in cancelled",
+          "You did not authorize RepoScroll on GitHub. You can keep browsing anonymously.",
           previous, back: ticket.returnTo)
       }
       return signInProblem(
-        .badGateway, "Sign-in failed", "GitHub could not complete the sign-in.", previous, back: ticket.returnTo)
+        .badGateway, "Sign-in failed", "GitHub could not complete the sign-in.", previous,
+        back: ticket.returnTo)
     }
     guard let code = request.queryValue("code"), (1...512).contains(code.utf8.count) else {
       return signInProblem(
@@ -72,7 +75,8 @@ extension Routes {
     let grant: OAuthGrant
     let user: GitHubUser
     do throws(OAuthError) {
-      grant = try await signIn.oauth.exchange(code: code, verifier: ticket.verifier, redirectURI: signIn.redirectURI)
+      grant = try await signIn.oauth.exchange(
+        code: code, verifier: ticket.verifier, redirectURI: signIn.redirectURI)
       user = try await signIn.oauth.user(token: grant.accessToken)
     } catch {
       return oauthProblem(error, previous, back: ticket.returnTo)
@@ -86,7 +90,8 @@ extension Routes {
       signIn.revokeInBackground(grant.accessToken)
       return signInProblem(
         .serviceUnavailable, "Sign-in is unavailable right now",
-        "Your session could not be stored. You can keep browsing anonymously and try again shortly.", previous,
+        "Your session could not be stored. You can keep browsing anonymously and try again shortly.",
+        previous,
         back: ticket.returnTo)
     }
     // A session the browser had before is ended: the reader now has exactly the new one.
@@ -107,14 +112,16 @@ extension Routes {
         .forbidden, "Sign-in cancelled", "You did not authorize RepoScroll on GitHub.", reader, back: back)
     case .badVerificationCode, .badVerifier:
       return signInProblem(
-        .badRequest, "Sign-in expired", "This sign-in code has expired or was already used. Please sign in again.",
+        .badRequest, "Sign-in expired",
+        "This sign-in code has expired or was already used. Please sign in again.",
         reader, back: back)
     case .unavailable(let message):
       accessLog?.note("sign-in: GitHub unavailable: \(message)")
       let slow = message.lowercased().contains("time")
       return signInProblem(
         slow ? .gatewayTimeout : .badGateway, "GitHub is not answering",
-        slow ? "GitHub took too long to answer. Please try again in a moment."
+        slow
+          ? "GitHub took too long to answer. Please try again in a moment."
           : "GitHub could not be reached. Please try again in a moment.", reader, back: back)
     case .incorrectClientCredentials, .redirectURIMismatch:
       accessLog?.note("sign-in: GitHub refused the OAuth app configuration: \(error)")
@@ -124,7 +131,8 @@ extension Routes {
     case .unauthorized, .hostile:
       accessLog?.note("sign-in: unexpected answer from GitHub: \(error)")
       return signInProblem(
-        .badGateway, "Sign-in failed", "GitHub sent an answer that could not be used. Please try again.", reader,
+        .badGateway, "Sign-in failed", "GitHub sent an answer that could not be used. Please try again.",
+        reader,
         back: back)
     }
   }
@@ -151,9 +159,11 @@ extension Routes {
       reader.apply(to: &response)
       return response
     }
-    guard let presented = form.first(where: { $0.name == "csrf" })?.value, session.acceptsCSRF(presented) else {
+    guard let presented = form.first(where: { $0.name == "csrf" })?.value, session.acceptsCSRF(presented)
+    else {
       return signInProblem(
-        .forbidden, "Sign-out refused", "This sign-out form has expired. Use the Sign out button on the page again.",
+        .forbidden, "Sign-out refused",
+        "This sign-out form has expired. Use the Sign out button on the page again.",
         reader, back: back)
     }
     do {

@@ -41,7 +41,7 @@ final class Routes: Sendable {
   }
 
   private static let pageNames = MustacheSchema(
-    "the page view", names: PageView.templateNames + BatchView.templateNames)
+    "the page view", names: PageView.templateNames + BatchView.templateNames + AccountView.templateNames)
   private static let starsNames = MustacheSchema("the stars view", names: StarsView.templateNames)
 
   let configuration: AppConfiguration

@@ -12,7 +12,9 @@ import HTTP
 enum SignInSettings {
   /// GitHub's client ids are short ASCII tokens (`Iv1.…`, `Ov23…`).
   static func clientID(_ value: String) throws(OptionError) -> String {
-    guard (1...100).contains(value.utf8.count), URLEncoding.isUnreserved(value) else { throw OptionError("expected an OAuth client id of letters, digits, '.', '-' or '_'") }
+    guard (1...100).contains(value.utf8.count), URLEncoding.isUnreserved(value) else {
+      throw OptionError("expected an OAuth client id of letters, digits, '.', '-' or '_'")
+    }
     return value
   }
 

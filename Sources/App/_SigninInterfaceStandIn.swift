@@ -74,7 +74,9 @@ extension GitHubClient {
   }
 
   private func readerClient(_ reader: ReaderCredential?) -> GitHubClient {
-    guard let reader, let readers = standInRegistry.withLock({ $0[ObjectIdentifier(self)] }) else { return self }
+    guard let reader, let readers = standInRegistry.withLock({ $0[ObjectIdentifier(self)] }) else {
+      return self
+    }
     return readers.client(for: reader)
   }
 
@@ -89,7 +91,8 @@ extension GitHubClient {
     _ query: SearchQuery, page: Int, perPage: Int = 100, reload: Bool = false, as reader: ReaderCredential?
   ) async throws(GitHubError) -> SearchPage {
     do {
-      return try await readerClient(reader).searchRepositories(query, page: page, perPage: perPage, reload: reload)
+      return try await readerClient(reader).searchRepositories(
+        query, page: page, perPage: perPage, reload: reload)
     } catch {
       throw Self.mapped(error, reader: reader)
     }

@@ -27,6 +27,7 @@ public final class MemorySessionStore: SessionStore {
     entries.withLock { $0.map { ($0.key, $0.value.sealed) } }
   }
 
+  /// The sealed record named `name`, or nil.
   public func load(_ name: String) async throws(SessionStoreError) -> [UInt8]? {
     try check()
     let time = now()
@@ -40,6 +41,7 @@ public final class MemorySessionStore: SessionStore {
     }
   }
 
+  /// Stores `sealed` under `name` for `seconds`.
   public func save(_ sealed: [UInt8], as name: String, keepFor seconds: Int) async throws(SessionStoreError) {
     try check()
     let time = now()
@@ -55,6 +57,7 @@ public final class MemorySessionStore: SessionStore {
     }
   }
 
+  /// Removes `name`.
   public func delete(_ name: String) async throws(SessionStoreError) {
     try check()
     _ = entries.withLock { $0.removeValue(forKey: name) }

@@ -36,17 +36,20 @@ public final class RedisSessionStore: SessionStore {
   /// The Redis key of a session's store name.
   public func redisKey(_ name: String) -> String { namespace + "session:" + name }
 
+  /// The sealed record named `name`, or nil.
   public func load(_ name: String) async throws(SessionStoreError) -> [UInt8]? {
     let key = redisKey(name)
     return try await run { client throws(RedisError) in try await client.get(key) }
   }
 
+  /// Stores `sealed` under `name` for `seconds`.
   public func save(_ sealed: [UInt8], as name: String, keepFor seconds: Int) async throws(SessionStoreError) {
     let key = redisKey(name)
     let ttl = Duration.seconds(max(1, min(seconds, 366 * 86_400)))
     try await run { client throws(RedisError) in try await client.set(key, sealed, expiresIn: ttl) }
   }
 
+  /// Removes `name`.
   public func delete(_ name: String) async throws(SessionStoreError) {
     let key = redisKey(name)
     try await run { client throws(RedisError) in _ = try await client.delete([key]) }

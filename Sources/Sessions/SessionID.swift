@@ -14,7 +14,8 @@ public struct SessionID: Sendable, Hashable, CustomStringConvertible {
 
   /// The id a cookie carries, or nil for anything that is not exactly 43 base64url characters.
   public init?(cookieValue: Substring) {
-    guard cookieValue.utf8.count == 43, let bytes = Sodium.fromBase64URL(cookieValue, maxBytes: Self.byteCount),
+    guard cookieValue.utf8.count == 43,
+      let bytes = Sodium.fromBase64URL(cookieValue, maxBytes: Self.byteCount),
       bytes.count == Self.byteCount
     else { return nil }
     self.bytes = bytes

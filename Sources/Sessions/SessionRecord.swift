@@ -57,6 +57,7 @@ public struct SessionRecord: Sendable, Equatable, CustomStringConvertible {
       reader.isAtEnd
     else { return nil }
     self.init(
-      userID: userID, login: login, token: token, seesPrivate: seesPrivate, created: created, lastSeen: lastSeen)
+      userID: userID, login: login, token: token, seesPrivate: seesPrivate, created: created,
+      lastSeen: lastSeen)
   }
 }

@@ -67,16 +67,22 @@ final class FakeGitHubOAuth: Sendable {
   }
 
   /// A stable numeric id per login.
-  static func userID(_ login: String) -> Int { 5000 + Int(login.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) % 100_000 }) }
+  static func userID(_ login: String) -> Int {
+    5000 + Int(login.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) % 100_000 })
+  }
 
   /// Revokes every token of `login` (as an eleventh sign-in or the user would).
   func revokeAll(of login: String) {
-    state.withLock { s in for (token, grant) in s.tokens where grant.login == login { s.revoked.insert(token) } }
+    state.withLock { s in
+      for (token, grant) in s.tokens where grant.login == login { s.revoked.insert(token) }
+    }
   }
 
   /// Makes every search with `login`'s tokens answer with a spent rate limit.
   func limit(_ login: String) {
-    state.withLock { s in for (token, grant) in s.tokens where grant.login == login { s.limited.insert(token) } }
+    state.withLock { s in
+      for (token, grant) in s.tokens where grant.login == login { s.limited.insert(token) }
+    }
   }
 
   func setTokenEndpointFault(_ fault: Fault?) { state.withLock { $0.tokenEndpointFault = fault } }
@@ -122,7 +128,8 @@ final class FakeGitHubOAuth: Sendable {
       case nil: break
       }
       func error(_ code: String) -> HTTPResponse {
-        Self.json(.ok, "{\"error\":\"\(code)\",\"error_description\":\"\(code)\",\"error_uri\":\"https://docs\"}")
+        Self.json(
+          .ok, "{\"error\":\"\(code)\",\"error_description\":\"\(code)\",\"error_uri\":\"https://docs\"}")
       }
       guard p["client_id"] == Self.clientID, p["client_secret"] == Self.clientSecret else {
         return error("incorrect_client_credentials")
@@ -138,13 +145,20 @@ final class FakeGitHubOAuth: Sendable {
       }
       let token = "gho_" + String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(36))
       state.withLock { $0.tokens[token] = grant }
-      return Self.json(.ok, "{\"access_token\":\"\(token)\",\"scope\":\"\(grant.seesPrivate ? "repo" : "")\",\"token_type\":\"bearer\"}")
+      return Self.json(
+        .ok,
+        "{\"access_token\":\"\(token)\",\"scope\":\"\(grant.seesPrivate ? "repo" : "")\",\"token_type\":\"bearer\"}"
+      )
     }
     var token: String?
-    if let auth = request.headers["Authorization"], auth.hasPrefix("Bearer ") { token = String(auth.dropFirst(7)) }
+    if let auth = request.headers["Authorization"], auth.hasPrefix("Bearer ") {
+      token = String(auth.dropFirst(7))
+    }
     let (grant, revoked, limited) = state.withLock { s in
-      (token.flatMap { s.tokens[$0] }, token.map { s.revoked.contains($0) } ?? false,
-       token.map { s.limited.contains($0) } ?? false)
+      (
+        token.flatMap { s.tokens[$0] }, token.map { s.revoked.contains($0) } ?? false,
+        token.map { s.limited.contains($0) } ?? false
+      )
     }
     if path.hasPrefix("/applications/") && request.method == .delete {
       guard let presented = p["access_token"] else { return .text(.unprocessableContent, "no token") }
@@ -153,11 +167,13 @@ final class FakeGitHubOAuth: Sendable {
     }
     state.withLock { $0.calls.append((path, grant?.login ?? (token == nil ? "anonymous" : "unknown"))) }
     if token != nil && (grant == nil || revoked) {
-      return Self.json(.unauthorized, "{\"message\":\"Bad credentials\",\"documentation_url\":\"https://docs\"}")
+      return Self.json(
+        .unauthorized, "{\"message\":\"Bad credentials\",\"documentation_url\":\"https://docs\"}")
     }
     if path == "/user", let grant {
       return Self.json(
-        .ok, "{\"login\":\"\(grant.login)\",\"id\":\(grant.userID),\"avatar_url\":\"http://github.test/u/\(grant.userID)\"}",
+        .ok,
+        "{\"login\":\"\(grant.login)\",\"id\":\(grant.userID),\"avatar_url\":\"http://github.test/u/\(grant.userID)\"}",
         headers: ["X-OAuth-Scopes": grant.seesPrivate ? "repo" : ""])
     }
     if limited, path.hasPrefix("/search/") {

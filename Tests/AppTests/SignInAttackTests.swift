@@ -2,8 +2,8 @@ import App
 import CurlClient
 import Foundation
 import GitHubDouble
-import Sessions
 import HTTP
+import Sessions
 import Testing
 
 @testable import App
@@ -15,7 +15,8 @@ struct SignInAttackTests {
     let jar = CookieJar()
     let authorize = try await h.startLogin(jar)
     let callback = try h.authorizedCallback(authorize, login: "mona")
-    let code = try #require(URLEncoding.parseQuery(callback.split(separator: "?")[1]).first { $0.name == "code" }?.value)
+    let code = try #require(
+      URLEncoding.parseQuery(callback.split(separator: "?")[1]).first { $0.name == "code" }?.value)
     for target in [
       "/login/callback?" + URLEncoding.formatQuery([("code", code), ("state", "forged-state-value-xx")]),
       "/login/callback?" + URLEncoding.formatQuery([("code", code)]),
@@ -48,9 +49,12 @@ struct SignInAttackTests {
     // The attacker replays the code with a fresh ticket of their own (the state matches it).
     let attacker = CookieJar()
     let fresh = try await h.startLogin(attacker)
-    let state = try #require(URLEncoding.parseQuery(fresh.split(separator: "?")[1]).first { $0.name == "state" }?.value)
-    let code = try #require(URLEncoding.parseQuery(callback.split(separator: "?")[1]).first { $0.name == "code" }?.value)
-    let replay = try await h.get("/login/callback?" + URLEncoding.formatQuery([("code", code), ("state", state)]), attacker)
+    let state = try #require(
+      URLEncoding.parseQuery(fresh.split(separator: "?")[1]).first { $0.name == "state" }?.value)
+    let code = try #require(
+      URLEncoding.parseQuery(callback.split(separator: "?")[1]).first { $0.name == "code" }?.value)
+    let replay = try await h.get(
+      "/login/callback?" + URLEncoding.formatQuery([("code", code), ("state", state)]), attacker)
     #expect(replay.status.code == 400)
     #expect(h.text(replay).contains("expired or was already used"))
     #expect(attacker[h.sessionCookie] == nil)
@@ -60,12 +64,14 @@ struct SignInAttackTests {
     let h = try SignInHarness()
     let jar = CookieJar()
     let authorize = try await h.startLogin(jar, returnTo: "/?q=swift")
-    let state = try #require(URLEncoding.parseQuery(authorize.split(separator: "?")[1]).first { $0.name == "state" }?.value)
+    let state = try #require(
+      URLEncoding.parseQuery(authorize.split(separator: "?")[1]).first { $0.name == "state" }?.value)
     let response = try await h.get(
-      "/login/callback?" + URLEncoding.formatQuery([
-        ("error", "access_denied"), ("error_description", "The user has denied your application access."),
-        ("state", state),
-      ]), jar)
+      "/login/callback?"
+        + URLEncoding.formatQuery([
+          ("error", "access_denied"), ("error_description", "The user has denied your application access."),
+          ("state", state),
+        ]), jar)
     #expect(response.status.code == 403)
     #expect(h.text(response).contains("Sign-in cancelled"))
     #expect(h.text(response).contains("href=\"/?q=swift\">Back to search"))
@@ -74,7 +80,8 @@ struct SignInAttackTests {
   }
 
   @Test(arguments: [
-    (FakeGitHubOAuth.Fault.down, 502), (FakeGitHubOAuth.Fault.slow, 504), (FakeGitHubOAuth.Fault.hostile, 502),
+    (FakeGitHubOAuth.Fault.down, 502), (FakeGitHubOAuth.Fault.slow, 504),
+    (FakeGitHubOAuth.Fault.hostile, 502),
   ])
   func gitHubDownSlowOrHostileIsAClearPageNever500(fault: FakeGitHubOAuth.Fault, status: Int) async throws {
     let h = try SignInHarness()
@@ -91,7 +98,8 @@ struct SignInAttackTests {
   @Test func returnToCannotLeaveTheSite() async throws {
     let h = try SignInHarness()
     for hostile in [
-      "//evil.example", "https://evil.example", "/\\evil.example", "\\\\evil.example", "/%0a/evil", "/\t/evil.example",
+      "//evil.example", "https://evil.example", "/\\evil.example", "\\\\evil.example", "/%0a/evil",
+      "/\t/evil.example",
       "javascript:alert(1)", "evil.example", "", "/login?return_to=//evil.example", "/ok\u{7f}",
     ] {
       let jar = CookieJar()
@@ -99,7 +107,9 @@ struct SignInAttackTests {
       #expect(response.headers["Location"] == "/", "return_to \(hostile.debugDescription) was followed")
     }
     let jar = CookieJar()
-    #expect(try await h.signIn(jar, login: "mona", returnTo: "/owners/mona?page=2").headers["Location"] == "/owners/mona?page=2")
+    #expect(
+      try await h.signIn(jar, login: "mona", returnTo: "/owners/mona?page=2").headers["Location"]
+        == "/owners/mona?page=2")
     for safe in ["/", "/?q=a%20b", "/owners/x"] { #expect(ReturnPath.isSafe(safe)) }
   }
 
@@ -112,8 +122,9 @@ struct SignInAttackTests {
     try await h.signIn(other, login: "octo")
     let otherCSRF = try #require(SignInHarness.csrf(in: h.text(try await h.get("/", other))))
     let attempts: [(HTTPHeaders, String)] = [
-      (["Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"], ""),  // a cross-site form, no token
-      (["Origin": "https://evil.example"], "csrf=\(csrf)"),  // the token, from another origin
+      // A cross-site form without the token, then the token from another origin.
+      (["Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"], ""),
+      (["Origin": "https://evil.example"], "csrf=\(csrf)"),
       (["Sec-Fetch-Site": "cross-site"], "csrf=\(csrf)"),
       (["Sec-Fetch-Site": "same-site"], "csrf=\(csrf)"),
       ([:], ""),  // no token at all
@@ -122,7 +133,8 @@ struct SignInAttackTests {
     ]
     for (headers, body) in attempts {
       let response = try await h.request(.post, "/logout", jar, headers: headers, body: body)
-      #expect(response.status.code == 403, "logout with \(headers) \(body.prefix(5)) answered \(response.status)")
+      #expect(
+        response.status.code == 403, "logout with \(headers) \(body.prefix(5)) answered \(response.status)")
       #expect(jar[h.sessionCookie] != nil)
     }
     // A GET changes nothing.
@@ -159,7 +171,10 @@ struct SignInAttackTests {
     let jar = CookieJar()
     try await h.signIn(jar, login: "mona")
     let good = try #require(jar[h.sessionCookie])
-    for bad in [String(good.dropLast()) + (good.hasSuffix("A") ? "B" : "A"), good + "A", "x", "<script>", String(good.reversed())] {
+    for bad in [
+      String(good.dropLast()) + (good.hasSuffix("A") ? "B" : "A"), good + "A", "x", "<script>",
+      String(good.reversed()),
+    ] {
       let tampered = CookieJar()
       tampered.set(h.sessionCookie, bad)
       let response = try await h.get("/?q=swift", tampered)

@@ -2,8 +2,8 @@ import App
 import CurlClient
 import Foundation
 import GitHubDouble
-import Sessions
 import HTTP
+import Sessions
 import Testing
 
 @testable import App
@@ -80,7 +80,8 @@ struct SignInFlowTests {
     #expect(out.status.code == 303)
     #expect(out.headers["Location"] == "/?q=swift")
     #expect(jar[h.sessionCookie] == nil)
-    #expect(try await h.eventually { h.fake.tokens.allSatisfy { $0.revoked } }, "the token was revoked at GitHub")
+    #expect(
+      try await h.eventually { h.fake.tokens.allSatisfy { $0.revoked } }, "the token was revoked at GitHub")
     // The old cookie opens nothing any more.
     let replay = CookieJar()
     replay.set(h.sessionCookie, sessionID)
@@ -93,15 +94,19 @@ struct SignInFlowTests {
     let h = try SignInHarness(publicURL: "http://127.0.0.1:8080")
     let jar = CookieJar()
     let response = try await h.signIn(jar, login: "mona")
-    let session = try #require(response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("reposcroll_session=") })
+    let session = try #require(
+      response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("reposcroll_session=") })
     #expect(!session.contains("Secure"))
-    #expect(session.contains("; HttpOnly") && session.contains("; SameSite=Lax") && session.contains("; Path=/"))
+    #expect(
+      session.contains("; HttpOnly") && session.contains("; SameSite=Lax") && session.contains("; Path=/"))
     #expect(h.logs.all.contains { $0.contains("plain-http loopback") })
     #expect(h.text(try await h.get("/", jar)).contains("account-login"))
   }
 
   @Test func plainHTTPElsewhereRefusesToStartUnlessAllowed() throws {
-    #expect(throws: RepoScrollApp.StartupError.self) { try SignInHarness(publicURL: "http://reposcroll.example") }
+    #expect(throws: RepoScrollApp.StartupError.self) {
+      try SignInHarness(publicURL: "http://reposcroll.example")
+    }
     let allowed = try SignInHarness(publicURL: "http://reposcroll.example") { $0.insecureCookies = true }
     #expect(allowed.logs.all.contains { $0.contains("--insecure-cookies") })
   }
@@ -160,7 +165,8 @@ struct SignInFlowTests {
     let limited = h.text(try await h.get("/?q=language%3Apython"))
     #expect(limited.contains("GitHub’s rate limit was reached."))
     #expect(limited.contains("This site’s shared limit is spent."))
-    #expect(limited.contains("<a href=\"/login?return_to=%2F%3Fq%3Dlanguage%253Apython\">Sign in with GitHub</a>"))
+    #expect(
+      limited.contains("<a href=\"/login?return_to=%2F%3Fq%3Dlanguage%253Apython\">Sign in with GitHub</a>"))
     // A signed-in reader on their own spent budget is told it is theirs.
     let jar = CookieJar()
     try await h.signIn(jar, login: "mona")

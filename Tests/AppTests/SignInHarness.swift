@@ -85,12 +85,15 @@ struct SignInHarness: Sendable {
       clock: { clock.now }, log: { logs.append($0) })
   }
 
-  var sessionCookie: String { publicURL.hasPrefix("https") ? "__Host-reposcroll_session" : "reposcroll_session" }
+  var sessionCookie: String {
+    publicURL.hasPrefix("https") ? "__Host-reposcroll_session" : "reposcroll_session"
+  }
   var loginCookie: String { publicURL.hasPrefix("https") ? "__Host-reposcroll_login" : "reposcroll_login" }
 
   /// Sends a request with the jar's cookies and keeps what the answer sets.
   func request(
-    _ method: HTTPMethod, _ target: String, _ jar: CookieJar? = nil, headers: HTTPHeaders = [:], body: String = ""
+    _ method: HTTPMethod, _ target: String, _ jar: CookieJar? = nil, headers: HTTPHeaders = [:],
+    body: String = ""
   ) async throws -> ClientResponse {
     var headers = headers
     if headers["Host"] == nil { headers.add(name: "Host", value: "reposcroll.test") }
@@ -100,12 +103,16 @@ struct SignInHarness: Sendable {
     let response = try await InProcessTransport.call(app.handler, request)
     jar?.take(response)
     bodies.append(String(decoding: response.body, as: UTF8.self))
-    for (name, value) in response.headers where name.lowercased() != "set-cookie" { bodies.append("\(name): \(value)") }
+    for (name, value) in response.headers where name.lowercased() != "set-cookie" {
+      bodies.append("\(name): \(value)")
+    }
     #expect(response.status.code != 500, "\(method) \(target) answered 500")
     return response
   }
 
-  func get(_ target: String, _ jar: CookieJar? = nil, headers: HTTPHeaders = [:]) async throws -> ClientResponse {
+  func get(_ target: String, _ jar: CookieJar? = nil, headers: HTTPHeaders = [:]) async throws
+    -> ClientResponse
+  {
     try await request(.get, target, jar, headers: headers)
   }
 
@@ -129,7 +136,8 @@ struct SignInHarness: Sendable {
 
   /// The whole sign-in: `/login`, GitHub's Authorize, the callback. Returns the callback's answer.
   @discardableResult
-  func signIn(_ jar: CookieJar, login: String, seesPrivate: Bool = false, returnTo: String? = nil) async throws
+  func signIn(_ jar: CookieJar, login: String, seesPrivate: Bool = false, returnTo: String? = nil)
+    async throws
     -> ClientResponse
   {
     let authorize = try await startLogin(jar, returnTo: returnTo)

@@ -22,7 +22,8 @@ struct LoginTicketTests {
     let cookie = LoginTicket.start(returnTo: "/", now: 1000).sealed(key: key)
     #expect(LoginTicket.open(cookie[...], key: .random(), now: 1000) == nil)
     var bytes = Array(cookie.utf8)
-    bytes[bytes.count / 2] = bytes[bytes.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+    bytes[bytes.count / 2] =
+      bytes[bytes.count / 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
     #expect(LoginTicket.open(String(decoding: bytes, as: UTF8.self)[...], key: key, now: 1000) == nil)
     for junk in ["", "abc", String(repeating: "A", count: 5000), "!!!!", cookie + "="] {
       #expect(LoginTicket.open(junk[...], key: key, now: 1000) == nil)

@@ -62,7 +62,8 @@ struct RedisSessionStoreTests {
     let book = SessionBook(key: .random(), store: store, now: Self.now)
     var ids: [String] = []
     for n in 0..<5 {
-      let s = try await book.create(userID: n, login: "reader\(n)", token: Self.token + "\(n)", seesPrivate: n == 0)
+      let s = try await book.create(
+        userID: n, login: "reader\(n)", token: Self.token + "\(n)", seesPrivate: n == 0)
       ids.append(s.id.cookieValue)
     }
     let client = try RedisClient(try RedisConfiguration(url: server.url()))

@@ -69,7 +69,10 @@ struct SessionBookTests {
     let (book, _) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: false)
     let good = session.id.cookieValue
-    for bad in ["", "x", String(good.dropLast()), good + "A", good.replacingOccurrences(of: "-", with: "+"), "%00" + good] {
+    for bad in [
+      "", "x", String(good.dropLast()), good + "A", good.replacingOccurrences(of: "-", with: "+"),
+      "%00" + good,
+    ] {
       guard case .invalid = await book.lookup(cookieValue: bad[...]) else {
         if bad != good { Issue.record("malformed cookie accepted: \(bad.count) chars") }
         continue
@@ -167,7 +170,8 @@ struct SessionBookTests {
 
   @Test func policyVerdicts() {
     let policy = SessionPolicy()
-    let record = SessionRecord(userID: 1, login: "a", token: "t", seesPrivate: false, created: 1000, lastSeen: 1000)
+    let record = SessionRecord(
+      userID: 1, login: "a", token: "t", seesPrivate: false, created: 1000, lastSeen: 1000)
     #expect(policy.verdict(record, now: 1000) == .valid(touch: false))
     #expect(policy.verdict(record, now: 1000 + 3600) == .valid(touch: true))
     #expect(policy.verdict(record, now: 1000 + 7 * 86_400) == .expired)
@@ -182,7 +186,8 @@ struct SessionBookTests {
 /// Whether `needle` occurs in `haystack`.
 func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
   guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-  for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
+  for start in 0...(haystack.count - needle.count)
+  where haystack[start..<start + needle.count].elementsEqual(needle) {
     return true
   }
   return false
