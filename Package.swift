@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate) are linked.
+// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium) are linked.
 
 let package = Package(
   name: "RepoScroll",
@@ -20,6 +20,7 @@ let package = Package(
     ),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
     // MARK: Libraries
     .target(name: "Sockets", dependencies: ["CEpoll"]),
@@ -35,11 +36,12 @@ let package = Package(
     .target(
       name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
+    .target(name: "Sessions", dependencies: ["CSodium", "Redis", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions",
+        "Redis", "CommandLineOptions", "Sessions",
       ]),
 
     // MARK: Executables
@@ -48,6 +50,7 @@ let package = Package(
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
+    .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["HTTP", "HTTPServer"], path: "Tests/TestSupport"),
@@ -71,7 +74,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
-        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport",
+        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions",
       ]
     ),
     .testTarget(
@@ -82,6 +85,7 @@ let package = Package(
     .testTarget(
       name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["Redis", "TestSupport"]),
+    .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Redis", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

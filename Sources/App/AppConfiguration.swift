@@ -63,6 +63,23 @@ public struct AppConfiguration: Sendable {
   /// Milliseconds a Redis command may take before the instance falls back to its local state.
   public var redisTimeoutMS = 50
 
+  // MARK: Sign in with GitHub (issue 18; see SignInSettings.swift)
+  /// The OAuth app's client id; nil turns sign-in off (no button, nothing else changes).
+  public var githubClientID: String?
+  /// The OAuth app's client secret, from `GITHUB_CLIENT_SECRET` or `--github-client-secret-file` only.
+  /// Never logged or rendered.
+  public var githubClientSecret: String?
+  /// The site's own URL as readers reach it (the OAuth redirect URI is this plus `/login/callback`);
+  /// nil uses `http://host:port` when listening on loopback.
+  public var publicURL: String?
+  /// GitHub's web host, where readers authorize the app (GitHub Enterprise Server has its own).
+  public var githubWebURL = "https://github.com"
+  /// The 32-byte key sessions are sealed under, read from `--session-key-file`; nil makes a random
+  /// one at startup (sessions then end at a restart). Never logged.
+  public var sessionKey: [UInt8]?
+  /// Allow a plain-http public URL that is not loopback (cookies then travel in clear).
+  public var insecureCookies = false
+
   /// The defaults.
   public init() {}
 
@@ -78,6 +95,10 @@ public struct AppConfiguration: Sendable {
     let result = try Self.table.parse(arguments, environment: environment, into: &self)
     // The token comes from the environment only: a flag would show it in `ps`.
     if let token = environment["GITHUB_TOKEN"], !token.isEmpty { githubToken = token }
+    // So does the OAuth client secret (or a file, read by its flag).
+    if githubClientSecret == nil, let secret = environment["GITHUB_CLIENT_SECRET"], !secret.isEmpty {
+      githubClientSecret = secret
+    }
     return result
   }
 
@@ -90,6 +111,7 @@ public struct AppConfiguration: Sendable {
     epilogue: [
       "environment only:",
       "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged",
+      "  GITHUB_CLIENT_SECRET        the OAuth app's secret for sign-in (or --github-client-secret-file)",
     ])
 
   static let options: [Option<AppConfiguration>] = [
@@ -195,6 +217,31 @@ public struct AppConfiguration: Sendable {
       "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
       help: "Redis command timeout before falling back to local state (50)"
     ) { $0.redisTimeoutMS = try OptionValue.int($1, in: 1...10_000) },
+    // MARK: Sign in with GitHub (issue 18)
+    Option(
+      "--github-client-id", env: "GITHUB_CLIENT_ID", value: "ID",
+      help: "OAuth app client id; turns on Sign in with GitHub (off)"
+    ) { $0.githubClientID = try SignInSettings.clientID($1) },
+    Option(
+      "--github-client-secret-file", env: "GITHUB_CLIENT_SECRET_FILE", value: "PATH",
+      help: "file holding the OAuth client secret (or GITHUB_CLIENT_SECRET)"
+    ) { $0.githubClientSecret = try SignInSettings.secret(fromFile: $1) },
+    Option(
+      "--public-url", env: "PUBLIC_URL", value: "URL",
+      help: "the site's URL as readers reach it; OAuth returns to URL/login/callback (http://host:port)"
+    ) { $0.publicURL = try SignInSettings.publicURL($1) },
+    Option(
+      "--github-web-url", env: "GITHUB_WEB_URL", value: "URL",
+      help: "GitHub web host readers authorize on (https://github.com)"
+    ) { $0.githubWebURL = try OptionValue.url($1) },
+    Option(
+      "--session-key-file", env: "SESSION_KEY_FILE", value: "PATH",
+      help: "32-byte key (raw or 64 hex digits) sealing sessions; random per start if absent"
+    ) { $0.sessionKey = try SignInSettings.sessionKey(fromFile: $1) },
+    Option(
+      "--insecure-cookies", env: "INSECURE_COOKIES", value: nil,
+      help: "allow a plain-http public URL that is not loopback (off)"
+    ) { $0.insecureCookies = try OptionValue.bool($1) },
   ]
 }
 
@@ -203,7 +250,10 @@ extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
   public var description: String {
     "AppConfiguration(host: \(host), port: \(port), githubAPI: \(githubAPI), avatarBase: \(avatarBase), "
       + "token: \(githubToken == nil ? "none" : "[redacted]"), batchSize: \(batchSize), "
-      + "prefetchMargin: \(prefetchMargin), demo: \(demo), redis: \(redisURL == nil ? "off" : "on"))"
+      + "prefetchMargin: \(prefetchMargin), demo: \(demo), redis: \(redisURL == nil ? "off" : "on"), "
+      + "signIn: \(githubClientID == nil ? "off" : "on"), "
+      + "clientSecret: \(githubClientSecret == nil ? "none" : "[redacted]"), "
+      + "sessionKey: \(sessionKey == nil ? "random" : "[redacted]"))"
   }
 
   /// Same as `description`.

@@ -19,6 +19,19 @@ struct BatchView: MustacheRepresentable, Sendable {
   /// True when nothing of the list is on the page before this batch (a full page's batch): its
   /// error and rate-limit states then say that nothing could be loaded, not that no more could.
   var firstOnPage = false
+  /// Whose rate limit a rate-limited batch ran into (the notice says so).
+  var limit = LimitOwner.site(signIn: nil)
+  /// A notice about the reader's session shown with the batch (it ended, or sign-in is unavailable).
+  var notice: String? = nil
+
+  /// Whose rate limit a list is read on.
+  enum LimitOwner: Sendable, Equatable {
+    /// The signed-in reader's own.
+    case reader
+    /// The site's (its token, or none), with a link to sign in and go on on one's own limit when
+    /// sign-in is on.
+    case site(signIn: String?)
+  }
 
   /// The batch as templates read it: names are answered on demand (`BatchObject`), so a fragment
   /// builds no dictionary per request.
@@ -29,7 +42,7 @@ struct BatchView: MustacheRepresentable, Sendable {
   static let templateNames = [
     "cards", "total", "hasCards", "countText", "incomplete", "next", "href", "fragment", "page", "empty",
     "q", "end", "capReached", "totalText", "error", "message", "retryable", "retry", "retry.fragment",
-    "retry.href", "first", "rateLimited", "resetText", "resetISO", "retryIn",
+    "retry.href", "first", "rateLimited", "resetText", "resetISO", "retryIn", "mine", "signIn", "batchNotice",
   ]
 
   /// The cards' shared part, the prefetch trigger marked.
@@ -78,9 +91,17 @@ struct BatchView: MustacheRepresentable, Sendable {
         "resetText": .string(Formatting.resetText(until, now: now)),
         "resetISO": .string(Formatting.iso(until)),
         "retryIn": .int(max(1, until - now)), "retry": retry, "first": .bool(firstOnPage),
+        "mine": .bool(limit == .reader), "signIn": signInLink,
       ])
+    case "batchNotice": return notice.map { .string($0) }
     default: return nil
     }
+  }
+
+  /// The rate-limit notice's sign-in link for an anonymous reader, when sign-in is on.
+  private var signInLink: MustacheValue {
+    if case .site(let link?) = limit { return .string(link) }
+    return .null
   }
 
   /// Where a failed batch is asked for again.

@@ -11,15 +11,38 @@ struct GitHubSearchSource: PageSource {
 
   let client: GitHubClient
   let query: SearchQuery
+  /// The signed-in reader whose token and rate limit the search goes on; nil for anonymous.
+  var reader: ReaderCredential? = nil
+  /// Told when GitHub refuses the reader's token; the page is then read anonymously, so the list
+  /// loses no rows while the route ends the session.
+  var revocation: Revocation? = nil
 
   var upstreamPageSize: Int { Self.pageSize }
 
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Repository> {
-    let page = try await client.searchRepositories(
-      query, page: number, perPage: Self.pageSize, reload: reload)
+    let page = try await search(number, reload: reload)
     return SourcePage(
       items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
       incomplete: page.incompleteResults)
+  }
+
+  /// One search page as the reader, or anonymously once GitHub has refused their token.
+  private func search(_ number: Int, reload: Bool) async throws(GitHubError) -> SearchPage {
+    guard let reader, revocation?.happened != true else {
+      return try await client.searchRepositories(
+        query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
+    }
+    let refused: GitHubError
+    do {
+      return try await client.searchRepositories(
+        query, page: number, perPage: Self.pageSize, reload: reload, as: reader)
+    } catch {
+      refused = error
+    }
+    guard refused == .unauthorized else { throw refused }
+    revocation?.record()
+    return try await client.searchRepositories(
+      query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
   }
 
   /// The largest star count on the page: a batch reports the largest over the pages up to it, the
@@ -52,7 +75,8 @@ struct GitHubSearchSource: PageSource {
     case .forbidden(let message):
       return ListError(message: "GitHub refused the search: \(message)", retryable: false)
     case .unauthorized:
-      return ListError(message: "GitHub no longer accepts your sign-in.", retryable: false)
+      // Only a reader's call meets this, and the source retries those anonymously first.
+      return ListError(message: "GitHub did not accept the sign-in.", retryable: true)
     case .invalidInput(let message):
       return ListError(message: "This search cannot be run: \(message).", retryable: false)
     case .notFound:

@@ -27,6 +27,11 @@ struct PageView: MustacheRepresentable {
   var batch: MustacheValue?
   /// For the message template: heading, text, back link.
   var message: (heading: String, text: String, back: String?)?
+  /// The header's account area when sign-in is on: the reader's login, avatar and sign-out form, or
+  /// the sign-in link (`AccountView`).
+  var account: MustacheValue?
+  /// A notice about the reader's session (ended, revoked, store unavailable).
+  var readerNotice: String?
 
   /// Every name `mustacheValue` answers, nested ones as templates read them (inside `{{#search.sorts}}`,
   /// `{{label}}` is an option's): the page templates are checked against these when they load.
@@ -62,6 +67,8 @@ struct PageView: MustacheRepresentable {
       value["heading"] = .object(h)
     }
     if let batch { value["batch"] = batch }
+    if let account { value["account"] = account }
+    if let readerNotice { value["readerNotice"] = .string(readerNotice) }
     if let message {
       var m: [String: MustacheValue] = ["heading": .string(message.heading), "text": .string(message.text)]
       if let back = message.back { m["back"] = .string(back) }

@@ -22,10 +22,12 @@ final class ReadAhead: Sendable {
     case recent
   }
 
-  /// A page of a query that read-ahead started.
+  /// A page of a query that read-ahead started, for everyone (scope 0: public answers are shared)
+  /// or for one reader who sees private repositories (their user id).
   private struct Started: Hashable {
     let query: SearchQuery
     let page: Int
+    var scope = 0
   }
 
   /// Most pages remembered as started; the memory is cleared when full (a page then costs one more
@@ -58,13 +60,15 @@ final class ReadAhead: Sendable {
   }
 
   /// After serving `batch` of `query`: starts fetching the page the next batches will need when it
-  /// is near and the budget allows. Only the decision is awaited; the fetch runs on its own.
-  func consider(_ batch: ListBatch<Repository>, query: SearchQuery) async {
+  /// is near and the budget allows, as `reader` on their own budget (nil: anonymously). Only the
+  /// decision is awaited; the fetch runs on its own.
+  func consider(_ batch: ListBatch<Repository>, query: SearchQuery, as reader: ReaderCredential? = nil) async
+  {
     guard
       let page = readAheadPage(
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
-    let key = Started(query: query, page: page)
+    let key = Started(query: query, page: page, scope: reader?.seesPrivate == true ? reader?.userID ?? 0 : 0)
     let time = now()
     let recent = started.withLock { pages in
       pages[key].map { time >= $0 && time - $0 < freshFor } ?? false
@@ -73,7 +77,7 @@ final class ReadAhead: Sendable {
       record(.recent)
       return
     }
-    let search = await client.rateLimitSnapshots().first { $0.resource == .search }
+    let search = await client.rateLimitSnapshots(for: reader).first { $0.resource == .search }
     guard Self.allows(search, now: time) else {
       record(.budget)
       return
@@ -84,7 +88,8 @@ final class ReadAhead: Sendable {
       pages[key] = time
     }
     Task { [client] in
-      _ = try? await client.searchRepositories(query, page: page, perPage: GitHubSearchSource.pageSize)
+      _ = try? await client.searchRepositories(
+        query, page: page, perPage: GitHubSearchSource.pageSize, as: reader)
     }
   }
 

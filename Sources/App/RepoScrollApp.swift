@@ -4,8 +4,15 @@ import Glibc
 import HTTP
 import HTTPServer
 import Mustache
+import Sessions
 import SharedStore
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The product: routes for the search page, result fragments, owner lists, star details, avatars,
 /// health and metrics, on top of the GitHub client, the Paging machinery and the templates.
@@ -22,6 +29,8 @@ public final class RepoScrollApp: Sendable {
   /// The libcurl clients the app owns (API and avatars), stopped on shutdown; empty when injected.
   private let curlClients: [CurlHTTPClient]
   private let server = Mutex<HTTPServer?>(nil)
+  /// The Redis session store the app made (shared mode with sign-in), closed on shutdown.
+  private let sessionStoreToClose: RedisSessionStore?
   /// The whole app as one handler (for in-process tests); the server runs the same one.
   public let handler: HTTPHandler
 
@@ -36,9 +45,13 @@ public final class RepoScrollApp: Sendable {
   /// them to standard error when `configuration.accessLog` is on (failures are written even when off).
   /// With `sharedStore` (see `connectSharedStore`), the GitHub cache, rate-limit ledger and
   /// coalescing are shared with the other instances using the same store.
+  /// With `configuration.githubClientID`, sign-in is on: sessions go to `sessionStore` when given,
+  /// else to Redis with `redisURL`, else to memory, timed by `clock` (Unix seconds; the system clock
+  /// when nil).
   public init(
     configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
     avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
+    sessionStore: (any SessionStore)? = nil, clock: (@Sendable () -> Int)? = nil,
     log: (@Sendable (String) -> Void)? = nil
   ) throws {
     self.configuration = configuration
@@ -102,8 +115,10 @@ public final class RepoScrollApp: Sendable {
       throw StartupError(description: "--ca-file: cannot read \(caFile)")
     }
     let client: GitHubClient
+    let apiTransport: any HTTPClientTransport
     if let transport {
       curlClients = []
+      apiTransport = transport
       client = GitHubClient(
         configuration: github, transport: transport, avatarTransport: avatarTransport,
         sharedStore: sharedStore)
@@ -122,12 +137,20 @@ public final class RepoScrollApp: Sendable {
       let apiClient = CurlHTTPClient(configuration: api)
       let avatarClient = CurlHTTPClient(configuration: avatars)
       curlClients = [apiClient, avatarClient]
+      apiTransport = apiClient
       client = GitHubClient(
         configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore)
     }
+    // Startup lines go where upstream failures go: the test log, else standard error.
+    let startupLog = AccessLog(sink: log, secret: configuration.githubToken)
+    let note: @Sendable (String) -> Void = { startupLog.note($0) }
+    let made = try Self.makeSignIn(
+      configuration, transport: apiTransport, sessionStore: sessionStore,
+      now: clock ?? { Int(Date().timeIntervalSince1970) }, note: note)
+    sessionStoreToClose = made?.1
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, modules: modules,
-      assets: assets, client: client, sharedStore: sharedStore, accessLog: accessLog)
+      assets: assets, client: client, sharedStore: sharedStore, accessLog: accessLog, signIn: made?.0)
     handler = routes.makeHandler()
   }
 
@@ -144,6 +167,12 @@ public final class RepoScrollApp: Sendable {
     let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }
+    // A public URL derived from the listen address gets the port actually bound (port 0 picks one).
+    if let signIn = routes.signIn, signIn.derivedOrigin,
+      let bound = PublicOrigin("http://\(Self.hostForURL(configuration.host)):\(port)")
+    {
+      signIn.setOrigin(bound)
+    }
     return port
   }
 
@@ -155,5 +184,6 @@ public final class RepoScrollApp: Sendable {
     }
     await http?.shutdown()
     for curl in curlClients { curl.shutdown() }
+    sessionStoreToClose?.shutdown()
   }
 }

@@ -20,13 +20,17 @@ extension Routes {
       let location = "/?" + URLEncoding.formatQuery([("q", "repo:\(owner)/\(repo)")])
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
-    await warming.historyRequested(owner: owner, repo: repo)
+    var reader = await self.reader(request)
+    let revocation = Revocation()
+    await warming.historyRequested(owner: owner, repo: repo, as: reader.credential)
     let view: StarsView
     do {
-      view = .loaded(try await client.starHistory(owner: owner, repo: repo, perPage: StarsView.maxWeeks))
+      view = .loaded(
+        try await history(owner: owner, repo: repo, as: reader.credential, revocation: revocation))
     } catch {
       view = StarsView.failure(error, now: now)
     }
+    if revocation.happened { await signIn?.tokenRevoked(&reader) }
     var body: [UInt8] = []
     body.reserveCapacity(2048)
     do {
@@ -34,7 +38,24 @@ extension Routes {
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
-    return SecurityHeaders.htmlResponse(.ok, .bytes(body))
+    return Self.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
+  }
+
+  /// A star history read as `reader` on their own budget; when GitHub refuses their token, it is
+  /// read anonymously instead and `revocation` is told, so that the route ends the session.
+  func history(owner: String, repo: String, as reader: ReaderCredential?, revocation: Revocation)
+    async throws(GitHubError) -> StarHistory
+  {
+    let refused: GitHubError
+    do {
+      return try await client.starHistory(
+        owner: owner, repo: repo, perPage: StarsView.maxWeeks, as: revocation.happened ? nil : reader)
+    } catch {
+      refused = error
+    }
+    guard refused == .unauthorized, reader != nil else { throw refused }
+    revocation.record()
+    return try await client.starHistory(owner: owner, repo: repo, perPage: StarsView.maxWeeks, as: nil)
   }
 
   /// Most histories one batched request may ask for.
@@ -57,15 +78,20 @@ extension Routes {
       }
       repositories.append((String(parts[0]), String(parts[1])))
     }
+    var reader = await self.reader(request)
+    let credential = reader.credential
+    let revocation = Revocation()
     // The browser lists the nearest cards first, so the last one is the furthest ahead.
-    if let last = repositories.last { await warming.historyRequested(owner: last.owner, repo: last.repo) }
+    if let last = repositories.last {
+      await warming.historyRequested(owner: last.owner, repo: last.repo, as: credential)
+    }
     let now = now
     let views = await withTaskGroup(of: (Int, StarsView).self) { group in
       for (index, repository) in repositories.enumerated() {
-        group.addTask { [client] in
+        group.addTask { [self] in
           do throws(GitHubError) {
-            let history = try await client.starHistory(
-              owner: repository.owner, repo: repository.repo, perPage: StarsView.maxWeeks)
+            let history = try await history(
+              owner: repository.owner, repo: repository.repo, as: credential, revocation: revocation)
             return (index, .loaded(history))
           } catch {
             return (index, StarsView.failure(error, now: now))
@@ -76,6 +102,7 @@ extension Routes {
       for await (index, view) in group { views[index] = view }
       return views
     }
+    if revocation.happened { await signIn?.tokenRevoked(&reader) }
     let histories: [MustacheValue] = zip(repositories, views).map { repository, view in
       .object([
         "name": .string(repository.owner + "/" + repository.repo),
@@ -89,7 +116,7 @@ extension Routes {
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
-    return SecurityHeaders.htmlResponse(.ok, .bytes(body))
+    return Self.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
   }
 
   /// `GET /avatars/{id}?s=N`: the owner's avatar from the configured avatar host only, with long

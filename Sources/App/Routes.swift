@@ -41,7 +41,7 @@ final class Routes: Sendable {
   }
 
   private static let pageNames = MustacheSchema(
-    "the page view", names: PageView.templateNames + BatchView.templateNames)
+    "the page view", names: PageView.templateNames + BatchView.templateNames + AccountView.templateNames)
   private static let starsNames = MustacheSchema("the stars view", names: StarsView.templateNames)
 
   let configuration: AppConfiguration
@@ -58,6 +58,8 @@ final class Routes: Sendable {
   let accessLog: AccessLog?
   let readAhead: ReadAhead
   let warming: Warming
+  /// Sign in with GitHub, when a client id is configured.
+  let signIn: SignIn?
   /// Where each list's upstream pages fall in its de-duplicated rows, for as long as search pages stay
   /// fresh: a fragment at any depth reads only the pages its cards come from.
   let listIndex: ListIndex<ListKind, Int>
@@ -65,8 +67,9 @@ final class Routes: Sendable {
   init(
     configuration: AppConfiguration, templates: TemplateLibrary, staticFiles: StaticFiles,
     modules: ModuleSet, assets: MustacheValue, client: GitHubClient, sharedStore: (any SharedStore)? = nil,
-    accessLog: AccessLog?
+    accessLog: AccessLog?, signIn: SignIn? = nil
   ) {
+    self.signIn = signIn
     self.sharedStore = sharedStore
     self.configuration = configuration
     self.templates = templates
@@ -102,6 +105,10 @@ final class Routes: Sendable {
       await starsFragment(request, context)
     }
     router.get("/avatars/{id}") { [self] request, context in await avatarImage(request, context) }
+    router.get("/login") { [self] request, _ in await login(request) }
+    router.get("/login/callback") { [self] request, _ in await loginCallback(request) }
+    router.post("/logout") { [self] request, _ in await logout(request) }
+    router.get("/logout") { [self] request, _ in await logoutPage(request) }
     router.get("/healthz") { [self] _, _ in await healthText() }
     router.get("/metrics") { [self] _, _ in await metricsText() }
     router.fallback { [self] _, _ in notFoundPage() }
@@ -203,6 +210,9 @@ final class Routes: Sendable {
       if starts("/fragments/owners/") { return "owner_fragment" }
       if starts("/owners/") { return "owner" }
       if starts("/avatars/") { return "avatar" }
+      if equals("/login") { return "login" }
+      if equals("/login/callback") { return "login_callback" }
+      if equals("/logout") { return "logout" }
       if starts("/static/") { return "static" }
       if equals("/healthz") { return "healthz" }
       if equals("/metrics") { return "metrics" }

@@ -131,15 +131,15 @@ final class Warming: Sendable {
 
   /// After a full page's first batch is known: warms the histories of its first `firstScreen` cards,
   /// if the core budget allows. Only the decision is awaited.
-  func pageSent(_ batch: ListBatch<Repository>) async {
+  func pageSent(_ batch: ListBatch<Repository>, as reader: ReaderCredential? = nil) async {
     guard historiesAhead > 0 else { return }
     let names = batch.items.prefix(Self.firstScreen).compactMap { Self.name(of: $0.item) }
-    await warmHistories(names)
+    await warmHistories(names, as: reader)
   }
 
   /// After the history of `owner/repo` was asked for: warms the histories of the cards after it, if the
   /// core budget allows. Only the decision is awaited.
-  func historyRequested(owner: String, repo: String) async {
+  func historyRequested(owner: String, repo: String, as reader: ReaderCredential? = nil) async {
     guard historiesAhead > 0 else { return }
     let now = clock()
     let ahead = index.withLock { index in
@@ -147,13 +147,14 @@ final class Warming: Sendable {
       let count = Self.ahead(pace: index.pace(at: name, now: now), minimum: historiesAhead)
       return index.successors(of: name, count: count)
     }
-    await warmHistories(ahead)
+    await warmHistories(ahead, as: reader)
   }
 
-  /// Starts fetching the histories of `names` in the background while the core budget is plentiful.
-  private func warmHistories(_ names: [RepoName]) async {
+  /// Starts fetching the histories of `names` in the background while the core budget is plentiful:
+  /// a signed-in reader's on their own budget.
+  private func warmHistories(_ names: [RepoName], as reader: ReaderCredential?) async {
     guard !names.isEmpty else { return }
-    let core = await client.rateLimitSnapshots().first { $0.resource == .core }
+    let core = await client.rateLimitSnapshots(for: reader).first { $0.resource == .core }
     guard Self.plentiful(core, spending: names.count, now: Int(Date().timeIntervalSince1970)) else {
       record(.budget, 1)
       return
@@ -161,7 +162,8 @@ final class Warming: Sendable {
     record(.history, names.count)
     for name in names {
       Task { [client] in
-        _ = try? await client.starHistory(owner: name.owner, repo: name.repo, perPage: StarsView.maxWeeks)
+        _ = try? await client.starHistory(
+          owner: name.owner, repo: name.repo, perPage: StarsView.maxWeeks, as: reader)
       }
     }
   }

@@ -29,6 +29,12 @@ do {
   fail("\(error)")
 }
 
+/// The OAuth app the demo double knows (`DoubleConfiguration.oauthClients` defaults to it).
+enum DemoSignIn {
+  static let clientID = "Iv1.demo-client"
+  static let clientSecret = "demo-secret"
+}
+
 var double: GitHubDouble?
 if configuration.demo {
   var doubleConfiguration = DoubleConfiguration()
@@ -43,6 +49,12 @@ if configuration.demo {
     configuration.githubAPI = "http://127.0.0.1:\(port)"
     configuration.avatarBase = "http://127.0.0.1:\(port)"
     configuration.githubToken = nil
+    // Sign in with GitHub against the double's OAuth side, unless the operator configured their own app.
+    if configuration.githubClientID == nil {
+      configuration.githubClientID = DemoSignIn.clientID
+      configuration.githubClientSecret = DemoSignIn.clientSecret
+      configuration.githubWebURL = "http://127.0.0.1:\(port)"
+    }
   } catch {
     fail("cannot start the demo GitHub double: \(error)")
   }

@@ -20,7 +20,7 @@ struct InProcessTransport: HTTPClientTransport {
     let response: ClientResponse
     do {
       response = try await Self.call(
-        handler, HTTPRequest(method: request.method, target: target, headers: headers))
+        handler, HTTPRequest(method: request.method, target: target, headers: headers, body: request.body))
     } catch {
       throw ScriptedTransport.typed(error)
     }

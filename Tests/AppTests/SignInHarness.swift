@@ -1,0 +1,163 @@
+import App
+import CurlClient
+import Foundation
+import GitHubDouble
+import HTTP
+import HTTPServer
+import Sessions
+import Synchronization
+import Testing
+
+/// A clock the sign-in tests move by hand (Unix seconds).
+final class ManualClock: Sendable {
+  private let seconds = Atomic<Int>(Int(Date().timeIntervalSince1970))
+  var now: Int { seconds.load(ordering: .relaxed) }
+  func advance(_ by: Int) { seconds.add(by, ordering: .relaxed) }
+}
+
+/// A browser's cookies for one site: what `Set-Cookie` headers set, sent back on each request.
+final class CookieJar: Sendable {
+  private let cookies = Mutex<[String: String]>([:])
+
+  /// Applies every `Set-Cookie` of `response` (Max-Age=0 deletes).
+  func take(_ response: ClientResponse) {
+    for header in response.headers.values(for: "Set-Cookie") {
+      let pair = header.split(separator: ";", maxSplits: 1)[0]
+      guard let equals = pair.firstIndex(of: "=") else { continue }
+      let name = String(pair[..<equals])
+      let value = String(pair[pair.index(after: equals)...])
+      cookies.withLock { $0[name] = header.contains("Max-Age=0") ? nil : value }
+    }
+  }
+
+  func set(_ name: String, _ value: String) { cookies.withLock { $0[name] = value } }
+  subscript(name: String) -> String? { cookies.withLock { $0[name] } }
+  var header: String? {
+    let all = cookies.withLock { $0.map { "\($0.key)=\($0.value)" }.sorted() }
+    return all.isEmpty ? nil : all.joined(separator: "; ")
+  }
+}
+
+/// An in-process app with sign-in on, over a small double behind `FakeGitHubOAuth`, with a session
+/// store and clock the test controls, and a record of every response body and log line (for the
+/// leak checks).
+///
+/// ```swift
+/// let h = try SignInHarness()
+/// let jar = CookieJar()
+/// try await h.signIn(jar, login: "mona")
+/// let page = try await h.get("/?q=swift", jar)
+/// ```
+struct SignInHarness: Sendable {
+  static let https = "https://reposcroll.test"
+
+  let fake: FakeGitHubOAuth
+  let app: RepoScrollApp
+  let clock: ManualClock
+  let store: MemorySessionStore
+  let logs: LogLines
+  let bodies = LogLines()
+  let publicURL: String
+
+  init(
+    publicURL: String = SignInHarness.https, signIn: Bool = true,
+    configure: (inout AppConfiguration) -> Void = { _ in }
+  ) throws {
+    let double = AppHarness.smallDouble()
+    fake = FakeGitHubOAuth(double: double)
+    clock = ManualClock()
+    let clock = self.clock
+    store = MemorySessionStore(now: { clock.now })
+    logs = LogLines()
+    self.publicURL = publicURL
+    var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
+    if signIn {
+      configuration.githubClientID = FakeGitHubOAuth.clientID
+      configuration.githubClientSecret = FakeGitHubOAuth.clientSecret
+      configuration.githubWebURL = AppHarness.inProcessBase
+      configuration.publicURL = publicURL
+      configuration.sessionKey = Array(repeating: 7, count: 32)
+    }
+    configure(&configuration)
+    let logs = self.logs
+    app = try RepoScrollApp(
+      configuration: configuration, transport: InProcessTransport(handler: fake.handler), sessionStore: store,
+      clock: { clock.now }, log: { logs.append($0) })
+  }
+
+  var sessionCookie: String {
+    publicURL.hasPrefix("https") ? "__Host-reposcroll_session" : "reposcroll_session"
+  }
+  var loginCookie: String { publicURL.hasPrefix("https") ? "__Host-reposcroll_login" : "reposcroll_login" }
+
+  /// Sends a request with the jar's cookies and keeps what the answer sets.
+  func request(
+    _ method: HTTPMethod, _ target: String, _ jar: CookieJar? = nil, headers: HTTPHeaders = [:],
+    body: String = ""
+  ) async throws -> ClientResponse {
+    var headers = headers
+    if headers["Host"] == nil { headers.add(name: "Host", value: "reposcroll.test") }
+    if let cookie = jar?.header { headers.add(name: "Cookie", value: cookie) }
+    var request = HTTPRequest(method: method, target: target, headers: headers)
+    request.body = Array(body.utf8)
+    let response = try await InProcessTransport.call(app.handler, request)
+    jar?.take(response)
+    bodies.append(String(decoding: response.body, as: UTF8.self))
+    for (name, value) in response.headers where name.lowercased() != "set-cookie" {
+      bodies.append("\(name): \(value)")
+    }
+    #expect(response.status.code != 500, "\(method) \(target) answered 500")
+    return response
+  }
+
+  func get(_ target: String, _ jar: CookieJar? = nil, headers: HTTPHeaders = [:]) async throws
+    -> ClientResponse
+  {
+    try await request(.get, target, jar, headers: headers)
+  }
+
+  func text(_ response: ClientResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+  /// `/login` as the browser follows it: the authorize URL it redirects to.
+  func startLogin(_ jar: CookieJar, returnTo: String? = nil) async throws -> String {
+    let target = returnTo.map { "/login?" + URLEncoding.formatQuery([("return_to", $0)]) } ?? "/login"
+    let response = try await get(target, jar)
+    #expect(response.status.code == 302)
+    return try #require(response.headers["Location"])
+  }
+
+  /// The callback target GitHub redirects back to after the user authorized `login`.
+  func authorizedCallback(_ authorizeURL: String, login: String, seesPrivate: Bool = false) throws -> String {
+    let query = URLEncoding.parseQuery(authorizeURL.split(separator: "?", maxSplits: 1).last ?? "")
+    let state = try #require(query.first { $0.name == "state" }?.value)
+    let code = try #require(fake.authorize(authorizeURL, login: login, seesPrivate: seesPrivate))
+    return "/login/callback?" + URLEncoding.formatQuery([("code", code), ("state", state)])
+  }
+
+  /// The whole sign-in: `/login`, GitHub's Authorize, the callback. Returns the callback's answer.
+  @discardableResult
+  func signIn(_ jar: CookieJar, login: String, seesPrivate: Bool = false, returnTo: String? = nil)
+    async throws
+    -> ClientResponse
+  {
+    let authorize = try await startLogin(jar, returnTo: returnTo)
+    let callback = try authorizedCallback(authorize, login: login, seesPrivate: seesPrivate)
+    let response = try await get(callback, jar)
+    #expect(response.status.code == 303, "callback answered \(response.status)")
+    return response
+  }
+
+  /// The CSRF token in a page's sign-out form.
+  static func csrf(in page: String) -> String? {
+    page.firstMatch(of: #/name="csrf" value="([A-Za-z0-9_-]+)"/#).map { String($0.1) }
+  }
+
+  /// Waits (bounded) until `condition` holds, for effects that run in the background.
+  func eventually(_ condition: () -> Bool) async throws -> Bool {
+    for _ in 0..<200 {
+      if condition() { return true }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Redis
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Sessions
+
+@Suite("Sessions in a real redis-server", .serialized, .timeLimit(.minutes(3)))
+struct RedisSessionStoreTests {
+  static let token = "gho_RedisDumpMustNotShowThis0123456789"
+
+  /// A server with persistence on (append-only file, fsync'd each write), so a restart keeps sessions.
+  static func persistentServer() async throws -> RedisServerProcess {
+    try await RedisServerProcess(extraArguments: ["--appendonly", "yes", "--appendfsync", "always"])
+  }
+
+  static func store(_ server: RedisServerProcess, log: @escaping @Sendable (String) -> Void = { _ in })
+    throws -> RedisSessionStore
+  {
+    var configuration = try RedisConfiguration(url: server.url())
+    configuration.commandTimeout = .seconds(2)
+    configuration.connectTimeout = .seconds(2)
+    configuration.reconnectDelay = .milliseconds(20)
+    return try RedisSessionStore(
+      configuration: configuration, retryInterval: 0.05, clock: { Date().timeIntervalSince1970 }, log: log)
+  }
+
+  static func now() -> Int { Int(Date().timeIntervalSince1970) }
+
+  @Test func sessionsSurviveARedisRestartAndAnotherInstanceFindsThem() async throws {
+    let server = try await Self.persistentServer()
+    let key = SessionKey.random()
+    let first = SessionBook(key: key, store: try Self.store(server), now: Self.now)
+    let session = try await first.create(userID: 7, login: "mona", token: Self.token, seesPrivate: false)
+    await server.stop()
+    try await server.restart()
+    // A second instance (its own client, the same key) finds the session after the restart.
+    let second = SessionBook(key: key, store: try Self.store(server), now: Self.now)
+    var found: Session?
+    for _ in 0..<100 {
+      if case .found(let s) = await second.lookup(cookieValue: session.id.cookieValue[...]) {
+        found = s
+        break
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(found?.record.login == "mona")
+    #expect(found?.record.token == Self.token)
+    // Signing out through the first instance ends it for the second.
+    try await first.end(session.id)
+    guard case .ended = await second.lookup(cookieValue: session.id.cookieValue[...]) else {
+      Issue.record("a signed-out session was still found")
+      return
+    }
+    await server.stop()
+  }
+
+  @Test func aRedisDumpHoldsNoTokenNoLoginAndNoSessionID() async throws {
+    let server = try await Self.persistentServer()
+    let store = try Self.store(server)
+    let book = SessionBook(key: .random(), store: store, now: Self.now)
+    var ids: [String] = []
+    for n in 0..<5 {
+      let s = try await book.create(
+        userID: n, login: "reader\(n)", token: Self.token + "\(n)", seesPrivate: n == 0)
+      ids.append(s.id.cookieValue)
+    }
+    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    defer { client.shutdown() }
+    // Every key and value, as a reader of the live server sees them.
+    let keys = try await client.execute(["KEYS", "*"]).array?.compactMap { $0.bytes } ?? []
+    #expect(keys.count == 5)
+    var everything: [UInt8] = []
+    for key in keys {
+      everything += key
+      everything += try await client.get(String(decoding: key, as: UTF8.self)) ?? []
+      let ttl = try await client.execute(["TTL", .bytes(key)]).integer ?? -1
+      #expect(ttl > 0 && ttl <= 7 * 86_400, "session keys expire")
+    }
+    // And the files on disk: an RDB snapshot and the append-only file.
+    try await client.execute(["SAVE"])
+    let dir = try await client.execute(["CONFIG", "GET", "dir"]).array?.last?.bytes
+    let folder = String(decoding: try #require(dir), as: UTF8.self)
+    var files = [folder + "/dump.rdb"]
+    if let aof = try? FileManager.default.contentsOfDirectory(atPath: folder + "/appendonlydir") {
+      files += aof.map { folder + "/appendonlydir/" + $0 }
+    }
+    var onDisk: [UInt8] = []
+    for file in files { onDisk += (FileManager.default.contents(atPath: file).map { Array($0) } ?? []) }
+    #expect(onDisk.count > 100, "the dump files were read")
+    for blob in [everything, onDisk] {
+      #expect(!contains(blob, Array(Self.token.utf8)), "a token is in the dump")
+      #expect(!contains(blob, Array("reader1".utf8)), "a login is in the dump")
+      for id in ids { #expect(!contains(blob, Array(id.utf8)), "a session id is in the dump") }
+    }
+    await server.stop()
+  }
+
+  @Test func redisDownIsUnavailableNotSignedOut() async throws {
+    let server = try await RedisServerProcess()
+    let lines = Mutex<[String]>([])
+    let book = SessionBook(
+      key: .random(), store: try Self.store(server, log: { line in lines.withLock { $0.append(line) } }),
+      now: Self.now)
+    let session = try await book.create(userID: 1, login: "a", token: Self.token, seesPrivate: false)
+    await server.kill()
+    for _ in 0..<3 {
+      guard case .unavailable = await book.lookup(cookieValue: session.id.cookieValue[...]) else {
+        Issue.record("Redis down was not reported as unavailable")
+        return
+      }
+    }
+    #expect(lines.withLock { $0.contains { $0.contains("sessions unavailable") } })
+    #expect(!lines.withLock { $0.joined() }.contains(Self.token))
+  }
+}
