@@ -1,3 +1,4 @@
+import Foundation
 // Session lookup cost: `session-bench [REDIS_PORT] [LOOKUPS]` creates 1,000 sessions and looks them up
 // LOOKUPS times (default 200,000 in memory, a tenth in Redis) from one task, one at a time, as a request
 // does, and prints µs per lookup. Each store is measured beside a reference in the same run: in memory,
@@ -7,8 +8,6 @@
 import Glibc
 import Redis
 import Sessions
-
-import Foundation
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let redisPort = arguments.first
@@ -49,12 +48,16 @@ for (name, bytes) in sealed { table[name] = bytes }
 let names = sealed.map(\.name)
 var hits = 0
 let dictionary = await perCall(lookups) { index in if table[names[index % names.count]] != nil { hits += 1 } }
-print(String(format: "memory: %.2f µs per lookup (a dictionary lookup of the sealed bytes: %.3f µs)", inMemory, dictionary))
+print(
+  String(
+    format: "memory: %.2f µs per lookup (a dictionary lookup of the sealed bytes: %.3f µs)", inMemory,
+    dictionary))
 
 if let redisPort {
   let configuration = RedisConfiguration(port: redisPort, commandTimeout: .seconds(5))
   let store = try RedisSessionStore(
-    configuration: configuration, namespace: "bench:", clock: { Date().timeIntervalSince1970 }, log: { print($0) })
+    configuration: configuration, namespace: "bench:", clock: { Date().timeIntervalSince1970 },
+    log: { print($0) })
   let book = SessionBook(key: .random(), store: store, now: now)
   let count = max(1, lookups / 10)
   let inRedis = try await measure(book, count: count)
@@ -62,7 +65,10 @@ if let redisPort {
   let value = sealed.first?.sealed ?? []
   try await client.set("bench:reference", value)
   let get = try await perCall(count) { _ in _ = try await client.get("bench:reference") }
-  print(String(format: "redis: %.1f µs per lookup (a plain GET of the same %d bytes: %.1f µs)", inRedis, value.count, get))
+  print(
+    String(
+      format: "redis: %.1f µs per lookup (a plain GET of the same %d bytes: %.1f µs)", inRedis, value.count,
+      get))
   store.shutdown()
   client.shutdown()
 }

@@ -125,6 +125,12 @@ extension Routes {
       var reader = reader
       view.batch = await firstBatch(fetched, &reader)
       var body = head
+      if fetched.revoked {
+        // Not sent yet: the header shows the reader signed out (the batch says why).
+        view.account = AccountView.value(reader, here: request.target)
+        body.removeAll(keepingCapacity: true)
+        try templates.render("partials/page-start", view.mustacheValue, into: &body)
+      }
       body.reserveCapacity(head.count + 4096 + fetched.batch.items.count * 2048)
       try templates.render("partials/page-end", view.mustacheValue, into: &body)
       return Self.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
