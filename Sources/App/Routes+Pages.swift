@@ -117,7 +117,7 @@ extension Routes {
         batch: fetched.batch, kind: kind, batchSize: configuration.batchSize,
         prefetchMargin: configuration.prefetchMargin,
         largestStars: fetched.largest, now: now, resultCount: fetched.total, firstOnPage: true)
-      batchView.limit = limitOwner(reader, kind: kind, cursor: cursor)
+      batchView.limit = limitOwner(reader)
       batchView.notice = fetched.revoked ? reader.notice?.text : nil
       return batchView.mustacheValue
     }
@@ -202,7 +202,7 @@ extension Routes {
       prefetchMargin: configuration.prefetchMargin,
       largestStars: fetched.largest, now: now, firstOnPage: after == 0)
     if reader.signInEnabled {
-      view.limit = limitOwner(reader, kind: kind, cursor: after)
+      view.limit = limitOwner(reader)
       view.notice = reader.notice?.text
     }
     var body: [UInt8] = []
@@ -222,12 +222,9 @@ extension Routes {
   }
 
   /// Whose rate limit a batch ran into: a signed-in reader's own, or the site's, with a sign-in link
-  /// back to this batch's page when sign-in is on.
-  func limitOwner(_ reader: Reader, kind: ListKind, cursor: Int) -> BatchView.LimitOwner {
-    if reader.session != nil { return .reader }
-    guard reader.signInEnabled else { return .site(signIn: nil) }
-    let page = kind.pageURL(page: cursor / configuration.batchSize + 1)
-    return .site(signIn: AccountView.signInURL(returnTo: page))
+  /// when sign-in is on.
+  func limitOwner(_ reader: Reader) -> BatchView.LimitOwner {
+    reader.session != nil ? .reader : .site(offersSignIn: reader.signInEnabled)
   }
 
   /// `response` marked private with the reader's cookies when it is personal; else unchanged.
