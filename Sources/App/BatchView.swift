@@ -20,7 +20,7 @@ struct BatchView: MustacheRepresentable, Sendable {
   /// error and rate-limit states then say that nothing could be loaded, not that no more could.
   var firstOnPage = false
   /// Whose rate limit a rate-limited batch ran into (the notice says so).
-  var limit = LimitOwner.site(signIn: nil)
+  var limit = LimitOwner.site(offersSignIn: false)
   /// A notice about the reader's session shown with the batch (it ended, or sign-in is unavailable).
   var notice: String? = nil
 
@@ -28,9 +28,9 @@ struct BatchView: MustacheRepresentable, Sendable {
   enum LimitOwner: Sendable, Equatable {
     /// The signed-in reader's own.
     case reader
-    /// The site's (its token, or none), with a link to sign in and go on on one's own limit when
-    /// sign-in is on.
-    case site(signIn: String?)
+    /// The site's (its token, or none); with sign-in on, the notice links to `/login` to go on with
+    /// one's own limit (built only when a batch is rate-limited: fragments are a hot path).
+    case site(offersSignIn: Bool)
   }
 
   /// The batch as templates read it: names are answered on demand (`BatchObject`), so a fragment
@@ -100,8 +100,8 @@ struct BatchView: MustacheRepresentable, Sendable {
 
   /// The rate-limit notice's sign-in link for an anonymous reader, when sign-in is on.
   private var signInLink: MustacheValue {
-    if case .site(let link?) = limit { return .string(link) }
-    return .null
+    guard case .site(offersSignIn: true) = limit else { return .null }
+    return .string(AccountView.signInURL(returnTo: kind.pageURL(page: batch.cursor / batchSize + 1)))
   }
 
   /// Where a failed batch is asked for again.

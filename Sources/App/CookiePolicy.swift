@@ -40,7 +40,8 @@ struct CookiePolicy: Sendable, Equatable {
     secure = false
     startupNote =
       origin.loopback
-      ? "sign-in: \(origin.url) is plain-http loopback, so cookies go without Secure and the __Host- prefix"
+      ? "sign-in: the public URL is plain-http loopback, so cookies go without Secure and the __Host- prefix "
+        + "(WebKit drops such cookies there)"
       : "sign-in: --insecure-cookies: cookies for \(origin.url) go without Secure, in clear"
   }
 

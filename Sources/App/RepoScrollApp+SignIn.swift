@@ -50,6 +50,13 @@ extension RepoScrollApp {
       } catch {
         throw StartupError(description: "--session-key-file: \(error)")
       }
+    } else if configuration.redisURL != nil && sessionStore == nil {
+      // Every instance must open every session: a key of its own would sign readers out as they
+      // move between instances.
+      throw StartupError(
+        description:
+          "sign-in with --redis needs --session-key-file: every instance must seal sessions under the same key"
+      )
     } else {
       key = .random()
       note(

@@ -117,7 +117,7 @@ extension Routes {
         batch: fetched.batch, kind: kind, batchSize: configuration.batchSize,
         prefetchMargin: configuration.prefetchMargin,
         largestStars: fetched.largest, now: now, resultCount: fetched.total, firstOnPage: true)
-      batchView.limit = limitOwner(reader, kind: kind, cursor: cursor)
+      batchView.limit = limitOwner(reader)
       batchView.notice = fetched.revoked ? reader.notice?.text : nil
       return batchView.mustacheValue
     }
@@ -125,6 +125,12 @@ extension Routes {
       var reader = reader
       view.batch = await firstBatch(fetched, &reader)
       var body = head
+      if fetched.revoked {
+        // Not sent yet: the header shows the reader signed out (the batch says why).
+        view.account = AccountView.value(reader, here: request.target)
+        body.removeAll(keepingCapacity: true)
+        try templates.render("partials/page-start", view.mustacheValue, into: &body)
+      }
       body.reserveCapacity(head.count + 4096 + fetched.batch.items.count * 2048)
       try templates.render("partials/page-end", view.mustacheValue, into: &body)
       return Self.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
@@ -196,7 +202,7 @@ extension Routes {
       prefetchMargin: configuration.prefetchMargin,
       largestStars: fetched.largest, now: now, firstOnPage: after == 0)
     if reader.signInEnabled {
-      view.limit = limitOwner(reader, kind: kind, cursor: after)
+      view.limit = limitOwner(reader)
       view.notice = reader.notice?.text
     }
     var body: [UInt8] = []
@@ -216,12 +222,9 @@ extension Routes {
   }
 
   /// Whose rate limit a batch ran into: a signed-in reader's own, or the site's, with a sign-in link
-  /// back to this batch's page when sign-in is on.
-  func limitOwner(_ reader: Reader, kind: ListKind, cursor: Int) -> BatchView.LimitOwner {
-    if reader.session != nil { return .reader }
-    guard reader.signInEnabled else { return .site(signIn: nil) }
-    let page = kind.pageURL(page: cursor / configuration.batchSize + 1)
-    return .site(signIn: AccountView.signInURL(returnTo: page))
+  /// when sign-in is on.
+  func limitOwner(_ reader: Reader) -> BatchView.LimitOwner {
+    reader.session != nil ? .reader : .site(offersSignIn: reader.signInEnabled)
   }
 
   /// `response` marked private with the reader's cookies when it is personal; else unchanged.

@@ -49,7 +49,7 @@ public final class SessionBook: Sendable {
       userID: userID, login: login, token: token, seesPrivate: seesPrivate, created: time, lastSeen: time)
     let id = SessionID.random()
     try await save(record, id: id, now: time)
-    return Session(id: id, record: record, csrfToken: csrfToken(for: id))
+    return Session(id: id, record: record, csrfKey: key.csrf)
   }
 
   /// The session a cookie value names. A valid session seen after `touchInterval` has its idle
@@ -77,7 +77,7 @@ public final class SessionBook: Sendable {
         // A failed touch costs nothing now: the session lives on until its stored TTL.
         try? await save(record, id: id, now: time)
       }
-      return .found(Session(id: id, record: record, csrfToken: csrfToken(for: id)))
+      return .found(Session(id: id, record: record, csrfKey: key.csrf))
     }
   }
 
@@ -89,12 +89,6 @@ public final class SessionBook: Sendable {
   /// The store name of `id`: a keyed BLAKE2b hash, so the store never holds the id itself.
   public func storeName(_ id: SessionID) -> String {
     Sodium.base64URL(Sodium.keyedHash(id.bytes, key: key.storeNames))
-  }
-
-  /// The session's CSRF token: a keyed hash of its id, so it needs no storage, differs for every
-  /// session and tells nothing about the id.
-  func csrfToken(for id: SessionID) -> String {
-    Sodium.base64URL(Sodium.keyedHash(id.bytes, key: key.csrf))
   }
 
   /// The sealed bytes of `record` for `id` (id as associated data), for tests that inspect the store.
@@ -113,8 +107,12 @@ public struct Session: Sendable, CustomStringConvertible {
   public let id: SessionID
   /// The reader.
   public let record: SessionRecord
-  /// The token the sign-out form carries.
-  public let csrfToken: String
+  /// The key the CSRF token is derived with.
+  let csrfKey: [UInt8]
+
+  /// The token the sign-out form carries: a keyed hash of the id, so it needs no storage, differs for
+  /// every session and tells nothing about the id. Computed when a page needs it (fragments do not).
+  public var csrfToken: String { Sodium.base64URL(Sodium.keyedHash(id.bytes, key: csrfKey)) }
 
   /// Whether `presented` is this session's CSRF token, compared in constant time.
   public func acceptsCSRF(_ presented: String) -> Bool {

@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import GitHub
 import GitHubDouble
 import HTTP
 import HTTPServer

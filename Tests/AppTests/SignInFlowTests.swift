@@ -137,6 +137,13 @@ struct SignInFlowTests {
     #expect(h.store.dump.isEmpty, "the session was deleted")
     let next = h.text(try await h.get("/?q=go", jar))
     #expect(next.contains("Sign in with GitHub"))
+    // On a full page, whole or streamed, the same: every row, and the notice.
+    let other = CookieJar()
+    try await h.signIn(other, login: "octo")
+    h.fake.revokeAll(of: "octo")
+    let page = h.text(try await h.get("/?q=language%3Ago", other))
+    #expect(HTMLScan.cards(page).count == 20)
+    #expect(page.contains("GitHub no longer accepts your sign-in"))
   }
 
   @Test func anUnreachableSessionStoreMeansAnonymousWithANoticeNever500() async throws {

@@ -59,12 +59,13 @@ struct SignInHarness: Sendable {
   let bodies = LogLines()
   let publicURL: String
 
+  /// `redisURL` puts sessions in that Redis (shared mode) instead of the test's memory store; `fake`
+  /// shares one GitHub between several harnesses (instances).
   init(
-    publicURL: String = SignInHarness.https, signIn: Bool = true,
-    configure: (inout AppConfiguration) -> Void = { _ in }
+    publicURL: String = SignInHarness.https, signIn: Bool = true, redisURL: String? = nil,
+    fake: FakeGitHubOAuth? = nil, configure: (inout AppConfiguration) -> Void = { _ in }
   ) throws {
-    let double = AppHarness.smallDouble()
-    fake = FakeGitHubOAuth(double: double)
+    self.fake = fake ?? FakeGitHubOAuth(double: AppHarness.smallDouble())
     clock = ManualClock()
     let clock = self.clock
     store = MemorySessionStore(now: { clock.now })
@@ -77,11 +78,14 @@ struct SignInHarness: Sendable {
       configuration.githubWebURL = AppHarness.inProcessBase
       configuration.publicURL = publicURL
       configuration.sessionKey = Array(repeating: 7, count: 32)
+      configuration.redisURL = redisURL
+      configuration.redisTimeoutMS = 2000
     }
     configure(&configuration)
     let logs = self.logs
     app = try RepoScrollApp(
-      configuration: configuration, transport: InProcessTransport(handler: fake.handler), sessionStore: store,
+      configuration: configuration, transport: InProcessTransport(handler: self.fake.handler),
+      sessionStore: redisURL == nil ? store : nil,
       clock: { clock.now }, log: { logs.append($0) })
   }
 

@@ -23,7 +23,8 @@ extension BrowserSuites {
         executable: try ProcessRunner.builtProduct("repo-scroll"),
         arguments: [
           "--demo", "--demo-latency", "5..30", "--port", "0", "--templates",
-          try ProcessRunner.packageRoot() + "/Templates", "--public", try ProcessRunner.packageRoot() + "/Public",
+          try ProcessRunner.packageRoot() + "/Templates", "--public",
+          try ProcessRunner.packageRoot() + "/Public",
         ], name: "repo-scroll")
       let port = try await app.waitForListeningPort()
       let base = "http://127.0.0.1:\(port)"
@@ -34,7 +35,8 @@ extension BrowserSuites {
           let signIn = try #require(try await session.findElement(css: "a.account-signin"))
           try await session.click(signIn)
           // The double's authorize page: a login field, Authorize and Cancel.
-          try await session.waitForScript("document.querySelector('input[name=login]')", timeout: .seconds(15))
+          try await session.waitForScript(
+            "document.querySelector('input[name=login]')", timeout: .seconds(15))
           let login = try #require(try await session.findElement(css: "input[name=login]"))
           try await session.sendKeys("mona", to: login)
           try await session.executeScript(
@@ -49,7 +51,8 @@ extension BrowserSuites {
           let name = try #require(try await session.findElement(css: ".account-login"))
           #expect(try await session.text(of: name) == "mona")
           // The session cookie is HttpOnly: no script can read it.
-          #expect(try await session.executeScript("return document.cookie;").string?.contains("session") != true)
+          #expect(
+            try await session.executeScript("return document.cookie;").string?.contains("session") != true)
           var rows = try await session.executeScript("return \(Self.cardCount);").int ?? 0
           while rows < 300 {
             try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")

@@ -1,0 +1,81 @@
+import App
+import CurlClient
+import Foundation
+import Testing
+
+@testable import App
+
+@Suite("Sign in with GitHub: configuration", .timeLimit(.minutes(1)))
+struct SignInConfigurationTests {
+  static func file(_ bytes: [UInt8]) throws -> String {
+    let path = NSTemporaryDirectory() + "signin-\(UUID().uuidString.prefix(8))"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func theSecretComesFromTheEnvironmentOrAFileNeverAFlag() throws {
+    var configuration = AppConfiguration()
+    _ = try configuration.parse(
+      arguments: ["--github-client-id", "Iv1.abc"], environment: ["GITHUB_CLIENT_SECRET": "s3cret"])
+    #expect(configuration.githubClientID == "Iv1.abc")
+    #expect(configuration.githubClientSecret == "s3cret")
+    #expect(!"\(configuration)".contains("s3cret"))
+    var flag = AppConfiguration()
+    #expect(throws: AppConfiguration.ConfigurationError.self) {
+      _ = try flag.parse(arguments: ["--github-client-secret", "s3cret"], environment: [:])
+    }
+    var fromFile = AppConfiguration()
+    let path = try Self.file(Array("file-secret\n".utf8))
+    _ = try fromFile.parse(arguments: ["--github-client-secret-file", path], environment: [:])
+    #expect(fromFile.githubClientSecret == "file-secret")
+    #expect(AppConfiguration.helpText.contains("--github-client-id"))
+    #expect(AppConfiguration.helpText.contains("GITHUB_CLIENT_SECRET"))
+  }
+
+  @Test func sessionKeyFilesHold32BytesOr64HexDigits() throws {
+    var raw = AppConfiguration()
+    let key = (0..<32).map { UInt8($0) }
+    _ = try raw.parse(arguments: ["--session-key-file", try Self.file(key)], environment: [:])
+    #expect(raw.sessionKey == key)
+    var hex = AppConfiguration()
+    let text =
+      key.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+      .joined() + "\n"
+    _ = try hex.parse(arguments: ["--session-key-file", try Self.file(Array(text.utf8))], environment: [:])
+    #expect(hex.sessionKey == key)
+    for bad in [Array(repeating: UInt8(1), count: 31), Array("zz".utf8), []] {
+      var c = AppConfiguration()
+      #expect(throws: AppConfiguration.ConfigurationError.self) {
+        _ = try c.parse(arguments: ["--session-key-file", try Self.file(bad)], environment: [:])
+      }
+    }
+    var missing = AppConfiguration()
+    #expect(throws: AppConfiguration.ConfigurationError.self) {
+      _ = try missing.parse(arguments: ["--session-key-file", "/nonexistent/key"], environment: [:])
+    }
+  }
+
+  @Test func sharedModeNeedsAKeyFileAndSignInNeedsASecret() throws {
+    #expect(throws: RepoScrollApp.StartupError.self) {
+      try SignInHarness(redisURL: "redis://127.0.0.1:1/0") { $0.sessionKey = nil }
+    }
+    #expect(throws: RepoScrollApp.StartupError.self) {
+      try SignInHarness { $0.githubClientSecret = nil }
+    }
+    let h = try SignInHarness { $0.sessionKey = nil }
+    #expect(h.logs.all.filter { $0.contains("random session key") }.count == 1)
+  }
+
+  @Test func publicOrigins() {
+    #expect(PublicOrigin("https://scroll.example/")?.url == "https://scroll.example")
+    #expect(PublicOrigin("https://Scroll.Example:8443/app")?.origin == "https://scroll.example:8443")
+    #expect(PublicOrigin("http://127.0.0.1:8080")?.loopback == true)
+    #expect(PublicOrigin("http://localhost:8080")?.loopback == true)
+    #expect(PublicOrigin("http://[::1]:8080")?.loopback == true)
+    #expect(PublicOrigin("http://127.0.0.1.evil.example")?.loopback == false)
+    #expect(PublicOrigin("http://scroll.example")?.loopback == false)
+    for bad in ["ftp://x", "https://", "https://user@host", "https://h/?q", "https://h/#f", "https://h\\x"] {
+      #expect(PublicOrigin(bad) == nil, "\(bad)")
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import App
+import CurlClient
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+@Suite("Sign in with GitHub in shared mode (real redis-server)", .serialized, .timeLimit(.minutes(3)))
+struct SignInSharedModeTests {
+  /// Two instances on one Redis: a reader who signs in through one is signed in on the other; with
+  /// Redis down they read anonymously with a notice (never a 500) and keep their cookie; after Redis
+  /// restarts (with persistence) the session is there again; signing out on one ends it on both.
+  @Test func anyInstanceServesTheSessionAndSurvivesARedisRestart() async throws {
+    let redis = try await RedisServerProcess(extraArguments: [
+      "--appendonly", "yes", "--appendfsync", "always",
+    ])
+    let first = try SignInHarness(redisURL: redis.url())
+    let second = try SignInHarness(redisURL: redis.url(), fake: first.fake)
+    let jar = CookieJar()
+    try await first.signIn(jar, login: "mona", returnTo: "/?q=swift")
+    let elsewhere = try await second.get("/fragments/results?q=swift&after=0", jar)
+    #expect(elsewhere.headers["Cache-Control"] == "private, no-store")
+    #expect(second.text(try await second.get("/?q=swift", jar)).contains(">mona</span>"))
+
+    await redis.kill()
+    let down = try await second.get("/?q=swift", jar)
+    #expect(down.status.code == 200)
+    #expect(second.text(down).contains("Sign-in is unavailable right now"))
+    let fragment = try await second.get("/fragments/results?q=swift&after=20", jar)
+    #expect(fragment.status.code == 200)
+    #expect(HTMLScan.cards(second.text(fragment)).count == 20)
+    #expect(jar[second.sessionCookie] != nil, "an outage signs nobody out")
+
+    try await redis.restart()
+    // Polled through the app: the store probes Redis again within its retry interval.
+    var signedIn = false
+    for _ in 0..<100 {
+      if second.text(try await second.get("/?q=swift", jar)).contains(">mona</span>") {
+        signedIn = true
+        break
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(signedIn, "the session survived the Redis restart")
+
+    let sessionID = try #require(jar[first.sessionCookie])
+    let csrf = try #require(SignInHarness.csrf(in: first.text(try await first.get("/", jar))))
+    let out = try await second.request(.post, "/logout", jar, body: "csrf=\(csrf)")
+    #expect(out.status.code == 303)
+    // The old cookie opens nothing on the other instance either.
+    let replay = CookieJar()
+    replay.set(first.sessionCookie, sessionID)
+    #expect(!first.text(try await first.get("/", replay)).contains("account-login"))
+    await redis.stop()
+  }
+}
