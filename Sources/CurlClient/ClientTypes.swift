@@ -12,7 +12,8 @@ public struct ClientRequest: Sendable {
   public var timeout: Duration?
   /// Largest body accepted for this request; the client's default when nil.
   public var maxResponseBytes: Int?
-  /// The request body (a form or JSON for the OAuth calls); empty for none.
+  /// The request body (a form or JSON for the OAuth calls); empty for none. Sent with any method but
+  /// GET and HEAD, with `Content-Length`.
   public var body: [UInt8]
 
   /// A request from its parts.

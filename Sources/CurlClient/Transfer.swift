@@ -87,7 +87,8 @@ final class Transfer {
     case .post: break
     default: string(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
     }
-    if !request.body.isEmpty {
+    // A body goes with methods that take one; with GET or HEAD it would turn the request into a POST.
+    if !request.body.isEmpty, request.method != .get, request.method != .head {
       // The size first: COPYPOSTFIELDS copies exactly that many bytes, so the array may go after the call.
       check(ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)))
       request.body.withUnsafeBytes {

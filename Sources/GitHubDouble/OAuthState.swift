@@ -163,11 +163,12 @@ struct OAuthState {
   {
     var out: [UInt8] = []
     out.reserveCapacity(count)
-    let limit = UInt8(256 - 256 % alphabet.count)
+    // The largest multiple of the alphabet's size that fits a byte: bytes above it are drawn again.
+    let limit = 256 - 256 % alphabet.count
     while out.count < count {
-      let byte = UInt8.random(in: 0...255, using: &random)
-      if alphabet.count < 256, byte >= limit { continue }
-      out.append(alphabet[Int(byte) % alphabet.count])
+      let byte = Int(UInt8.random(in: 0...255, using: &random))
+      if byte >= limit { continue }
+      out.append(alphabet[byte % alphabet.count])
     }
     return String(decoding: out, as: UTF8.self)
   }

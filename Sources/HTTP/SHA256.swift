@@ -22,22 +22,10 @@ public enum SHA256 {
     var h: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
-    var message = bytes
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
-    // The length in bits modulo 2^64, as the standard defines it (wrapping, never trapping).
-    let bitLength = UInt64(truncatingIfNeeded: bytes.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) {
-      message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-    }
+    let message = BlockPadding.padded(bytes)
     var w = [UInt32](repeating: 0, count: 64)
     for chunk in stride(from: 0, to: message.count, by: 64) {
-      for i in 0..<16 {
-        let j = chunk + i * 4
-        w[i] =
-          UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-          | UInt32(message[j + 3])
-      }
+      BlockPadding.loadWords(message, at: chunk, into: &w)
       for i in 16..<64 {
         let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
         let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)

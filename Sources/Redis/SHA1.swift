@@ -1,3 +1,5 @@
+import HTTP
+
 /// SHA-1 (FIPS 180-4), only to name Lua scripts the way Redis does; not for security.
 enum SHA1 {
   /// The digest of `message` as 40 lowercase hex digits.
@@ -5,21 +7,10 @@ enum SHA1 {
     var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
       0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
     )
-    var padded = message
-    padded.append(0x80)
-    while padded.count % 64 != 56 { padded.append(0) }
-    let bitLength = UInt64(message.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) {
-      padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-    }
+    let padded = BlockPadding.padded(message)
     var w = [UInt32](repeating: 0, count: 80)
     for chunk in stride(from: 0, to: padded.count, by: 64) {
-      for i in 0..<16 {
-        let j = chunk + i * 4
-        w[i] =
-          UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8
-          | UInt32(padded[j + 3])
-      }
+      BlockPadding.loadWords(padded, at: chunk, into: &w)
       for i in 16..<80 { w[i] = rotate(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1) }
       var (a, b, c, d, e) = h
       for i in 0..<80 {

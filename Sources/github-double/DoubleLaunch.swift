@@ -1,6 +1,12 @@
 import CommandLineOptions
 import GitHubDouble
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What `github-double` is started with: where it listens and the double's configuration. Rates set
 /// by flag win over `--tidy`, whatever their order.
 struct DoubleLaunch: Sendable {
@@ -10,6 +16,10 @@ struct DoubleLaunch: Sendable {
   var tidy = false
   var legacyRate: Double?
   var shortPageRate: Double?
+  /// Another OAuth app to accept besides the demo one: its id, and its secret read from a file.
+  var oauthClientID: String?
+  var oauthClientSecret: String?
+  var oauthCallback: String?
 
   /// The configuration with `--tidy` and the rate flags applied.
   var finished: DoubleConfiguration {
@@ -22,7 +32,23 @@ struct DoubleLaunch: Sendable {
     }
     if let legacyRate { c.legacyItemRate = legacyRate }
     if let shortPageRate { c.shortPageRate = shortPageRate }
+    if let oauthClientID {
+      c.oauthClients[oauthClientID] = oauthClientSecret ?? ""
+      if let oauthCallback { c.oauthCallbacks[oauthClientID] = oauthCallback }
+    }
     return c
+  }
+
+  /// The first line of a small file (a secret), or an error naming the file.
+  static func secret(fromFile path: String) throws(OptionError) -> String {
+    guard let file = fopen(path, "rb") else { throw OptionError("cannot read \(path)") }
+    defer { fclose(file) }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+    let text = String(decoding: buffer.prefix(count), as: UTF8.self)
+    let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
+    guard !line.isEmpty else { throw OptionError("\(path) holds no secret") }
+    return line
   }
 
   static func latency(_ text: String) throws(OptionError) -> LatencyRange {
@@ -128,6 +154,26 @@ struct DoubleLaunch: Sendable {
         "--hostile-names", env: "DOUBLE_HOSTILE_NAMES",
         help: "also give a few repositories and one owner XSS payload names (off)"
       ) { $0.configuration.hostileNames = try OptionValue.bool($1) },
+      Option(
+        "--oauth-client-id", env: "DOUBLE_OAUTH_CLIENT_ID", value: "ID",
+        help: "an OAuth app to accept besides the demo one (Iv1.demo-client / demo-secret)"
+      ) { $0.oauthClientID = $1 },
+      Option(
+        "--oauth-client-secret-file", env: "DOUBLE_OAUTH_CLIENT_SECRET_FILE", value: "PATH",
+        help: "file whose first line is that app's client secret"
+      ) { $0.oauthClientSecret = try secret(fromFile: $1) },
+      Option(
+        "--oauth-callback", env: "DOUBLE_OAUTH_CALLBACK", value: "URL",
+        help: "that app's registered callback URL (any http(s) redirect_uri when unset)"
+      ) { $0.oauthCallback = try OptionValue.url($1) },
+      Option(
+        "--reader-search-limit", env: "DOUBLE_READER_SEARCH_LIMIT", value: "N",
+        help: "search requests per minute for each signed-in user (30)"
+      ) { $0.configuration.readerSearchLimitPerMinute = try OptionValue.int($1, in: 0...Int(Int32.max)) },
+      Option(
+        "--private-owners", env: "DOUBLE_PRIVATE_OWNERS", value: "N",
+        help: "users who own 2 private repositories each, seen only with their repo-scoped token (3)"
+      ) { $0.configuration.privateRepositoryOwners = try OptionValue.int($1, in: 0...1000) },
     ]
 
   static let table = OptionTable(
@@ -137,7 +183,10 @@ struct DoubleLaunch: Sendable {
     epilogue: [
       "Control API on the same port: GET /_double/counters, POST /_double/reset,",
       "POST /_double/faults?rate5xx=0.1&latency=500..2000, POST /_double/ratelimit?resource=search&remaining=0&reset=T,",
-      "GET /_double/requests[?endpoint=search] (arrival and finish times, ms, and status of recent requests),",
+      "GET /_double/requests[?endpoint=search] (arrival and finish times, ms, status and identity of recent requests),",
+      "OAuth: GET/POST /login/oauth/authorize (a consent form), POST /login/oauth/access_token, GET /user,",
+      "DELETE /applications/{client_id}/token; POST /_double/oauth/revoke?login=L, POST /_double/oauth/expire-codes,",
+      "GET /_double/oauth/tokens?login=L, POST /_double/ratelimit?…&login=L (a signed-in user's own window).",
       "POST /_double/faults?mode=NAME (mode=none clears it). Modes, seeded by --seed and the request target:",
     ] + modeList())
 

@@ -1,0 +1,306 @@
+import GitHubDouble
+import HTTP
+import HTTPServer
+import TestSupport
+import Testing
+
+/// The double's OAuth web flow, as GitHub documents it, driven through its handler without a browser.
+@Suite("OAuth web flow", .timeLimit(.minutes(3)))
+struct OAuthFlowTests {
+  static let client = DoubleConfiguration.demoClientID
+  static let secret = DoubleConfiguration.demoClientSecret
+  static let callback = "http://127.0.0.1:8080/login/callback"
+  static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+  static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+  /// A small double on a settable clock.
+  static func double(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> (GitHubDouble, TestClock)
+  {
+    let clock = TestClock(1_800_000_000)
+    return (Fixtures.small(configure, clock: clock), clock)
+  }
+
+  static func send(
+    _ double: GitHubDouble, _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:],
+    form: [(String, String)]? = nil,
+    body: String? = nil
+  ) async throws -> HTTPResponse {
+    var h = headers
+    var bytes: [UInt8] = []
+    if let form {
+      h.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+      bytes = Array(URLEncoding.formatQuery(form).utf8)
+    } else if let body {
+      bytes = Array(body.utf8)
+    }
+    if h["Host"] == nil { h.add(name: "Host", value: "double.test") }
+    var response = try await double.handler(
+      HTTPRequest(method: method, target: target, headers: h, body: bytes),
+      RequestContext(requestID: "T1", parameters: [:], remoteAddress: "127.0.0.1:5000"))
+    if case .stream(let stream) = response.body {
+      var all: [UInt8] = []
+      for try await chunk in stream { all += chunk }
+      response.body = .bytes(all)
+    }
+    return response
+  }
+
+  /// The query items of a `Location`.
+  static func location(_ response: HTTPResponse) -> [String: String] {
+    let value = response.headers["Location"] ?? ""
+    var items: [String: String] = [:]
+    guard let q = value.firstIndex(of: "?") else { return items }
+    for item in URLEncoding.parseQuery(value[value.index(after: q)...]) { items[item.name] = item.value }
+    return items
+  }
+
+  static let authorizeFields: [(String, String)] = [
+    ("client_id", client), ("redirect_uri", callback), ("state", "st4te"), ("code_challenge", challenge),
+    ("code_challenge_method", "S256"),
+  ]
+
+  /// Posts the consent form as `login` and returns the code.
+  static func authorize(_ double: GitHubDouble, login: String, private: Bool = false) async throws -> String {
+    var form = authorizeFields + [("login", login), ("action", "authorize")]
+    if `private` { form.append(("private", "on")) }
+    let response = try await send(double, .post, "/login/oauth/authorize", form: form)
+    #expect(response.status.code == 302)
+    #expect(location(response)["state"] == "st4te")
+    return try #require(location(response)["code"])
+  }
+
+  /// Exchanges a code; the JSON answer.
+  static func exchange(
+    _ double: GitHubDouble, code: String, verifier: String? = verifier, secret: String = secret,
+    redirect: String = callback, client: String = client
+  ) async throws -> SchemaJSON {
+    var form = [("client_id", client), ("client_secret", secret), ("code", code), ("redirect_uri", redirect)]
+    if let verifier { form.append(("code_verifier", verifier)) }
+    let response = try await send(
+      double, .post, "/login/oauth/access_token", headers: ["Accept": "application/json"], form: form)
+    #expect(response.status.code == 200)
+    return try response.json()
+  }
+
+  static func signedIn(_ double: GitHubDouble, login: String, private: Bool = false) async throws -> String {
+    let code = try await authorize(double, login: login, private: `private`)
+    return try #require(try await exchange(double, code: code)["access_token"]?.string)
+  }
+
+  static func privateOwner(_ double: GitHubDouble) throws -> String {
+    let repo = try #require(double.catalog.privateRepositories.first)
+    return double.catalog.owners[repo.ownerIndex].login
+  }
+
+  @Test func theAuthorizePageIsAFormWithLoginPrivateAuthorizeAndCancelAndEscapesWhatItEchoes() async throws {
+    let (double, _) = Self.double()
+    let query = URLEncoding.formatQuery(
+      [("client_id", Self.client), ("redirect_uri", Self.callback), ("state", "\"><script>x</script>")])
+    let page = try await Self.send(double, .get, "/login/oauth/authorize?" + query)
+    #expect(page.status.code == 200)
+    #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
+    let html = page.text
+    #expect(
+      html.contains("name=\"login\"") && html.contains("type=\"checkbox\" id=\"private\" name=\"private\""))
+    #expect(html.contains("value=\"authorize\"") && html.contains("value=\"cancel\""))
+    #expect(!html.contains("<script>") && html.contains("&quot;&gt;&lt;script&gt;"))
+    #expect(html.contains(try Self.privateOwner(double)))
+  }
+
+  @Test func anUnknownClientOrABadRedirectOrChallengeIsRefused() async throws {
+    let (double, _) = Self.double { $0.oauthCallbacks = [Self.client: "http://127.0.0.1:8080/login"] }
+    let unknown = try await Self.send(
+      double, .get, "/login/oauth/authorize?client_id=nope&redirect_uri=http://a/")
+    #expect(unknown.status.code == 404)
+    let elsewhere = try await Self.send(
+      double, .get, "/login/oauth/authorize?client_id=\(Self.client)&redirect_uri=http://evil.test/cb&state=s"
+    )
+    #expect(elsewhere.status.code == 302)
+    #expect(elsewhere.headers["Location"]?.hasPrefix("http://127.0.0.1:8080/login?") == true)
+    #expect(
+      Self.location(elsewhere)["error"] == "redirect_uri_mismatch" && Self.location(elsewhere)["state"] == "s"
+    )
+    let plain = try await Self.send(
+      double, .get,
+      "/login/oauth/authorize?client_id=\(Self.client)&redirect_uri=\(Self.callback)&code_challenge=abc&code_challenge_method=plain"
+    )
+    #expect(Self.location(plain)["error"] == "invalid_request")
+    let below = try await Self.send(
+      double, .get,
+      "/login/oauth/authorize?client_id=\(Self.client)&redirect_uri=http://127.0.0.1:8080/login/callback")
+    #expect(below.status.code == 200)
+  }
+
+  @Test func cancelRedirectsWithAccessDeniedAndTheState() async throws {
+    let (double, _) = Self.double()
+    let response = try await Self.send(
+      double, .post, "/login/oauth/authorize",
+      form: Self.authorizeFields + [("login", "someone"), ("action", "cancel")])
+    #expect(response.status.code == 302)
+    #expect(response.headers["Location"]?.hasPrefix(Self.callback + "?") == true)
+    let items = Self.location(response)
+    #expect(items["error"] == "access_denied" && items["state"] == "st4te" && items["code"] == nil)
+    #expect(items["error_description"]?.isEmpty == false)
+  }
+
+  @Test func anOrganisationOrAMalformedLoginCannotSignIn() async throws {
+    let (double, _) = Self.double()
+    let org = try #require(double.catalog.owners.first { $0.isOrganization })
+    for login in [org.login, "-bad", "a--b", "<x>", ""] {
+      let response = try await Self.send(
+        double, .post, "/login/oauth/authorize",
+        form: Self.authorizeFields + [("login", login), ("action", "authorize")])
+      #expect(response.status.code == 422)
+      #expect(response.headers["Location"] == nil)
+    }
+  }
+
+  @Test func aCodeBuysOneTokenOnceWithinTenMinutes() async throws {
+    let (double, clock) = Self.double()
+    let code = try await Self.authorize(double, login: "reader-one", private: true)
+    let answer = try await Self.exchange(double, code: code)
+    let token = try #require(answer["access_token"]?.string)
+    #expect(token.hasPrefix("gho_") && token.utf8.count == 40)
+    #expect(token.dropFirst(4).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+    #expect(answer["token_type"]?.string == "bearer" && answer["scope"]?.string == "repo")
+    // Replayed.
+    let replay = try await Self.exchange(double, code: code)
+    #expect(replay["error"]?.string == "bad_verification_code" && replay["access_token"] == nil)
+    #expect(replay["error_description"]?.string == "The code passed is incorrect or expired.")
+    // Expired: 10 minutes is too late, just under is fine.
+    let late = try await Self.authorize(double, login: "reader-one")
+    let inTime = try await Self.authorize(double, login: "reader-one")
+    clock.advance(599)
+    #expect(try await Self.exchange(double, code: inTime)["access_token"]?.string != nil)
+    clock.advance(1)
+    #expect(try await Self.exchange(double, code: late)["error"]?.string == "bad_verification_code")
+    #expect(try await Self.exchange(double, code: "0000000000")["error"]?.string == "bad_verification_code")
+  }
+
+  @Test func theClientTheRedirectAndTheVerifierAreChecked() async throws {
+    let (double, _) = Self.double()
+    let cases: [(String?, String, String, String)] = [
+      (String(repeating: "x", count: 43), Self.secret, Self.callback, "invalid_grant"),
+      (nil, Self.secret, Self.callback, "invalid_grant"),
+      ("short", Self.secret, Self.callback, "invalid_grant"),
+      (Self.verifier, "wrong-secret", Self.callback, "incorrect_client_credentials"),
+      (Self.verifier, Self.secret, Self.callback + "/elsewhere", "redirect_uri_mismatch"),
+    ]
+    for (verifier, secret, redirect, error) in cases {
+      let code = try await Self.authorize(double, login: "checker")
+      let answer = try await Self.exchange(
+        double, code: code, verifier: verifier, secret: secret, redirect: redirect)
+      #expect(answer["error"]?.string == error)
+      #expect(answer["access_token"] == nil)
+      // A code that failed a check is used up: the right values do not rescue it.
+      if error != "incorrect_client_credentials" {
+        #expect(try await Self.exchange(double, code: code)["error"]?.string == "bad_verification_code")
+      }
+    }
+    let code = try await Self.authorize(double, login: "checker")
+    #expect(
+      try await Self.exchange(double, code: code, client: "Iv1.other")["error"]?.string
+        == "incorrect_client_credentials")
+  }
+
+  @Test func withoutJSONTheAnswerIsFormEncodedAsGitHubDoes() async throws {
+    let (double, _) = Self.double()
+    let code = try await Self.authorize(double, login: "former")
+    let response = try await Self.send(
+      double, .post, "/login/oauth/access_token",
+      form: [
+        ("client_id", Self.client), ("client_secret", Self.secret), ("code", code),
+        ("code_verifier", Self.verifier),
+      ])
+    #expect(response.headers["Content-Type"]?.hasPrefix("application/x-www-form-urlencoded") == true)
+    let items = URLEncoding.parseQuery(response.text)
+    #expect(items.first?.name == "access_token" && items.first?.value.hasPrefix("gho_") == true)
+  }
+
+  @Test func userAnswersForALiveTokenOnlyAndCarriesItsScopes() async throws {
+    let (double, _) = Self.double()
+    let owner = try Self.privateOwner(double)
+    let token = try await Self.signedIn(double, login: owner.uppercased(), private: true)
+    let user = try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(token)"])
+    #expect(user.status.code == 200)
+    #expect(user.headers["X-OAuth-Scopes"] == "repo")
+    let json = try user.json()
+    #expect(json["login"]?.string == owner)
+    let id = try #require(double.catalog.owners.first { $0.login == owner }?.id)
+    #expect(json["id"]?.int == id)
+    #expect(try await Self.send(double, .get, "/user").status.code == 401)
+    #expect(
+      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer gho_madeup"]).status.code
+        == 401)
+    // Revoked from the control API (as when the user revokes the app): 401 everywhere.
+    #expect(double.revokeTokens(login: owner) == 1)
+    let after = try await Self.send(double, .get, "/user", headers: ["Authorization": "token \(token)"])
+    #expect(after.status.code == 401)
+    let search = try await Self.send(
+      double, .get, "/search/repositories?q=a", headers: ["Authorization": "Bearer \(token)"])
+    #expect(search.status.code == 401)
+    #expect(try search.json()["message"]?.string == "Bad credentials")
+  }
+
+  @Test func aScopeGrantedOnceComesWithLaterTokensOfTheSameApp() async throws {
+    let (double, _) = Self.double()
+    _ = try await Self.signedIn(double, login: "granter", private: true)
+    let code = try await Self.authorize(double, login: "granter", private: false)
+    #expect(try await Self.exchange(double, code: code)["scope"]?.string == "repo")
+    let other = try await Self.authorize(double, login: "someone-else")
+    #expect(try await Self.exchange(double, code: other)["scope"]?.string == "")
+  }
+
+  @Test func revocationNeedsTheAppsBasicCredentials() async throws {
+    let (double, _) = Self.double()
+    let token = try await Self.signedIn(double, login: "leaver")
+    let path = "/applications/\(Self.client)/token"
+    let body = "{\"access_token\":\"\(token)\"}"
+    let good = "Basic " + Base64.encode(Array("\(Self.client):\(Self.secret)".utf8))
+    let bad = "Basic " + Base64.encode(Array("\(Self.client):nope".utf8))
+    #expect(try await Self.send(double, .delete, path, body: body).status.code == 401)
+    #expect(
+      try await Self.send(double, .delete, path, headers: ["Authorization": bad], body: body).status.code
+        == 404)
+    #expect(
+      try await Self.send(double, .delete, path, headers: ["Authorization": good], body: "{}").status.code
+        == 422)
+    #expect(double.liveTokenCount(login: "leaver") == 1)
+    #expect(
+      try await Self.send(double, .delete, path, headers: ["Authorization": good], body: body).status.code
+        == 204)
+    #expect(double.liveTokenCount(login: "leaver") == 0)
+    #expect(
+      try await Self.send(double, .delete, path, headers: ["Authorization": good], body: body).status.code
+        == 404)
+    #expect(
+      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(token)"]).status.code
+        == 401)
+  }
+
+  @Test func theEleventhTokenOfAUserAndAppRevokesTheOldest() async throws {
+    let (double, _) = Self.double()
+    var tokens: [String] = []
+    for _ in 0..<11 { tokens.append(try #require(double.signIn(login: "many", seesPrivate: false))) }
+    #expect(double.liveTokenCount(login: "many") == 10)
+    #expect(
+      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(tokens[0])"]).status
+        .code == 401)
+    #expect(
+      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(tokens[1])"]).status
+        .code == 200)
+    #expect(Set(tokens).count == 11)
+  }
+
+  @Test func theControlAPIRevokesExpiresAndCounts() async throws {
+    let (double, _) = Self.double()
+    _ = try await Self.signedIn(double, login: "ctl")
+    let code = try await Self.authorize(double, login: "ctl")
+    #expect(try await Self.send(double, .get, "/_double/oauth/tokens?login=ctl").json()["live"]?.int == 1)
+    #expect(try await Self.send(double, .post, "/_double/oauth/expire-codes").status.code == 200)
+    #expect(try await Self.exchange(double, code: code)["error"]?.string == "bad_verification_code")
+    #expect(try await Self.send(double, .post, "/_double/oauth/revoke?login=ctl").json()["revoked"]?.int == 1)
+    #expect(double.liveTokenCount(login: "ctl") == 0)
+    #expect(try await Self.send(double, .post, "/_double/oauth/revoke").status.code == 400)
+  }
+}
