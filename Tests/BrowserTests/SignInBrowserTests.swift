@@ -6,17 +6,20 @@ extension BrowserSuites {
   /// Sign in with GitHub in Chromium against `repo-scroll --demo`, whose in-process double plays
   /// GitHub's OAuth side: click "Sign in with GitHub", authorize on the double's page, come back signed
   /// in, scroll 300 rows, pass axe, reach Sign out by keyboard and sign out.
-  ///
-  /// NEEDS THE DOUBLE'S OAUTH SIDE (issue 18, branch `signin-github`): the double on this branch does
-  /// not serve `/login/oauth/authorize` yet. Enable at merge by removing the `.disabled` trait; then
-  /// also count the double's searches by identity (its request log) once AppProcesses can pass
-  /// `--github-web-url` pointing at a standalone double.
-  @Suite(
-    "Sign in with GitHub in Chromium",
-    .disabled("needs the double's OAuth side (issue 18, signin-github); enable at merge"))
+  /// The demo double's request log (on the port its authorize page came from) must show every search
+  /// made after sign-in as that reader, and none as the server.
+  @Suite("Sign in with GitHub in Chromium", .timeLimit(.minutes(4)))
   struct SignInBrowserTests {
     static let query = "q=stars%3A%3E%3D0&sort=stars&order=desc"
     static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+
+    /// The identity of each search the double has answered, oldest first.
+    static func searchIdentities(_ port: Int) async throws -> [String] {
+      let reply = try await WebDriverLoopbackHTTP.exchange(
+        port: port, method: "GET", path: "/_double/requests?endpoint=search", body: nil, timeout: .seconds(10)
+      )
+      return reply.text.matches(of: #/"identity":"([^"]*)"/#).map { String($0.1) }
+    }
 
     @Test func signInScrollThreeHundredRowsAndSignOut() async throws {
       let app = try ProcessRunner(
@@ -37,6 +40,13 @@ extension BrowserSuites {
           // The double's authorize page: a login field, Authorize and Cancel.
           try await session.waitForScript(
             "document.querySelector('input[name=login]')", timeout: .seconds(15))
+          // The demo double serves the authorize page on its own port: its request log is read there.
+          let authorize = try await session.currentURL()
+          let doublePort = try #require(
+            authorize.firstMatch(of: #/^http://127\.0\.0\.1:(\d+)//#).flatMap { Int($0.1) })
+          let searchesBefore = try await Self.searchIdentities(doublePort).count
+          // The double suggests a login of its catalog; the reader types their own over it.
+          try await session.executeScript("document.querySelector('input[name=login]').value = '';")
           let login = try #require(try await session.findElement(css: "input[name=login]"))
           try await session.sendKeys("mona", to: login)
           try await session.executeScript(
@@ -61,6 +71,10 @@ extension BrowserSuites {
                 "\(Self.cardCount) > \(rows) && \(Self.cardCount)", timeout: .seconds(15)
               ).int ?? rows
           }
+          let identities = try await Self.searchIdentities(doublePort).dropFirst(searchesBefore)
+          #expect(identities.count >= 2, "the reader's scrolling reached GitHub: \(identities)")
+          #expect(
+            identities.allSatisfy { $0 == "mona" }, "every search after sign-in as the reader: \(identities)")
           let violations = try await AxeCore.run(in: session, source: try AxeCore.source())
           #expect(violations.isEmpty, "axe: \(violations)")
           // Keyboard: the sign-out button is reachable with Tab from the top of the page.
