@@ -13,6 +13,7 @@ let package = Package(
   targets: [
     // MARK: C shims
     .target(name: "CEpoll"),
+    .target(name: "CBuildInfo"),
     .systemLibrary(
       name: "CCurl",
       pkgConfig: "libcurl",
@@ -39,7 +40,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions",
+        "Redis", "CommandLineOptions", "CBuildInfo",
       ]),
 
     // MARK: Executables

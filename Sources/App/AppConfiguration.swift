@@ -1,4 +1,5 @@
 import CommandLineOptions
+import HTTP
 
 /// Everything `repo-scroll` can be configured with. Each setting comes from a CLI flag, then an
 /// environment variable, then a default; `--help` prints the table built from `AppConfiguration.options`.
@@ -63,6 +64,18 @@ public struct AppConfiguration: Sendable {
   /// Milliseconds a Redis command may take before the instance falls back to its local state.
   public var redisTimeoutMS = 50
 
+  // Operations: what a production host needs (see README "Deploying").
+  /// `--version` was given: print `BuildInfo.versionLine` and exit.
+  public var showVersion = false
+  /// Proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-Id` are believed.
+  public var trustedProxies = TrustedProxies()
+  /// Log lines as text or JSON lines.
+  public var logFormat = LogFormat.text
+  /// The `instance` field of JSON log lines; nil is `hostname-pid`.
+  public var instance: String?
+  /// File holding the GitHub token (read at startup, never printed).
+  public var githubTokenFile: String?
+
   /// The defaults.
   public init() {}
 
@@ -76,8 +89,19 @@ public struct AppConfiguration: Sendable {
     -> ParseResult
   {
     let result = try Self.table.parse(arguments, environment: environment, into: &self)
-    // The token comes from the environment only: a flag would show it in `ps`.
-    if let token = environment["GITHUB_TOKEN"], !token.isEmpty { githubToken = token }
+    // The token never comes from a flag value (it would show in `ps`): a file named by a flag, the
+    // environment, or the systemd credential `github-token`, in that order.
+    if let file = githubTokenFile {
+      do {
+        githubToken = try SecretSource.read(file: file)
+      } catch {
+        throw OptionError("--github-token-file: \(error.description)")
+      }
+    } else if let token = environment["GITHUB_TOKEN"], !token.isEmpty {
+      githubToken = token
+    } else if let token = try SecretSource.credential("github-token", environment: environment) {
+      githubToken = token
+    }
     return result
   }
 
@@ -90,6 +114,8 @@ public struct AppConfiguration: Sendable {
     epilogue: [
       "environment only:",
       "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged",
+      "  CREDENTIALS_DIRECTORY       systemd credentials (LoadCredential=); github-token is read from it",
+      "                              when neither --github-token-file nor GITHUB_TOKEN is given",
     ])
 
   static let options: [Option<AppConfiguration>] = [
@@ -195,6 +221,29 @@ public struct AppConfiguration: Sendable {
       "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
       help: "Redis command timeout before falling back to local state (50)"
     ) { $0.redisTimeoutMS = try OptionValue.int($1, in: 1...10_000) },
+    // Operations: version, proxies, log format, secrets from files.
+    Option("--version", env: nil, value: nil, help: "print the version and commit, then exit") {
+      $0.showVersion = try OptionValue.bool($1)
+    },
+    Option(
+      "--trusted-proxies", env: "TRUSTED_PROXIES", value: "CIDR,...",
+      help: "believe X-Forwarded-For/-Proto and X-Request-Id only from these (none)"
+    ) { $0.trustedProxies = try TrustedProxies(parsing: $1) },
+    Option(
+      "--log-format", env: "LOG_FORMAT", value: "text|json", help: "log lines as text or JSON lines (text)"
+    ) {
+      guard let format = LogFormat(rawValue: $1) else {
+        throw OptionError("expected text or json, got \($1)")
+      }
+      $0.logFormat = format
+    },
+    Option("--instance", env: "INSTANCE_NAME", value: "NAME", help: "instance name in JSON logs (host-pid)") {
+      $0.instance = $1
+    },
+    Option(
+      "--github-token-file", env: "GITHUB_TOKEN_FILE", value: "PATH",
+      help: "read the GitHub token from this file (else $GITHUB_TOKEN, else credential github-token)"
+    ) { $0.githubTokenFile = $1 },
   ]
 }
 

@@ -80,11 +80,13 @@ public final class RepoScrollApp: Sendable {
       "preload": .list(modules.importedURLs.map { .string($0) }),
     ])
 
+    let secrets = [configuration.githubToken]
+    let instance = configuration.instance ?? AccessLog.defaultInstance
     let accessLog: AccessLog?
     if let log {
-      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
+      accessLog = AccessLog(sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
     } else if configuration.accessLog {
-      accessLog = AccessLog(sink: nil, secret: configuration.githubToken)
+      accessLog = AccessLog(sink: nil, secrets: secrets, format: configuration.logFormat, instance: instance)
     } else {
       accessLog = nil
     }
@@ -109,7 +111,8 @@ public final class RepoScrollApp: Sendable {
         sharedStore: sharedStore)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
-      let failures = AccessLog(sink: log, secret: configuration.githubToken)
+      let failures = AccessLog(
+        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
       var api = CurlClientConfiguration(totalTimeout: .seconds(15))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
@@ -131,6 +134,15 @@ public final class RepoScrollApp: Sendable {
     handler = routes.makeHandler()
   }
 
+  /// Writes one event line (startup, shutdown) to standard error in the configured log format,
+  /// redacted like the access log.
+  public static func logEvent(_ message: String, configuration: AppConfiguration, level: String = "info") {
+    AccessLog(
+      sink: nil, secrets: [configuration.githubToken], format: configuration.logFormat,
+      instance: configuration.instance ?? AccessLog.defaultInstance
+    ).note(configuration.logFormat == .json ? message : "repo-scroll: " + message, level: level)
+  }
+
   /// Starts listening; returns the bound port.
   @discardableResult
   public func start() throws -> Int {
@@ -141,6 +153,7 @@ public final class RepoScrollApp: Sendable {
     settings.headerTimeout = .seconds(configuration.headerTimeout)
     settings.idleTimeout = .seconds(configuration.idleTimeout)
     settings.drainTimeout = .seconds(configuration.drainTimeout)
+    settings.trustedProxies = configuration.trustedProxies
     let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }
@@ -149,6 +162,8 @@ public final class RepoScrollApp: Sendable {
 
   /// Drains the server (in-flight requests finish within the drain timeout), then stops libcurl.
   public func shutdown() async {
+    // From now on /healthz says 503 "draining" to whoever still asks on an open connection.
+    routes.draining.store(true, ordering: .relaxed)
     let http = server.withLock { s -> HTTPServer? in
       defer { s = nil }
       return s

@@ -25,6 +25,10 @@ do {
     print(text)
     exit(0)
   }
+  if configuration.showVersion {
+    print(BuildInfo.versionLine)
+    exit(0)
+  }
 } catch {
   fail("\(error)")
 }
@@ -61,7 +65,7 @@ Task.detached { [storeBox, configuration] in
   do throws(RepoScrollApp.StartupError) {
     storeBox.result = .success(
       try await RepoScrollApp.connectSharedStore(configuration) { line in
-        FileHandle.standardError.write(Data("repo-scroll: \(line)\n".utf8))
+        RepoScrollApp.logEvent(line, configuration: configuration)
       })
   } catch {
     storeBox.result = .failure(error)
@@ -86,7 +90,7 @@ do {
   let port = try app.start()
   var mode = configuration.demo ? " (demo: offline GitHub double)" : ""
   if sharedStore != nil { mode += " (shared mode: Redis)" }
-  print("RepoScroll listening on http://\(configuration.host):\(port)/\(mode)")
+  print("RepoScroll \(BuildInfo.version) listening on http://\(configuration.host):\(port)/\(mode)")
   fflush(nil)  // flushes every stream; the listening line must reach a pipe at once
 } catch {
   fail("cannot listen on \(configuration.host):\(configuration.port): \(error)")
@@ -94,12 +98,13 @@ do {
 
 // Signals arrive on a dispatch source rather than a C handler so shutdown can run async code.
 let stopDemo = double
+let settled = configuration
 var signalSources: [any DispatchSourceSignal] = []
 for signalNumber in [SIGINT, SIGTERM] {
   signal(signalNumber, SIG_IGN)
   let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
   source.setEventHandler {
-    FileHandle.standardError.write(Data("repo-scroll: draining connections\n".utf8))
+    RepoScrollApp.logEvent("draining connections", configuration: settled)
     Task {
       await app.shutdown()
       sharedStore?.shutdown()
