@@ -105,6 +105,14 @@ for signalNumber in [SIGINT, SIGTERM] {
   let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
   source.setEventHandler {
     RepoScrollApp.logEvent("draining connections", configuration: settled)
+    // A watchdog: the server gives up on in-flight requests at the drain timeout and on handlers
+    // that ignore cancellation 2 s later; whatever still holds the process then is not worth waiting
+    // for, because a supervisor (systemd's TimeoutStopSec, a rolling restart) is waiting on the exit.
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(settled.drainTimeout + 5)) {
+      RepoScrollApp.logEvent(
+        "drain did not finish within --drain-timeout + 5 s; exiting", configuration: settled, level: "error")
+      exit(1)
+    }
     Task {
       await app.shutdown()
       sharedStore?.shutdown()
