@@ -13,6 +13,7 @@ let package = Package(
   targets: [
     // MARK: C shims
     .target(name: "CEpoll"),
+    .target(name: "CBuildInfo"),
     .systemLibrary(
       name: "CCurl",
       pkgConfig: "libcurl",
@@ -41,7 +42,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions", "Sessions",
+        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo",
       ]),
 
     // MARK: Executables

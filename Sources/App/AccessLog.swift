@@ -2,30 +2,56 @@ import GitHub
 import Glibc
 import HTTPServer
 
-/// One line per request: id, method, target with its query string, status, body bytes, duration.
-/// The server formats the lines on its loop threads and writes them in batches (`writer`). The token
-/// is never in a target we log, but any line that somehow holds it is redacted anyway.
+/// One line per request: id, method, target with its query string, status, body bytes, duration and
+/// client, as text or as JSON lines (`--log-format`). The server formats the lines on its loop
+/// threads and writes them in batches (`writer`). Secrets (the token, the OAuth client secret) are
+/// never in a target we log, but any line that somehow holds one is redacted anyway; cookies and
+/// `Authorization` are never logged at all.
 struct AccessLog: Sendable {
   /// Receives each line without its newline (tests); nil writes batches to standard error.
   let sink: (@Sendable (String) -> Void)?
-  let redactor: Redactor
+  let redactors: [Redactor]
+  let format: LogFormat
+  /// The `instance` field of JSON lines.
+  let instance: String
 
-  init(sink: (@Sendable (String) -> Void)?, secret: String?) {
+  init(
+    sink: (@Sendable (String) -> Void)?, secrets: [String?], format: LogFormat = .text,
+    instance: String = AccessLog.defaultInstance
+  ) {
     self.sink = sink
-    self.redactor = Redactor(secret: secret)
+    self.redactors = secrets.compactMap { $0 }.filter { !$0.isEmpty }.map { Redactor(secret: $0) }
+    self.format = format
+    self.instance = instance
+  }
+
+  /// `hostname-pid`: tells instances on one host, and a restarted instance, apart.
+  static var defaultInstance: String {
+    var name = [CChar](repeating: 0, count: 256)
+    let host =
+      gethostname(&name, name.count - 1) == 0
+      ? String(decoding: name.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : "host"
+    return "\(host)-\(getpid())"
   }
 
   /// The server's batched writer: formats and redacts each entry, writes whole batches.
   var writer: AccessLogWriter {
-    let redactor = self.redactor
+    let redactors = self.redactors
     let sink = self.sink
+    let json = format == .json
+    let instance = self.instance
     // A test sink sees each line at once; standard error gets batches.
     return AccessLogWriter(
       flushBytes: sink == nil ? 16 * 1024 : 0,
       format: { entry, buffer in
         let start = buffer.count
-        entry.write(into: &buffer)
-        redactor.redact(&buffer, from: start)
+        if json {
+          entry.writeJSON(instance: instance, into: &buffer)
+        } else {
+          entry.write(into: &buffer)
+        }
+        for redactor in redactors { redactor.redact(&buffer, from: start) }
       },
       write: { batch in
         guard let sink else { return AccessLogWriter.standardError(batch) }
@@ -33,12 +59,19 @@ struct AccessLog: Sendable {
       })
   }
 
-  /// A free-form line (errors), redacted and made printable like the request lines, written at once.
-  func note(_ text: String) {
+  /// A free-form event line (errors), redacted and made printable like the request lines, written at
+  /// once; with the request's id when it belongs to one.
+  func note(_ text: String, requestID: String? = nil, level: String = "error") {
     var line: [UInt8] = []
-    for byte in text.utf8 { line.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
-    line.append(10)
-    redactor.redact(&line, from: 0)
+    if format == .json {
+      AccessLogEntry.writeJSONEvent(
+        level: level, requestID: requestID, message: text, instance: instance, into: &line)
+    } else {
+      if let requestID { line.append(contentsOf: (requestID + " ").utf8) }
+      for byte in text.utf8 { line.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
+      line.append(10)
+    }
+    for redactor in redactors { redactor.redact(&line, from: 0) }
     writer.write(line)
   }
 }

@@ -1,4 +1,5 @@
 import CommandLineOptions
+import HTTP
 
 /// Everything `repo-scroll` can be configured with. Each setting comes from a CLI flag, then an
 /// environment variable, then a default; `--help` prints the table built from `AppConfiguration.options`.
@@ -80,8 +81,23 @@ public struct AppConfiguration: Sendable {
   /// Allow a plain-http public URL that is not loopback (cookies then travel in clear).
   public var insecureCookies = false
 
+  // Operations: what a production host needs (see README "Deploying").
+  /// `--version` was given: print `BuildInfo.versionLine` and exit.
+  public var showVersion = false
+  /// Proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-Id` are believed.
+  public var trustedProxies = TrustedProxies()
+  /// Log lines as text or JSON lines.
+  public var logFormat = LogFormat.text
+  /// The `instance` field of JSON log lines; nil is `hostname-pid`.
+  public var instance: String?
+  /// File holding the GitHub token (read at startup, never printed).
+  public var githubTokenFile: String?
+
   /// The defaults.
   public init() {}
+
+  /// Every secret the configuration holds, which log lines redact.
+  var secrets: [String?] { [githubToken, githubClientSecret] }
 
   /// What parsing the command line produced.
   public typealias ParseResult = CommandLineOptions.ParseResult
@@ -93,11 +109,31 @@ public struct AppConfiguration: Sendable {
     -> ParseResult
   {
     let result = try Self.table.parse(arguments, environment: environment, into: &self)
-    // The token comes from the environment only: a flag would show it in `ps`.
-    if let token = environment["GITHUB_TOKEN"], !token.isEmpty { githubToken = token }
-    // So does the OAuth client secret (or a file, read by its flag).
-    if githubClientSecret == nil, let secret = environment["GITHUB_CLIENT_SECRET"], !secret.isEmpty {
-      githubClientSecret = secret
+    // The token never comes from a flag value (it would show in `ps`): a file named by a flag, the
+    // environment, or the systemd credential `github-token`, in that order.
+    if let file = githubTokenFile {
+      do {
+        githubToken = try SecretSource.read(file: file)
+      } catch {
+        throw OptionError("--github-token-file: \(error.description)")
+      }
+    } else if let token = environment["GITHUB_TOKEN"], !token.isEmpty {
+      githubToken = token
+    } else if let token = try SecretSource.credential("github-token", environment: environment) {
+      githubToken = token
+    }
+    // So does the OAuth client secret: its file flag (read by the option), the environment, or the
+    // credential `github-client-secret`.
+    if githubClientSecret == nil {
+      if let secret = environment["GITHUB_CLIENT_SECRET"], !secret.isEmpty {
+        githubClientSecret = secret
+      } else if let secret = try SecretSource.credential("github-client-secret", environment: environment) {
+        githubClientSecret = secret
+      }
+    }
+    // The session key: its file flag, or the credential `session-key` (raw 32 bytes or 64 hex digits).
+    if sessionKey == nil, let path = SecretSource.credentialPath("session-key", environment: environment) {
+      sessionKey = try SignInSettings.sessionKey(fromFile: path)
     }
     return result
   }
@@ -112,6 +148,8 @@ public struct AppConfiguration: Sendable {
       "environment only:",
       "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged",
       "  GITHUB_CLIENT_SECRET        the OAuth app's secret for sign-in (or --github-client-secret-file)",
+      "  CREDENTIALS_DIRECTORY       systemd credentials (LoadCredential=): github-token, github-client-secret",
+      "                              and session-key are read from it when not given otherwise",
     ])
 
   static let options: [Option<AppConfiguration>] = [
@@ -242,6 +280,29 @@ public struct AppConfiguration: Sendable {
       "--insecure-cookies", env: "INSECURE_COOKIES", value: nil,
       help: "allow a plain-http public URL that is not loopback (off)"
     ) { $0.insecureCookies = try OptionValue.bool($1) },
+    // Operations: version, proxies, log format, secrets from files.
+    Option("--version", env: nil, value: nil, help: "print the version and commit, then exit") {
+      $0.showVersion = try OptionValue.bool($1)
+    },
+    Option(
+      "--trusted-proxies", env: "TRUSTED_PROXIES", value: "CIDR,...",
+      help: "believe X-Forwarded-For/-Proto and X-Request-Id only from these (none)"
+    ) { $0.trustedProxies = try TrustedProxies(parsing: $1) },
+    Option(
+      "--log-format", env: "LOG_FORMAT", value: "text|json", help: "log lines as text or JSON lines (text)"
+    ) {
+      guard let format = LogFormat(rawValue: $1) else {
+        throw OptionError("expected text or json, got \($1)")
+      }
+      $0.logFormat = format
+    },
+    Option("--instance", env: "INSTANCE_NAME", value: "NAME", help: "instance name in JSON logs (host-pid)") {
+      $0.instance = $1
+    },
+    Option(
+      "--github-token-file", env: "GITHUB_TOKEN_FILE", value: "PATH",
+      help: "read the GitHub token from this file (else $GITHUB_TOKEN, else credential github-token)"
+    ) { $0.githubTokenFile = $1 },
   ]
 }
 

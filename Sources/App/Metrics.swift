@@ -8,9 +8,26 @@ public final class Metrics: Sendable {
     let status: Int
   }
 
+  /// Upper bounds of the duration buckets, in seconds: static files and cached fragments land in
+  /// the first few, upstream-bound pages (80–900 ms at GitHub) in the middle, stalls at the top.
+  static let bucketBounds: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+  /// One route's duration histogram: counts per bucket (not cumulative; summed when rendered).
+  struct Histogram {
+    var buckets = [Int](repeating: 0, count: Metrics.bucketBounds.count)
+    var count = 0
+    var sum = 0.0
+
+    mutating func observe(_ seconds: Double) {
+      count += 1
+      sum += seconds
+      if let index = Metrics.bucketBounds.firstIndex(where: { seconds <= $0 }) { buckets[index] += 1 }
+    }
+  }
+
   struct State {
     var requests: [Key: Int] = [:]
-    var durationSeconds: [String: Double] = [:]
+    var durations: [String: Histogram] = [:]
     var inFlight = 0
   }
 
@@ -29,7 +46,7 @@ public final class Metrics: Sendable {
     state.withLock {
       $0.inFlight -= 1
       $0.requests[Key(route: route, status: status), default: 0] += 1
-      $0.durationSeconds[route, default: 0] += seconds
+      $0.durations[route, default: Histogram()].observe(seconds)
     }
   }
 
@@ -51,9 +68,17 @@ public final class Metrics: Sendable {
       out.sample(
         "reposcroll_http_requests_total", labels: "route=\"\(key.route)\",status=\"\(key.status)\"", value)
     }
-    out.family("reposcroll_http_request_seconds_total", .counter, "Time spent answering, by route.")
-    for (route, value) in snapshot.durationSeconds.sorted(by: { $0.key < $1.key }) {
-      out.sample("reposcroll_http_request_seconds_total", labels: "route=\"\(route)\"", value)
+    let name = "reposcroll_http_request_duration_seconds"
+    out.family(name, .histogram, "Time from the request to its last byte queued, by route.")
+    for (route, histogram) in snapshot.durations.sorted(by: { $0.key < $1.key }) {
+      var cumulative = 0
+      for (bound, count) in zip(Self.bucketBounds, histogram.buckets) {
+        cumulative += count
+        out.sample(name + "_bucket", labels: "route=\"\(route)\",le=\"\(bound)\"", cumulative)
+      }
+      out.sample(name + "_bucket", labels: "route=\"\(route)\",le=\"+Inf\"", histogram.count)
+      out.sample(name + "_sum", labels: "route=\"\(route)\"", histogram.sum)
+      out.sample(name + "_count", labels: "route=\"\(route)\"", histogram.count)
     }
     out.single("reposcroll_http_requests_in_flight", .gauge, "Requests being handled now.", snapshot.inFlight)
   }

@@ -9,7 +9,7 @@
 struct MetricsText {
   /// The metric kinds this app exposes.
   enum Kind: String {
-    case counter, gauge
+    case counter, gauge, histogram
   }
 
   private(set) var text = ""

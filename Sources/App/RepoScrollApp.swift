@@ -93,11 +93,13 @@ public final class RepoScrollApp: Sendable {
       "preload": .list(modules.importedURLs.map { .string($0) }),
     ])
 
+    let secrets = configuration.secrets
+    let instance = configuration.instance ?? AccessLog.defaultInstance
     let accessLog: AccessLog?
     if let log {
-      accessLog = AccessLog(sink: log, secret: configuration.githubToken)
+      accessLog = AccessLog(sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
     } else if configuration.accessLog {
-      accessLog = AccessLog(sink: nil, secret: configuration.githubToken)
+      accessLog = AccessLog(sink: nil, secrets: secrets, format: configuration.logFormat, instance: instance)
     } else {
       accessLog = nil
     }
@@ -124,7 +126,8 @@ public final class RepoScrollApp: Sendable {
         sharedStore: sharedStore)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
-      let failures = AccessLog(sink: log, secret: configuration.githubToken)
+      let failures = AccessLog(
+        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
       var api = CurlClientConfiguration(totalTimeout: .seconds(15))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
@@ -142,7 +145,8 @@ public final class RepoScrollApp: Sendable {
         configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore)
     }
     // Startup lines go where upstream failures go: the test log, else standard error.
-    let startupLog = AccessLog(sink: log, secret: configuration.githubToken)
+    let startupLog = AccessLog(
+      sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
     let note: @Sendable (String) -> Void = { startupLog.note($0) }
     let made = try Self.makeSignIn(
       configuration, transport: apiTransport, sessionStore: sessionStore,
@@ -152,6 +156,15 @@ public final class RepoScrollApp: Sendable {
       configuration: configuration, templates: templates, staticFiles: staticFiles, modules: modules,
       assets: assets, client: client, sharedStore: sharedStore, accessLog: accessLog, signIn: made?.0)
     handler = routes.makeHandler()
+  }
+
+  /// Writes one event line (startup, shutdown) to standard error in the configured log format,
+  /// redacted like the access log.
+  public static func logEvent(_ message: String, configuration: AppConfiguration, level: String = "info") {
+    AccessLog(
+      sink: nil, secrets: configuration.secrets, format: configuration.logFormat,
+      instance: configuration.instance ?? AccessLog.defaultInstance
+    ).note(configuration.logFormat == .json ? message : "repo-scroll: " + message, level: level)
   }
 
   /// Starts listening; returns the bound port.
@@ -164,6 +177,7 @@ public final class RepoScrollApp: Sendable {
     settings.headerTimeout = .seconds(configuration.headerTimeout)
     settings.idleTimeout = .seconds(configuration.idleTimeout)
     settings.drainTimeout = .seconds(configuration.drainTimeout)
+    settings.trustedProxies = configuration.trustedProxies
     let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }
@@ -178,6 +192,8 @@ public final class RepoScrollApp: Sendable {
 
   /// Drains the server (in-flight requests finish within the drain timeout), then stops libcurl.
   public func shutdown() async {
+    // From now on /healthz says 503 "draining" to whoever still asks on an open connection.
+    routes.draining.store(true, ordering: .relaxed)
     let http = server.withLock { s -> HTTPServer? in
       defer { s = nil }
       return s

@@ -1,12 +1,20 @@
 import GitHub
 import HTTP
 import SharedStore
+import Synchronization
 
 extension Routes {
   /// `GET /metrics`: requests by route and status, in flight, upstream calls by endpoint and status,
   /// cache counters and rate-limit remaining by resource, in Prometheus text format.
   func metricsText() async -> HTTPResponse {
     var out = MetricsText()
+    out.family("reposcroll_build_info", .gauge, "The running version and commit (always 1).")
+    out.sample(
+      "reposcroll_build_info",
+      labels:
+        "version=\"\(Self.label(BuildInfo.version, extra: "."))\",commit=\"\(Self.label(BuildInfo.commit, extra: "-"))\"",
+      1)
+    processMetrics.render(into: &out)
     metrics.render(into: &out)
     readAhead.render(into: &out)
     warming.render(into: &out)
@@ -110,6 +118,12 @@ extension Routes {
   /// `GET /healthz`: 200 while the instance serves, which it does with or without its shared store;
   /// a second line says whether the store is shared or the instance runs on local state.
   func healthText() async -> HTTPResponse {
+    if draining.load(ordering: .relaxed) {
+      return HTTPResponse(
+        status: .serviceUnavailable,
+        headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
+        body: .bytes(Array("draining\n".utf8)))
+    }
     var text = "ok\n"
     if let store = await sharedStore?.status() {
       let seconds = max(0, now - Int(store.since.rounded(.down)))
@@ -124,9 +138,11 @@ extension Routes {
   }
 
   /// A label value with only safe characters (resource names come from GitHub's headers).
-  private static func label(_ text: String) -> String {
+  private static func label(_ text: String, extra: Unicode.Scalar = "_") -> String {
     String(
-      text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
-        .prefix(40).map(Character.init))
+      text.unicodeScalars.filter {
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == extra
+      }
+      .prefix(40).map(Character.init))
   }
 }

@@ -5,6 +5,7 @@ import HTTPServer
 import Mustache
 import Paging
 import SharedStore
+import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -55,6 +56,10 @@ final class Routes: Sendable {
   /// The store shared with other instances, if any (shown in `/metrics` and `/healthz`).
   let sharedStore: (any SharedStore)?
   let metrics = Metrics()
+  /// Set when shutdown begins: `/healthz` answers 503 so balancers stop sending here.
+  let draining = Atomic<Bool>(false)
+  /// When the process started, for `process_start_time_seconds`.
+  let processMetrics = ProcessMetrics()
   let accessLog: AccessLog?
   let readAhead: ReadAhead
   let warming: Warming
@@ -153,7 +158,7 @@ final class Routes: Sendable {
     } catch let error as HTTPError {
       response = error.response
     } catch {
-      accessLog?.note("\(context.requestID) handler error: \(error)")
+      accessLog?.note("handler error: \(error)", requestID: context.requestID)
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
     // Prebuilt HTML answers carry the security headers already (and stay serialised).

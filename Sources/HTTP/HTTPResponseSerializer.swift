@@ -16,9 +16,10 @@ public enum HTTPResponseSerializer {
   ///   - date: a preformatted `Date` value (cached per second by the caller).
   ///   - keepAlive: nil writes no `Connection` field (HTTP/1.1 default), true writes `keep-alive`, false `close`.
   ///   - serializedHeaders: `headers` as `serialize(_:)` wrote them, copied instead when given.
+  ///   - requestID: written as `X-Request-Id` when given; the caller guarantees it is a safe token.
   public static func writeHead(
     status: HTTPStatus, headers: HTTPHeaders, serializedHeaders: [UInt8]? = nil, framing: Framing,
-    keepAlive: Bool?, date: [UInt8], server: [UInt8], into out: inout [UInt8]
+    keepAlive: Bool?, date: [UInt8], server: [UInt8], requestID: String? = nil, into out: inout [UInt8]
   ) {
     out.append(contentsOf: "HTTP/1.1 ".utf8)
     appendDecimal(status.code, to: &out)
@@ -35,6 +36,11 @@ public enum HTTPResponseSerializer {
     out.append(contentsOf: date)
     out.append(contentsOf: "\r\nServer: ".utf8)
     out.append(contentsOf: server)
+    if let requestID {
+      // Ids are server-made or passed `RequestID.isValid`: no byte here can break the head.
+      out.append(contentsOf: "\r\nX-Request-Id: ".utf8)
+      out.append(contentsOf: requestID.utf8)
+    }
     switch framing {
     case .length(let n):
       if !status.forbidsBody || status.code == 304 && n > 0 {

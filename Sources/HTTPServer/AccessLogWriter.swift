@@ -40,8 +40,8 @@ public struct AccessLogWriter: Sendable {
 }
 
 extension AccessLogEntry {
-  /// Appends `id METHOD target status bytesB 1.234ms` and a newline. Control bytes in the method or
-  /// target become `?`, so a request cannot forge log lines.
+  /// Appends `id METHOD target status bytesB 1.234ms client` and a newline. Control bytes in the
+  /// method or target become `?`, so a request cannot forge log lines.
   public func write(into buffer: inout [UInt8]) {
     buffer.append(contentsOf: requestID.utf8)
     buffer.append(0x20)
@@ -61,10 +61,12 @@ extension AccessLogEntry {
     buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
     buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
     buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))
-    buffer.append(contentsOf: "ms\n".utf8)
+    buffer.append(contentsOf: "ms ".utf8)
+    Self.appendPrintable(client, to: &buffer)
+    buffer.append(10)
   }
 
-  private static func appendPrintable(_ text: String, to buffer: inout [UInt8]) {
+  static func appendPrintable(_ text: String, to buffer: inout [UInt8]) {
     // A target with no control byte (nearly all) is copied whole, not byte by byte.
     let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
       guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
@@ -75,7 +77,7 @@ extension AccessLogEntry {
     for byte in text.utf8 { buffer.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }
   }
 
-  private static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+  static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
     if value < 0 {
       buffer.append(UInt8(ascii: "-"))
       appendDecimal(value == .min ? .max : -value, to: &buffer)

@@ -132,7 +132,16 @@ final class Connection: EventHandler, @unchecked Sendable {
   func dispatch(_ request: HTTPRequest) {
     machine.requestParsed(keepAlive: request.keepAlive)
     requestStart = .now
-    let context = RequestContext(requestID: core.nextRequestID(), remoteAddress: peer)
+    let context: RequestContext
+    if core.configuration.trustedProxies.networks.isEmpty {
+      context = RequestContext(requestID: core.nextRequestID(), remoteAddress: peer)
+    } else {
+      let client = core.configuration.trustedProxies.resolve(peer: peer, headers: request.headers)
+      context = RequestContext(
+        requestID: client.requestID ?? core.nextRequestID(), remoteAddress: peer,
+        clientAddress: client.address,
+        isSecure: client.isSecure)
+    }
     owner.liveTasks += 1
     task = Task(executorPreference: owner.loop) { [self] in
       await run(request, context)
@@ -155,11 +164,11 @@ final class Connection: EventHandler, @unchecked Sendable {
       response = HTTPResponse.text(.internalServerError, "internal server error")
     }
     guard machine.isHandling else { return }
-    await send(response, for: request, id: context.requestID)
+    await send(response, for: request, id: context.requestID, client: context.clientAddress)
   }
 
   /// Writes a response; streamed bodies are written chunk by chunk, each flushed before the next.
-  func send(_ response: HTTPResponse, for request: HTTPRequest, id: String) async {
+  func send(_ response: HTTPResponse, for request: HTTPRequest, id: String, client: String) async {
     if owner.draining { machine.closeAfterResponse() }
     let bodyAllowed = request.method != .head && !response.status.forbidsBody
     let keepAlive = machine.keepAlive
@@ -172,7 +181,8 @@ final class Connection: EventHandler, @unchecked Sendable {
       HTTPResponseSerializer.writeHead(
         status: response.status, headers: response.headers, serializedHeaders: response.serializedHeaders,
         framing: .length(body.count),
-        keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
+        keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, requestID: id,
+        into: &head)
       if bodyAllowed && !body.isEmpty {
         if body.count <= Self.coalesceLimit {
           head.append(contentsOf: body)
@@ -184,7 +194,8 @@ final class Connection: EventHandler, @unchecked Sendable {
       } else {
         pending.append(head)
       }
-      complete(request, id: id, status: response.status.code, bytes: bodyAllowed ? body.count : 0)
+      complete(
+        request, id: id, client: client, status: response.status.code, bytes: bodyAllowed ? body.count : 0)
     case .stream(let stream):
       let chunked = request.version == .http11
       if !chunked && bodyAllowed {
@@ -196,7 +207,8 @@ final class Connection: EventHandler, @unchecked Sendable {
       HTTPResponseSerializer.writeHead(
         status: response.status, headers: response.headers, serializedHeaders: response.serializedHeaders,
         framing: framing,
-        keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, into: &head)
+        keepAlive: connectionField, date: owner.dateBytes, server: core.serverBytes, requestID: id,
+        into: &head)
       pending.append(head)
       var sent = 0
       if bodyAllowed {
@@ -224,17 +236,17 @@ final class Connection: EventHandler, @unchecked Sendable {
         guard machine.isHandling else { return }
         if chunked { pending.append(HTTPResponseSerializer.lastChunk) }
       }
-      complete(request, id: id, status: response.status.code, bytes: sent)
+      complete(request, id: id, client: client, status: response.status.code, bytes: sent)
     }
   }
 
-  func complete(_ request: HTTPRequest, id: String, status: Int, bytes: Int) {
+  func complete(_ request: HTTPRequest, id: String, client: String, status: Int, bytes: Int) {
     if core.logging {
       // Logged when the last byte is queued, so a reader of the log never lags the client.
       owner.record(
         AccessLogEntry(
           requestID: id, method: request.method.rawValue, target: request.target, status: status,
-          bytes: bytes, duration: ContinuousClock.now - requestStart))
+          bytes: bytes, duration: ContinuousClock.now - requestStart, client: client))
     }
     machine.responseQueued()
     flush()
@@ -254,16 +266,17 @@ final class Connection: EventHandler, @unchecked Sendable {
     var head: [UInt8] = []
     let response = error.response
     guard case .bytes(let body) = response.body else { return }
+    let id = core.nextRequestID()
     HTTPResponseSerializer.writeHead(
       status: response.status, headers: response.headers, framing: .length(body.count), keepAlive: false,
-      date: owner.dateBytes, server: core.serverBytes, into: &head)
+      date: owner.dateBytes, server: core.serverBytes, requestID: id, into: &head)
     head.append(contentsOf: body)
     pending.append(head)
     if core.logging {
       owner.record(
         AccessLogEntry(
-          requestID: core.nextRequestID(), method: "-", target: "-", status: error.status.code,
-          bytes: body.count, duration: .zero))
+          requestID: id, method: "-", target: "-", status: error.status.code,
+          bytes: body.count, duration: .zero, client: peer))
     }
     machine.responseQueued()
     flush()

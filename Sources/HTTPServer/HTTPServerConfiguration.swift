@@ -18,6 +18,8 @@ public struct HTTPServerConfiguration: Sendable {
   public var writeTimeout: Duration = .seconds(30)
   /// Time in-flight requests get to finish during `shutdown()`.
   public var drainTimeout: Duration = .seconds(10)
+  /// Peers whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-Id` are believed; nobody by default.
+  public var trustedProxies = TrustedProxies()
   /// The `Server` header value.
   public var serverName: String = "RepoScroll"
 

@@ -6,14 +6,25 @@ public struct RequestContext: Sendable {
   public let requestID: String
   /// Path parameters filled by `Router`, percent-decoded.
   public var parameters: [String: String]
-  /// The peer's IP address.
+  /// The peer's IP address (a proxy's, when one is in front).
   public let remoteAddress: String
+  /// The real client: the peer, or the address a trusted proxy forwarded (`--trusted-proxies`).
+  /// Per-client decisions (limits, logs) use this one.
+  public let clientAddress: String
+  /// Whether the client's own connection is TLS, as a trusted proxy said in `X-Forwarded-Proto`.
+  /// Decides `Secure` cookies; false from untrusted peers whatever they send.
+  public let isSecure: Bool
 
-  /// A context from its parts (the server builds these; tests may too).
-  public init(requestID: String, parameters: [String: String] = [:], remoteAddress: String = "") {
+  /// A context from its parts (the server builds these; tests may too). The client defaults to the peer.
+  public init(
+    requestID: String, parameters: [String: String] = [:], remoteAddress: String = "",
+    clientAddress: String? = nil, isSecure: Bool = false
+  ) {
     self.requestID = requestID
     self.parameters = parameters
     self.remoteAddress = remoteAddress
+    self.clientAddress = clientAddress ?? remoteAddress
+    self.isSecure = isSecure
   }
 }
 
@@ -34,6 +45,8 @@ public struct AccessLogEntry: Sendable {
   public var bytes: Int
   /// Time from the complete request to the last byte queued.
   public var duration: Duration
+  /// The real client's address (`RequestContext.clientAddress`), or `-`.
+  public var client: String
 
   /// The target up to `?`.
   public var path: Substring {
@@ -42,8 +55,11 @@ public struct AccessLogEntry: Sendable {
   }
 
   /// An entry from its parts.
-  public init(requestID: String, method: String, target: String, status: Int, bytes: Int, duration: Duration)
-  {
+  public init(
+    requestID: String, method: String, target: String, status: Int, bytes: Int, duration: Duration,
+    client: String = "-"
+  ) {
+    self.client = client
     self.requestID = requestID
     self.method = method
     self.target = target

@@ -25,6 +25,10 @@ do {
     print(text)
     exit(0)
   }
+  if configuration.showVersion {
+    print(BuildInfo.versionLine)
+    exit(0)
+  }
 } catch {
   fail("\(error)")
 }
@@ -73,7 +77,7 @@ Task.detached { [storeBox, configuration] in
   do throws(RepoScrollApp.StartupError) {
     storeBox.result = .success(
       try await RepoScrollApp.connectSharedStore(configuration) { line in
-        FileHandle.standardError.write(Data("repo-scroll: \(line)\n".utf8))
+        RepoScrollApp.logEvent(line, configuration: configuration)
       })
   } catch {
     storeBox.result = .failure(error)
@@ -98,7 +102,7 @@ do {
   let port = try app.start()
   var mode = configuration.demo ? " (demo: offline GitHub double)" : ""
   if sharedStore != nil { mode += " (shared mode: Redis)" }
-  print("RepoScroll listening on http://\(configuration.host):\(port)/\(mode)")
+  print("RepoScroll \(BuildInfo.version) listening on http://\(configuration.host):\(port)/\(mode)")
   fflush(nil)  // flushes every stream; the listening line must reach a pipe at once
 } catch {
   fail("cannot listen on \(configuration.host):\(configuration.port): \(error)")
@@ -106,12 +110,21 @@ do {
 
 // Signals arrive on a dispatch source rather than a C handler so shutdown can run async code.
 let stopDemo = double
+let settled = configuration
 var signalSources: [any DispatchSourceSignal] = []
 for signalNumber in [SIGINT, SIGTERM] {
   signal(signalNumber, SIG_IGN)
   let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
   source.setEventHandler {
-    FileHandle.standardError.write(Data("repo-scroll: draining connections\n".utf8))
+    RepoScrollApp.logEvent("draining connections", configuration: settled)
+    // A watchdog: the server gives up on in-flight requests at the drain timeout and on handlers
+    // that ignore cancellation 2 s later; whatever still holds the process then is not worth waiting
+    // for, because a supervisor (systemd's TimeoutStopSec, a rolling restart) is waiting on the exit.
+    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(settled.drainTimeout + 5)) {
+      RepoScrollApp.logEvent(
+        "drain did not finish within --drain-timeout + 5 s; exiting", configuration: settled, level: "error")
+      exit(1)
+    }
     Task {
       await app.shutdown()
       sharedStore?.shutdown()

@@ -73,7 +73,8 @@ struct OperationsTests {
       let fragment = try #require(lines.first { $0.contains("/fragments/results") })
       #expect(fragment.contains(" GET /fragments/results?q=language%3Apython&after=20 200 "))
       #expect(
-        fragment.firstMatch(of: #/^[0-9a-f]+-[0-9a-f]+ GET \S+ 200 \d+B \d+\.\d+ms$/#) != nil, "\(fragment)")
+        fragment.firstMatch(of: #/^[0-9a-f]+-[0-9a-z]+ GET \S+ 200 \d+B \d+\.\d+ms 127\.0\.0\.1$/#) != nil,
+        "\(fragment)")
       #expect(lines.contains { $0.contains(" GET /nope 404 ") })
       let page = try #require(lines.first { $0.contains("GET /?q=") })
       let bytes = Int(try #require(page.firstMatch(of: #/ 200 (\d+)B /#)).1) ?? 0

@@ -57,11 +57,11 @@ final class Cluster: Sendable {
   }
 
   /// One `repo-scroll` against the double, in shared mode when `redisURL` is given.
-  static func launchInstance(doublePort: Int, redisURL: String?) throws -> ProcessRunner {
+  static func launchInstance(doublePort: Int, redisURL: String?, port: Int = 0) throws -> ProcessRunner {
     let root = try ProcessRunner.packageRoot()
     let doubleURL = "http://127.0.0.1:\(doublePort)"
     var arguments = [
-      "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
+      "--port", String(port), "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
       root + "/Templates",
       "--public", root + "/Public", "--access-log", "false",
     ]
@@ -72,10 +72,15 @@ final class Cluster: Sendable {
       executable: try ProcessRunner.builtProduct("repo-scroll"), arguments: arguments, name: "repo-scroll")
   }
 
+  /// How long nginx skips a port that refused a connection (`fail_timeout`).
+  static let failTimeoutSeconds = 1
+
   private static func startNginx(port: Int, upstreams: [Int]) throws -> ProcessRunner {
     let directory = NSTemporaryDirectory() + "cluster-nginx-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
-    let servers = upstreams.map { "    server 127.0.0.1:\($0) max_fails=1 fail_timeout=5s;" }.joined(
+    let servers = upstreams.map {
+      "    server 127.0.0.1:\($0) max_fails=1 fail_timeout=\(failTimeoutSeconds)s;"
+    }.joined(
       separator: "\n")
     let configuration = """
       worker_processes 1;
@@ -113,6 +118,24 @@ final class Cluster: Sendable {
       try await Task.sleep(for: .milliseconds(50))
     }
     throw WebDriverError.process("nginx did not answer on \(port)")
+  }
+
+  /// Replaces instance `index` as `script/cluster restart` does: SIGTERM (it drains), then a new
+  /// instance on the same port, returned once its `/healthz` answers 200 and nginx's
+  /// `fail_timeout` has passed (so nginx sends to it again before the next instance goes down).
+  /// nginx meanwhile sends that port's share to the other instances.
+  func replace(_ index: Int, old: ProcessRunner) async throws -> ProcessRunner {
+    let status = await old.terminate(signal: SIGTERM, grace: .seconds(15))
+    guard status == .exited(0) else { throw WebDriverError.process("instance \(index) ended with \(status)") }
+    let fresh = try Self.launchInstance(doublePort: doublePort, redisURL: redis?.url(), port: ports[index])
+    for _ in 0..<200 {
+      if (try? await Self.get(port: ports[index], "/healthz"))?.status == 200 {
+        try await Task.sleep(for: .milliseconds(Self.failTimeoutSeconds * 1000 + 500))
+        return fresh
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw WebDriverError.process("the new instance \(index) did not become ready")
   }
 
   /// Stops nginx, the instances, the double and Redis.

@@ -48,3 +48,43 @@ extension ClusterTests {
     await cluster.stop()
   }
 }
+
+extension ClusterTests {
+  @Test func aRollingRestartMidScrollLeavesACompleteListWithoutErrorRows() async throws {
+    let cluster = try await Cluster.start(withNginx: true)
+    var replacements: [ProcessRunner] = []
+    try await withChromeSession { session in
+      try await session.navigate(to: "http://127.0.0.1:\(cluster.nginxPort)/?q=stars%3A%3E10")
+      var count = try await session.waitForScript(Self.cardCount, timeout: .seconds(15)).int ?? 0
+      var restart: Task<[ProcessRunner], any Error>?
+      while count < 1_000 {
+        if count >= 200, restart == nil {
+          // Every instance replaced one by one while the reader keeps scrolling.
+          restart = Task {
+            var fresh: [ProcessRunner] = []
+            for (index, old) in cluster.instances.enumerated() {
+              fresh.append(try await cluster.replace(index, old: old))
+            }
+            return fresh
+          }
+        }
+        try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
+        count =
+          try await session.waitForScript(
+            "\(Self.cardCount) > \(count) && \(Self.cardCount)", description: "more than \(count) cards",
+            timeout: .seconds(15), poll: .milliseconds(50)
+          ).int ?? 0
+      }
+      replacements = try await restart?.value ?? []
+      let rows = try await session.executeScript(Self.cards).array ?? []
+      let ids = rows.map { $0[0]?.string ?? "" }
+      let positions = rows.map { $0[1]?.int ?? 0 }
+      #expect(replacements.count == 3, "every instance was replaced")
+      #expect(ids.count == 1_000 && Set(ids).count == 1_000, "no duplicate rows")
+      #expect(positions == Array(1...1_000), "positions run 1…1000 without a gap")
+      #expect(try await session.executeScript(Self.retryButton).isNull, "no error row remains")
+    }
+    for instance in replacements { await instance.terminate() }
+    await cluster.stop()
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import HTTP
+import HTTPServer
+import Testing
+
+/// JSON access-log lines: every field present, and every line parses whatever bytes the request held.
+@Suite struct AccessLogJSONTests {
+  static func object(_ buffer: [UInt8]) throws -> [String: Any] {
+    #expect(buffer.last == 10 && buffer.dropLast().allSatisfy { $0 != 10 }, "one line")
+    let value = try JSONSerialization.jsonObject(with: Data(buffer))
+    return try #require(value as? [String: Any])
+  }
+
+  @Test func aLineHasEveryField() throws {
+    let entry = AccessLogEntry(
+      requestID: "ab-1", method: "GET", target: "/fragments/results?q=a&after=20", status: 200, bytes: 1234,
+      duration: .microseconds(1_502_007), client: "203.0.113.7")
+    var buffer: [UInt8] = []
+    entry.writeJSON(instance: "web-1", into: &buffer)
+    let line = try Self.object(buffer)
+    #expect(line["request_id"] as? String == "ab-1")
+    #expect(line["method"] as? String == "GET")
+    #expect(line["path"] as? String == "/fragments/results?q=a&after=20")
+    #expect(line["status"] as? Int == 200)
+    #expect(line["bytes"] as? Int == 1234)
+    #expect(line["duration_ms"] as? Double == 1502.007)
+    #expect(line["client"] as? String == "203.0.113.7")
+    #expect(line["instance"] as? String == "web-1")
+    #expect(line["level"] as? String == "info")
+    let time = try #require(line["time"] as? String)
+    #expect(time.wholeMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil, "\(time)")
+    var failed: [UInt8] = []
+    AccessLogEntry(requestID: "x", method: "GET", target: "/", status: 503, bytes: 0, duration: .zero)
+      .writeJSON(instance: "i", into: &failed)
+    #expect(try Self.object(failed)["level"] as? String == "error")
+  }
+
+  @Test(arguments: [
+    "/x?q=\"quoted\"", "/x?q=back\\slash", "/x?q=\u{1B}[2J\nforged\r\u{7F}", "/x?q=caf\u{E9}", "/\u{0}",
+    "/x\"}, {\"level\":\"forged",
+  ])
+  func hostileTargetsStillParse(_ target: String) throws {
+    var buffer: [UInt8] = []
+    AccessLogEntry(requestID: "a", method: "G\"ET", target: target, status: 200, bytes: 1, duration: .zero)
+      .writeJSON(instance: "in\"st", into: &buffer)
+    let line = try Self.object(buffer)
+    #expect(line.count == 10)
+    #expect(line["method"] as? String == "G\"ET")
+    #expect(line["level"] as? String == "info")
+    #expect(buffer.allSatisfy { $0 < 0x80 }, "ASCII only")
+    if target.utf8.allSatisfy({ $0 < 0x80 }) { #expect(line["path"] as? String == target) }
+  }
+
+  @Test func anEventLineParsesWithOrWithoutARequestID() throws {
+    var buffer: [UInt8] = []
+    AccessLogEntry.writeJSONEvent(
+      level: "error", requestID: "r-1", message: "handler error: \"x\"\n", instance: "i", into: &buffer)
+    let line = try Self.object(buffer)
+    #expect(line["message"] as? String == "handler error: \"x\"\n")
+    #expect(line["request_id"] as? String == "r-1")
+    buffer = []
+    AccessLogEntry.writeJSONEvent(
+      level: "info", requestID: nil, message: "draining", instance: "i", into: &buffer)
+    #expect(try Self.object(buffer)["request_id"] == nil)
+  }
+}

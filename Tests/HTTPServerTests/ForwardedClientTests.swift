@@ -1,0 +1,89 @@
+import HTTP
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+/// The real client behind a proxy, over a real socket: `X-Forwarded-*` and `X-Request-Id` are
+/// believed from trusted peers only; the id is echoed and logged either way.
+@Suite(.timeLimit(.minutes(2))) struct ForwardedClientTests {
+  /// Answers with what the handler saw: client, secure flag and request id.
+  static let echo: HTTPHandler = { _, context in
+    .text(.ok, "\(context.clientAddress)|\(context.isSecure)|\(context.requestID)|\(context.remoteAddress)")
+  }
+
+  static func configuration(trusting list: String) throws -> HTTPServerConfiguration {
+    var configuration = HTTPServerConfiguration()
+    configuration.trustedProxies = try TrustedProxies(parsing: list)
+    return configuration
+  }
+
+  static let forged: [(String, String)] = [
+    ("X-Forwarded-For", "203.0.113.7"), ("X-Forwarded-Proto", "https"), ("X-Request-Id", "proxy-id-42"),
+  ]
+
+  @Test func aTrustedProxySpeaksForTheClientAndItsRequestIDIsKept() async throws {
+    let entries = Mutex<[AccessLogEntry]>([])
+    try await withLiveServer(
+      try Self.configuration(trusting: "127.0.0.1"), handler: Self.echo,
+      log: { entry in entries.withLock { $0.append(entry) } }
+    ) { live in
+      let response = try await onThread {
+        try RawSocketClient(port: live.port).request("GET", "/x", headers: Self.forged)
+      }
+      #expect(response.text == "203.0.113.7|true|proxy-id-42|127.0.0.1\n")
+      #expect(response.headers["X-Request-Id"] == "proxy-id-42")
+    }
+    let logged = entries.withLock { $0 }
+    #expect(logged.count == 1)
+    #expect(logged.first?.client == "203.0.113.7")
+    #expect(logged.first?.requestID == "proxy-id-42")
+  }
+
+  @Test func forgedHeadersFromAnUntrustedPeerAreIgnored() async throws {
+    let entries = Mutex<[AccessLogEntry]>([])
+    // Loopback is not in the trusted block, so this client is just a client sending headers.
+    try await withLiveServer(
+      try Self.configuration(trusting: "10.0.0.0/8"), handler: Self.echo,
+      log: { entry in entries.withLock { $0.append(entry) } }
+    ) { live in
+      let response = try await onThread {
+        try RawSocketClient(port: live.port).request("GET", "/x", headers: Self.forged)
+      }
+      let parts = response.text.split(separator: "|").map(String.init)
+      #expect(parts.count == 4)
+      #expect(parts.first == "127.0.0.1" && parts.dropFirst().first == "false", "\(response.text)")
+      let id = try #require(response.headers["X-Request-Id"])
+      #expect(id != "proxy-id-42" && RequestID.isValid(id))
+      #expect(parts.dropFirst(2).first == id, "the id the handler saw is the one echoed")
+    }
+    #expect(entries.withLock { $0.map(\.client) } == ["127.0.0.1"])
+  }
+
+  @Test func anInvalidRequestIDFromATrustedProxyIsReplaced() async throws {
+    try await withLiveServer(try Self.configuration(trusting: "127.0.0.1,::1"), handler: Self.echo) { live in
+      let response = try await onThread {
+        try RawSocketClient(port: live.port).request(
+          "GET", "/x", headers: [("X-Request-Id", "<script>alert(1)</script>")])
+      }
+      let id = try #require(response.headers["X-Request-Id"])
+      #expect(RequestID.isValid(id) && !id.contains("script"))
+      #expect(response.text.hasPrefix("127.0.0.1|false|\(id)|"))
+    }
+  }
+
+  @Test func aRequestThatNeverParsedStillGetsAnEchoedID() async throws {
+    let entries = Mutex<[AccessLogEntry]>([])
+    try await withLiveServer(handler: Self.echo, log: { entry in entries.withLock { $0.append(entry) } }) {
+      live in
+      let response = try await onThread {
+        let client = try RawSocketClient(port: live.port)
+        try client.send("GET /x HTTP/1.1\r\nHost: test\r\nBad Header\r\n\r\n")
+        return try client.readResponse()
+      }
+      #expect(response.status == 400)
+      let id = try #require(response.headers["X-Request-Id"])
+      #expect(entries.withLock { $0.map(\.requestID) } == [id])
+    }
+  }
+}
