@@ -1,0 +1,149 @@
+import App
+import Foundation
+import CurlClient
+import GitHubDouble
+import HTTP
+import HTTPServer
+import Testing
+
+/// An in-process app with sign-in on against the double's own OAuth side (not a fake): readers sign
+/// in on the double's authorize form, and the double counts each token's searches on its own limit.
+///
+/// ```swift
+/// let h = try DoubleSignIn(double: AppHarness.smallDouble())
+/// let jar = CookieJar()
+/// try await h.signIn(jar, login: "reader1")
+/// ```
+struct DoubleSignIn: Sendable {
+  static let publicURL = "https://reposcroll.test"
+  let double: GitHubDouble
+  let app: RepoScrollApp
+
+  init(double: GitHubDouble, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
+    self.double = double
+    var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
+    configuration.githubClientID = DoubleConfiguration.demoClientID
+    configuration.githubClientSecret = DoubleConfiguration.demoClientSecret
+    configuration.githubWebURL = AppHarness.inProcessBase
+    configuration.publicURL = Self.publicURL
+    configuration.sessionKey = Array(repeating: 9, count: 32)
+    configure(&configuration)
+    app = try RepoScrollApp(
+      configuration: configuration, transport: InProcessTransport(handler: double.handler), log: { _ in })
+  }
+
+  /// GET `target` from the app with the jar's cookies, keeping what it sets.
+  func get(_ target: String, _ jar: CookieJar) async throws -> ClientResponse {
+    var headers: HTTPHeaders = ["Host": "reposcroll.test"]
+    if let cookie = jar.header { headers.add(name: "Cookie", value: cookie) }
+    let response = try await InProcessTransport.call(
+      app.handler, HTTPRequest(method: .get, target: target, headers: headers))
+    jar.take(response)
+    return response
+  }
+
+  /// The whole flow as a browser makes it: `/login`, the double's Authorize form posted as `login`
+  /// (with `private` ticked when asked), and the callback.
+  func signIn(_ jar: CookieJar, login: String, seesPrivate: Bool = false) async throws {
+    let start = try await get("/login", jar)
+    let authorize = try #require(start.headers["Location"])
+    let query = authorize.split(separator: "?", maxSplits: 1).last.map(String.init) ?? ""
+    var form = query + "&" + URLEncoding.formatQuery([("login", login), ("action", "authorize")])
+    if seesPrivate { form += "&private=on" }
+    let consent = try await InProcessTransport.call(
+      double.handler,
+      HTTPRequest(
+        method: .post, target: "/login/oauth/authorize",
+        headers: ["Host": "github.test", "Content-Type": "application/x-www-form-urlencoded"],
+        body: Array(form.utf8)))
+    let back = try #require(consent.headers["Location"], "the double answered \(consent.status)")
+    #expect(back.hasPrefix(Self.publicURL + "/login/callback?"))
+    let callback = try await get(String(back.dropFirst(Self.publicURL.utf8.count)), jar)
+    #expect(callback.status.code == 303, "callback answered \(callback.status)")
+  }
+}
+
+/// Readers on their own GitHub budget: the figure (90 readers, each starting a new search in
+/// one minute) and private repositories that stay their owner's.
+@Suite("Every reader on their own budget", .timeLimit(.minutes(3)))
+struct ReaderBudgetTests {
+  /// What `readers` readers saw, `signedIn` of them signed in first, each starting a new search.
+  struct Outcome: Equatable {
+    var served = 0
+    var limited = 0
+    var signedInServed = 0
+  }
+
+  static func run(readers: Int, signedIn: Int) async throws -> Outcome {
+    // GitHub's limits: 30 searches a minute for the server's token, and for each reader's.
+    // The double's clock stands still, so every search falls in one minute however slow the machine.
+    var c = AppHarness.smallDouble().configuration
+    c.searchLimitPerMinute = 30
+    c.readerSearchLimitPerMinute = 30
+    let frozen = Date().timeIntervalSince1970
+    let double = GitHubDouble(configuration: c, now: { frozen })
+    // The server's own token: GitHub's 30 searches a minute for everyone not signed in.
+    let h = try DoubleSignIn(double: double) { $0.githubToken = "server-token-for-the-budget-test" }
+    var outcome = Outcome()
+    for reader in 0..<readers {
+      let jar = CookieJar()
+      let isSignedIn = reader < signedIn
+      if isSignedIn { try await h.signIn(jar, login: "reader\(reader)") }
+      // A query no one asked before, so no cache answers it.
+      let page = try await h.get("/?q=stars%3A%3E%3D\(reader)", jar)
+      let html = String(decoding: page.body, as: UTF8.self)
+      #expect(page.status.code == 200)
+      if html.contains("data-repo-id=") {
+        outcome.served += 1
+        if isSignedIn { outcome.signedInServed += 1 }
+      } else {
+        #expect(html.contains("rate limit"), "neither results nor the rate-limit notice: \(html.prefix(300))")
+        outcome.limited += 1
+      }
+    }
+    return outcome
+  }
+
+  @Test func halfOfNinetyReadersSignedInAreAllServed() async throws {
+    let outcome = try await Self.run(readers: 90, signedIn: 45)
+    #expect(outcome.signedInServed == 45, "every signed-in reader gets results")
+    // The 45 anonymous readers share the server's 30 searches a minute.
+    #expect(outcome.served == 45 + 30)
+    #expect(outcome.limited == 15)
+  }
+
+  @Test func withNoOneSignedInTheSiteServesThirty() async throws {
+    let outcome = try await Self.run(readers: 90, signedIn: 0)
+    #expect(outcome.served == 30)
+    #expect(outcome.limited == 60)
+  }
+
+  @Test func withEveryoneSignedInEveryoneIsServed() async throws {
+    let outcome = try await Self.run(readers: 90, signedIn: 90)
+    #expect(outcome == Outcome(served: 90, limited: 0, signedInServed: 90))
+  }
+
+  @Test func aPrivateRepositoryReachesOnlyItsOwnerFromAnyCache() async throws {
+    let double = AppHarness.smallDouble()
+    let hidden = double.catalog.repositories.filter(\.isPrivate)
+    let first = try #require(hidden.first, "the small catalog has private repositories")
+    let owner = double.catalog.owners[first.ownerIndex].login
+    let names = hidden.filter { $0.ownerIndex == first.ownerIndex }.map(\.name)
+    let h = try DoubleSignIn(double: double)
+    let a = CookieJar()
+    try await h.signIn(a, login: owner, seesPrivate: true)
+    let query = "/?q=user%3A\(owner)&sort=stars&order=desc"
+    // A first, so that any cache that could leak holds A's answer when B asks.
+    let seenByA = String(decoding: try await h.get(query, a).body, as: UTF8.self)
+    let b = CookieJar()
+    let seenByB = String(decoding: try await h.get(query, b).body, as: UTF8.self)
+    #expect(seenByB.contains("data-repo-id="), "B gets the owner's public repositories")
+    for name in names {
+      #expect(seenByA.contains("/\(name)<"), "A sees their private \(name)")
+      #expect(!seenByB.contains("/\(name)<"), "B never gets A's private \(name)")
+    }
+    // And the other way round: B's public answer, now cached, does not hide A's private ones.
+    let again = String(decoding: try await h.get(query, a).body, as: UTF8.self)
+    for name in names { #expect(again.contains("/\(name)<")) }
+  }
+}
