@@ -2,13 +2,13 @@ import HTTP
 
 /// A user the double's OAuth flow signed in: a catalog user (their private repositories included)
 /// or anyone else who typed a valid login.
-public struct OAuthUser: Sendable, Equatable {
+struct OAuthUser: Sendable, Equatable {
   /// The login, spelled as the catalog spells it.
-  public var login: String
+  var login: String
   /// The numeric id: the catalog owner's, or a stable one derived from the login.
-  public var id: Int
+  var id: Int
   /// The catalog owner index, if the login is a catalog user.
-  public var ownerIndex: Int?
+  var ownerIndex: Int?
 }
 
 /// One access token the double issued.
