@@ -85,7 +85,7 @@ let package = Package(
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
     .testTarget(
       name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
-    .testTarget(name: "ClusterTests", dependencies: ["Redis", "TestSupport"]),
+    .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Redis", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

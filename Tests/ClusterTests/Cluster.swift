@@ -12,12 +12,22 @@ final class Cluster: Sendable {
   let ports: [Int]
   let nginx: ProcessRunner?
   let nginxPort: Int
+  /// Arguments and environment every instance is started with besides the defaults.
+  let extra: InstanceExtras
+
+  /// What every instance gets besides the defaults (sign-in flags, its secret in the environment).
+  /// `{double}` in an argument stands for the double's base URL, known only once it runs.
+  struct InstanceExtras: Sendable {
+    var arguments: [String] = []
+    var environment: [String: String] = [:]
+  }
 
   private init(
     redis: RedisServerProcess?, double: ProcessRunner, doublePort: Int, instances: [ProcessRunner],
     ports: [Int],
-    nginx: ProcessRunner?, nginxPort: Int
+    nginx: ProcessRunner?, nginxPort: Int, extra: InstanceExtras
   ) {
+    self.extra = extra
     self.redis = redis
     self.double = double
     self.doublePort = doublePort
@@ -27,11 +37,15 @@ final class Cluster: Sendable {
     self.nginxPort = nginxPort
   }
 
-  /// Starts everything; `shared` runs the instances with `--redis`.
+  /// Starts everything; `shared` runs the instances with `--redis`. `nginxPort` fixes nginx's port
+  /// ahead (sign-in needs the public URL before the instances start); `redisArguments` go to
+  /// `redis-server` (persistence, for the tests that restart it).
   static func start(
-    instances count: Int = 3, shared: Bool = true, doubleArguments: [String] = [], withNginx: Bool = false
+    instances count: Int = 3, shared: Bool = true, doubleArguments: [String] = [], withNginx: Bool = false,
+    nginxPort fixedNginxPort: Int? = nil, redisArguments: [String] = [],
+    extra: InstanceExtras = InstanceExtras()
   ) async throws -> Cluster {
-    let redis = shared ? try await RedisServerProcess() : nil
+    let redis = shared ? try await RedisServerProcess(extraArguments: redisArguments) : nil
     let double = try ProcessRunner(
       executable: try ProcessRunner.builtProduct("github-double"),
       arguments: ["--port", "0", "--search-limit", "100000", "--core-limit", "1000000"] + doubleArguments,
@@ -40,24 +54,26 @@ final class Cluster: Sendable {
     var instances: [ProcessRunner] = []
     var ports: [Int] = []
     for _ in 0..<count {
-      let app = try launchInstance(doublePort: doublePort, redisURL: redis?.url())
+      let app = try launchInstance(doublePort: doublePort, redisURL: redis?.url(), extra: extra)
       instances.append(app)
       ports.append(try await app.waitForListeningPort())
     }
     var nginx: ProcessRunner?
     var nginxPort = 0
     if withNginx {
-      nginxPort = try ProcessRunner.freeLoopbackPort()
+      nginxPort = try fixedNginxPort ?? ProcessRunner.freeLoopbackPort()
       nginx = try startNginx(port: nginxPort, upstreams: ports)
       try await waitUntilAnswering(port: nginxPort)
     }
     return Cluster(
       redis: redis, double: double, doublePort: doublePort, instances: instances, ports: ports, nginx: nginx,
-      nginxPort: nginxPort)
+      nginxPort: nginxPort, extra: extra)
   }
 
   /// One `repo-scroll` against the double, in shared mode when `redisURL` is given.
-  static func launchInstance(doublePort: Int, redisURL: String?, port: Int = 0) throws -> ProcessRunner {
+  static func launchInstance(
+    doublePort: Int, redisURL: String?, port: Int = 0, extra: InstanceExtras = InstanceExtras()
+  ) throws -> ProcessRunner {
     let root = try ProcessRunner.packageRoot()
     let doubleURL = "http://127.0.0.1:\(doublePort)"
     var arguments = [
@@ -69,7 +85,9 @@ final class Cluster: Sendable {
     // command can take longer, and an outage it caused would change the call counts asserted here.
     if let redisURL { arguments += ["--redis", redisURL, "--redis-timeout", "1000"] }
     return try ProcessRunner(
-      executable: try ProcessRunner.builtProduct("repo-scroll"), arguments: arguments, name: "repo-scroll")
+      executable: try ProcessRunner.builtProduct("repo-scroll"),
+      arguments: arguments + extra.arguments.map { $0.replacingOccurrences(of: "{double}", with: doubleURL) },
+      environment: extra.environment, name: "repo-scroll")
   }
 
   /// How long nginx skips a port that refused a connection (`fail_timeout`).
@@ -127,7 +145,8 @@ final class Cluster: Sendable {
   func replace(_ index: Int, old: ProcessRunner) async throws -> ProcessRunner {
     let status = await old.terminate(signal: SIGTERM, grace: .seconds(15))
     guard status == .exited(0) else { throw WebDriverError.process("instance \(index) ended with \(status)") }
-    let fresh = try Self.launchInstance(doublePort: doublePort, redisURL: redis?.url(), port: ports[index])
+    let fresh = try Self.launchInstance(
+      doublePort: doublePort, redisURL: redis?.url(), port: ports[index], extra: extra)
     for _ in 0..<200 {
       if (try? await Self.get(port: ports[index], "/healthz"))?.status == 200 {
         try await Task.sleep(for: .milliseconds(Self.failTimeoutSeconds * 1000 + 500))
