@@ -13,7 +13,7 @@ extension BrowserSuites {
 
     /// Scrolls to `rows`, puts `topPosition` near the top, leaves for the landing page and comes back.
     /// Returns whether the document survived (true: it came from the back/forward cache).
-    private func leaveAndComeBack(_ session: ChromeSession, _ p: AppProcesses) async throws -> Bool {
+    private func leaveAndComeBack(_ session: BrowserSession, _ p: AppProcesses) async throws -> Bool {
       try await Reader.openSearch(session, p)
       try await Reader.scroll(session, toRows: Self.rows)
       // The card half under the sticky header: it still counts as the top one, at a negative offset.
@@ -53,7 +53,8 @@ extension BrowserSuites {
 
     @Test func backWithoutTheBackForwardCacheRestoresTheRowsAndTheTopCard() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options(extra: ["--disable-features=BackForwardCache"])) {
+        try await withBrowserSession(options: Reader.options(extra: ["--disable-features=BackForwardCache"]))
+        {
           session in
           let cached = try await leaveAndComeBack(session, p)
           #expect(!cached, "the back/forward cache is off: the page must have been loaded again")
@@ -66,7 +67,7 @@ extension BrowserSuites {
 
     @Test func backWithTheBackForwardCacheKeepsTheRowsAndTheTopCard() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           // Either way the reader must see the same place, whether the page came from the cache or not.
           _ = try await leaveAndComeBack(session, p)
         }
@@ -75,7 +76,7 @@ extension BrowserSuites {
 
     @Test func refreshStartsAgainAtTheFirstBatchAndTheTop() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.openSearch(session, p)
           try await Reader.scroll(session, toRows: 60)
           try await session.executeScript(Reader.scrollCardToTop, args: [40, 0])

@@ -44,7 +44,7 @@ extension BrowserSuites {
       """
 
     /// Opens the list, waits for the details of the cards on screen, and measures with card #4 on top.
-    private func measure(_ session: ChromeSession, _ p: AppProcesses) async throws -> WebDriverJSON {
+    private func measure(_ session: BrowserSession, _ p: AppProcesses) async throws -> WebDriverJSON {
       try await Reader.reduceMotion(session)
       try await Reader.openSearch(session, p)
       try await session.executeScript(Reader.scrollCardToTop, args: [4, 0])
@@ -59,7 +59,7 @@ extension BrowserSuites {
 
     @Test func atLeastFiveWholeCardsFitA1280By900WindowWithoutOverflow() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options(width: 1280, height: 900)) { session in
+        try await withBrowserSession(options: Reader.options(width: 1280, height: 900)) { session in
           let result = try await measure(session, p)
           try await Reader.screenshot(session, "desktop-results")
           #expect((result["whole"]?.int ?? 0) >= 5, "whole cards: \(result["whole"]?.int ?? 0)")
@@ -71,7 +71,7 @@ extension BrowserSuites {
 
     @Test func atLeastTwoWholeCardsAndAShortHeaderOnAPhone() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options(width: 390, height: 844)) { session in
+        try await withBrowserSession(options: Reader.options(width: 390, height: 844)) { session in
           try await Reader.phone(session)
           let result = try await measure(session, p)
           #expect(try await session.executeScript("return innerWidth;").int == 390)
@@ -96,7 +96,7 @@ extension BrowserSuites {
 
     @Test func aThousandRowsStayUnderFifteenThousandElements() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.openSearch(session, p)
           let perCard = try await session.executeScript(
             "const a = Array.from(document.querySelectorAll('[role=feed] article')).reverse().find((c) => !c.querySelector('[data-stargazers]').firstChild && !c.querySelector('.avatar[data-state]')); return a ? a.getElementsByTagName('*').length + 1 : 0;"
@@ -123,7 +123,7 @@ extension BrowserSuites {
 
     @Test func failedAvatarsShowTheInitials() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.openSearch(session, p)
           // The next batches come from the cached first search page; every avatar request now fails.
           try await p.double("POST", "/_double/faults?rate5xx=1")
@@ -153,7 +153,7 @@ extension BrowserSuites {
 
     @Test func controlEndAndControlHomeLeaveTheFeed() async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.openSearch(session, p)
           try await session.executeScript(
             "document.querySelector('[role=feed] article[aria-posinset=\"3\"]').focus();")
@@ -179,7 +179,7 @@ extension BrowserSuites {
 
     @Test func anExhaustedCoreLimitShowsOneNoticeAndPausesHistories() async throws {
       try await Reader.withApp(double: ["--core-limit", "6"]) { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.reduceMotion(session)
           try await Reader.openSearch(session, p)
           try await session.waitForScript(

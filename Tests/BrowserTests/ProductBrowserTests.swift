@@ -10,7 +10,7 @@ extension BrowserSuites {
     // MARK: Helpers
 
     /// Every card's id and posinset, checked for duplicates and gaps.
-    private func cards(_ session: ChromeSession) async throws -> [(id: String, position: Int)] {
+    private func cards(_ session: BrowserSession) async throws -> [(id: String, position: Int)] {
       let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
       let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
       let ids = cards.map(\.id)
@@ -29,7 +29,7 @@ extension BrowserSuites {
     }
 
     /// Scrolls to the bottom and waits for more cards; returns the new count and the wait in ms.
-    private func scrollForMore(_ session: ChromeSession, after count: Int) async throws -> (Int, Double) {
+    private func scrollForMore(_ session: BrowserSession, after count: Int) async throws -> (Int, Double) {
       let start = ContinuousClock.now
       try await session.executeScript(ProductPageScripts.scrollToBottom)
       let grown = try await session.waitForScript(
@@ -165,9 +165,9 @@ extension BrowserSuites {
 
     @Test func theListWorksWithJavaScriptOff() async throws {
       let fixture = try ProductFixture.require()
-      var options = ChromeSessionOptions()
+      var options = BrowserSessionOptions()
       options.javaScriptEnabled = false
-      try await withChromeSession(options: options) { session in
+      try await withBrowserSession(options: options) { session in
         try await session.navigate(to: fixture.searchURL)
         let first = try await session.findElements(css: "[role=feed] article[data-repo-id]")
         #expect(first.count == ProductFixture.batchSize)

@@ -49,7 +49,7 @@ public enum AxeCore {
   }
 
   /// Injects axe (once per document) and runs every rule on the whole page.
-  public static func run(in session: ChromeSession, source: String) async throws -> [Violation] {
+  public static func run(in session: BrowserSession, source: String) async throws -> [Violation] {
     // The source is the script body itself: an eval would be refused by the page's CSP.
     if try await session.executeScript("return !!window.axe;").bool != true {
       try await session.executeScript(source + "\n;return !!window.axe;")
