@@ -28,33 +28,24 @@ enum Reader {
     return options
   }
 
-  /// A 390×844 phone viewport (headless Chromium will not make a window narrower than 500 px).
+  /// A phone viewport, 390×844 unless told (headless Chromium will not make a window narrower than 500 px).
   static func phone(_ session: BrowserSession, width: Int = 390) async throws {
-    try await session.cdp(
-      "Emulation.setDeviceMetricsOverride",
-      ["width": .number(Double(width)), "height": 844, "deviceScaleFactor": 2, "mobile": true])
+    try await session.setViewport(width: width, height: 844)
   }
 
-  /// Options for a phone `width` px wide in `engine`, and whether `phone(_:width:)` must follow (Chromium).
-  /// Firefox keeps windows at least 500 px wide: its window stays 500 px and its CSS pixel grows to
-  /// 500/`width` device pixels, as on a phone with a dense screen. MiniBrowser cannot go below about
-  /// 447 px and has no zoom switch: the 430 px case gets its narrowest window, the narrower ones `nil`.
+  /// Options for a phone `width` px wide in `engine`, and whether `phone(_:width:)` must follow.
+  /// Chromium and Firefox keep windows at least 500 px wide: their viewport is set narrower. MiniBrowser
+  /// cannot go below about 447 px and has no viewport emulation: the 430 px case gets its narrowest
+  /// window, the narrower ones `nil`.
   static func phoneOptions(_ engine: BrowserEngine, width: Int) -> (
     options: BrowserSessionOptions, emulate: Bool
   )? {
     var options = BrowserSessionOptions(engine: engine)
     options.height = 844
     switch engine {
-    case .chromium:
+    case .chromium, .firefox:
       options.width = max(width, 500)
       return (options, true)
-    case .firefox:
-      options.width = max(width, 500)
-      if width < 500 {
-        options.firefoxPreferences["layout.css.devPixelsPerPx"] = .string(
-          String(Double(options.width) / Double(width)))
-      }
-      return (options, false)
     case .webkit:
       // The widest phone case stands for all of them, at the narrowest window there is.
       options.width = webKitNarrowest

@@ -59,7 +59,12 @@ public enum BrowserEngine: String, CaseIterable, Sendable, CustomStringConvertib
   func driverArguments(port: Int) -> [String] {
     switch self {
     case .chromium: return ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-    case .firefox: return ["--port", String(port), "--host", "127.0.0.1", "--log", "error"]
+    case .firefox:
+      // Its BiDi socket gets a port of its own too (the default, 9222, would collide between sessions).
+      let bidi = (try? ProcessRunner.freeLoopbackPort()) ?? 0
+      return [
+        "--port", String(port), "--host", "127.0.0.1", "--websocket-port", String(bidi), "--log", "error",
+      ]
     case .webkit: return ["--port=\(port)"]
     }
   }

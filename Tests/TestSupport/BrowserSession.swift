@@ -27,6 +27,8 @@ public final class BrowserSession: Sendable {
   public let userDataDirectory: String?
   /// The driver child process.
   public let driver: ProcessRunner
+  /// Firefox's WebDriver BiDi socket, for what classic WebDriver cannot do (see `setViewport`).
+  let webSocketURL: String?
   /// The X server WebKit draws into.
   let display: ProcessRunner?
   let http: WebDriverHTTP
@@ -43,6 +45,7 @@ public final class BrowserSession: Sendable {
     self.browserPID =
       reply?["goog:processID"]?.int.map(Int32.init) ?? reply?["moz:processID"]?.int.map(Int32.init)
     self.userDataDirectory = reply?["chrome"]?["userDataDir"]?.string ?? reply?["moz:profile"]?.string
+    self.webSocketURL = reply?["webSocketUrl"]?.string
     self.driver = driver
     self.display = display
     self.http = http

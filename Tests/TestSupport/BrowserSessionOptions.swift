@@ -89,6 +89,7 @@ public struct BrowserSessionOptions: Sendable {
       always["goog:loggingPrefs"] = ["browser": "ALL"]
     case .firefox:
       always["browserName"] = "firefox"
+      always["webSocketUrl"] = true
       always["moz:firefoxOptions"] = [
         "binary": .string(engine.browserPath),
         "args": ["-headless", .string("--width=\(width)"), .string("--height=\(height)")],
