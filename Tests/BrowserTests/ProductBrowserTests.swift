@@ -3,8 +3,10 @@ import TestSupport
 import Testing
 
 extension BrowserSuites {
-  /// The product scenarios in real Chromium against github-double and repo-scroll processes (figures
-  /// such as scroll timings and upstream calls per 100 rows come from script/bench-scroll).
+  /// The product scenarios in real Chromium against github-double and repo-scroll processes that the
+  /// engine suites do not cover: upstream calls on reload, a fault and Retry, console errors and layout
+  /// shifts (figures such as scroll timings and upstream calls per 100 rows come from script/bench-scroll).
+  /// Growth, details, keys and no-JS run in every engine in EngineFlowBrowserTests.
   @Suite("Product in Chromium", .productFixture)
   struct ProductBrowserTests {
     // MARK: Helpers
@@ -41,47 +43,6 @@ extension BrowserSuites {
     }
 
     // MARK: Scenarios
-
-    @Test func scrollingTenTimesGrowsTheListWithoutDuplicatesOrGaps() async throws {
-      let fixture = try ProductFixture.require()
-      try await fixture.double("POST", "/_double/reset")
-      var count = try await openSearch(fixture)
-      #expect(count == ProductFixture.batchSize)
-      var waits: [Double] = []
-      for _ in 0..<10 {
-        let (next, ms) = try await scrollForMore(fixture.session, after: count)
-        #expect(next > count)
-        count = next
-        waits.append(ms)
-        _ = try await cards(fixture.session)
-      }
-    }
-
-    @Test func avatarsLoadForVisibleCards() async throws {
-      let fixture = try ProductFixture.require()
-      _ = try await openSearch(fixture)
-      try await waitUntil("every visible card's avatar loaded", timeout: .seconds(10)) {
-        let flags =
-          try await fixture.session.executeScript(ProductPageScripts.visibleAvatarsLoaded).array ?? []
-        return !flags.isEmpty && flags.allSatisfy { $0.bool == true }
-      }
-    }
-
-    @Test func starHistoriesFillForVisibleCardsOnly() async throws {
-      let fixture = try ProductFixture.require()
-      try await fixture.double("POST", "/_double/reset")
-      _ = try await openSearch(fixture)
-      try await waitUntil("every visible card's [data-stargazers] filled", timeout: .seconds(10)) {
-        let regions = try await fixture.session.executeScript(ProductPageScripts.stargazerRegions)
-        let visible = regions["visible"]?.array ?? []
-        return !visible.isEmpty && visible.allSatisfy { $0.bool == true }
-      }
-      try await Task.sleep(for: .seconds(1))
-      let regions = try await fixture.session.executeScript(ProductPageScripts.stargazerRegions)
-      let far = regions["far"]?.array ?? []
-      #expect(!far.isEmpty, "the first batch should reach well below the viewport")
-      #expect(far.allSatisfy { $0.bool == false }, "cards far below must stay empty")
-    }
 
     @Test func refreshPutsTheFirstBatchBackAtTheTop() async throws {
       let fixture = try ProductFixture.require()
@@ -135,21 +96,6 @@ extension BrowserSuites {
       _ = try await session.browserLogs()
     }
 
-    @Test func pageDownMovesFocusBetweenCards() async throws {
-      let fixture = try ProductFixture.require()
-      let session = fixture.session
-      _ = try await openSearch(fixture)
-      try await session.executeScript("document.querySelector('[role=feed] article[data-repo-id]').focus();")
-      try await session.pressKeys(WebDriverKey.pageDown)
-      let position = try await session.executeScript(
-        "return document.activeElement.getAttribute('aria-posinset');")
-      #expect(position.string == "2")
-      try await session.pressKeys(WebDriverKey.pageUp)
-      let back = try await session.executeScript(
-        "return document.activeElement.getAttribute('aria-posinset');")
-      #expect(back.string == "1")
-    }
-
     @Test func scrollingRaisesNoConsoleErrorsAndShiftsNoLayout() async throws {
       let fixture = try ProductFixture.require()
       let session = fixture.session
@@ -163,26 +109,6 @@ extension BrowserSuites {
       #expect(probe.cumulativeLayoutShift < 0.01)
     }
 
-    @Test func theListWorksWithJavaScriptOff() async throws {
-      let fixture = try ProductFixture.require()
-      var options = BrowserSessionOptions()
-      options.javaScriptEnabled = false
-      try await withBrowserSession(options: options) { session in
-        try await session.navigate(to: fixture.searchURL)
-        let first = try await session.findElements(css: "[role=feed] article[data-repo-id]")
-        #expect(first.count == ProductFixture.batchSize)
-        let next = try #require(try await session.findElement(css: "a[rel=next]"), "a rel=next link")
-        let href = try await session.property("href", of: next).string ?? ""
-        #expect(href.contains("page=2"))
-        try await session.click(next)
-        #expect(try await session.currentURL().contains("page=2"))
-        let second = try await session.findElements(css: "[role=feed] article[data-repo-id]")
-        #expect(!second.isEmpty)
-        let position = try await session.attribute("aria-posinset", of: second[0])
-        #expect(position == String(ProductFixture.batchSize + 1))
-        #expect(try await session.findElement(css: "a[rel=prev]") != nil)
-      }
-    }
   }
 }
 

