@@ -11,18 +11,6 @@ extension BrowserSuites {
   struct EngineFlowBrowserTests {
     static let engines = BrowserEngine.allCases
 
-    /// Every card's id and posinset, checked for duplicates and gaps.
-    @discardableResult
-    private func checkedCards(_ session: BrowserSession) async throws -> [(id: String, position: Int)] {
-      let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
-      let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
-      let ids = cards.map(\.id)
-      #expect(Set(ids).count == ids.count, "\(session.engine): duplicate data-repo-id")
-      #expect(!ids.contains(""), "\(session.engine): a card without data-repo-id")
-      #expect(cards.map(\.position) == Array(1..<(cards.count + 1)), "\(session.engine): posinset gap")
-      return cards
-    }
-
     /// Resolves after two animation frames: whatever the last script changed has been laid out and painted.
     static let twoFrames =
       "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));"
@@ -32,7 +20,7 @@ extension BrowserSuites {
       let pool = try EngineFixture.require()
       let session = try await pool.session(engine)
       try await Reader.openSearch(session, pool.processes)
-      let cards = try await checkedCards(session)
+      let cards = try await Reader.checkedCards(session)
       #expect(cards.count == Reader.batchSize)
       let page = try await session.executeScript(
         """
@@ -56,7 +44,7 @@ extension BrowserSuites {
         let next = try await Reader.scroll(session, toRows: count + 1)
         #expect(next > count)
         count = next
-        try await checkedCards(session)
+        try await Reader.checkedCards(session)
       }
     }
 
@@ -96,7 +84,7 @@ extension BrowserSuites {
       print("human-speed scrolling in \(engine): \(result)")
       #expect((result["y"]?.double ?? 0) >= 3000, "\(engine): scrolled \(result)")
       #expect(result["stalls"]?.int == 0, "\(engine): the reader reached the end of the list: \(result)")
-      try await checkedCards(session)
+      try await Reader.checkedCards(session)
     }
 
     @Test(arguments: engines)
@@ -185,7 +173,7 @@ extension BrowserSuites {
       let count = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
       #expect(
         count >= loaded && count < loaded + Reader.batchSize, "\(engine): the same rows, not more: \(count)")
-      try await checkedCards(session)
+      try await Reader.checkedCards(session)
       return try await session.executeScript("return window.__sameDocument === true;").bool ?? false
     }
 

@@ -11,17 +11,6 @@ extension BrowserSuites {
   struct ProductBrowserTests {
     // MARK: Helpers
 
-    /// Every card's id and posinset, checked for duplicates and gaps.
-    private func cards(_ session: BrowserSession) async throws -> [(id: String, position: Int)] {
-      let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
-      let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
-      let ids = cards.map(\.id)
-      #expect(Set(ids).count == ids.count, "duplicate data-repo-id")
-      #expect(!ids.contains(""), "a card without data-repo-id")
-      #expect(cards.map(\.position) == Array(1..<(cards.count + 1)), "posinset gap")
-      return cards
-    }
-
     /// Opens the search page fresh and waits for the first batch.
     private func openSearch(_ fixture: ProductFixture) async throws -> Int {
       try await fixture.session.navigate(to: fixture.searchURL)
@@ -53,7 +42,7 @@ extension BrowserSuites {
       try await session.refresh()
       try await session.waitForScript(ProductPageScripts.cardCount)
       #expect(try await session.executeScript("return window.scrollY;").int == 0)
-      let first = try await cards(session).first
+      let first = try await Reader.checkedCards(session).first
       #expect(first?.position == 1)
       #expect(try await fixture.upstreamCalls().search > before, "a reload re-fetches page 1 upstream")
     }
@@ -76,7 +65,7 @@ extension BrowserSuites {
         try await fixture.double("POST", "/_double/faults?rate5xx=0")
         throw error
       }
-      let kept = try await cards(session).count
+      let kept = try await Reader.checkedCards(session).count
       #expect(kept >= count, "rows loaded before the fault stay")
       try await fixture.double("POST", "/_double/faults?rate5xx=0")
       // Transient errors also retry by themselves with backoff; click before that kicks in, and accept
@@ -90,7 +79,7 @@ extension BrowserSuites {
       }
       try await session.waitForScript(
         "\(ProductPageScripts.cardCount) > \(kept)", description: "rows after Retry", timeout: .seconds(10))
-      let after = try await cards(session)
+      let after = try await Reader.checkedCards(session)
       #expect(after.count > kept)
       #expect(try await session.executeScript(ProductPageScripts.retryButton).isNull, "the error row is gone")
       _ = try await session.browserLogs()

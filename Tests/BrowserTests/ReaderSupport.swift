@@ -105,6 +105,18 @@ enum Reader {
     return count
   }
 
+  /// Every card's id and posinset, checked (as expectations) for duplicates and gaps.
+  @discardableResult
+  static func checkedCards(_ session: BrowserSession) async throws -> [(id: String, position: Int)] {
+    let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
+    let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
+    let ids = cards.map(\.id)
+    #expect(Set(ids).count == ids.count, "\(session.engine): duplicate data-repo-id")
+    #expect(!ids.contains(""), "\(session.engine): a card without data-repo-id")
+    #expect(cards.map(\.position) == Array(1..<(cards.count + 1)), "\(session.engine): posinset gap")
+    return cards
+  }
+
   /// The card at the top and its offset, or nil.
   static func top(_ session: BrowserSession) async throws -> (position: Int, offset: Double)? {
     let value = try await session.executeScript(topCard)
