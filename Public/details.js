@@ -4,7 +4,8 @@
 //   request (pausing details while a batch loads starved them at speed: a batch is nearly always pending);
 // - only cards near the viewport are candidates, the ones on screen first, then the nearest: up to
 //   a viewport below at rest, and as far as the reader will scroll in 1.2 s while scrolling (at
-//   least half a viewport): each card asked for further ahead is one the reader may never see;
+//   least half a viewport, at most 1,500 px): each card asked for further ahead is one the reader may
+//   never see;
 // - histories go in batches of up to MAX_BATCH (20) cards per request (GET /fragments/stars?r=owner/repo&…),
 //   so one connection serves several cards: with 300–900 ms per answer, six single requests could not
 //   keep up with a reader passing five dense cards a second; the cards on screen go in a batch of
@@ -23,6 +24,8 @@ const BATCH_URL = '/fragments/stars';
 const AHEAD_AT_REST = 1.0;    // viewports below the viewport
 const AHEAD_SECONDS = 1.2;    // of scrolling at the current speed (GitHub answers in under one)
 const AHEAD_SCROLLING = 0.5;  // viewports below, at least, while scrolling slowly
+const AHEAD_MAX_PX = 1500;    // never further below, however fast: a jump (End, a scrollbar drag) reads
+                              // as a burst of speed, and the cards it passes are ones nobody sees
 const REST_MS = 250;          // no scroll event for this long: the reader is at rest
 const SPEED_WINDOW_MS = 100;  // the speed is measured over at least this long
 const near = new Set();       // cards within the widest look-ahead zone
@@ -65,9 +68,9 @@ function watch(cards) {
 // The near cards by distance to the viewport (0 when on screen).
 function byDistance() {
   const height = window.innerHeight;
-  const ahead = Date.now() - lastScroll > REST_MS
+  const ahead = Math.min(AHEAD_MAX_PX, Date.now() - lastScroll > REST_MS
     ? AHEAD_AT_REST * height
-    : Math.max(AHEAD_SCROLLING * height, speed * AHEAD_SECONDS);
+    : Math.max(AHEAD_SCROLLING * height, speed * AHEAD_SECONDS));
   const list = [];
   near.forEach((card) => {
     if (!card.isConnected) { near.delete(card); return; }

@@ -11,6 +11,18 @@ document.documentElement.classList.add('js');
 
 const results = document.getElementById('results');
 if (results && document.getElementById('feed-tail')) startFeed(results);
+applySortAtOnce(document.querySelector('form.search'));
+
+// A new sort or order applies at once, for a query already given; the Search button stays for
+// readers without JavaScript (and for a new query).
+function applySortAtOnce(form) {
+  if (!form) return;
+  form.addEventListener('change', (event) => {
+    const menu = event.target;
+    if (!(menu instanceof HTMLSelectElement) || !form.elements.q || !form.elements.q.value.trim()) return;
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  });
+}
 
 function startFeed(results) {
   let tail = document.getElementById('feed-tail');
@@ -402,7 +414,15 @@ function startFeed(results) {
     if (controller) controller.abort();
     if (saveTimer) { clearTimeout(saveTimer); save(); }
   });
-  window.addEventListener('pageshow', (event) => { if (event.persisted) afterTail(); });
+  // A page from the back/forward cache: Chromium and Firefox show it where it was left, but WebKit applies
+  // scrollRestoration = 'manual' to it too and shows its top. The saved card goes back where it was (a
+  // no-op where the browser kept the offset).
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted) return;
+    const saved = history.state && history.state.reposcroll;
+    if (saved && saved.rows > 0) scrollToSaved(saved);
+    afterTail();
+  });
   const form = document.querySelector('form.search');
   if (form) form.addEventListener('submit', () => {
     clearTimeout(retryTimer);

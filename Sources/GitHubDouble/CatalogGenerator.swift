@@ -272,7 +272,8 @@ struct CatalogGenerator {
     let forks = Int(Double(stars) * (0.02 + 0.3 * rng.unit())) + rng.below(3)
     let openIssues = rng.below(max(1, stars / 40 + 3))
     let helpWanted = rng.chance(0.2) ? rng.below(openIssues + 1) : 0
-    let (created, updated, pushed) = makeDates()
+    let (born, updated, pushed) = makeDates()
+    let created = oldEnough(born, stars: stars)
     let homepage: String? =
       rng.chance(0.3)
       ? (rng.chance(0.5) ? "" : nil) : (rng.chance(0.5) ? "https://\(name.lowercased()).dev" : nil)
@@ -284,20 +285,27 @@ struct CatalogGenerator {
       homepage: homepage, defaultBranch: rng.chance(0.8) ? "main" : "master", hasPages: rng.chance(0.1))
   }
 
+  /// `created`, or earlier when that is too young for `stars`: big repositories are old ones, so that
+  /// their star history (`StarHistory`) can be a plausible one.
+  private func oldEnough(_ created: Int, stars: Int) -> Int {
+    min(created, config.referenceTime - StarHistory.minimumLife(stars: stars))
+  }
+
   /// A repository whose text fields carry an XSS payload but whose name stays valid.
   private mutating func hostileRepository(
     id: Int, ownerIndex: Int, payload: String, used: inout Set<String>, _ owners: [CatalogOwner]
   ) -> CatalogRepository {
     let base = makeRepository(id: id, ownerIndex: ownerIndex, used: &used, owners)
     let name = uniqueName("xss-fixture-" + base.name, owner: owners[ownerIndex].login, used: &used)
+    let stars = 5000 + rng.below(60_000)
     return CatalogRepository(
       id: id, ownerIndex: ownerIndex, name: name,
       description: "XSS fixture for web apps: " + payload + " (must render as text)",
-      topics: ["xss", "web", "javascript", payload], language: "JavaScript", stars: 5000 + rng.below(60_000),
+      topics: ["xss", "web", "javascript", payload], language: "JavaScript", stars: stars,
       forks: 300 + rng.below(2000), openIssues: rng.below(50), helpWantedIssues: rng.below(5),
       size: base.size,
-      createdAt: base.createdAt, updatedAt: base.updatedAt, pushedAt: base.pushedAt, fork: false,
-      archived: false, licenseIndex: 0, homepage: "javascript:window.__xss=1", defaultBranch: "main",
+      createdAt: oldEnough(base.createdAt, stars: stars), updatedAt: base.updatedAt, pushedAt: base.pushedAt,
+      fork: false, archived: false, licenseIndex: 0, homepage: "javascript:window.__xss=1", defaultBranch: "main",
       hasPages: false)
   }
 }

@@ -42,7 +42,7 @@ extension BrowserSuites {
       }
     }
 
-    private static func options(_ state: State) -> ChromeSessionOptions {
+    private static func options(_ state: State) -> BrowserSessionOptions {
       switch state {
       case .mobile: return Reader.options(width: 390, height: 844)
       default: return Reader.options()
@@ -53,7 +53,7 @@ extension BrowserSuites {
     func axeFindsNoViolation(_ state: State) async throws {
       let axe = try AxeCore.source()
       try await Reader.withApp { p in
-        try await withChromeSession(options: Self.options(state)) { session in
+        try await withBrowserSession(options: Self.options(state)) { session in
           try await Reader.reduceMotion(session, dark: state == .dark)
           if state == .mobile { try await Reader.phone(session) }
           let search = p.baseURL + "/?" + Reader.query
@@ -113,7 +113,7 @@ extension BrowserSuites {
     }
 
     /// What each state must say beyond passing axe.
-    private func checkState(_ state: State, _ session: ChromeSession, _ p: AppProcesses) async throws {
+    private func checkState(_ state: State, _ session: BrowserSession, _ p: AppProcesses) async throws {
       switch state {
       case .firstPageError:
         // It says what failed, shows one Retry, and retries by itself at most once.

@@ -5,7 +5,7 @@ import Testing
 /// The shared state of the WebDriver client suite: one static file server and one Chromium session,
 /// created once for the whole suite because Chromium takes seconds to start and to go away.
 struct BrowserFixture: Sendable {
-  let session: ChromeSession
+  let session: BrowserSession
   let baseURL: String
 
   @TaskLocal static var current: BrowserFixture?
@@ -30,7 +30,7 @@ struct BrowserFixtureTrait: SuiteTrait, TestScoping {
       name: "http.server")
     do {
       let port = try await server.waitForListeningPort(pattern: #"port (\d+)"#)
-      try await withChromeSession { session in
+      try await withBrowserSession { session in
         try await session.installPageProbe()
         let fixture = BrowserFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
         try await BrowserFixture.$current.withValue(fixture) { try await function() }
@@ -49,4 +49,4 @@ extension Trait where Self == BrowserFixtureTrait {
 }
 
 /// Browser tests run unless REPOSCROLL_SKIP_BROWSER=1; missing Chromium is a failure, not a skip.
-let skipBrowser = ChromeSession.skipRequested
+let skipBrowser = BrowserSession.skipRequested

@@ -97,9 +97,9 @@ extension BrowserSuites {
       // No read-ahead: the journey needs page 3 to be fetched when the reader reaches row 200.
       let appArguments = ["--batch-size", String(Self.batchSize), "--search-ttl", "600", "--read-ahead", "0"]
       try await AppProcesses.with(doubleArguments: doubleArguments, appArguments: appArguments) { p in
-        var options = ChromeSessionOptions()
+        var options = BrowserSessionOptions()
         options.pageLoadTimeout = .seconds(40)
-        try await withChromeSession(options: options) { session in
+        try await withBrowserSession(options: options) { session in
           let journey = try await scroll(session, p)
           try await check(session, p, journey, referencePort: referencePort)
         }
@@ -107,7 +107,7 @@ extension BrowserSuites {
     }
 
     /// Opens the list and scrolls to `rows`, driving the outage and the window and clicking Retry.
-    private func scroll(_ session: ChromeSession, _ p: AppProcesses) async throws -> Journey {
+    private func scroll(_ session: BrowserSession, _ p: AppProcesses) async throws -> Journey {
       var journey = Journey()
       try await session.navigate(to: p.baseURL + "/?" + Self.query)
       let deadline = ContinuousClock.now + .seconds(80)
@@ -194,7 +194,7 @@ extension BrowserSuites {
     }
 
     /// The list against the fault-free reference, and the double's request log against the window.
-    private func check(_ session: ChromeSession, _ p: AppProcesses, _ journey: Journey, referencePort: Int)
+    private func check(_ session: BrowserSession, _ p: AppProcesses, _ journey: Journey, referencePort: Int)
       async throws
     {
       let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []

@@ -107,7 +107,7 @@ extension BrowserSuites {
     /// Runs `check` on the page `path` in light or dark and expects no problem and every kind present.
     private func expectRings(path: String, dark: Bool, kinds: [String], waitFor: String) async throws {
       try await Reader.withApp { p in
-        try await withChromeSession(options: Reader.options()) { session in
+        try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.reduceMotion(session, dark: dark)
           try await session.navigate(to: p.baseURL + path)
           try await session.waitForScript(waitFor, description: "the page", timeout: .seconds(15))

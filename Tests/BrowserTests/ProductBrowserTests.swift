@@ -3,22 +3,13 @@ import TestSupport
 import Testing
 
 extension BrowserSuites {
-  /// The product scenarios in real Chromium against github-double and repo-scroll processes (figures
-  /// such as scroll timings and upstream calls per 100 rows come from script/bench-scroll).
+  /// The product scenarios in real Chromium against github-double and repo-scroll processes that the
+  /// engine suites do not cover: upstream calls on reload, a fault and Retry, console errors and layout
+  /// shifts (figures such as scroll timings and upstream calls per 100 rows come from script/bench-scroll).
+  /// Growth, details, keys and no-JS run in every engine in EngineFlowBrowserTests.
   @Suite("Product in Chromium", .productFixture)
   struct ProductBrowserTests {
     // MARK: Helpers
-
-    /// Every card's id and posinset, checked for duplicates and gaps.
-    private func cards(_ session: ChromeSession) async throws -> [(id: String, position: Int)] {
-      let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
-      let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
-      let ids = cards.map(\.id)
-      #expect(Set(ids).count == ids.count, "duplicate data-repo-id")
-      #expect(!ids.contains(""), "a card without data-repo-id")
-      #expect(cards.map(\.position) == Array(1..<(cards.count + 1)), "posinset gap")
-      return cards
-    }
 
     /// Opens the search page fresh and waits for the first batch.
     private func openSearch(_ fixture: ProductFixture) async throws -> Int {
@@ -29,7 +20,7 @@ extension BrowserSuites {
     }
 
     /// Scrolls to the bottom and waits for more cards; returns the new count and the wait in ms.
-    private func scrollForMore(_ session: ChromeSession, after count: Int) async throws -> (Int, Double) {
+    private func scrollForMore(_ session: BrowserSession, after count: Int) async throws -> (Int, Double) {
       let start = ContinuousClock.now
       try await session.executeScript(ProductPageScripts.scrollToBottom)
       let grown = try await session.waitForScript(
@@ -42,47 +33,6 @@ extension BrowserSuites {
 
     // MARK: Scenarios
 
-    @Test func scrollingTenTimesGrowsTheListWithoutDuplicatesOrGaps() async throws {
-      let fixture = try ProductFixture.require()
-      try await fixture.double("POST", "/_double/reset")
-      var count = try await openSearch(fixture)
-      #expect(count == ProductFixture.batchSize)
-      var waits: [Double] = []
-      for _ in 0..<10 {
-        let (next, ms) = try await scrollForMore(fixture.session, after: count)
-        #expect(next > count)
-        count = next
-        waits.append(ms)
-        _ = try await cards(fixture.session)
-      }
-    }
-
-    @Test func avatarsLoadForVisibleCards() async throws {
-      let fixture = try ProductFixture.require()
-      _ = try await openSearch(fixture)
-      try await waitUntil("every visible card's avatar loaded", timeout: .seconds(10)) {
-        let flags =
-          try await fixture.session.executeScript(ProductPageScripts.visibleAvatarsLoaded).array ?? []
-        return !flags.isEmpty && flags.allSatisfy { $0.bool == true }
-      }
-    }
-
-    @Test func starHistoriesFillForVisibleCardsOnly() async throws {
-      let fixture = try ProductFixture.require()
-      try await fixture.double("POST", "/_double/reset")
-      _ = try await openSearch(fixture)
-      try await waitUntil("every visible card's [data-stargazers] filled", timeout: .seconds(10)) {
-        let regions = try await fixture.session.executeScript(ProductPageScripts.stargazerRegions)
-        let visible = regions["visible"]?.array ?? []
-        return !visible.isEmpty && visible.allSatisfy { $0.bool == true }
-      }
-      try await Task.sleep(for: .seconds(1))
-      let regions = try await fixture.session.executeScript(ProductPageScripts.stargazerRegions)
-      let far = regions["far"]?.array ?? []
-      #expect(!far.isEmpty, "the first batch should reach well below the viewport")
-      #expect(far.allSatisfy { $0.bool == false }, "cards far below must stay empty")
-    }
-
     @Test func refreshPutsTheFirstBatchBackAtTheTop() async throws {
       let fixture = try ProductFixture.require()
       let session = fixture.session
@@ -92,7 +42,7 @@ extension BrowserSuites {
       try await session.refresh()
       try await session.waitForScript(ProductPageScripts.cardCount)
       #expect(try await session.executeScript("return window.scrollY;").int == 0)
-      let first = try await cards(session).first
+      let first = try await Reader.checkedCards(session).first
       #expect(first?.position == 1)
       #expect(try await fixture.upstreamCalls().search > before, "a reload re-fetches page 1 upstream")
     }
@@ -115,7 +65,7 @@ extension BrowserSuites {
         try await fixture.double("POST", "/_double/faults?rate5xx=0")
         throw error
       }
-      let kept = try await cards(session).count
+      let kept = try await Reader.checkedCards(session).count
       #expect(kept >= count, "rows loaded before the fault stay")
       try await fixture.double("POST", "/_double/faults?rate5xx=0")
       // Transient errors also retry by themselves with backoff; click before that kicks in, and accept
@@ -129,25 +79,10 @@ extension BrowserSuites {
       }
       try await session.waitForScript(
         "\(ProductPageScripts.cardCount) > \(kept)", description: "rows after Retry", timeout: .seconds(10))
-      let after = try await cards(session)
+      let after = try await Reader.checkedCards(session)
       #expect(after.count > kept)
       #expect(try await session.executeScript(ProductPageScripts.retryButton).isNull, "the error row is gone")
       _ = try await session.browserLogs()
-    }
-
-    @Test func pageDownMovesFocusBetweenCards() async throws {
-      let fixture = try ProductFixture.require()
-      let session = fixture.session
-      _ = try await openSearch(fixture)
-      try await session.executeScript("document.querySelector('[role=feed] article[data-repo-id]').focus();")
-      try await session.pressKeys(WebDriverKey.pageDown)
-      let position = try await session.executeScript(
-        "return document.activeElement.getAttribute('aria-posinset');")
-      #expect(position.string == "2")
-      try await session.pressKeys(WebDriverKey.pageUp)
-      let back = try await session.executeScript(
-        "return document.activeElement.getAttribute('aria-posinset');")
-      #expect(back.string == "1")
     }
 
     @Test func scrollingRaisesNoConsoleErrorsAndShiftsNoLayout() async throws {
@@ -163,26 +98,6 @@ extension BrowserSuites {
       #expect(probe.cumulativeLayoutShift < 0.01)
     }
 
-    @Test func theListWorksWithJavaScriptOff() async throws {
-      let fixture = try ProductFixture.require()
-      var options = ChromeSessionOptions()
-      options.javaScriptEnabled = false
-      try await withChromeSession(options: options) { session in
-        try await session.navigate(to: fixture.searchURL)
-        let first = try await session.findElements(css: "[role=feed] article[data-repo-id]")
-        #expect(first.count == ProductFixture.batchSize)
-        let next = try #require(try await session.findElement(css: "a[rel=next]"), "a rel=next link")
-        let href = try await session.property("href", of: next).string ?? ""
-        #expect(href.contains("page=2"))
-        try await session.click(next)
-        #expect(try await session.currentURL().contains("page=2"))
-        let second = try await session.findElements(css: "[role=feed] article[data-repo-id]")
-        #expect(!second.isEmpty)
-        let position = try await session.attribute("aria-posinset", of: second[0])
-        #expect(position == String(ProductFixture.batchSize + 1))
-        #expect(try await session.findElement(css: "a[rel=prev]") != nil)
-      }
-    }
   }
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `github-double` and `repo-scroll` as real processes plus one Chromium session with the page probe.
 struct ProductFixture: Sendable {
-  let session: ChromeSession
+  let session: BrowserSession
   let appPort: Int
   let doublePort: Int
 
@@ -57,7 +57,7 @@ struct ProductFixtureTrait: SuiteTrait, TestScoping {
       appArguments: ["--batch-size", String(ProductFixture.batchSize)])
     do {
       try await Self.requireFragmentRoute(appPort: processes.appPort, server: processes.app)
-      try await withChromeSession { session in
+      try await withBrowserSession { session in
         try await session.installPageProbe()
         let fixture = ProductFixture(
           session: session, appPort: processes.appPort, doublePort: processes.doublePort)

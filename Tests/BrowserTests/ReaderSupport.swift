@@ -19,24 +19,45 @@ enum Reader {
       doubleArguments: doubleArguments + extra, appArguments: ["--batch-size", String(batchSize)], body)
   }
 
-  /// Session options for a window size, with optional extra Chromium switches.
-  static func options(width: Int = 1280, height: Int = 900, extra: [String] = []) -> ChromeSessionOptions {
-    var options = ChromeSessionOptions()
-    options.arguments =
-      options.arguments.filter { !$0.hasPrefix("--window-size=") } + ["--window-size=\(width),\(height)"]
-      + extra
+  /// Chromium session options for a window size, with optional extra Chromium switches.
+  static func options(width: Int = 1280, height: Int = 900, extra: [String] = []) -> BrowserSessionOptions {
+    var options = BrowserSessionOptions()
+    options.width = width
+    options.height = height
+    options.arguments += extra
     return options
   }
 
-  /// A 390×844 phone viewport (headless Chromium will not make a window narrower than 500 px).
-  static func phone(_ session: ChromeSession) async throws {
-    try await session.cdp(
-      "Emulation.setDeviceMetricsOverride",
-      ["width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true])
+  /// A phone viewport, 390×844 unless told (headless Chromium will not make a window narrower than 500 px).
+  static func phone(_ session: BrowserSession, width: Int = 390) async throws {
+    try await session.setViewport(width: width, height: 844)
   }
 
+  /// Options for a phone `width` px wide in `engine`, and whether `phone(_:width:)` must follow.
+  /// Chromium and Firefox keep windows at least 500 px wide: their viewport is set narrower. MiniBrowser
+  /// cannot go below about 447 px and has no viewport emulation: the 430 px case gets its narrowest
+  /// window, the narrower ones `nil`.
+  static func phoneOptions(_ engine: BrowserEngine, width: Int) -> (
+    options: BrowserSessionOptions, emulate: Bool
+  )? {
+    var options = BrowserSessionOptions(engine: engine)
+    options.height = 844
+    switch engine {
+    case .chromium, .firefox:
+      options.width = max(width, 500)
+      return (options, true)
+    case .webkit:
+      // The widest phone case stands for all of them, at the narrowest window there is.
+      options.width = webKitNarrowest
+      return width == 430 ? (options, false) : nil
+    }
+  }
+
+  /// MiniBrowser's narrowest window here (its toolbar's minimum), in CSS pixels.
+  static let webKitNarrowest = 447
+
   /// Animations off, so what axe and the screenshots see is the settled page.
-  static func reduceMotion(_ session: ChromeSession, dark: Bool = false) async throws {
+  static func reduceMotion(_ session: BrowserSession, dark: Bool = false) async throws {
     var features: [WebDriverJSON] = [["name": "prefers-reduced-motion", "value": "reduce"]]
     if dark { features.append(["name": "prefers-color-scheme", "value": "dark"]) }
     try await session.cdp("Emulation.setEmulatedMedia", ["features": .array(features)])
@@ -64,14 +85,14 @@ enum Reader {
     """
 
   /// Opens the long list and waits for its first batch.
-  static func openSearch(_ session: ChromeSession, _ p: AppProcesses) async throws {
+  static func openSearch(_ session: BrowserSession, _ p: AppProcesses) async throws {
     try await session.navigate(to: p.baseURL + "/?" + query)
     try await session.waitForScript("\(cardCount) >= \(batchSize)", timeout: .seconds(15))
   }
 
   /// Scrolls to the bottom until at least `rows` cards are in the feed; returns the count.
   @discardableResult
-  static func scroll(_ session: ChromeSession, toRows rows: Int) async throws -> Int {
+  static func scroll(_ session: BrowserSession, toRows rows: Int) async throws -> Int {
     var count = try await session.executeScript("return \(cardCount);").int ?? 0
     while count < rows {
       try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
@@ -84,21 +105,42 @@ enum Reader {
     return count
   }
 
+  /// Every card's id and posinset, checked (as expectations) for duplicates and gaps.
+  @discardableResult
+  static func checkedCards(_ session: BrowserSession) async throws -> [(id: String, position: Int)] {
+    let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
+    let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
+    let ids = cards.map(\.id)
+    #expect(Set(ids).count == ids.count, "\(session.engine): duplicate data-repo-id")
+    #expect(!ids.contains(""), "\(session.engine): a card without data-repo-id")
+    #expect(cards.map(\.position) == Array(1..<(cards.count + 1)), "\(session.engine): posinset gap")
+    return cards
+  }
+
   /// The card at the top and its offset, or nil.
-  static func top(_ session: ChromeSession) async throws -> (position: Int, offset: Double)? {
+  static func top(_ session: BrowserSession) async throws -> (position: Int, offset: Double)? {
     let value = try await session.executeScript(topCard)
     guard let pair = value.array, pair.count == 2, let position = pair[0].int else { return nil }
     return (position, pair[1].double ?? 0)
   }
 
-  /// Saves a screenshot as `name`.png under REPOSCROLL_SCREENSHOTS when that is set (for the report).
-  static func screenshot(_ session: ChromeSession, _ name: String) async throws {
-    guard let folder = ProcessInfo.processInfo.environment["REPOSCROLL_SCREENSHOTS"], !folder.isEmpty else {
-      return
+  /// Where screenshots go: REPOSCROLL_SCREENSHOTS, else .build/screenshots in the package (not
+  /// .build/artifacts, which SwiftPM empties when it builds).
+  static func screenshotFolder() throws -> String {
+    if let folder = ProcessInfo.processInfo.environment["REPOSCROLL_SCREENSHOTS"], !folder.isEmpty {
+      return folder
     }
+    return try ProcessRunner.packageRoot() + "/.build/screenshots"
+  }
+
+  /// Saves a screenshot as `name`.png in `screenshotFolder()` and prints its path (a test artifact).
+  static func screenshot(_ session: BrowserSession, _ name: String) async throws {
+    let folder = try screenshotFolder()
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let png = try await session.screenshot()
-    try Data(png).write(to: URL(fileURLWithPath: folder + "/" + name + ".png"))
+    let path = folder + "/" + name + ".png"
+    try Data(png).write(to: URL(fileURLWithPath: path))
+    print("screenshot: \(path)")
   }
 
   /// The app's request count for one metrics route (all statuses).

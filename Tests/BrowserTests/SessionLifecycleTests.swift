@@ -10,11 +10,11 @@ extension BrowserSuites {
     struct Deliberate: Error {}
 
     @Test func javaScriptOffAndCleanupAfterAThrowingBody() async throws {
-      var options = ChromeSessionOptions()
+      var options = BrowserSessionOptions()
       options.javaScriptEnabled = false
       let pids = Mutex<(driver: Int32, browser: Int32?)?>(nil)
       do {
-        try await withChromeSession(options: options) { session in
+        try await withBrowserSession(options: options) { session in
           pids.withLock { $0 = (session.driver.pid, session.browserPID) }
           let page = "<title>off</title><p id=p>static</p><script>document.title = 'ran'</script>"
           try await session.navigate(to: "data:text/html," + page)
@@ -26,10 +26,10 @@ extension BrowserSuites {
         Issue.record("the body's error must propagate")
       } catch is Deliberate {}
       let recorded = try #require(pids.withLock { $0 })
-      #expect(!ChromeSession.isProcessAlive(recorded.driver), "chromedriver must be gone")
+      #expect(!BrowserSession.isProcessAlive(recorded.driver), "chromedriver must be gone")
       let browser = try #require(recorded.browser, "chromedriver reports goog:processID")
       try await waitUntil("Chromium's browser process gone", timeout: .seconds(5)) {
-        !ChromeSession.isProcessAlive(browser)
+        !BrowserSession.isProcessAlive(browser)
       }
     }
   }

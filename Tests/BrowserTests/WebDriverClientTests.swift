@@ -7,7 +7,7 @@ extension BrowserSuites {
   @Suite("WebDriver client", .browserFixture)
   struct WebDriverClientTests {
     @Test func chromiumAndChromedriverAreInstalled() {
-      #expect(ChromeSession.isAvailable, "install chromium and chromium-driver (script/test does)")
+      #expect(BrowserSession.isAvailable, "install chromium and chromium-driver (script/test does)")
     }
 
     @Test func navigatesAndReadsElements() async throws {

@@ -33,7 +33,7 @@ extension BrowserSuites {
     // MARK: Helpers
 
     /// Every card's text, in order.
-    private func cardTexts(_ session: ChromeSession) async throws -> [String] {
+    private func cardTexts(_ session: BrowserSession) async throws -> [String] {
       let texts = try await session.executeScript(
         """
         return Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
@@ -43,7 +43,7 @@ extension BrowserSuites {
     }
 
     /// Scrolls until `count` cards are in the feed (fragments appended by feed.js).
-    private func scrollUntil(_ session: ChromeSession, count: Int) async throws {
+    private func scrollUntil(_ session: BrowserSession, count: Int) async throws {
       try await waitUntil("\(count) cards after scrolling", timeout: .seconds(20), poll: .milliseconds(200)) {
         try await session.executeScript(
           "window.scrollTo(0, document.documentElement.scrollHeight);")
@@ -54,7 +54,7 @@ extension BrowserSuites {
     }
 
     /// Lets lazy images, star histories and any payload get their chance to run.
-    private func settle(_ session: ChromeSession) async throws {
+    private func settle(_ session: BrowserSession) async throws {
       try await session.waitForScript("document.readyState === 'complete'", timeout: .seconds(15))
       try await Task.sleep(for: .milliseconds(1200))
     }
@@ -75,7 +75,7 @@ extension BrowserSuites {
       try await AppProcesses.with(
         doubleArguments: Self.doubleArguments, appArguments: ["--batch-size", String(Self.batchSize)]
       ) { p in
-        try await withChromeSession { session in
+        try await withBrowserSession { session in
           try await session.addScriptToEvaluateOnNewDocument(XSSProbe.install)
           // Descending: description payloads stream with the page, names arrive in fragments;
           // ascending: the other way round.
@@ -158,7 +158,7 @@ extension BrowserSuites {
 
     @Test func hostileQueriesRunNoScriptAndShowAsText() async throws {
       try await AppProcesses.with(doubleArguments: Self.doubleArguments) { p in
-        try await withChromeSession { session in
+        try await withBrowserSession { session in
           try await session.addScriptToEvaluateOnNewDocument(XSSProbe.install)
           for (query, shown) in Self.hostileQueries {
             let url = p.baseURL + "/?" + query

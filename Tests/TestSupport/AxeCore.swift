@@ -27,20 +27,12 @@ public enum AxeCore {
   /// Where axe.min.js is: `REPOSCROLL_AXE_JS`, else the installed Python package.
   static func location() throws -> String {
     if let path = ProcessInfo.processInfo.environment["REPOSCROLL_AXE_JS"], !path.isEmpty { return path }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c",
-      "import os, axe_playwright_python as a; print(os.path.join(os.path.dirname(a.__file__), 'axe.min.js'))",
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = Pipe()
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let path = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
+    let path =
+      Python.output(
+        "import os, axe_playwright_python as a; print(os.path.join(os.path.dirname(a.__file__), 'axe.min.js'))"
+      )
+      ?? ""
+    guard FileManager.default.fileExists(atPath: path) else {
       throw WebDriverError.unavailable(
         "axe-core is missing: pip install --no-deps axe-playwright-python (script/test does), "
           + "or set REPOSCROLL_AXE_JS to an axe.min.js")
@@ -49,7 +41,7 @@ public enum AxeCore {
   }
 
   /// Injects axe (once per document) and runs every rule on the whole page.
-  public static func run(in session: ChromeSession, source: String) async throws -> [Violation] {
+  public static func run(in session: BrowserSession, source: String) async throws -> [Violation] {
     // The source is the script body itself: an eval would be refused by the page's CSP.
     if try await session.executeScript("return !!window.axe;").bool != true {
       try await session.executeScript(source + "\n;return !!window.axe;")

@@ -1,8 +1,11 @@
-extension ChromeSession {
-  /// Runs a Chrome DevTools Protocol command (chromedriver's goog/cdp/execute extension).
+extension BrowserSession {
+  /// Runs a Chrome DevTools Protocol command (chromedriver's goog/cdp/execute extension; Chromium only).
   @discardableResult
   public func cdp(_ command: String, _ params: WebDriverJSON = [:]) async throws -> WebDriverJSON {
-    try await self.command(
+    guard engine == .chromium else {
+      throw WebDriverError.unavailable("\(command): the DevTools protocol is Chromium's, not \(engine)'s")
+    }
+    return try await self.command(
       "POST", "/goog/cdp/execute", body: ["cmd": .string(command), "params": params])
   }
 
@@ -13,8 +16,10 @@ extension ChromeSession {
     return reply["identifier"]?.string ?? ""
   }
 
-  /// Browser console entries since the previous call (chromedriver's "se/log", which drains its buffer).
+  /// Browser console entries since the previous call (chromedriver's "se/log", which drains its buffer);
+  /// other drivers have no console log, and give none.
   public func browserLogs() async throws -> [BrowserLogEntry] {
+    guard engine == .chromium else { return [] }
     let value = try await command("POST", "/se/log", body: ["type": "browser"])
     guard let entries = value.array else {
       throw WebDriverError.unexpectedReply(command: "POST /se/log", reply: value.description)

@@ -1,6 +1,6 @@
 import Foundation
 
-extension ChromeSession {
+extension BrowserSession {
   /// Sends a command under this session, for anything without a dedicated method.
   @discardableResult
   public func command(
@@ -143,7 +143,12 @@ extension ChromeSession {
   }
 
   /// A PNG of the viewport.
+  /// WebKit may not have painted the last change yet: it is given two animation frames first.
   public func screenshot() async throws -> [UInt8] {
+    if engine == .webkit && options.javaScriptEnabled {
+      try await executeAsyncScript(
+        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));")
+    }
     let value = try await command("GET", "/screenshot")
     guard let base64 = value.string, let data = Data(base64Encoded: base64) else {
       throw WebDriverError.unexpectedReply(command: "GET /screenshot", reply: "not base64")

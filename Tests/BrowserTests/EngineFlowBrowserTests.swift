@@ -1,0 +1,325 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension BrowserSuites {
+  /// The reader's core flows, once per engine: Chromium, Firefox ESR and WebKitGTK. Each flow is one
+  /// parameterized test, so a result reads "flow (engine)". Flows that need their own browser settings
+  /// (no back/forward cache, no JavaScript, reduced motion) start a session of their own; the rest share
+  /// one per engine.
+  @Suite("Core flows in every engine", .engineFixture, .timeLimit(.minutes(15)))
+  struct EngineFlowBrowserTests {
+    static let engines = BrowserEngine.allCases
+
+    /// Resolves after two animation frames: whatever the last script changed has been laid out and painted.
+    static let twoFrames =
+      "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));"
+
+    @Test(arguments: engines)
+    func firstLoadShowsTheFirstBatch(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await Reader.openSearch(session, pool.processes)
+      let cards = try await Reader.checkedCards(session)
+      #expect(cards.count == Reader.batchSize)
+      let page = try await session.executeScript(
+        """
+        return { js: document.documentElement.classList.contains('js'),
+                 count: (document.querySelector('.result-count') || {}).textContent || '',
+                 busy: document.getElementById('feed').getAttribute('aria-busy') };
+        """)
+      #expect(page["js"]?.bool == true, "\(engine): the modules ran")
+      #expect(page["count"]?.string?.hasSuffix("repositories") == true, "\(engine): \(page)")
+      let errors = try await session.browserLogs().filter(\.isError)
+      #expect(errors.isEmpty, "\(engine): console errors \(errors.map(\.message))")
+    }
+
+    @Test(arguments: engines)
+    func scrollingGrowsTheListWithoutDuplicatesOrGaps(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await Reader.openSearch(session, pool.processes)
+      var count = Reader.batchSize
+      for _ in 0..<5 {
+        let next = try await Reader.scroll(session, toRows: count + 1)
+        #expect(next > count)
+        count = next
+        try await Reader.checkedCards(session)
+      }
+    }
+
+    /// A reader scrolling steadily at 1,000 px/s for 5 s never meets the end of the list: the next batch
+    /// is always there before it is needed.
+    @Test(arguments: engines)
+    func humanSpeedScrollingNeverReachesTheEnd(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await Reader.openSearch(session, pool.processes)
+      let result = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        const speed = 1000, duration = 5000;
+        const start = performance.now();
+        let last = start, y = scrollY, stalls = 0, frames = 0, stalledSince = 0, longest = 0;
+        const step = (now) => {
+          frames += 1;
+          y += speed * (now - last) / 1000;
+          last = now;
+          window.scrollTo(0, y);
+          const max = document.documentElement.scrollHeight - innerHeight;
+          // Held at the end of the document while the reader wants to go on.
+          if (y > max + 1) {
+            if (!stalledSince) { stalledSince = now; stalls += 1; }
+            longest = Math.max(longest, now - stalledSince);
+            y = max;
+          } else {
+            stalledSince = 0;
+          }
+          if (now - start < duration) requestAnimationFrame(step);
+          else done({ stalls, longest: Math.round(longest), frames, y: Math.round(scrollY),
+                      cards: document.querySelectorAll('[role=feed] article').length });
+        };
+        requestAnimationFrame(step);
+        """)
+      print("human-speed scrolling in \(engine): \(result)")
+      #expect((result["y"]?.double ?? 0) >= 3000, "\(engine): scrolled \(result)")
+      #expect(result["stalls"]?.int == 0, "\(engine): the reader reached the end of the list: \(result)")
+      try await Reader.checkedCards(session)
+    }
+
+    @Test(arguments: engines)
+    func avatarsAndHistoriesLoadForTheCardsOnScreenOnly(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await Reader.openSearch(session, pool.processes)
+      try await waitUntil("\(engine): every visible card's avatar loaded", timeout: .seconds(20)) {
+        let flags = try await session.executeScript(ProductPageScripts.visibleAvatarsLoaded).array ?? []
+        return !flags.isEmpty && flags.allSatisfy { $0.bool == true }
+      }
+      try await waitUntil("\(engine): every visible card's history filled", timeout: .seconds(20)) {
+        let regions = try await session.executeScript(ProductPageScripts.stargazerRegions)
+        let visible = regions["visible"]?.array ?? []
+        return !visible.isEmpty && visible.allSatisfy { $0.bool == true }
+      }
+      let regions = try await session.executeScript(ProductPageScripts.stargazerRegions)
+      let far = regions["far"]?.array ?? []
+      #expect(!far.isEmpty, "\(engine): the first batch reaches well below the viewport")
+      #expect(far.allSatisfy { $0.bool == false }, "\(engine): cards far below stay empty")
+    }
+
+    @Test(arguments: engines)
+    func reloadStartsAgainAtTheFirstBatchAndTheTop(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await Reader.openSearch(session, pool.processes)
+      try await Reader.scroll(session, toRows: 60)
+      try await session.executeScript(Reader.scrollCardToTop, args: [40, 0])
+      try await waitForSavedTop(session, 40)
+      try await session.refresh()
+      try await session.waitForScript("\(Reader.cardCount) >= \(Reader.batchSize)", timeout: .seconds(15))
+      try await session.executeAsyncScript(Self.twoFrames)
+      let count = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+      #expect(count <= 2 * Reader.batchSize, "\(engine): \(count) rows after the reload")
+      #expect(try await session.executeScript("return window.scrollY;").int == 0, "\(engine)")
+      #expect(try await Reader.top(session)?.position == 1, "\(engine)")
+    }
+
+    /// Waits until feed.js has saved card `position` as the top one in history.state.
+    private func waitForSavedTop(_ session: BrowserSession, _ position: Int) async throws {
+      try await session.waitForScript(
+        "history.state && history.state.reposcroll && history.state.reposcroll.top === \(position)",
+        description: "\(session.engine): card \(position) saved as the top one", timeout: .seconds(10))
+    }
+
+    // MARK: Back
+
+    static let rowsBeforeLeaving = 120
+    static let topBeforeLeaving = 94
+
+    /// Scrolls to 120 rows with card 94 half under the header, leaves for the landing page and comes
+    /// back; the same rows and the same card at the same height must be there. Returns whether the
+    /// document survived (it came from the back/forward cache).
+    private func leaveAndComeBack(_ session: BrowserSession, _ p: AppProcesses) async throws -> Bool {
+      let engine = session.engine
+      try await Reader.openSearch(session, p)
+      try await Reader.scroll(session, toRows: Self.rowsBeforeLeaving)
+      try await session.waitForScript(
+        "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
+      try await session.executeScript(
+        Reader.scrollCardToTop, args: [.number(Double(Self.topBeforeLeaving)), -40])
+      try await waitForSavedTop(session, Self.topBeforeLeaving)
+      try await session.waitForScript(
+        "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
+      let before = try #require(try await Reader.top(session))
+      #expect(before.position == Self.topBeforeLeaving, "\(engine)")
+      let loaded = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+      try await session.executeScript("window.__sameDocument = true;")
+
+      try await session.navigate(to: p.baseURL + "/")
+      #expect(try await session.findElement(css: ".landing") != nil)
+      try await session.back()
+
+      try await session.waitForScript(
+        "\(Reader.cardCount) >= \(loaded)", description: "\(engine): \(loaded) rows back",
+        timeout: .seconds(30))
+      try await session.waitForScript(
+        "!document.documentElement.classList.contains('restoring')", timeout: .seconds(15))
+      try await session.executeAsyncScript(Self.twoFrames)
+      let after = try #require(try await Reader.top(session), "\(engine): a card at the top after back")
+      #expect(after.position == before.position, "\(engine): the same card at the top")
+      #expect(
+        abs(after.offset - before.offset) <= 2,
+        "\(engine): at the same height: \(after.offset) vs \(before.offset)")
+      let count = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+      #expect(
+        count >= loaded && count < loaded + Reader.batchSize, "\(engine): the same rows, not more: \(count)")
+      try await Reader.checkedCards(session)
+      return try await session.executeScript("return window.__sameDocument === true;").bool ?? false
+    }
+
+    @Test(arguments: engines)
+    func backFromTheBackForwardCacheReturnsToTheSameCard(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      try await withBrowserSession(options: BrowserSessionOptions(engine: engine)) { session in
+        let cached = try await leaveAndComeBack(session, pool.processes)
+        // Every engine keeps this page (no unload handler, no open connection at pagehide); if one ever
+        // stops, this test would silently become the uncached one.
+        #expect(cached, "\(engine): the page should have come from the back/forward cache")
+      }
+    }
+
+    @Test(arguments: engines)
+    func backWithoutTheBackForwardCacheRestoresTheRowsAndTheCard(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      var options = BrowserSessionOptions(engine: engine)
+      options.backForwardCache = false
+      try await withBrowserSession(options: options) { session in
+        let cached = try await leaveAndComeBack(session, pool.processes)
+        #expect(!cached, "\(engine): the cache is off, the page must have been loaded again")
+      }
+    }
+
+    // MARK: Search, sort and keys
+
+    @Test(arguments: engines)
+    func searchingAndChangingTheSortApplyAtOnce(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await session.navigate(to: pool.processes.baseURL + "/")
+      let field = try #require(try await session.findElement(css: "#q"))
+      try await session.sendKeys("language:swift" + WebDriverKey.enter, to: field)
+      try await session.waitForScript(
+        "location.search.includes('q=language%3Aswift') && \(Reader.cardCount) > 0",
+        description: "\(engine): results for language:swift", timeout: .seconds(15))
+      // Choosing another sort reloads the results at once: no button press.
+      let forks = try #require(try await session.findElement(css: "#sort option[value=forks]"))
+      try await session.click(forks)
+      try await session.waitForScript(
+        "location.search.includes('sort=forks') && \(Reader.cardCount) > 0",
+        description: "\(engine): results sorted by forks after choosing it", timeout: .seconds(15))
+      let ascending = try #require(try await session.findElement(css: "#order option[value=asc]"))
+      try await session.click(ascending)
+      try await session.waitForScript(
+        "location.search.includes('order=asc') && location.search.includes('sort=forks') && \(Reader.cardCount) > 0",
+        description: "\(engine): ascending after choosing it", timeout: .seconds(15))
+      let forkCounts =
+        try await session.executeScript(
+          """
+          return Array.from(document.querySelectorAll('[role=feed] article .card-facts'))
+            .map((p) => { const m = /([0-9.]+)(k?) forks?/.exec(p.textContent); return m ? Number(m[1]) * (m[2] ? 1000 : 1) : -1; });
+          """
+        ).array?.compactMap(\.double) ?? []
+      #expect(
+        !forkCounts.isEmpty && forkCounts == forkCounts.sorted(), "\(engine): ascending forks \(forkCounts)")
+      #expect(try await session.findElement(css: ".search-go") != nil, "\(engine): the Search button stays")
+    }
+
+    @Test(arguments: engines)
+    func pageDownAndPageUpMoveBetweenCards(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await Reader.openSearch(session, pool.processes)
+      try await session.executeScript("document.querySelector('[role=feed] article[data-repo-id]').focus();")
+      try await session.pressKeys(WebDriverKey.pageDown)
+      let position = try await session.executeScript(
+        "return document.activeElement.getAttribute('aria-posinset');")
+      #expect(position.string == "2", "\(engine)")
+      try await session.pressKeys(WebDriverKey.pageUp)
+      let back = try await session.executeScript(
+        "return document.activeElement.getAttribute('aria-posinset');")
+      #expect(back.string == "1", "\(engine)")
+    }
+
+    // MARK: Without JavaScript, with reduced motion, axe
+
+    @Test(arguments: engines)
+    func theListWorksWithJavaScriptOff(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      var options = BrowserSessionOptions(engine: engine)
+      options.javaScriptEnabled = false
+      try await withBrowserSession(options: options) { session in
+        try await session.navigate(to: pool.processes.baseURL + "/?" + Reader.query)
+        let first = try await session.findElements(css: "[role=feed] article[data-repo-id]")
+        #expect(first.count == Reader.batchSize, "\(engine)")
+        #expect(try await session.findElement(css: ".search-go") != nil, "\(engine): the Search button")
+        let next = try #require(
+          try await session.findElement(css: "a[rel=next]"), "\(engine): a rel=next link")
+        try await session.click(next)
+        try await waitUntil("\(engine): page 2", timeout: .seconds(15)) {
+          try await session.currentURL().contains("page=2")
+        }
+        let second = try #require(
+          try await session.findElement(css: "[role=feed] article[data-repo-id]"),
+          "\(engine): cards on page 2")
+        let position = try await session.attribute("aria-posinset", of: second)
+        #expect(position == String(Reader.batchSize + 1), "\(engine)")
+        let html = try await session.executeScript("return document.documentElement.className;").string ?? ""
+        #expect(!html.contains("js"), "\(engine): the page's modules must not have run")
+      }
+    }
+
+    @Test(arguments: engines)
+    func reducedMotionStopsTheAnimations(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      var options = BrowserSessionOptions(engine: engine)
+      options.reducedMotion = true
+      try await withBrowserSession(options: options) { session in
+        try await Reader.openSearch(session, pool.processes)
+        try await session.waitForScript(
+          "document.querySelector('[role=feed] article.in-view [data-stargazers] [data-state]')",
+          description: "\(engine): a history on screen", timeout: .seconds(20))
+        let animations = try await session.executeScript(
+          """
+          const card = document.querySelector('[role=feed] article.in-view');
+          const names = [getComputedStyle(card.querySelector('.card-stars'), '::after').animationName];
+          document.querySelectorAll('.spark, .spark-line, .sk, .card-history').forEach((el) => names.push(getComputedStyle(el).animationName));
+          return { reduce: matchMedia('(prefers-reduced-motion: reduce)').matches, names: Array.from(new Set(names)) };
+          """)
+        #expect(animations["reduce"]?.bool == true, "\(engine): prefers-reduced-motion matches")
+        let names = animations["names"]?.array?.compactMap(\.string) ?? []
+        #expect(names == ["none"], "\(engine): animations left \(names)")
+      }
+    }
+
+    @Test(arguments: engines)
+    func axeFindsNoViolationInTheResults(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let axe = try AxeCore.source()
+      var options = BrowserSessionOptions(engine: engine)
+      options.reducedMotion = true
+      try await withBrowserSession(options: options) { session in
+        try await Reader.openSearch(session, pool.processes)
+        try await Reader.scroll(session, toRows: 40)
+        try await session.executeScript(Reader.scrollCardToTop, args: [21, 0])
+        try await session.waitForScript(
+          """
+          Array.from(document.querySelectorAll('[role=feed] article')).filter((a) => {
+            const r = a.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight;
+          }).every((a) => a.querySelector('[data-stargazers] [data-state]'))
+          """, description: "\(engine): the histories on screen", timeout: .seconds(20))
+        let violations = try await AxeCore.run(in: session, source: axe)
+        #expect(violations.isEmpty, "\(engine): \(violations)")
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension BrowserSuites {
+  /// Frames per second while a script scrolls the results page, against a plain text page in the same
+  /// session: the benchmark behind script/bench-paint (REPOSCROLL_BENCH_PAINT=1), not a regular test.
+  @Suite(
+    "Paint benchmark", .engineFixture, .timeLimit(.minutes(10)),
+    .enabled(
+      if: ProcessInfo.processInfo.environment["REPOSCROLL_BENCH_PAINT"] == "1", "script/bench-paint runs it"))
+  struct PaintBenchmark {
+    /// Scrolls down at 1,000 px/s for 3 s, one step per animation frame, and returns frames per second.
+    static let measure = """
+      const done = arguments[0];
+      const speed = 1000, duration = 3000;
+      window.scrollTo(0, 0);
+      requestAnimationFrame((first) => {
+        let frames = 0, last = first;
+        const step = (now) => {
+          frames += 1;
+          window.scrollTo(0, speed * (now - first) / 1000);
+          last = now;
+          if (now - first < duration) requestAnimationFrame(step);
+          else done(Math.round(frames * 10000 / (last - first)) / 10);
+        };
+        requestAnimationFrame(step);
+      });
+      """
+
+    /// A long page of plain paragraphs.
+    static let plainPage =
+      "data:text/html;charset=utf-8,<!doctype html><meta name=viewport content='width=device-width'><title>plain</title>"
+      + String(
+        repeating: "<p>Plain text, no styles: the reference for this window's frame rate.</p>", count: 600)
+
+    private func median(_ runs: [Double]) -> Double { runs.sorted()[runs.count / 2] }
+
+    @Test(arguments: BrowserEngine.allCases)
+    func framesPerSecondWhileScrolling(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.session(engine)
+      try await session.navigate(to: Self.plainPage)
+      var plain: [Double] = []
+      for _ in 0..<3 { plain.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
+      try await Reader.openSearch(session, pool.processes)
+      try await Reader.scroll(session, toRows: 80)
+      var results: [Double] = []
+      for _ in 0..<3 { results.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
+      let load =
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+        .joined(separator: " ") ?? "?"
+      print(
+        "paint \(engine) \(session.browserVersion): plain \(median(plain)) fps, results \(median(results)) fps "
+          + "(runs \(plain) / \(results)), ratio \(String(format: "%.2f", median(results) / max(1, median(plain)))), load \(load)"
+      )
+      #expect(median(plain) > 0 && median(results) > 0)
+    }
+  }
+}
