@@ -22,13 +22,7 @@ extension AccessLogEntry {
     buffer.append(contentsOf: #","bytes":"#.utf8)
     Self.appendDecimal(bytes, to: &buffer)
     buffer.append(contentsOf: #","duration_ms":"#.utf8)
-    let micros = duration.wholeMicroseconds
-    Self.appendDecimal(micros / 1000, to: &buffer)
-    buffer.append(UInt8(ascii: "."))
-    let fraction = micros % 1000
-    buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-    buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-    buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+    Self.appendMilliseconds(duration, to: &buffer)
     buffer.append(contentsOf: #","client":""#.utf8)
     Self.appendJSONEscaped(client, to: &buffer)
     buffer.append(contentsOf: #"","instance":""#.utf8)

@@ -54,13 +54,7 @@ extension AccessLogEntry {
     Self.appendDecimal(bytes, to: &buffer)
     buffer.append(UInt8(ascii: "B"))
     buffer.append(0x20)
-    let micros = duration.wholeMicroseconds
-    Self.appendDecimal(micros / 1000, to: &buffer)
-    buffer.append(UInt8(ascii: "."))
-    let fraction = micros % 1000
-    buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-    buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-    buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+    Self.appendMilliseconds(duration, to: &buffer)
     buffer.append(contentsOf: "ms ".utf8)
     Self.appendPrintable(client, to: &buffer)
     buffer.append(10)
@@ -85,5 +79,16 @@ extension AccessLogEntry {
     }
     if value >= 10 { appendDecimal(value / 10, to: &buffer) }
     buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+  }
+
+  /// `duration` in milliseconds with three decimals ("1.234"), as both log formats write it.
+  static func appendMilliseconds(_ duration: Duration, to buffer: inout [UInt8]) {
+    let micros = duration.wholeMicroseconds
+    appendDecimal(micros / 1000, to: &buffer)
+    buffer.append(UInt8(ascii: "."))
+    let fraction = micros % 1000
+    buffer.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+    buffer.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+    buffer.append(UInt8(ascii: "0") + UInt8(fraction % 10))
   }
 }
