@@ -20,10 +20,8 @@ enum SignInSettings {
 
   /// The first line of `path`, without surrounding whitespace.
   static func secret(fromFile path: String) throws(OptionError) -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw OptionError("cannot read \(path)")
-    }
-    let text = String(decoding: data, as: UTF8.self)
+    // One reader for every secret file (size bound, empty refused); the secret is its first line.
+    let text = try SecretSource.read(file: path)
     let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     let secret = String(line.trimmingWhitespace)
     guard !secret.isEmpty, secret.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
