@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium) are linked.

@@ -63,7 +63,8 @@ func checkRateLimits(_ headers: HTTPHeaders) {
   let expected = RateLimitHeaders(
     limit: integer(headers["x-ratelimit-limit"]), remaining: integer(headers["x-ratelimit-remaining"]),
     reset: integer(headers["x-ratelimit-reset"]), used: integer(headers["x-ratelimit-used"]),
-    resource: token(headers["x-ratelimit-resource"]).map(RateLimitResource.init(name:)), retryAfter: integer(headers["retry-after"]))
+    resource: token(headers["x-ratelimit-resource"]).map(RateLimitResource.init(name:)),
+    retryAfter: integer(headers["retry-after"]))
   expect(
     parsed == (expected == RateLimitHeaders() ? nil : expected),
     "parsed \(String(describing: parsed)), expected \(expected)")

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The flags a program takes, each with an optional environment variable, and how each one sets a
 /// field of `Settings`. Variables are read first and flags override them; `--help` lists them all.
 ///
@@ -119,8 +121,6 @@ public struct OptionError: Error, CustomStringConvertible, Equatable, Sendable {
   public init(_ description: String) { self.description = description }
 }
 
-import Glibc
-
 extension OptionTable {
   /// `parse` over this process's arguments and the environment variables the options name.
   public func parseProcess(into settings: inout Settings, extraVariables: [String] = []) throws(OptionError)
@@ -152,6 +152,7 @@ extension OptionTable {
 
   private static func write(_ descriptor: Int32, _ line: String) {
     let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }  // only the array's own bytes
+    // The pointer covers only the array's own bytes, for the length of the call.
+    _ = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
   }
 }

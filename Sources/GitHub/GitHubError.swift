@@ -26,6 +26,7 @@ public enum RateLimitResource: Sendable, Hashable, Comparable, CustomStringConve
     }
   }
 
+  /// The resource's name, as GitHub spells it in `x-ratelimit-resource`.
   public var description: String { name }
 
   /// Ordered by name, as snapshots and metrics list them.

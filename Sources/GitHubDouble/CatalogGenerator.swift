@@ -305,7 +305,8 @@ struct CatalogGenerator {
       forks: 300 + rng.below(2000), openIssues: rng.below(50), helpWantedIssues: rng.below(5),
       size: base.size,
       createdAt: oldEnough(base.createdAt, stars: stars), updatedAt: base.updatedAt, pushedAt: base.pushedAt,
-      fork: false, archived: false, licenseIndex: 0, homepage: "javascript:window.__xss=1", defaultBranch: "main",
+      fork: false, archived: false, licenseIndex: 0, homepage: "javascript:window.__xss=1",
+      defaultBranch: "main",
       hasPages: false)
   }
 }

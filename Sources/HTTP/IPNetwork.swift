@@ -83,6 +83,7 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     IPNetwork.masked(candidate, bits: bits) == address
   }
 
+  /// The block in CIDR notation, IPv4 blocks without their mapped prefix.
   public var description: String {
     "\(address)/\(address.isIPv4 ? bits - 96 : bits)"
   }

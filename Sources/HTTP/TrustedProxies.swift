@@ -76,6 +76,7 @@ public struct ForwardedClient: Sendable, Equatable {
 public struct TrustedProxiesError: Error, CustomStringConvertible, Sendable {
   /// The entry as given.
   public let entry: String
+  /// Names the entry that could not be read.
   public var description: String { "not an IP address or CIDR block: \(entry)" }
 }
 

@@ -6,6 +6,7 @@ public enum StaticFilesError: Error, Equatable, CustomStringConvertible {
   /// The root exists but is not a folder.
   case notAFolder(String)
 
+  /// Names the root and what is wrong with it, for the startup error.
   public var description: String {
     switch self {
     case .missingRoot(let root): "static root \(root) does not exist"

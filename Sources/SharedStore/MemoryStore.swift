@@ -30,6 +30,7 @@ public final class MemoryStore: SharedStore {
   /// The keys of the values stored now.
   public var keys: [String] { state.withLock { Array($0.values.keys) } }
 
+  /// The live value under `key`, or nil when absent, expired or marked unavailable.
   public func value(for key: String) async -> [UInt8]? {
     let time = now()
     return state.withLock { state -> [UInt8]? in
@@ -38,11 +39,13 @@ public final class MemoryStore: SharedStore {
     }
   }
 
+  /// Keeps `bytes` under `key` for `seconds` on the injected clock.
   public func setValue(_ bytes: [UInt8], for key: String, keepFor seconds: Double) async {
     let until = now() + seconds
     state.withLock { if $0.available { $0.values[key] = (bytes, until) } }
   }
 
+  /// Takes the coalescing lock for `key` unless a live holder has it.
   public func lock(_ key: String, for seconds: Double) async -> LockOutcome {
     let time = now()
     return state.withLock { state -> LockOutcome in
@@ -55,12 +58,14 @@ public final class MemoryStore: SharedStore {
     }
   }
 
+  /// Releases the lock only if `token` still owns it.
   public func unlock(_ token: LockToken) async {
     state.withLock { state in
       if state.available, state.locks[token.key]?.owner == token.owner { state.locks[token.key] = nil }
     }
   }
 
+  /// Spends one call from the resource's ledger, or says why not.
   public func reserve(_ resource: String, now time: Double) async -> LedgerRefusal? {
     state.withLock { state -> LedgerRefusal? in
       guard state.available, var ledger = state.ledgers[resource] else { return nil }
@@ -71,6 +76,7 @@ public final class MemoryStore: SharedStore {
     }
   }
 
+  /// Returns a reserved call that was never made.
   public func refund(_ resource: String) async {
     state.withLock { state in
       guard state.available else { return }
@@ -78,6 +84,7 @@ public final class MemoryStore: SharedStore {
     }
   }
 
+  /// Records the budget GitHub reported for the resource.
   public func record(_ resource: String, limit: Int, remaining: Int, reset: Int) async {
     state.withLock { state in
       guard state.available else { return }
@@ -89,6 +96,7 @@ public final class MemoryStore: SharedStore {
     }
   }
 
+  /// Refuses the resource's calls until `until` (a secondary limit when `secondary`).
   public func block(_ resource: String, until: Int, secondary: Bool) async {
     state.withLock { state in
       guard state.available else { return }
@@ -98,6 +106,7 @@ public final class MemoryStore: SharedStore {
     }
   }
 
+  /// Always the memory backend; `available` follows ``setAvailable(_:)``.
   public func status() async -> SharedStoreStatus {
     let time = now()
     return state.withLock {

@@ -56,11 +56,13 @@ public final class RedisStore: SharedStore {
   /// Closes the connections.
   public func shutdown() { client.shutdown() }
 
+  /// The value under `key` from Redis, or nil when absent or Redis is unreachable.
   public func value(for key: String) async -> [UInt8]? {
     let name = namespace + "cache:" + key
     return await run { client throws(RedisError) in try await client.get(name) } ?? nil
   }
 
+  /// Stores `bytes` under `key` with a TTL of `seconds`; a Redis failure is counted, not thrown.
   public func setValue(_ bytes: [UInt8], for key: String, keepFor seconds: Double) async {
     let name = namespace + "cache:" + key
     _ = await run { client throws(RedisError) in
@@ -68,6 +70,7 @@ public final class RedisStore: SharedStore {
     }
   }
 
+  /// `SET NX PX` on the lock key; `.unshared` when Redis cannot be reached.
   public func lock(_ key: String, for seconds: Double) async -> LockOutcome {
     let name = namespace + "lock:" + key
     let owner = String(UInt64.random(in: 1...UInt64.max), radix: 36)
@@ -81,6 +84,7 @@ public final class RedisStore: SharedStore {
     }
   }
 
+  /// Deletes the lock key only if `token` still owns it (compare-and-delete script).
   public func unlock(_ token: LockToken) async {
     let name = namespace + "lock:" + token.key
     _ = await run { client throws(RedisError) in
@@ -88,6 +92,7 @@ public final class RedisStore: SharedStore {
     }
   }
 
+  /// Spends one call from the shared ledger atomically, or says why not.
   public func reserve(_ resource: String, now time: Double) async -> LedgerRefusal? {
     let name = ledgerKey(resource)
     let seconds = Int(time.rounded(.down))
@@ -100,12 +105,14 @@ public final class RedisStore: SharedStore {
     return LedgerRefusal(until: Int(clamping: until), secondary: verdict == 2)
   }
 
+  /// Returns a reserved call that was never made.
   public func refund(_ resource: String) async {
     let name = ledgerKey(resource)
     _ = await run { client throws(RedisError) in try await client.evaluate(LedgerScripts.refund, keys: [name])
     }
   }
 
+  /// Records the budget GitHub reported, shared with every instance.
   public func record(_ resource: String, limit: Int, remaining: Int, reset: Int) async {
     let name = ledgerKey(resource)
     let arguments = [limit, remaining, reset, Self.ledgerKeepSeconds].map { RedisArgument($0) }
@@ -114,6 +121,7 @@ public final class RedisStore: SharedStore {
     }
   }
 
+  /// Refuses the resource's calls on every instance until `until`.
   public func block(_ resource: String, until: Int, secondary: Bool) async {
     let name = ledgerKey(resource)
     let arguments = [
@@ -124,6 +132,7 @@ public final class RedisStore: SharedStore {
     }
   }
 
+  /// The Redis backend's health: availability, transitions and the last error.
   public func status() async -> SharedStoreStatus {
     // A health check is also a probe, so an idle instance notices recovery too.
     if !health.withLock({ $0.available }) {

@@ -141,7 +141,8 @@ final class FakeGitHubOAuth: Sendable {
       }
       guard let grant else { return error("bad_verification_code") }
       guard p["redirect_uri"] == grant.redirectURI else { return error("redirect_uri_mismatch") }
-      guard let verifier = p["code_verifier"], PKCEChallenge.s256(verifier: verifier) == grant.challenge else {
+      guard let verifier = p["code_verifier"], PKCEChallenge.s256(verifier: verifier) == grant.challenge
+      else {
         return error("bad_verifier")
       }
       let token = "gho_" + String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(36))

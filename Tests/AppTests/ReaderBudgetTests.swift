@@ -1,6 +1,6 @@
 import App
-import Foundation
 import CurlClient
+import Foundation
 import GitHubDouble
 import HTTP
 import HTTPServer

@@ -23,7 +23,8 @@ struct GzipTests {
   @Test("empty input is a valid, empty gzip member")
   func empty() throws {
     let packed = try gzip([])
-    #expect(packed.starts(with: [0x1F, 0x8B]) && packed.count <= 32, "header, an empty block and the trailer")
+    #expect(
+      packed.starts(with: [0x1F, 0x8B]) && packed.count <= 32, "header, an empty block and the trailer")
     #expect(try gunzip(packed, limit: 0) == [])
   }
 

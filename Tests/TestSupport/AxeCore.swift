@@ -8,10 +8,14 @@ import Foundation
 public enum AxeCore {
   /// One rule's violation: its id, impact and the first few offending nodes (CSS targets and HTML).
   public struct Violation: Sendable, CustomStringConvertible {
+    /// The rule's id, such as `color-contrast`.
     public let id: String
+    /// axe's impact: minor, moderate, serious or critical.
     public let impact: String
+    /// The first offending nodes, each as its CSS target and HTML.
     public let nodes: [String]
 
+    /// One line for a test failure.
     public var description: String { "\(id) (\(impact)): \(nodes.joined(separator: " | "))" }
   }
 

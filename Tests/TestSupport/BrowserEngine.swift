@@ -16,6 +16,7 @@ import Foundation
 public enum BrowserEngine: String, CaseIterable, Sendable, CustomStringConvertible {
   case chromium, firefox, webkit
 
+  /// The engine's name, as test arguments print it.
   public var description: String { rawValue }
 
   /// The browser binary (Chromium's /usr/bin wrapper script prints noise, so it is bypassed).

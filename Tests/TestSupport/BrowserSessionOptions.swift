@@ -9,6 +9,7 @@ public struct BrowserSessionOptions: Sendable {
   /// The window size; the viewport is smaller in Chromium (1280×900 gives 1280×757) and MiniBrowser
   /// (its toolbar), and no MiniBrowser window is narrower than about 447 px.
   public var width = 1280
+  /// The window height (see `width`).
   public var height = 900
   /// Extra Chromium switches, after the defaults (a later `--window-size` wins over `width`/`height`).
   public var arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]
