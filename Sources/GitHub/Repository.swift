@@ -120,10 +120,12 @@ public struct Repository: Sendable, Identifiable, Hashable {
     view.utf8(field).map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// Equal when every field is equal.
   public static func == (a: Repository, b: Repository) -> Bool {
     a.storage === b.storage || a.storage.bytes.elementsEqual(b.storage.bytes)
   }
 
+  /// Hashes every field.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(bytes: storage.bytes)
   }
