@@ -15,6 +15,25 @@ extension ClusterTests {
       .find((b) => /^\\s*retry/i.test(b.textContent)) || null;
     """
 
+  /// Scrolls to the end of the page and waits until more than `count` cards are shown; returns how many.
+  static func scrollToEnd(_ session: BrowserSession, past count: Int) async throws -> Int {
+    try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
+    return try await session.waitForScript(
+      "\(cardCount) > \(count) && \(cardCount)", description: "more than \(count) cards",
+      timeout: .seconds(15), poll: .milliseconds(50)
+    ).int ?? 0
+  }
+
+  /// The list a reader sees after 1,000 rows: every row once, positions 1…1000, no error row.
+  static func expectCompleteList(_ session: BrowserSession) async throws {
+    let rows = try await session.executeScript(cards).array ?? []
+    let ids = rows.map { $0[0]?.string ?? "" }
+    let positions = rows.map { $0[1]?.int ?? 0 }
+    #expect(ids.count == 1_000 && Set(ids).count == 1_000, "no duplicate rows")
+    #expect(positions == Array(1...1_000), "positions run 1…1000 without a gap")
+    #expect(try await session.executeScript(retryButton).isNull, "no error row remains")
+  }
+
   @Test func anInstanceKilledMidScrollLeavesACompleteListWithoutErrorRows() async throws {
     let cluster = try await Cluster.start(withNginx: true)
     let victim = cluster.instances[1]
@@ -27,20 +46,10 @@ extension ClusterTests {
           _ = await victim.terminate(signal: SIGKILL)
           killed = true
         }
-        try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
-        count =
-          try await session.waitForScript(
-            "\(Self.cardCount) > \(count) && \(Self.cardCount)", description: "more than \(count) cards",
-            timeout: .seconds(15), poll: .milliseconds(50)
-          ).int ?? 0
+        count = try await Self.scrollToEnd(session, past: count)
       }
-      let rows = try await session.executeScript(Self.cards).array ?? []
-      let ids = rows.map { $0[0]?.string ?? "" }
-      let positions = rows.map { $0[1]?.int ?? 0 }
       #expect(killed)
-      #expect(ids.count == 1_000 && Set(ids).count == 1_000, "no duplicate rows")
-      #expect(positions == Array(1...1_000), "positions run 1…1000 without a gap")
-      #expect(try await session.executeScript(Self.retryButton).isNull, "no error row remains")
+      try await Self.expectCompleteList(session)
     }
     // Ten pages; the killed instance may have died holding a page's lock, which its successor then fetches.
     let calls = try await cluster.searchCalls()
@@ -68,21 +77,11 @@ extension ClusterTests {
             return fresh
           }
         }
-        try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
-        count =
-          try await session.waitForScript(
-            "\(Self.cardCount) > \(count) && \(Self.cardCount)", description: "more than \(count) cards",
-            timeout: .seconds(15), poll: .milliseconds(50)
-          ).int ?? 0
+        count = try await Self.scrollToEnd(session, past: count)
       }
       replacements = try await restart?.value ?? []
-      let rows = try await session.executeScript(Self.cards).array ?? []
-      let ids = rows.map { $0[0]?.string ?? "" }
-      let positions = rows.map { $0[1]?.int ?? 0 }
       #expect(replacements.count == 3, "every instance was replaced")
-      #expect(ids.count == 1_000 && Set(ids).count == 1_000, "no duplicate rows")
-      #expect(positions == Array(1...1_000), "positions run 1…1000 without a gap")
-      #expect(try await session.executeScript(Self.retryButton).isNull, "no error row remains")
+      try await Self.expectCompleteList(session)
     }
     for instance in replacements { await instance.terminate() }
     await cluster.stop()
