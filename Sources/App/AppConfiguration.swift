@@ -153,108 +153,89 @@ public struct AppConfiguration: Sendable {
     ])
 
   static let options: [Option<AppConfiguration>] = [
-    Option("--host", env: "REPOSCROLL_HOST", value: "ADDR", help: "listen address (127.0.0.1)") {
-      $0.host = $1
-    },
-    Option("--port", env: "PORT", value: "N", help: "listen port, 0 for any (8080)") {
-      $0.port = try OptionValue.int($1, in: 0...65535)
-    },
-    Option(
-      "--github-api", env: "GITHUB_API_URL", value: "URL",
-      help: "GitHub REST base URL (https://api.github.com)"
-    ) { $0.githubAPI = try OptionValue.url($1) },
-    Option(
-      "--avatar-base", env: "AVATAR_BASE_URL", value: "URL",
-      help: "the only avatar host (https://avatars.githubusercontent.com)"
-    ) { $0.avatarBase = try OptionValue.url($1) },
-    Option("--templates", env: "TEMPLATES_DIR", value: "DIR", help: "template folder (Templates)") {
-      $0.templatesDirectory = $1
-    },
-    Option("--public", env: "PUBLIC_DIR", value: "DIR", help: "static file folder (Public)") {
-      $0.publicDirectory = $1
-    },
-    Option("--batch-size", env: "BATCH_SIZE", value: "N", help: "cards per batch (20)") {
-      $0.batchSize = try OptionValue.int($1, in: 1...100)
-    },
-    Option(
-      "--prefetch-margin", env: "PREFETCH_MARGIN", value: "N",
-      help: "cards before the end that trigger the next batch (5)"
-    ) { $0.prefetchMargin = try OptionValue.int($1, in: 0...100) },
-    Option(
-      "--read-ahead", env: "READ_AHEAD", value: "N",
-      help: "rows ahead of a batch to have from GitHub already; 0 is off (40)"
-    ) { $0.readAhead = try OptionValue.int($1, in: 0...1000) },
-    Option(
-      "--warm-histories", env: "WARM_HISTORIES", value: "N",
-      help: "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)"
-    ) { $0.warmHistories = try OptionValue.int($1, in: 0...20) },
-    Option(
-      "--warm-avatars", env: "WARM_AVATARS", value: "BOOL",
-      help: "fetch the avatars of each batch sent into the cache (true)"
-    ) { $0.warmAvatars = try OptionValue.bool($1) },
-    Option(
-      "--cache-mb", env: "CACHE_MB", value: "N", help: "GitHub response cache size in MiB (16)"
-    ) {
+    .text("--host", env: "REPOSCROLL_HOST", value: "ADDR", help: "listen address (127.0.0.1)", \.host),
+    .int("--port", env: "PORT", help: "listen port, 0 for any (8080)", in: 0...65535, \.port),
+    .url(
+      "--github-api", env: "GITHUB_API_URL", help: "GitHub REST base URL (https://api.github.com)",
+      \.githubAPI),
+    .url(
+      "--avatar-base", env: "AVATAR_BASE_URL",
+      help: "the only avatar host (https://avatars.githubusercontent.com)", \.avatarBase),
+    .text(
+      "--templates", env: "TEMPLATES_DIR", value: "DIR", help: "template folder (Templates)",
+      \.templatesDirectory),
+    .text(
+      "--public", env: "PUBLIC_DIR", value: "DIR", help: "static file folder (Public)", \.publicDirectory),
+    .int("--batch-size", env: "BATCH_SIZE", help: "cards per batch (20)", in: 1...100, \.batchSize),
+    .int(
+      "--prefetch-margin", env: "PREFETCH_MARGIN",
+      help: "cards before the end that trigger the next batch (5)",
+      in: 0...100, \.prefetchMargin),
+    .int(
+      "--read-ahead", env: "READ_AHEAD",
+      help: "rows ahead of a batch to have from GitHub already; 0 is off (40)",
+      in: 0...1000, \.readAhead),
+    .int(
+      "--warm-histories", env: "WARM_HISTORIES",
+      help:
+        "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)",
+      in: 0...20, \.warmHistories),
+    .bool(
+      "--warm-avatars", env: "WARM_AVATARS",
+      help: "fetch the avatars of each batch sent into the cache (true)",
+      \.warmAvatars),
+    Option("--cache-mb", env: "CACHE_MB", value: "N", help: "GitHub response cache size in MiB (16)") {
       $0.cacheBytes = try OptionValue.int($1, in: 1...4096) * 1024 * 1024
     },
-    Option(
-      "--search-ttl", env: "SEARCH_TTL", value: "S", help: "seconds a search page stays fresh (60)"
-    ) {
-      $0.searchTTL = try OptionValue.int($1, in: 0...86400)
-    },
-    Option(
+    .int(
+      "--search-ttl", env: "SEARCH_TTL", value: "S", help: "seconds a search page stays fresh (60)",
+      in: 0...86400, \.searchTTL),
+    .int(
       "--history-ttl", env: "HISTORY_TTL", value: "S",
-      help: "seconds before star histories are revalidated (600)"
-    ) { $0.historyTTL = try OptionValue.int($1, in: 0...86400) },
-    Option(
-      "--max-connections", env: "MAX_CONNECTIONS", value: "N", help: "open connection cap (1024)"
-    ) { $0.maxConnections = try OptionValue.int($1, in: 1...100_000) },
-    Option(
-      "--header-timeout", env: "HEADER_TIMEOUT", value: "S",
-      help: "seconds to receive a request head (10)"
-    ) { $0.headerTimeout = try OptionValue.int($1, in: 1...3600) },
-    Option("--idle-timeout", env: "IDLE_TIMEOUT", value: "S", help: "keep-alive idle seconds (60)") {
-      $0.idleTimeout = try OptionValue.int($1, in: 1...3600)
-    },
-    Option(
+      help: "seconds before star histories are revalidated (600)",
+      in: 0...86400, \.historyTTL),
+    .int(
+      "--max-connections", env: "MAX_CONNECTIONS", help: "open connection cap (1024)", in: 1...100_000,
+      \.maxConnections),
+    .int(
+      "--header-timeout", env: "HEADER_TIMEOUT", value: "S", help: "seconds to receive a request head (10)",
+      in: 1...3600, \.headerTimeout),
+    .int(
+      "--idle-timeout", env: "IDLE_TIMEOUT", value: "S", help: "keep-alive idle seconds (60)", in: 1...3600,
+      \.idleTimeout),
+    .int(
       "--drain-timeout", env: "DRAIN_TIMEOUT", value: "S",
-      help: "seconds to finish requests on shutdown (10)"
-    ) { $0.drainTimeout = try OptionValue.int($1, in: 0...3600) },
-    Option(
-      "--demo", env: "REPOSCROLL_DEMO", value: nil,
-      help: "serve an offline GitHub double in-process (off)"
-    ) { $0.demo = try OptionValue.bool($1) },
-    Option(
+      help: "seconds to finish requests on shutdown (10)",
+      in: 0...3600, \.drainTimeout),
+    .bool(
+      "--demo", env: "REPOSCROLL_DEMO", value: nil, help: "serve an offline GitHub double in-process (off)",
+      \.demo),
+    .text(
       "--demo-latency", env: "DEMO_LATENCY", value: "MS..MS",
-      help: "upstream latency the demo adds (80..400)"
-    ) { $0.demoLatency = $1 },
+      help: "upstream latency the demo adds (80..400)",
+      \.demoLatency),
     Option("--demo-seed", env: "DEMO_SEED", value: "N", help: "seed of the demo catalog (1)") {
       guard let seed = UInt64($1) else { throw OptionError("not a number: \($1)") }
       $0.demoSeed = seed
     },
-    Option(
+    .text(
       "--ca-file", env: "CA_FILE", value: "PATH",
-      help: "PEM CA bundle trusted for upstream TLS (system bundle)"
-    ) { $0.caFile = $1 },
-    Option(
-      "--api-transfers", env: "API_TRANSFERS", value: "N",
-      help: "upstream API transfers in flight (32)"
-    ) { $0.apiTransfers = try OptionValue.int($1, in: 1...1024) },
-    Option(
-      "--avatar-transfers", env: "AVATAR_TRANSFERS", value: "N",
-      help: "avatar transfers in flight, apart from the API's (16)"
-    ) { $0.avatarTransfers = try OptionValue.int($1, in: 1...1024) },
-    Option(
-      "--access-log", env: "ACCESS_LOG", value: "BOOL", help: "one log line per request (true)"
-    ) { $0.accessLog = try OptionValue.bool($1) },
-    Option(
+      help: "PEM CA bundle trusted for upstream TLS (system bundle)",
+      \.caFile),
+    .int(
+      "--api-transfers", env: "API_TRANSFERS", help: "upstream API transfers in flight (32)", in: 1...1024,
+      \.apiTransfers),
+    .int(
+      "--avatar-transfers", env: "AVATAR_TRANSFERS",
+      help: "avatar transfers in flight, apart from the API's (16)",
+      in: 1...1024, \.avatarTransfers),
+    .bool("--access-log", env: "ACCESS_LOG", help: "one log line per request (true)", \.accessLog),
+    .text(
       "--redis", env: "REDIS_URL", value: "URL",
-      help: "share cache, rate limits and coalescing via redis://[:pw@]host:port/db (off)"
-    ) { $0.redisURL = $1 },
-    Option(
+      help: "share cache, rate limits and coalescing via redis://[:pw@]host:port/db (off)", \.redisURL),
+    .int(
       "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
-      help: "Redis command timeout before falling back to local state (50)"
-    ) { $0.redisTimeoutMS = try OptionValue.int($1, in: 1...10_000) },
+      help: "Redis command timeout before falling back to local state (50)", in: 1...10_000, \.redisTimeoutMS),
     // MARK: Sign in with GitHub (issue 18)
     Option(
       "--github-client-id", env: "GITHUB_CLIENT_ID", value: "ID",
@@ -268,22 +249,19 @@ public struct AppConfiguration: Sendable {
       "--public-url", env: "PUBLIC_URL", value: "URL",
       help: "the site's URL as readers reach it; OAuth returns to URL/login/callback (http://host:port)"
     ) { $0.publicURL = try SignInSettings.publicURL($1) },
-    Option(
-      "--github-web-url", env: "GITHUB_WEB_URL", value: "URL",
-      help: "GitHub web host readers authorize on (https://github.com)"
-    ) { $0.githubWebURL = try OptionValue.url($1) },
+    .url(
+      "--github-web-url", env: "GITHUB_WEB_URL",
+      help: "GitHub web host readers authorize on (https://github.com)",
+      \.githubWebURL),
     Option(
       "--session-key-file", env: "SESSION_KEY_FILE", value: "PATH",
       help: "32-byte key (raw or 64 hex digits) sealing sessions; random per start if absent"
     ) { $0.sessionKey = try SignInSettings.sessionKey(fromFile: $1) },
-    Option(
+    .bool(
       "--insecure-cookies", env: "INSECURE_COOKIES", value: nil,
-      help: "allow a plain-http public URL that is not loopback (off)"
-    ) { $0.insecureCookies = try OptionValue.bool($1) },
+      help: "allow a plain-http public URL that is not loopback (off)", \.insecureCookies),
     // Operations: version, proxies, log format, secrets from files.
-    Option("--version", env: nil, value: nil, help: "print the version and commit, then exit") {
-      $0.showVersion = try OptionValue.bool($1)
-    },
+    .bool("--version", value: nil, help: "print the version and commit, then exit", \.showVersion),
     Option(
       "--trusted-proxies", env: "TRUSTED_PROXIES", value: "CIDR,...",
       help: "believe X-Forwarded-For/-Proto and X-Request-Id only from these (none)"
@@ -296,13 +274,13 @@ public struct AppConfiguration: Sendable {
       }
       $0.logFormat = format
     },
-    Option("--instance", env: "INSTANCE_NAME", value: "NAME", help: "instance name in JSON logs (host-pid)") {
-      $0.instance = $1
-    },
-    Option(
+    .text(
+      "--instance", env: "INSTANCE_NAME", value: "NAME", help: "instance name in JSON logs (host-pid)",
+      \.instance),
+    .text(
       "--github-token-file", env: "GITHUB_TOKEN_FILE", value: "PATH",
-      help: "read the GitHub token from this file (else $GITHUB_TOKEN, else credential github-token)"
-    ) { $0.githubTokenFile = $1 },
+      help: "read the GitHub token from this file (else $GITHUB_TOKEN, else credential github-token)",
+      \.githubTokenFile),
   ]
 }
 

@@ -59,3 +59,63 @@ public enum OptionValue {
     return value.hasSuffix("/") ? String(value.dropLast()) : value
   }
 }
+
+extension Option {
+  /// A whole-number option within `range` that sets `field`.
+  ///
+  /// ```swift
+  /// Option.int("--port", env: "PORT", help: "listen port (8080)", in: 0...65535, \.port)
+  /// ```
+  public static func int(
+    _ flag: String, env: String? = nil, value valueName: String = "N", help: String,
+    in range: ClosedRange<Int>,
+    _ field: any WritableKeyPath<Settings, Int> & Sendable
+  ) -> Option {
+    Option(flag, env: env, value: valueName, help: help) {
+      $0[keyPath: field] = try OptionValue.int($1, in: range)
+    }
+  }
+
+  /// A number option within `range` (a share, seconds) that sets `field`.
+  public static func double(
+    _ flag: String, env: String? = nil, value valueName: String = "R", help: String,
+    in range: ClosedRange<Double>,
+    _ field: any WritableKeyPath<Settings, Double> & Sendable
+  ) -> Option {
+    Option(flag, env: env, value: valueName, help: help) {
+      $0[keyPath: field] = try OptionValue.double($1, in: range)
+    }
+  }
+
+  /// A true/false option that sets `field`; `value` nil lists it as a switch.
+  public static func bool(
+    _ flag: String, env: String? = nil, value valueName: String? = "BOOL", help: String,
+    _ field: any WritableKeyPath<Settings, Bool> & Sendable
+  ) -> Option {
+    Option(flag, env: env, value: valueName, help: help) { $0[keyPath: field] = try OptionValue.bool($1) }
+  }
+
+  /// An http or https URL option (stored without a trailing slash) that sets `field`.
+  public static func url(
+    _ flag: String, env: String? = nil, help: String,
+    _ field: any WritableKeyPath<Settings, String> & Sendable
+  ) -> Option {
+    Option(flag, env: env, value: "URL", help: help) { $0[keyPath: field] = try OptionValue.url($1) }
+  }
+
+  /// A text option taken as given (a path, an address) that sets `field`.
+  public static func text(
+    _ flag: String, env: String? = nil, value valueName: String, help: String,
+    _ field: any WritableKeyPath<Settings, String> & Sendable
+  ) -> Option {
+    Option(flag, env: env, value: valueName, help: help) { $0[keyPath: field] = $1 }
+  }
+
+  /// A text option taken as given that sets an optional `field` (nil when not given).
+  public static func text(
+    _ flag: String, env: String? = nil, value valueName: String, help: String,
+    _ field: any WritableKeyPath<Settings, String?> & Sendable
+  ) -> Option {
+    Option(flag, env: env, value: valueName, help: help) { $0[keyPath: field] = $1 }
+  }
+}

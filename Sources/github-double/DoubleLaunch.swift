@@ -63,19 +63,17 @@ struct DoubleLaunch: Sendable {
   static let options: [Option<DoubleLaunch>] =
     [
       Option("--host", env: "DOUBLE_HOST", value: "H", help: "bind address (127.0.0.1)") { $0.host = $1 },
-      Option("--port", env: "DOUBLE_PORT", value: "N", help: "port, 0 = any free one (8081)") {
-        $0.port = try OptionValue.int($1, in: 0...65535)
-      },
+      .int("--port", env: "DOUBLE_PORT", help: "port, 0 = any free one (8081)", in: 0...65535, \.port),
       Option("--seed", env: "DOUBLE_SEED", value: "S", help: "catalog seed (1)") {
         guard let seed = UInt64($1) else { throw OptionError("expected a non-negative integer, got \($1)") }
         $0.configuration.seed = seed
       },
-      Option("--repos", env: "DOUBLE_REPOS", value: "N", help: "repositories in the catalog (20000)") {
-        $0.configuration.repositoryCount = try OptionValue.int($1, in: 0...10_000_000)
-      },
-      Option("--owners", env: "DOUBLE_OWNERS", value: "N", help: "owners in the catalog (2000)") {
-        $0.configuration.ownerCount = try OptionValue.int($1, in: 1...10_000_000)
-      },
+      .int(
+        "--repos", env: "DOUBLE_REPOS", help: "repositories in the catalog (20000)", in: 0...10_000_000,
+        \.configuration.repositoryCount),
+      .int(
+        "--owners", env: "DOUBLE_OWNERS", help: "owners in the catalog (2000)", in: 1...10_000_000,
+        \.configuration.ownerCount),
       Option(
         "--latency", env: "DOUBLE_LATENCY", value: "MS|A..B",
         help:
@@ -89,29 +87,28 @@ struct DoubleLaunch: Sendable {
       ) { $0.configuration.latency.perEndpoint[endpoint] = try latency($1) }
     }
     + [
-      Option("--fault-rate", env: "DOUBLE_FAULT_RATE", value: "R", help: "share of 5xx answers, 0...1 (0)") {
-        $0.configuration.faultRate5xx = try share($1)
-      },
-      Option(
-        "--hang-rate", env: "DOUBLE_HANG_RATE", value: "R",
-        help: "share of requests that hang until the client leaves (0)"
-      ) { $0.configuration.hangRate = try share($1) },
-      Option(
-        "--truncated-rate", env: "DOUBLE_TRUNCATED_RATE", value: "R",
-        help: "share of JSON bodies cut in half (0)"
-      ) { $0.configuration.truncatedJSONRate = try share($1) },
-      Option(
-        "--secondary-rate", env: "DOUBLE_SECONDARY_RATE", value: "R",
-        help: "share of secondary-limit 403s with Retry-After (0)"
-      ) { $0.configuration.secondaryLimitRate = try share($1) },
-      Option(
-        "--search-limit", env: "DOUBLE_SEARCH_LIMIT", value: "N", help: "search requests per minute (30)"
-      ) {
-        $0.configuration.searchLimitPerMinute = try OptionValue.int($1, in: 0...Int(Int32.max))
-      },
-      Option("--core-limit", env: "DOUBLE_CORE_LIMIT", value: "N", help: "core requests per hour (5000)") {
-        $0.configuration.coreLimitPerHour = try OptionValue.int($1, in: 0...Int(Int32.max))
-      },
+      .double(
+        "--fault-rate", env: "DOUBLE_FAULT_RATE", help: "share of 5xx answers, 0...1 (0)", in: 0...1,
+        \.configuration.faultRate5xx),
+      .double(
+        "--hang-rate", env: "DOUBLE_HANG_RATE",
+        help: "share of requests that hang until the client leaves (0)",
+        in: 0...1, \.configuration.hangRate),
+      .double(
+        "--truncated-rate", env: "DOUBLE_TRUNCATED_RATE", help: "share of JSON bodies cut in half (0)",
+        in: 0...1,
+        \.configuration.truncatedJSONRate),
+      .double(
+        "--secondary-rate", env: "DOUBLE_SECONDARY_RATE",
+        help: "share of secondary-limit 403s with Retry-After (0)",
+        in: 0...1, \.configuration.secondaryLimitRate),
+      .int(
+        "--search-limit", env: "DOUBLE_SEARCH_LIMIT", help: "search requests per minute (30)",
+        in: 0...Int(Int32.max), \.configuration.searchLimitPerMinute),
+      .int(
+        "--core-limit", env: "DOUBLE_CORE_LIMIT", help: "core requests per hour (5000)",
+        in: 0...Int(Int32.max),
+        \.configuration.coreLimitPerHour),
       Option(
         "--limit-status", env: "DOUBLE_LIMIT_STATUS", value: "403|429",
         help: "status of an exhausted limit (403)"
@@ -128,10 +125,9 @@ struct DoubleLaunch: Sendable {
         guard let mode = HostileMode(rawValue: $1) else { throw OptionError("unknown mode \($1)") }
         $0.configuration.faults.mode = mode
       },
-      Option(
-        "--tidy", env: "DOUBLE_TIDY",
-        help: "plain answers: no gzip, chunking or request ids, no legacy items or short pages (off)"
-      ) { $0.tidy = try OptionValue.bool($1) },
+      .bool(
+        "--tidy", env: "DOUBLE_TIDY", value: nil,
+        help: "plain answers: no gzip, chunking or request ids, no legacy items or short pages (off)", \.tidy),
       Option(
         "--legacy-rate", env: "DOUBLE_LEGACY_RATE", value: "R",
         help: "share of items without topics, license and archived (0.1)"
@@ -147,13 +143,13 @@ struct DoubleLaunch: Sendable {
       Option("--no-hostile", help: "leave out the XSS fixtures (off)") {
         $0.configuration.hostileFixtures = !(try OptionValue.bool($1))
       },
-      Option("--hostile", env: "DOUBLE_HOSTILE", value: "BOOL", help: "include the XSS fixtures (true)") {
-        $0.configuration.hostileFixtures = try OptionValue.bool($1)
-      },
-      Option(
-        "--hostile-names", env: "DOUBLE_HOSTILE_NAMES",
-        help: "also give a few repositories and one owner XSS payload names (off)"
-      ) { $0.configuration.hostileNames = try OptionValue.bool($1) },
+      .bool(
+        "--hostile", env: "DOUBLE_HOSTILE", help: "include the XSS fixtures (true)",
+        \.configuration.hostileFixtures),
+      .bool(
+        "--hostile-names", env: "DOUBLE_HOSTILE_NAMES", value: nil,
+        help: "also give a few repositories and one owner XSS payload names (off)",
+        \.configuration.hostileNames),
       Option(
         "--oauth-client-id", env: "DOUBLE_OAUTH_CLIENT_ID", value: "ID",
         help: "an OAuth app to accept besides the demo one (Iv1.demo-client / demo-secret)"
@@ -166,14 +162,15 @@ struct DoubleLaunch: Sendable {
         "--oauth-callback", env: "DOUBLE_OAUTH_CALLBACK", value: "URL",
         help: "that app's registered callback URL (any http(s) redirect_uri when unset)"
       ) { $0.oauthCallback = try OptionValue.url($1) },
-      Option(
-        "--reader-search-limit", env: "DOUBLE_READER_SEARCH_LIMIT", value: "N",
-        help: "search requests per minute for each signed-in user (30)"
-      ) { $0.configuration.readerSearchLimitPerMinute = try OptionValue.int($1, in: 0...Int(Int32.max)) },
-      Option(
-        "--private-owners", env: "DOUBLE_PRIVATE_OWNERS", value: "N",
-        help: "users who own 2 private repositories each, seen only with their repo-scoped token (3)"
-      ) { $0.configuration.privateRepositoryOwners = try OptionValue.int($1, in: 0...1000) },
+      .int(
+        "--reader-search-limit", env: "DOUBLE_READER_SEARCH_LIMIT",
+        help: "search requests per minute for each signed-in user (30)", in: 0...Int(Int32.max),
+        \.configuration.readerSearchLimitPerMinute),
+      .int(
+        "--private-owners", env: "DOUBLE_PRIVATE_OWNERS",
+        help: "users who own 2 private repositories each, seen only with their repo-scoped token (3)",
+        in: 0...1000,
+        \.configuration.privateRepositoryOwners),
     ]
 
   static let table = OptionTable(
