@@ -36,7 +36,15 @@ extension BrowserSuites {
 
     private func median(_ runs: [Double]) -> Double { runs.sorted()[runs.count / 2] }
 
-    @Test(arguments: BrowserEngine.allCases)
+    /// REPOSCROLL_BENCH_ENGINES (e.g. "webkit" or "chromium,firefox") limits the run to those engines.
+    static let engines: [BrowserEngine] = {
+      let wanted = ProcessInfo.processInfo.environment["REPOSCROLL_BENCH_ENGINES"] ?? ""
+      let names = wanted.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      let chosen = BrowserEngine.allCases.filter { names.contains($0.rawValue) }
+      return chosen.isEmpty ? BrowserEngine.allCases : chosen
+    }()
+
+    @Test(arguments: engines)
     func framesPerSecondWhileScrolling(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
       let session = try await pool.session(engine)
@@ -47,6 +55,24 @@ extension BrowserSuites {
       try await Reader.scroll(session, toRows: 80)
       var results: [Double] = []
       for _ in 0..<3 { results.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
+      if ProcessInfo.processInfo.environment["REPOSCROLL_BENCH_VARIANTS"] == "1" {
+        let variants = [
+          ("no-anim", "*,*::before,*::after{animation:none!important}"),
+          ("base", ""),
+          ("no-entrance", ".card.in-view .card-stars::after,.card.in-view .spark{animation:none!important}"),
+          ("no-pulse", ".card-history,.sk{animation:none!important}"),
+          ("base", ""),
+        ]
+        for (name, css) in variants {
+          try await session.executeScript(
+            "const s = new CSSStyleSheet(); s.replaceSync(arguments[0]); document.adoptedStyleSheets = [s];",
+            args: [.string(css)])
+          var runs: [Double] = []
+          for _ in 0..<2 { runs.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
+          print("variant \(engine) \(name): \(runs)")
+        }
+        try await session.executeScript("document.adoptedStyleSheets = [];")
+      }
       let load =
         (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
         .joined(separator: " ") ?? "?"
