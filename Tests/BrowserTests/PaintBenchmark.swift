@@ -53,15 +53,18 @@ extension BrowserSuites {
       for _ in 0..<3 { plain.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
       try await Reader.openSearch(session, pool.processes)
       try await Reader.scroll(session, toRows: 80)
+      // The first pass over the results also loads the avatars and histories of the cards it passes,
+      // while the app and the double answer on the same cores: it is reported apart, as "first pass",
+      // and the median is of the passes after it, which measure the page's painting.
+      let firstPass = try await session.executeAsyncScript(Self.measure).double ?? 0
       var results: [Double] = []
       for _ in 0..<3 { results.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
       if ProcessInfo.processInfo.environment["REPOSCROLL_BENCH_VARIANTS"] == "1" {
         let variants = [
-          ("no-anim", "*,*::before,*::after{animation:none!important}"),
-          ("base", ""),
-          ("no-entrance", ".card.in-view .card-stars::after,.card.in-view .spark{animation:none!important}"),
-          ("no-pulse", ".card-history,.sk{animation:none!important}"),
-          ("base", ""),
+          ("no-animations", "*,*::before,*::after{animation:none!important}"),
+          ("no-sparklines", ".spark{display:none!important}"),
+          ("square-avatars", ".avatar{border-radius:0!important}"),
+          ("content-visibility-auto", ".card{content-visibility:auto}"),
         ]
         for (name, css) in variants {
           try await session.executeScript(
@@ -78,6 +81,7 @@ extension BrowserSuites {
         .joined(separator: " ") ?? "?"
       print(
         "paint \(engine) \(session.browserVersion): plain \(median(plain)) fps, results \(median(results)) fps "
+          + "(first pass \(firstPass)) "
           + "(runs \(plain) / \(results)), ratio \(String(format: "%.2f", median(results) / max(1, median(plain)))), load \(load)"
       )
       #expect(median(plain) > 0 && median(results) > 0)
