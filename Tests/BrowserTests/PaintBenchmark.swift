@@ -63,7 +63,7 @@ extension BrowserSuites {
         let variants = [
           ("no-animations", "*,*::before,*::after{animation:none!important}"),
           ("no-sparklines", ".spark{display:none!important}"),
-          ("square-avatars", ".avatar{border-radius:0!important}"),
+          ("static-header", ".site-header{position:static!important}"),
           ("content-visibility-auto", ".card{content-visibility:auto}"),
         ]
         for (name, css) in variants {
