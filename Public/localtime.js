@@ -4,56 +4,66 @@
 // A card's "updated 3 days ago" is relative: it is counted again in the reader's calendar days (the
 // server's "1 day ago" may be the reader's "today"), with the local date and time as its title.
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dated = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-// English, as every other word on the page comes from the server in English.
-const words = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 const DAY = 86400000;
 
-// The local calendar day of `date`, as a day count (so that differences are whole days).
-function localDay(date) {
-  return Math.round(new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime() / DAY);
-}
-
-// "5 minutes ago", "3 hours ago", "yesterday", "12 days ago", "2 months ago", "3 years ago".
-function ago(date, now) {
-  const seconds = Math.max(0, (now.getTime() - date.getTime()) / 1000);
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return words.format(-Math.floor(seconds / 60), 'minute');
-  const days = localDay(now) - localDay(date);
-  if (days < 1) return words.format(-Math.floor(seconds / 3600), 'hour');
-  if (days < 30) return words.format(-days, 'day');
-  if (days < 365) return words.format(-Math.floor(days / 30), 'month');
-  return words.format(-Math.floor(days / 365), 'year');
-}
-
-function rewrite(time, now) {
-  const value = time.getAttribute('datetime');
-  if (!value || time.dataset.local === value) return;
-  const date = new Date(value);
-  if (isNaN(date.getTime())) return;
-  if (time.parentElement && time.parentElement.classList.contains('card-facts')) {
-    time.textContent = ago(date, now);
-    time.title = full.format(date);
-  } else {
-    const sameDay = localDay(date) === localDay(now);
-    time.textContent = (sameDay ? clock : dated).format(date);
-    time.title = date.toUTCString();
+/** The formats, in the reader's locale (words in English, as every other word on the page). */
+export class LocalTime {
+  constructor(locale = undefined, timeZone = undefined) {
+    this.clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone });
+    this.dated = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone });
+    this.full = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    this.words = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
   }
-  time.dataset.local = value;
+
+  // The local calendar day of `date`, as a day count (so that differences are whole days).
+  static localDay(date) {
+    return Math.round(new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime() / DAY);
+  }
+
+  /** "5 minutes ago", "3 hours ago", "yesterday", "12 days ago", "2 months ago", "3 years ago". */
+  ago(date, now) {
+    const seconds = Math.max(0, (now.getTime() - date.getTime()) / 1000);
+    if (seconds < 60) return 'just now';
+    if (seconds < 3600) return this.words.format(-Math.floor(seconds / 60), 'minute');
+    const days = LocalTime.localDay(now) - LocalTime.localDay(date);
+    if (days < 1) return this.words.format(-Math.floor(seconds / 3600), 'hour');
+    if (days < 30) return this.words.format(-days, 'day');
+    if (days < 365) return this.words.format(-Math.floor(days / 30), 'month');
+    return this.words.format(-Math.floor(days / 365), 'year');
+  }
+
+  /** Rewrites one time[datetime] (once per value: data-local remembers it) as of `now`. */
+  rewrite(time, now) {
+    const value = time.getAttribute('datetime');
+    if (!value || time.dataset.local === value) return;
+    const date = new Date(value);
+    if (isNaN(date.getTime())) return;
+    if (time.parentElement && time.parentElement.classList.contains('card-facts')) {
+      time.textContent = this.ago(date, now);
+      time.title = this.full.format(date);
+    } else {
+      const sameDay = LocalTime.localDay(date) === LocalTime.localDay(now);
+      time.textContent = (sameDay ? this.clock : this.dated).format(date);
+      time.title = date.toUTCString();
+    }
+    time.dataset.local = value;
+  }
+
+  /** Rewrites `root` and every time[datetime] below it. */
+  scan(root, now = new Date()) {
+    if (root.nodeType !== Node.ELEMENT_NODE) return;
+    if (root.matches('time[datetime]')) this.rewrite(root, now);
+    root.querySelectorAll('time[datetime]').forEach((time) => this.rewrite(time, now));
+  }
+
+  /** Rewrites `root` now and whatever is added below it later (fragments, histories, notices). */
+  watch(root) {
+    new MutationObserver((records) => {
+      const now = new Date();
+      for (const record of records) record.addedNodes.forEach((node) => this.scan(node, now));
+    }).observe(root, { childList: true, subtree: true });
+    this.scan(root);
+  }
 }
 
-function scan(root) {
-  if (root.nodeType !== Node.ELEMENT_NODE) return;
-  const now = new Date();
-  if (root.matches('time[datetime]')) rewrite(root, now);
-  root.querySelectorAll('time[datetime]').forEach((time) => rewrite(time, now));
-}
-
-// Fragments, histories and notices arrive later: rewrite whatever is added.
-new MutationObserver((records) => {
-  for (const record of records) record.addedNodes.forEach(scan);
-}).observe(document.body, { childList: true, subtree: true });
-
-scan(document.body);
+if (document.querySelector('main')) new LocalTime().watch(document.body);

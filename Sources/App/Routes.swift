@@ -22,7 +22,9 @@ final class Routes: Sendable {
     "partials/stars-batch", "message",
   ]
   /// Every ES module in the static folder, and the ones the page loads (in order; they import the rest).
-  static let moduleFiles = ["cards.js", "feed.js", "details.js", "motion.js", "localtime.js"]
+  static let moduleFiles = [
+    "cards.js", "scroll.js", "place.js", "feed.js", "details.js", "motion.js", "localtime.js",
+  ]
   static let entryModules = ["feed.js", "details.js", "motion.js", "localtime.js"]
 
   /// Loads the app's templates from `directory`, each bound to or checked against the view model it

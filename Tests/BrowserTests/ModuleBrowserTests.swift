@@ -1,0 +1,352 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension BrowserSuites {
+  /// The page's ES modules one by one, in Chromium: a static server holds a copy of Public/*.js and a
+  /// bare test page that imports every module (so their wiring finds no results page and stays idle);
+  /// each test builds the markup it needs and drives a module's exported class or function.
+  @Suite("Page modules in Chromium", .moduleFixture, .timeLimit(.minutes(5)))
+  struct ModuleBrowserTests {
+    /// A fresh test page with the modules loaded: `window.m.scroll`, `m.details`, `m.feed`,
+    /// `m.localtime`, `m.motion`, `m.place`.
+    func page() async throws -> BrowserSession {
+      let fixture = try ModuleFixture.require()
+      try await fixture.session.navigate(to: fixture.baseURL + "/modules.html")
+      try await fixture.session.waitForScript(
+        "window.m && document.body.dataset.ready", description: "the modules")
+      return fixture.session
+    }
+
+    @Test func theSpeedEstimatorMeasuresOverWindowsWithAnInjectedClock() async throws {
+      let session = try await page()
+      let out = try await session.executeScript(
+        """
+        let t = 0;
+        const s = new m.scroll.ScrollSpeed(() => t, { windowMs: 100, restMs: 250 });
+        const at = (time, y) => { t = time; s.record(y); return s.downwards(); };
+        return {
+          first: at(0, 0),              // the first position after rest starts a window
+          early: at(50, 50),            // not a window yet
+          window: at(100, 100),         // 100 px in 100 ms
+          inside: at(150, 200),         // unchanged until the next window ends
+          faster: at(200, 400),         // 300 px in 100 ms
+          up: at(300, 300),             // upwards counts as 0
+          restFlag: (t = 600, s.atRest()),
+          rest: s.downwards(),
+          again: at(700, 1000),         // after rest, a new window from here
+          burst: at(705, 1500),         // a bunch of events a few ms apart is not a burst
+          later: at(800, 1200),
+        };
+        """)
+      #expect(out["first"]?.double == 0)
+      #expect(out["early"]?.double == 0)
+      #expect(out["window"]?.double == 1000)
+      #expect(out["inside"]?.double == 1000)
+      #expect(out["faster"]?.double == 3000)
+      #expect(out["up"]?.double == 0)
+      #expect(out["restFlag"]?.bool == true)
+      #expect(out["rest"]?.double == 0)
+      #expect(out["again"]?.double == 0)
+      #expect(out["burst"]?.double == 0)
+      #expect(out["later"]?.double == 2000)
+    }
+
+    @Test func scrollTicksCoalesceEventsAndReportRest() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        const target = new EventTarget();
+        const ticks = new m.scroll.ScrollTicks(target, new m.scroll.ScrollSpeed(), 50);
+        const seen = [];
+        ticks.onTick((atRest) => {
+          seen.push(atRest);
+          if (atRest) done(seen);
+        });
+        for (let i = 0; i < 30; i++) target.dispatchEvent(new Event('scroll'));
+        setTimeout(() => done(seen), 5000);
+        """)
+      // 30 events at once: one tick while scrolling, then one at rest.
+      #expect(out.array?.compactMap(\.bool) == [false, true])
+    }
+
+    @Test func theLookAheadIsCappedAt1500Pixels() async throws {
+      let session = try await page()
+      let out = try await session.executeScript(
+        """
+        const f = m.details.lookAhead;
+        return [f(800, 0, true), f(800, 100, false), f(800, 1000, false), f(800, 50000, false),
+                f(2000, 0, true), m.details.LIMITS.aheadMaxPx];
+        """)
+      // At rest one viewport; scrolling: half a viewport at least, 1.2 s of travel, never past 1,500 px.
+      #expect(out.array?.compactMap(\.double) == [800, 400, 1200, 1500, 1500, 1500])
+    }
+
+    @Test func nearCardsAreTheOnesInTheZoneNearestFirst() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
+        const list = document.getElementById('list');
+        for (let i = 0; i < 200; i++) {
+          const card = document.createElement('article');
+          card.style.cssText = 'display:block;height:100px;margin:0';
+          card.dataset.n = String(i);
+          list.appendChild(card);
+        }
+        const top = list.getBoundingClientRect().top + scrollY;
+        scrollTo(0, top + 5030);   // card 50 30 px above the viewport's top
+        requestAnimationFrame(() => {
+          const cards = Array.from(list.children);
+          const h = innerHeight;
+          const near = m.details.nearCards(cards, h, 300, 1000);
+          done({ height: h, numbers: near.map((e) => Number(e.card.dataset.n)),
+                 distances: near.map((e) => Math.round(e.distance)) });
+        });
+        """)
+      let height = try #require(out["height"]?.double)
+      let numbers = out["numbers"]?.array?.compactMap(\.int) ?? []
+      let distances = out["distances"]?.array?.compactMap(\.int) ?? []
+      // The zone: bottom more than 300 px below the viewport's top edge, top at most 1,000 px below its
+      // lower edge; the distance is 0 on screen.
+      var expected: [Int: Double] = [:]
+      for number in 0..<200 {
+        let top = Double(number * 100 - 5030)
+        let bottom = top + 100
+        guard bottom > -300, top - height <= 1000 else { continue }
+        expected[number] = bottom < 0 ? -bottom : top > height ? top - height : 0
+      }
+      #expect(Set(numbers) == Set(expected.keys), "\(numbers)")
+      #expect(numbers.count == expected.count, "no card twice: \(numbers)")
+      #expect(distances == expected.values.map { Int($0) }.sorted(), "nearest first: \(distances)")
+      #expect(expected.keys.contains(47) && !expected.keys.contains(46), "the zone above is 300 px")
+    }
+
+    @Test func localTimeRewritesTimesNowAndWhenAdded() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        document.body.insertAdjacentHTML('beforeend',
+          '<div id="times"><p><time id="today" datetime="2026-11-25T12:00:00Z">12:00 UTC</time></p>' +
+          '<p><time id="june" datetime="2026-06-10T12:00:00Z">Jun 10, 12:00 UTC</time></p>' +
+          '<p class="card-facts">updated <time id="ago" datetime="2026-11-22T12:00:00Z">3 days ago</time></p>' +
+          '<p><time id="bad" datetime="not a time">kept</time></p></div>');
+        const local = new m.localtime.LocalTime('en-US');
+        const now = new Date('2026-11-25T12:01:00Z');
+        local.scan(document.getElementById('times'), now);
+        const read = (id) => { const t = document.getElementById(id); return { text: t.textContent, title: t.title, local: t.dataset.local || '' }; };
+        const result = { today: read('today'), june: read('june'), ago: read('ago'), bad: read('bad') };
+        local.watch(document.getElementById('times'));
+        document.getElementById('times').insertAdjacentHTML('beforeend', '<p><time id="late" datetime="2026-06-11T08:30:00Z">08:30 UTC</time></p>');
+        setTimeout(() => { result.late = read('late'); done(result); }, 0);
+        """)
+      let today = out["today"]?["text"]?.string ?? ""
+      #expect(
+        today.range(of: #"^\d\d:\d\d(\s?[AP]M)?$"#, options: .regularExpression) != nil, "today: \(today)")
+      #expect(out["today"]?["title"]?.string == "Wed, 25 Nov 2026 12:00:00 GMT")
+      #expect(out["today"]?["local"]?.string == "2026-11-25T12:00:00Z")
+      #expect(out["june"]?["text"]?.string?.hasPrefix("Jun 10") == true, "\(String(describing: out["june"]))")
+      #expect(out["ago"]?["text"]?.string == "3 days ago")
+      #expect(out["ago"]?["title"]?.string?.contains("2026") == true)
+      #expect(out["bad"]?["text"]?.string == "kept", "an unreadable datetime stays as the server wrote it")
+      #expect(out["late"]?["text"]?.string?.hasPrefix("Jun 11") == true, "\(String(describing: out["late"]))")
+    }
+
+    @Test func theFeedAppendsOnlyNewCardsAndAnnouncesThem() async throws {
+      let session = try await page()
+      let out = try await session.executeScript(
+        """
+        const card = (id, n) => '<article data-repo-id="' + id + '" aria-posinset="' + n + '" aria-setsize="3" tabindex="0">' + id + '</article>';
+        document.body.insertAdjacentHTML('beforeend',
+          '<div id="results" data-feed-label="Results"><div id="feed" role="feed">' + card('a', 1) + '</div>' +
+          '<div id="feed-tail"><div class="tail">more</div></div></div>' +
+          '<p id="feed-live" data-one="{count} more ({loaded} of {total})" data-many="{count} more ({loaded} of {total})"></p>');
+        const feed = new m.feed.Feed(document.getElementById('results'));
+        const events = [];
+        document.addEventListener('reposcroll:cards', (e) => events.push(e.detail.cards.map((c) => c.dataset.repoId)));
+        const first = feed.append(card('a', 1) + card('b', 2) + card('c', 3) + '<div class="tail"><p class="end">end</p></div>');
+        const again = feed.append(card('b', 2) + card('c', 3) + '<div class="tail"><p class="end">end again</p></div>');
+        return {
+          first, again, events,
+          ids: Array.from(document.querySelectorAll('#feed article')).map((a) => a.dataset.repoId),
+          live: document.getElementById('feed-live').textContent,
+          tail: document.getElementById('feed-tail').textContent,
+          tails: document.querySelectorAll('#feed-tail').length,
+        };
+        """)
+      #expect(out["first"]?.bool == true)
+      #expect(out["again"]?.bool == false, "a batch of cards already shown adds nothing")
+      #expect(out["ids"]?.array?.compactMap(\.string) == ["a", "b", "c"])
+      #expect(out["events"]?.array?.map { $0.array?.compactMap(\.string) ?? [] } == [["b", "c"]])
+      #expect(out["live"]?.string == "2 more (3 of 3)")
+      #expect(out["tail"]?.string == "end again", "the tail is the last fragment's")
+      #expect(out["tails"]?.int == 1)
+    }
+
+    @Test func theFeedIsCreatedWithTheFirstCards() async throws {
+      let session = try await page()
+      let out = try await session.executeScript(
+        """
+        document.body.insertAdjacentHTML('beforeend',
+          '<div id="results" data-feed-label="Search results"><div class="results-end"></div>' +
+          '<div id="feed-tail"><div class="tail">error</div></div></div>');
+        const feed = new m.feed.Feed(document.getElementById('results'));
+        feed.append('<article data-repo-id="x" aria-posinset="1" aria-setsize="1">x</article><div class="tail">end</div>');
+        const list = document.getElementById('feed');
+        return { role: list && list.getAttribute('role'), label: list && list.getAttribute('aria-label'),
+                 before: list && list.nextElementSibling && list.nextElementSibling.className,
+                 cards: document.querySelectorAll('#feed article').length };
+        """)
+      #expect(out["role"]?.string == "feed")
+      #expect(out["label"]?.string == "Search results")
+      #expect(out["before"]?.string == "results-end")
+      #expect(out["cards"]?.int == 1)
+    }
+
+    @Test func theTopCardIsFoundByBinarySearch() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
+        const list = document.getElementById('list');
+        for (let i = 0; i < 500; i++) {
+          const card = document.createElement('article');
+          card.style.cssText = 'display:block;height:50px;margin:0';
+          list.appendChild(card);
+        }
+        const top = list.getBoundingClientRect().top + scrollY;
+        scrollTo(0, top + 50 * 321 + 20);   // card 321 (from 0) 20 px above the top
+        requestAnimationFrame(() => {
+          const cards = list.children;
+          done([m.place.firstBelow(cards, 0), m.place.firstBelow(cards, 31), m.place.firstBelow(cards, 1e6),
+                m.place.firstBelow([], 0)]);
+        });
+        """)
+      #expect(out.array?.compactMap(\.int) == [321, 322, -1, -1])
+    }
+
+    @Test func motionRevealsEachCardOnceAndStopsWatchingIt() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        const watched = new Set();
+        let callback = null;
+        // A recording observer: what is watched, and a hand to deliver entries.
+        class Recorder {
+          constructor(cb) { callback = cb; }
+          observe(el) { watched.add(el); }
+          unobserve(el) { watched.delete(el); }
+        }
+        const cards = [1, 2, 3].map(() => document.createElement('article'));
+        cards[2].classList.add('in-view');
+        const reveal = new m.motion.Reveal(Recorder);
+        reveal.watch(cards);
+        const watchedAtFirst = watched.size;
+        callback([{ target: cards[0], isIntersecting: true }, { target: cards[1], isIntersecting: false }]);
+        callback([{ target: cards[0], isIntersecting: false }]);
+        done({ watchedAtFirst, watchedAfter: watched.size, stillWatched: watched.has(cards[1]),
+               classes: cards.map((c) => c.classList.contains('in-view')) });
+        """)
+      #expect(out["watchedAtFirst"]?.int == 2, "a card already revealed is not watched")
+      #expect(out["watchedAfter"]?.int == 1, "a revealed card is no longer watched")
+      #expect(out["stillWatched"]?.bool == true)
+      #expect(out["classes"]?.array?.compactMap(\.bool) == [true, false, true], "leaving keeps the class")
+    }
+
+    @Test func motionRevealsCardsInTheViewportWithTheRealObserver() async throws {
+      let session = try await page()
+      try await session.executeScript(
+        """
+        document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
+        const list = document.getElementById('list');
+        for (let i = 0; i < 100; i++) {
+          const card = document.createElement('article');
+          card.style.cssText = 'display:block;height:100px;margin:0';
+          list.appendChild(card);
+        }
+        scrollTo(0, 0);
+        new m.motion.Reveal().watch(Array.from(list.children));
+        """)
+      try await session.waitForScript(
+        "document.querySelector('#list article').classList.contains('in-view')",
+        description: "the first card revealed")
+      let far = try await session.executeScript(
+        "return document.querySelector('#list article:last-child').classList.contains('in-view');")
+      #expect(far.bool == false, "a card far below is not revealed")
+    }
+  }
+}
+
+/// A static server over a copy of Public/*.js and the module test page, and one Chromium session.
+struct ModuleFixture: Sendable {
+  let session: BrowserSession
+  let baseURL: String
+
+  @TaskLocal static var current: ModuleFixture?
+
+  static func require() throws -> ModuleFixture {
+    try #require(current, "ModuleFixture.current is only set inside a suite marked .moduleFixture")
+  }
+
+  /// Imports every page module and exposes them as `window.m`.
+  static let testPage = """
+    <!doctype html>
+    <html lang="en"><head><meta charset="utf-8"><title>Module tests</title>
+    <style>body{margin:0;font:16px sans-serif}</style>
+    <script type="module" src="modules-test.js"></script>
+    </head><body></body></html>
+    """
+
+  static let testScript = """
+    import * as scroll from './scroll.js';
+    import * as details from './details.js';
+    import * as feed from './feed.js';
+    import * as localtime from './localtime.js';
+    import * as motion from './motion.js';
+    import * as place from './place.js';
+    window.m = { scroll, details, feed, localtime, motion, place };
+    document.body.dataset.ready = 'yes';
+    """
+}
+
+struct ModuleFixtureTrait: SuiteTrait, TestScoping {
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let root = NSTemporaryDirectory() + "module-fixture-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let publicFolder = try ProcessRunner.packageRoot() + "/Public"
+    for name in try FileManager.default.contentsOfDirectory(atPath: publicFolder) where name.hasSuffix(".js")
+    {
+      try FileManager.default.copyItem(atPath: publicFolder + "/" + name, toPath: root + "/" + name)
+    }
+    try Data(ModuleFixture.testPage.utf8).write(to: URL(fileURLWithPath: root + "/modules.html"))
+    try Data(ModuleFixture.testScript.utf8).write(to: URL(fileURLWithPath: root + "/modules-test.js"))
+    let server = try ProcessRunner(
+      executable: "python3",
+      arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root],
+      name: "http.server")
+    do {
+      let port = try await server.waitForListeningPort(pattern: #"port (\d+)"#)
+      try await withBrowserSession { session in
+        let fixture = ModuleFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
+        try await ModuleFixture.$current.withValue(fixture) { try await function() }
+      }
+    } catch {
+      await server.terminate()
+      throw error
+    }
+    await server.terminate()
+  }
+}
+
+extension Trait where Self == ModuleFixtureTrait {
+  /// Runs the suite with a static server over the page modules and one shared Chromium session.
+  static var moduleFixture: Self { Self() }
+}
