@@ -3,7 +3,7 @@ import GitHubDouble
 import HTTP
 import Testing
 
-@Suite("A client that leaves cancels its GitHub call")
+@Suite("A client that leaves cancels its GitHub call", .timeLimit(.minutes(3)))
 struct UpstreamCancellationTests {
   @Test func aFragmentRequestAbandonedByItsClientCancelsTheHangingSearch() async throws {
     let double = AppHarness.smallDouble { $0.faults.hangRate = 1 }

@@ -13,7 +13,7 @@ import Testing
 #endif
 
 /// Health, metrics, logging, startup checks and the upstream budget under concurrency.
-@Suite("Operations", .serialized)
+@Suite("Operations", .serialized, .timeLimit(.minutes(3)))
 struct OperationsTests {
   @Test func healthzAnswersOK() async throws {
     try await AppHarness.with { h in
@@ -118,7 +118,7 @@ struct OperationsTests {
   }
 }
 
-@Suite("Configuration")
+@Suite("Configuration", .timeLimit(.minutes(3)))
 struct ConfigurationTests {
   @Test func flagsAndEnvironmentAreReadAndTheTokenComesFromTheEnvironmentOnly() throws {
     var configuration = AppConfiguration()

@@ -96,7 +96,7 @@ struct ProductionTests {
   }
 }
 
-@Suite("Production configuration")
+@Suite("Production configuration", .timeLimit(.minutes(3)))
 struct ProductionConfigurationTests {
   static func folder() throws -> String {
     let path = NSTemporaryDirectory() + "rs-credentials-\(UInt32.random(in: 0...UInt32.max))"

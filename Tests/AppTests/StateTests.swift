@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// Each list state renders from the templates, in the page and in fragments.
-@Suite("List states", .serialized)
+@Suite("List states", .serialized, .timeLimit(.minutes(3)))
 struct StateTests {
   @Test func anEmptyResultSaysSoWithTips() async throws {
     try await AppHarness.with { h in

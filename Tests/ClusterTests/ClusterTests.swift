@@ -6,7 +6,8 @@ import Testing
 /// Shared mode end to end: real `redis-server`, one `github-double` and several `repo-scroll`
 /// processes (and `nginx` where a load balancer matters), all on loopback.
 @Suite(
-  "Shared mode across instances: redis-server, github-double, repo-scroll and nginx on loopback", .serialized)
+  "Shared mode across instances: redis-server, github-double, repo-scroll and nginx on loopback", .serialized,
+  .timeLimit(.minutes(10)))
 struct ClusterTests {
   static let query = "/fragments/results?q=stars%3A%3E10"
 

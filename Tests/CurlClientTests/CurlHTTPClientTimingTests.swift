@@ -6,7 +6,7 @@ import Testing
 
 /// Cancellation, timeouts, slow bodies and handle accounting; serialized so timing margins hold
 /// on a loaded machine.
-@Suite(.serialized) struct CurlHTTPClientTimingTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct CurlHTTPClientTimingTests {
   /// A body that never ends: a chunk every 20 ms until the server stops taking them.
   static func endless(started: Counter, ended: Counter) -> HTTPHandler {
     { _, _ in

@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Faults and control", .serialized)
+@Suite("Faults and control", .serialized, .timeLimit(.minutes(3)))
 struct FaultTests {
   @Test("each fault at rate 1 has GitHub's shape", arguments: ["rate5xx", "secondary", "truncated"])
   func shapes(fault: String) async throws {

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Every hostile mode changes the answers it concerns in the way its documentation says.
-@Suite("Hostile modes")
+@Suite("Hostile modes", .timeLimit(.minutes(3)))
 struct HostileModeTests {
   static let token = "ghp_hostileModeToken0123456789"
 

@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Live over 127.0.0.1", .serialized)
+@Suite("Live over 127.0.0.1", .serialized, .timeLimit(.minutes(3)))
 struct LiveServerTests {
   @Test("a raw HTTP/1.1 search request gets GitHub's headers, body and absolute Link")
   func rawSearch() async throws {

@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Rate limits")
+@Suite("Rate limits", .timeLimit(.minutes(3)))
 struct RateLimitTests {
   @Test("search headers count down; exhaustion is GitHub's 403; the window resets")
   func exhaustionAndReset() async throws {

@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Request log and hostile names")
+@Suite("Request log and hostile names", .timeLimit(.minutes(3)))
 struct RequestLogTests {
   @Test("each served request is logged with its endpoint, times and status; reset clears the log")
   func logsRequests() async throws {

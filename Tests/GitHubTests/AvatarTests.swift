@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Avatars")
+@Suite("Avatars", .timeLimit(.minutes(3)))
 struct AvatarTests {
   static func client(_ transport: FakeTransport, maxBytes: Int = 1024) -> GitHubClient {
     var configuration = GitHubConfiguration()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Cache, revalidation, coalescing, stale-on-error")
+@Suite("Cache, revalidation, coalescing, stale-on-error", .timeLimit(.minutes(3)))
 struct CachingTests {
   static func client(
     _ transport: FakeTransport, clock: TestClock, configure: (inout GitHubConfiguration) -> Void = { _ in }

@@ -33,7 +33,7 @@ func eventually(_ condition: () async -> Bool) async throws -> Bool {
   return false
 }
 
-@Suite("Cancellation of coalesced loads")
+@Suite("Cancellation of coalesced loads", .timeLimit(.minutes(3)))
 struct CancellationTests {
   static func client(_ transport: any HTTPClientTransport) -> GitHubClient {
     var configuration = GitHubConfiguration()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Requests: headers, URLs, validation")
+@Suite("Requests: headers, URLs, validation", .timeLimit(.minutes(3)))
 struct ClientRequestTests {
   static func client(token: String? = nil, transport: FakeTransport, clock: TestClock = TestClock())
     -> GitHubClient

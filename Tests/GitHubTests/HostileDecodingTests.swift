@@ -33,7 +33,7 @@ private enum Hostile {
   }
 }
 
-@Suite("Hostile upstream: numbers, bad items, text")
+@Suite("Hostile upstream: numbers, bad items, text", .timeLimit(.minutes(3)))
 struct HostileDecodingTests {
   @Test(arguments: [
     ("9223372036854775807", UpstreamNumber.maxCount), ("-9223372036854775808", 0),
@@ -167,7 +167,7 @@ struct HostileDecodingTests {
   }
 }
 
-@Suite("Redaction and repair edges")
+@Suite("Redaction and repair edges", .timeLimit(.minutes(3)))
 struct RedactionTests {
   let redactor = Redactor(secret: "ghp_AB12")
 
@@ -206,7 +206,7 @@ struct RedactionTests {
   }
 }
 
-@Suite("Cleaning order")
+@Suite("Cleaning order", .timeLimit(.minutes(3)))
 struct CleaningOrderTests {
   /// Control characters are removed before the token is looked for, so a token split by them is still
   /// redacted; a token corrupted by another character is no longer the token and stays as text.

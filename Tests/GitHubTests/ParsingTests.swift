@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Pure parsers")
+@Suite("Pure parsers", .timeLimit(.minutes(3)))
 struct ParsingTests {
   @Test(arguments: [
     (
@@ -74,7 +74,7 @@ struct ParsingTests {
   }
 }
 
-@Suite("Nullable and odd fields")
+@Suite("Nullable and odd fields", .timeLimit(.minutes(3)))
 struct NullableFieldTests {
   @Test func nullOwnerAndUnusualLicenseDecode() async throws {
     let item = """

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Rate-limit times from upstream are bounded")
+@Suite("Rate-limit times from upstream are bounded", .timeLimit(.minutes(3)))
 struct RateLimitBoundsTests {
   static func refusal(reset: Int, remaining: Int = 0, retryAfter: Int? = nil, status: Int = 403)
     -> ClientResponse

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Rate limits")
+@Suite("Rate limits", .timeLimit(.minutes(3)))
 struct RateLimitTests {
   static func limitHeaders(remaining: Int, reset: Int, resource: String = "search") -> [(String, String)] {
     [

@@ -71,7 +71,7 @@ func replayClient(_ recording: Recording, clock: TestClock = TestClock()) -> (Gi
   return (GitHubClient(configuration: GitHubConfiguration(), transport: transport, now: clock.now), transport)
 }
 
-@Suite("Conformance with real GitHub recordings")
+@Suite("Conformance with real GitHub recordings", .timeLimit(.minutes(3)))
 struct RecordingConformanceTests {
   @Test func everyRecordedSearchResponseIsCovered() throws {
     let searches = try Recordings.files(containing: "get-search-repositories")

@@ -5,7 +5,9 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Shared tier: values, coalescing and the ledger across instances sharing one store")
+@Suite(
+  "Shared tier: values, coalescing and the ledger across instances sharing one store", .timeLimit(.minutes(3))
+)
 struct SharedTierTests {
   static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: TestClock)
     -> [GitHubClient]

@@ -5,7 +5,7 @@ import Testing
 @testable import GitHub
 
 /// Avatars go through their own transport when one is given; everything else through the API's.
-@Suite("Transport split")
+@Suite("Transport split", .timeLimit(.minutes(3)))
 struct TransportSplitTests {
   static func client(api: FakeTransport, avatars: FakeTransport?, sameHost: Bool) -> GitHubClient {
     var configuration = GitHubConfiguration()

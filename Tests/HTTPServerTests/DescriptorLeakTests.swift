@@ -21,7 +21,7 @@ func openServerSockets(port: Int) throws -> Int {
   }.count
 }
 
-@Suite(.serialized) struct DescriptorLeakTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DescriptorLeakTests {
   @Test func abusiveClientsLeaveNoOpenDescriptors() async throws {
     var router = Router()
     router.get("/hello") { _, _ in .text(.ok, "hello") }

@@ -21,7 +21,7 @@ final class Flag: Sendable {
   }
 }
 
-@Suite(.serialized) struct LimitsAndTimeoutsTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct LimitsAndTimeoutsTests {
   @Test func requestLineAndHeaderLimits() async throws {
     try await withServer(
       {

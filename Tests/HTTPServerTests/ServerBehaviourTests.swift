@@ -41,7 +41,7 @@ func streamingRouter() -> HTTPHandler {
   return router.handler
 }
 
-@Suite struct ServerBehaviourTests {
+@Suite(.timeLimit(.minutes(3))) struct ServerBehaviourTests {
   @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
     try await withServer(handler: streamingRouter()) { port in
       let client = try RawSocketClient(port: port)

@@ -57,7 +57,7 @@ struct TrickleReport: Sendable {
   var fewestBytesSent = 0
 }
 
-@Suite(.serialized) struct SlowlorisTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SlowlorisTests {
   static let slowCount = 100
   static let headerTimeout = Duration.seconds(1)
 

@@ -5,7 +5,7 @@ import HTTPServer
 import TestSupport
 import Testing
 
-@Suite struct StaticCompressionTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticCompressionTests {
   /// A stylesheet large enough to be worth a gzip form.
   static let css = (0..<80).map { ".card-\($0){margin:0 auto;padding:\($0 % 7)px}\n" }.joined()
 
@@ -97,7 +97,7 @@ import Testing
   }
 }
 
-@Suite struct ContentNegotiationTests {
+@Suite(.timeLimit(.minutes(3))) struct ContentNegotiationTests {
   @Test(
     arguments: [
       ("gzip", true), ("GZIP", true), ("deflate, gzip", true), ("gzip;q=0", false), ("gzip; q=0.000", false),

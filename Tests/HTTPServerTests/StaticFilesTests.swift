@@ -35,7 +35,7 @@ struct StaticFixture {
   }
 }
 
-@Suite struct StaticFilesTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticFilesTests {
   @Test func servesFilesWithTypesAndValidators() async throws {
     let fixture = try StaticFixture()
     let files = try StaticFiles(root: fixture.root)
@@ -159,7 +159,7 @@ struct StaticFixture {
   }
 }
 
-@Suite struct StaticBigFileTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticBigFileTests {
   @Test func bigFilesAreReadPerRequestWhole() async throws {
     let fixture = try StaticFixture()
     let big = String(repeating: "0123456789abcdef", count: 4096)

@@ -15,7 +15,7 @@ import Testing
 /// a memory bound, give every answer a clear state within a bound (never a 5xx page, never a blank
 /// card, never the token), and serve normally again once the double is healthy. The outcome of every
 /// case is written to `hostile-upstream-report.txt` in the temporary directory.
-@Suite("Hostile upstream", .serialized)
+@Suite("Hostile upstream", .serialized, .timeLimit(.minutes(5)))
 struct HostileUpstreamTests {
   static let answerBound = Duration.seconds(20)
   static let healthBound = Duration.milliseconds(50)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Exclusive connections, cancelled waiters and shutdown.
-@Suite struct RedisClientLifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisClientLifecycleTests {
   @Test func aTransactionRunsOnOneExclusiveConnection() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))

@@ -11,7 +11,7 @@ final class Peak: Sendable {
 }
 
 /// The client when the server is slow, dies, restarts, or is busy beyond the pool.
-@Suite struct RedisFailureTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisFailureTests {
   static func configuration(_ server: RedisServerProcess) throws -> RedisConfiguration {
     var configuration = try RedisConfiguration.relaxed(url: server.url())
     configuration.commandTimeout = .seconds(10)

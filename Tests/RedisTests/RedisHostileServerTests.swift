@@ -4,7 +4,7 @@ import Sockets
 import Testing
 
 /// The client against a fake server that misbehaves in one way each.
-@Suite struct RedisHostileServerTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisHostileServerTests {
   static func configuration(_ server: FakeRedisServer) -> RedisConfiguration {
     var configuration = RedisConfiguration(port: server.port).relaxed()
     configuration.commandTimeout = .seconds(2)
@@ -90,7 +90,7 @@ import Testing
 
 /// Connecting to a listener whose accept queue is full: the kernel drops the SYN, so the TCP connect
 /// itself never completes.
-@Suite struct RedisConnectTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisConnectTimeoutTests {
   @Test func aConnectThatNeverCompletesTimesOut() async throws {
     let (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 0)
     defer { Socket.close(listener) }

@@ -13,7 +13,7 @@ import Testing
 
 /// What the Redis store does when Redis goes away, stalls or refuses: it answers "nothing shared",
 /// logs one line per change and comes back by itself.
-@Suite("RedisStore: fallback and recovery against a real redis-server", .serialized)
+@Suite("RedisStore: fallback and recovery against a real redis-server", .serialized, .timeLimit(.minutes(3)))
 struct RedisStoreFallbackTests {
   final class Lines: Sendable {
     private let lines = Mutex<[String]>([])

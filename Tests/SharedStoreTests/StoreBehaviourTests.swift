@@ -12,7 +12,7 @@ import Testing
 
 /// The same behaviour asked of the in-memory store and of the Redis store on a real `redis-server`,
 /// so the two cannot drift apart.
-@Suite("SharedStore behaviour, in memory and on redis-server", .serialized)
+@Suite("SharedStore behaviour, in memory and on redis-server", .serialized, .timeLimit(.minutes(3)))
 struct StoreBehaviourTests {
   enum Kind: String, CaseIterable, Sendable { case memory, redis }
 

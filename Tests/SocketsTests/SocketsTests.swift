@@ -10,7 +10,7 @@ final class Recorder: EventHandler, @unchecked Sendable {
   func handle(events mask: UInt32) { events.withLock { $0.append(mask) } }
 }
 
-@Suite struct SocketsTests {
+@Suite(.timeLimit(.minutes(3))) struct SocketsTests {
   @Test func syscallWrapperRetriesAndReportsWouldBlock() throws {
     var calls = 0
     let value = try Syscall.check("fake") { () -> Int32 in
@@ -131,7 +131,7 @@ final class Recorder: EventHandler, @unchecked Sendable {
   }
 }
 
-@Suite struct DetachedThreadTests {
+@Suite(.timeLimit(.minutes(3))) struct DetachedThreadTests {
   @Test func runsTheBodyOnAnotherThread() async throws {
     let caller = pthread_self()
     let other = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Bool, any Error>) in
