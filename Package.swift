@@ -60,10 +60,11 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTP", "HTTPServer", "Compression", "TestSupport"]),
+    .testTarget(
+      name: "HTTPServerTests", dependencies: ["Clocks", "HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(
-      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer"]),
+      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "GitHubTests",
       dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport", "Redis", "GitHubDouble"]),
@@ -77,7 +78,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
-        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions",
+        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks",
       ]
     ),
     .testTarget(

@@ -67,7 +67,8 @@ struct OperationsTests {
       _ = try await h.get("/nope")
       // Identity, so the logged size is the page's own (gzip would log the smaller wire size).
       _ = try await h.text("/?q=language%3Apython", headers: ["Accept-Encoding": "identity"])
-      try await Task.sleep(for: .milliseconds(100))
+      // The server logs a request just after answering it.
+      #expect(await eventually { h.logs.all.count >= 3 })
       let lines = h.logs.all
       #expect(lines.count == 3)
       let fragment = try #require(lines.first { $0.contains("/fragments/results") })

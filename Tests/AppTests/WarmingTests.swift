@@ -2,6 +2,7 @@ import GitHub
 import GitHubDouble
 import HTTP
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import App
@@ -14,11 +15,7 @@ struct WarmingTests {
 
   /// Waits (up to 10 s) until `calls` reaches `count`; false if it never does.
   static func reach(_ count: Int, _ calls: () -> Int) async throws -> Bool {
-    for _ in 0..<1000 {
-      if calls() >= count { return true }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    return false
+    await eventually { calls() >= count }
   }
 
   /// The star-history paths of the cards in `html`, in order.

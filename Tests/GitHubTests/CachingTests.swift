@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -123,14 +124,11 @@ struct CachingTests {
         }
       }
       // Let every caller join before the single upstream call answers.
-      var joined = 0
-      for _ in 0..<10_000 {
+      let joined = await eventually(poll: .milliseconds(1)) {
         let m = await client.metrics()
-        joined = m.coalesced + m.cacheMisses
-        if joined == 50 { break }
-        try await Task.sleep(for: .milliseconds(1))
+        return m.coalesced + m.cacheMisses == 50
       }
-      #expect(joined == 50)
+      #expect(joined)
       await gate.open()
       var all: [[Int]] = []
       for try await ids in group { all.append(ids) }
@@ -153,11 +151,7 @@ struct CachingTests {
     let client = Self.client(transport, clock: TestClock())
     async let a = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
     async let b = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
-    for _ in 0..<10_000 {
-      let m = await client.metrics()
-      if m.coalesced == 1 { break }
-      try await Task.sleep(for: .milliseconds(1))
-    }
+    _ = await eventually(poll: .milliseconds(1)) { await client.metrics().coalesced == 1 }
     await gate.open()
     _ = try await (a, b)
     #expect(transport.callCount == 1)

@@ -1,6 +1,7 @@
 import CurlClient
 import HTTP
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -23,11 +24,9 @@ struct SharedTierTests {
 
   /// Polls until `condition` holds (no timing assertion: it gives up after many rounds).
   static func until(_ condition: () async -> Bool) async throws {
-    for _ in 0..<5_000 {
-      if await condition() { return }
-      try await Task.sleep(for: .milliseconds(1))
+    if await !eventually(within: .seconds(30), poll: .milliseconds(1), condition) {
+      Issue.record("condition never held")
     }
-    Issue.record("condition never held")
   }
 
   @Test func aPageFetchedByOneInstanceIsServedToTheOthers() async throws {

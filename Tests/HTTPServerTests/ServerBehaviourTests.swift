@@ -20,7 +20,7 @@ func streamingRouter() -> HTTPHandler {
     Task {
       for part in ["one,", "", "two,", "three"] {
         continuation.yield(Array(part.utf8))
-        try? await Task.sleep(for: .milliseconds(5))
+        try? await Task.sleep(for: .milliseconds(5))  // Real time: parts that leave as separate chunks.
       }
       continuation.finish()
     }

@@ -125,14 +125,15 @@ struct StaticFixture {
 
   @Test func changedFilesAreReloaded() async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let clock = ManualClock()
+    let files = try StaticFiles(root: fixture.root, time: clock.time)
     #expect(await fixture.get(files, "/css/app.css").1 == "body{color:red}")
     try "body{color:blue;margin:0}".write(
       toFile: fixture.root + "/css/app.css", atomically: true, encoding: .utf8)
-    try await Task.sleep(for: .milliseconds(1100))
+    clock.advance(1)  // files are checked on disk again once a second
     #expect(await fixture.get(files, "/css/app.css").1 == "body{color:blue;margin:0}")
     try FileManager.default.removeItem(atPath: fixture.root + "/css/app.css")
-    try await Task.sleep(for: .milliseconds(1100))
+    clock.advance(1)
     #expect(await fixture.get(files, "/css/app.css").0.status == .notFound)
   }
 

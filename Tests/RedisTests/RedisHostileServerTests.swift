@@ -1,6 +1,7 @@
 import Glibc
 import Redis
 import Sockets
+import TestSupport
 import Testing
 
 /// The client against a fake server that misbehaves in one way each.
@@ -42,7 +43,7 @@ import Testing
     defer { server.stop() }
     let connection = try await RedisConnection.connect(Self.configuration(server))
     // The greeting arrives with nobody waiting for it.
-    for _ in 0..<2000 where connection.isOpen { try await Task.sleep(for: .milliseconds(5)) }
+    try await waitUntil("the connection closes", poll: .milliseconds(5)) { !connection.isOpen }
     #expect(!connection.isOpen)
     await #expect(throws: RedisError.protocolViolation(.unsolicitedReply)) { try await connection.ping() }
   }
@@ -99,6 +100,7 @@ import Testing
     defer { for fd in fillers { Socket.close(fd) } }
     // Fill the accept queue (nobody accepts) so that later SYNs are dropped.
     for _ in 0..<4 { fillers.append(address.connectNonblocking()) }
+    // Real time: the kernel completes the fillers' handshakes on its own, with nothing to await.
     try await Task.sleep(for: .milliseconds(100))
     var configuration = RedisConfiguration(port: port)
     configuration.connectTimeout = .milliseconds(200)

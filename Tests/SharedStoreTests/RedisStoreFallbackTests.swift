@@ -48,11 +48,9 @@ struct RedisStoreFallbackTests {
     #expect(lines.all.count == 1 && lines.all.first?.hasPrefix("redis: unavailable") == true)
 
     try await server.restart()
-    var recovered = false
-    for _ in 0..<100 where !recovered {
-      try await Task.sleep(for: .milliseconds(20))
+    let recovered = await eventually(poll: .milliseconds(20)) {
       await store.setValue([8], for: "k", keepFor: 60)
-      recovered = await store.value(for: "k") == [8]
+      return await store.value(for: "k") == [8]
     }
     #expect(recovered)
     #expect(await store.status().available)
@@ -73,12 +71,7 @@ struct RedisStoreFallbackTests {
     #expect(await store.status().available == false)
     #expect(lines.all.first?.contains("timeout") == true)
     kill(pid, SIGCONT)
-    var recovered = false
-    for _ in 0..<100 where !recovered {
-      try await Task.sleep(for: .milliseconds(20))
-      recovered = await store.status().available
-    }
-    #expect(recovered)
+    #expect(await eventually(poll: .milliseconds(20)) { await store.status().available })
     await server.stop()
   }
 
