@@ -131,7 +131,7 @@ final class Cluster: Sendable {
   }
 
   private static func waitUntilAnswering(port: Int) async throws {
-    let answering = await eventually(within: .seconds(5), poll: .milliseconds(50)) {
+    let answering = await eventually(within: .seconds(15), poll: .milliseconds(50)) {
       (try? await get(port: port, "/healthz"))?.status == 200
     }
     guard answering else { throw WebDriverError.process("nginx did not answer on \(port)") }

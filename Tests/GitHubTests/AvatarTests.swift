@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -11,7 +12,7 @@ struct AvatarTests {
     configuration.token = "ghp_avatar_secret"
     configuration.avatarBase = "https://avatars.example.test/"
     configuration.maxAvatarBytes = maxBytes
-    return GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    return GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
   }
 
   static func image(_ type: String, bytes: Int = 16, status: Int = 200) -> ClientResponse {

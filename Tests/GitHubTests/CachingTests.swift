@@ -8,17 +8,17 @@ import Testing
 @Suite("Cache, revalidation, coalescing, stale-on-error", .timeLimit(.minutes(3)))
 struct CachingTests {
   static func client(
-    _ transport: FakeTransport, clock: TestClock, configure: (inout GitHubConfiguration) -> Void = { _ in }
+    _ transport: FakeTransport, clock: ManualClock, configure: (inout GitHubConfiguration) -> Void = { _ in }
   ) -> GitHubClient {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.avatarBase = "http://127.0.0.1:10"
     configure(&configuration)
-    return GitHubClient(configuration: configuration, transport: transport, now: clock.now)
+    return GitHubClient(configuration: configuration, transport: transport, now: { clock.seconds })
   }
 
   @Test func freshSearchIsServedFromCache() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2]) }
     let client = Self.client(transport, clock: clock)
     let first = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
@@ -38,7 +38,7 @@ struct CachingTests {
 
   @Test func aCancelledCallerIsToldSoEvenWhenTheCacheHoldsTheAnswer() async throws {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     let task = Task { () async -> GitHubError? in
       while !Task.isCancelled { await Task.yield() }
@@ -56,7 +56,7 @@ struct CachingTests {
   }
 
   @Test func searchWithoutETagIsRefetchedAfterTTL() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let client = Self.client(transport, clock: clock)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
@@ -68,14 +68,14 @@ struct CachingTests {
 
   @Test func reloadSkipsAFreshHit() async throws {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, reload: true)
     #expect(transport.callCount == 2)
   }
 
   @Test func expiredHistoryIsRevalidatedWithETagAnd304CostsNoRateLimit() async throws {
-    let clock = TestClock(1_000)
+    let clock = ManualClock(epochSeconds: 1_000)
     let limits: [(String, String)] = [
       ("x-ratelimit-limit", "5000"), ("x-ratelimit-remaining", "4999"), ("x-ratelimit-reset", "4600"),
       ("x-ratelimit-resource", "core"),
@@ -116,7 +116,7 @@ struct CachingTests {
       await gate.wait()
       return Fixtures.search(ids: [1, 2, 3])
     }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     let results = try await withThrowingTaskGroup(of: [Int].self) { group in
       for _ in 0..<50 {
         group.addTask {
@@ -148,7 +148,7 @@ struct CachingTests {
       await gate.wait()
       return Fixtures.search(ids: [1])
     }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     async let a = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
     async let b = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
     _ = await eventually(poll: .milliseconds(1)) { await client.metrics().coalesced == 1 }
@@ -158,7 +158,7 @@ struct CachingTests {
   }
 
   @Test func upstreamFailureServesAStaleEntry() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [9]) }
     let client = Self.client(transport, clock: clock)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
@@ -185,7 +185,7 @@ struct CachingTests {
   }
 
   @Test func staleHistoryIsMarked() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
     let client = Self.client(transport, clock: clock)
     _ = try await client.starHistory(owner: "a", repo: "b")
@@ -197,7 +197,7 @@ struct CachingTests {
   }
 
   @Test func cacheStaysUnderItsByteBound() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { request in
       Fixtures.search(ids: [request.url.utf8.count])
     }

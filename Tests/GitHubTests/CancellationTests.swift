@@ -30,7 +30,7 @@ struct CancellationTests {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.avatarBase = "http://127.0.0.1:10"
-    return GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    return GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
   }
 
   static func search(_ client: GitHubClient) async -> Result<[Int], GitHubError> {

@@ -1,6 +1,7 @@
 import CurlClient
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -152,7 +153,7 @@ struct HostileDecodingTests {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.eventLog = { line in lines.withLock { $0.append(line) } }
-    let client = GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    let client = GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
     let page = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     #expect(page.items.map(\.id) == [1])

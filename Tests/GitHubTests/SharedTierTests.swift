@@ -10,7 +10,7 @@ import Testing
   "Shared tier: values, coalescing and the ledger across instances sharing one store", .timeLimit(.minutes(3))
 )
 struct SharedTierTests {
-  static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: TestClock)
+  static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: ManualClock)
     -> [GitHubClient]
   {
     (0..<count).map { _ in
@@ -18,7 +18,7 @@ struct SharedTierTests {
       configuration.apiBase = "http://127.0.0.1:9"
       configuration.avatarBase = "http://127.0.0.1:10"
       return GitHubClient(
-        configuration: configuration, transport: transport, sharedStore: store, now: clock.now)
+        configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
     }
   }
 
@@ -30,8 +30,8 @@ struct SharedTierTests {
   }
 
   @Test func aPageFetchedByOneInstanceIsServedToTheOthers() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2, 3], headers: [("ETag", "\"p1\"")]) }
     let instances = Self.clients(3, transport, store, clock)
     for instance in instances {
@@ -55,8 +55,8 @@ struct SharedTierTests {
   }
 
   @Test func concurrentIdenticalRequestsOnThreeInstancesMakeOneCall() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let gate = Gate()
     let transport = FakeTransport { _ in
       await gate.wait()
@@ -84,8 +84,8 @@ struct SharedTierTests {
   }
 
   @Test func aRateLimitSeenByOneInstanceStopsTheOthers() async throws {
-    let clock = TestClock(1_000)
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in
       Fixtures.response(
         "{\"message\":\"API rate limit exceeded\"}", status: 403,
@@ -115,8 +115,8 @@ struct SharedTierTests {
   }
 
   @Test func theSharedLedgerCountsEveryInstancesCalls() async throws {
-    let clock = TestClock(1_000)
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in
       Fixtures.search(
         ids: [1],
@@ -134,8 +134,8 @@ struct SharedTierTests {
   }
 
   @Test func malformedAndForeignSharedValuesAreMisses() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { request in
       request.url.contains("/search/") ? Fixtures.search(ids: [7]) : Fixtures.response(Fixtures.historyJSON)
     }
@@ -144,7 +144,8 @@ struct SharedTierTests {
     let history =
       PayloadCodec.encode(
         SharedEntry(
-          payload: StarHistory(weeks: []), etag: nil, expires: clock.now() + 1_000, storedAt: clock.now()))
+          payload: StarHistory(weeks: []), etag: nil, expires: clock.seconds + 1_000, storedAt: clock.seconds)
+      )
       ?? []
     for planted in [Array("not ours".utf8), [], history, Array(repeating: 0xFF, count: 4_096)] {
       store.plant(planted, for: url)
@@ -156,8 +157,8 @@ struct SharedTierTests {
   }
 
   @Test func anUnavailableStoreLeavesEachInstanceOnItsOwnCache() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     store.setAvailable(false)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let instances = Self.clients(2, transport, store, clock)
@@ -173,8 +174,8 @@ struct SharedTierTests {
   }
 
   @Test func aDeadLockHolderIsTakenOverAfterTheLockExpires() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let instance = Self.clients(1, FakeTransport { _ in Fixtures.search(ids: [3]) }, store, clock)[0]
     let url = try instance.searchURL(SearchQuery(text: "orphan"), page: 1, perPage: 100)
     // A holder that died without unlocking.
@@ -189,8 +190,8 @@ struct SharedTierTests {
   }
 
   @Test func aReloadRefetchesDespiteAFreshSharedValueAndShareTheNewOne() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let instances = Self.clients(2, transport, store, clock)
     _ = try await instances[0].searchRepositories(SearchQuery(text: "r"), page: 1)
@@ -204,8 +205,8 @@ struct SharedTierTests {
   }
 
   @Test func anUpstreamFailureServesTheExpiredSharedValueStale() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in Fixtures.search(ids: [5]) }
     _ = try await Self.clients(1, transport, store, clock)[0].searchRepositories(
       SearchQuery(text: "s"), page: 1)

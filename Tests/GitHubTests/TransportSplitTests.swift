@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -12,7 +13,7 @@ struct TransportSplitTests {
     configuration.apiBase = "https://ghe.example.test/api/v3"
     configuration.avatarBase = sameHost ? "https://ghe.example.test/api/v3" : "https://avatars.example.test"
     return GitHubClient(
-      configuration: configuration, transport: api, avatarTransport: avatars, now: TestClock().now)
+      configuration: configuration, transport: api, avatarTransport: avatars, now: { 1_700_000_000 })
   }
 
   static let history = Fixtures.response(Fixtures.historyJSON)

@@ -15,7 +15,10 @@ public final class ManualClock: Sendable {
   /// A clock at `epochSeconds` Unix time (by default a fixed instant in 2027), its monotonic
   /// reading at an arbitrary 1000 s.
   public init(epochSeconds: Double = 1_800_000_000) {
-    nanoseconds = Mutex((wall: Int64(epochSeconds * 1e9), monotonic: 1_000_000_000_000))
+    // Whole seconds and the fraction apart, so that a start such as 1_800_000_000.25 is exact.
+    let whole = epochSeconds.rounded(.down)
+    let fraction = Int64(((epochSeconds - whole) * 1e9).rounded())
+    nanoseconds = Mutex((wall: Int64(whole) * 1_000_000_000 + fraction, monotonic: 1_000_000_000_000))
   }
 
   /// The clock as the program reads it.
@@ -28,8 +31,11 @@ public final class ManualClock: Sendable {
   /// Whole Unix seconds now.
   public var now: Int { time.epochSeconds() }
 
-  /// Unix seconds now, with their fraction.
-  public var seconds: Double { time.wallSeconds() }
+  /// Unix seconds now, with their fraction (exact to the nanosecond for the values tests use).
+  public var seconds: Double {
+    let wall = nanoseconds.withLock { $0.wall }
+    return Double(wall / 1_000_000_000) + Double(wall % 1_000_000_000) / 1e9
+  }
 
   /// Moves both readings on by `duration`.
   public func advance(by duration: Duration) {

@@ -1,12 +1,14 @@
 /// Waits until `condition` holds, polling it every `poll` for at most `limit`; returns whether it held.
-/// For effects that happen in the background with no event to await. A task that is cancelled (as
-/// by a suite's time limit) stops waiting at once. `waitUntil` (which throws instead) polls the same way.
+/// For effects that happen in the background with no event to await. The default limit is generous:
+/// a loaded 2-core machine can take seconds for what takes milliseconds alone. A task that is
+/// cancelled (as by a suite's time limit) stops waiting at once. `waitUntil` (which throws instead)
+/// polls the same way.
 ///
 /// ```swift
 /// #expect(await eventually { server.requestCount == 2 })
 /// ```
 public func eventually(
-  within limit: Duration = .seconds(10), poll: Duration = .milliseconds(5),
+  within limit: Duration = .seconds(30), poll: Duration = .milliseconds(5),
   isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async -> Bool {
   do {
