@@ -24,44 +24,47 @@ let package = Package(
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
     // MARK: Libraries
-    .target(name: "Sockets", dependencies: ["CEpoll"]),
+    .target(name: "Clocks"),
+    .target(name: "Sockets", dependencies: ["CEpoll", "Clocks"]),
     .target(name: "HTTP"),
     .target(name: "CommandLineOptions"),
-    .target(name: "HTTPServer", dependencies: ["Sockets", "HTTP", "Compression"]),
+    .target(name: "HTTPServer", dependencies: ["Clocks", "Sockets", "HTTP", "Compression"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "SharedStore", dependencies: ["Redis"]),
-    .target(name: "GitHub", dependencies: ["CurlClient", "HTTP", "SharedStore"]),
+    .target(name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "SharedStore"]),
     .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
-      name: "GitHubDouble", dependencies: ["HTTPServer", "HTTP", "Compression"]),
-    .target(name: "Redis", dependencies: ["Sockets", "HTTP"]),
+      name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
+    .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP"]),
     .target(name: "Sessions", dependencies: ["CSodium", "Redis", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo",
+        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks",
       ]),
 
     // MARK: Executables
     .executableTarget(
-      name: "repo-scroll", dependencies: ["App", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
+      name: "repo-scroll",
+      dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
-    .executableTarget(name: "redis-bench", dependencies: ["Redis", "Sockets"], path: "Bench/redis"),
+    .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis"], path: "Bench/redis"),
     .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
 
     // MARK: Tests
-    .target(name: "TestSupport", dependencies: ["HTTP", "HTTPServer"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer"], path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTP", "HTTPServer", "Compression", "TestSupport"]),
+    .testTarget(
+      name: "HTTPServerTests", dependencies: ["Clocks", "HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(
-      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer"]),
+      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "GitHubTests",
       dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport", "Redis", "GitHubDouble"]),
@@ -75,7 +78,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
-        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions",
+        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks",
       ]
     ),
     .testTarget(

@@ -1,9 +1,9 @@
 // Throughput of the Redis client: `redis-bench PORT CLIENTS PIPELINE REQUESTS` runs REQUESTS SET and then
 // REQUESTS GET commands from CLIENTS concurrent tasks in pipelines of PIPELINE commands, like
 // `redis-benchmark -c CLIENTS -P PIPELINE -n REQUESTS -t set,get`, and prints ops/s for each.
+import Clocks
 import Glibc
 import Redis
-import Sockets
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 guard arguments.count == 4 else {
@@ -20,7 +20,7 @@ let value = [UInt8](repeating: UInt8(ascii: "x"), count: 3)
 /// Runs `requests` commands made by `make`, `depth` at a time per call, from `clients` tasks; ops/s.
 func measure(_ make: @escaping @Sendable (Int) -> RedisCommand) async throws -> Double {
   let batches = (requests + depth - 1) / depth
-  let start = EventLoop.monotonicMilliseconds()
+  let start = TimeSource.system.monotonicMilliseconds()
   try await withThrowingTaskGroup(of: Void.self) { group in
     for worker in 0..<clients {
       group.addTask {
@@ -34,7 +34,7 @@ func measure(_ make: @escaping @Sendable (Int) -> RedisCommand) async throws -> 
     }
     try await group.waitForAll()
   }
-  let elapsed = max(1, EventLoop.monotonicMilliseconds() - start)
+  let elapsed = max(1, TimeSource.system.monotonicMilliseconds() - start)
   return Double(batches * depth) * 1000 / Double(elapsed)
 }
 

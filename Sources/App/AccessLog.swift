@@ -1,3 +1,4 @@
+import Clocks
 import GitHub
 import Glibc
 import HTTPServer
@@ -14,15 +15,18 @@ struct AccessLog: Sendable {
   let format: LogFormat
   /// The `instance` field of JSON lines.
   let instance: String
+  /// Stamps JSON lines.
+  let time: TimeSource
 
   init(
     sink: (@Sendable (String) -> Void)?, secrets: [String?], format: LogFormat = .text,
-    instance: String = AccessLog.defaultInstance
+    instance: String = AccessLog.defaultInstance, time: TimeSource = .system
   ) {
     self.sink = sink
     self.redactors = secrets.compactMap { $0 }.filter { !$0.isEmpty }.map { Redactor(secret: $0) }
     self.format = format
     self.instance = instance
+    self.time = time
   }
 
   /// `hostname-pid`: tells instances on one host, and a restarted instance, apart.
@@ -41,13 +45,14 @@ struct AccessLog: Sendable {
     let sink = self.sink
     let json = format == .json
     let instance = self.instance
+    let time = self.time
     // A test sink sees each line at once; standard error gets batches.
     return AccessLogWriter(
       flushBytes: sink == nil ? 16 * 1024 : 0,
       format: { entry, buffer in
         let start = buffer.count
         if json {
-          entry.writeJSON(instance: instance, into: &buffer)
+          entry.writeJSON(instance: instance, time: time, into: &buffer)
         } else {
           entry.write(into: &buffer)
         }
@@ -65,7 +70,7 @@ struct AccessLog: Sendable {
     var line: [UInt8] = []
     if format == .json {
       AccessLogEntry.writeJSONEvent(
-        level: level, requestID: requestID, message: text, instance: instance, into: &line)
+        level: level, requestID: requestID, message: text, instance: instance, time: time, into: &line)
     } else {
       if let requestID { line.append(contentsOf: (requestID + " ").utf8) }
       for byte in text.utf8 { line.append(byte < 0x20 || byte == 0x7F ? UInt8(ascii: "?") : byte) }

@@ -1,3 +1,4 @@
+import Clocks
 import GitHub
 import Paging
 import Synchronization
@@ -42,8 +43,8 @@ final class ReadAhead: Sendable {
   let lead: Int
   /// Seconds a started page stays fresh in the cache (the search lifetime).
   let freshFor: Int
-  /// Unix seconds now.
-  private let now: @Sendable () -> Int
+  /// Where "now" (Unix seconds) comes from.
+  private let time: TimeSource
   private let counts = Mutex<[Outcome: Int]>([:])
   /// When each recently started page was started: a fragment whose read-ahead page is here is
   /// answered by one lock, without an await on the client.
@@ -51,12 +52,12 @@ final class ReadAhead: Sendable {
 
   init(
     client: GitHubClient, lead: Int, freshFor: Int = 60,
-    now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+    time: TimeSource = .system
   ) {
     self.client = client
     self.lead = lead
     self.freshFor = freshFor
-    self.now = now
+    self.time = time
   }
 
   /// After serving `batch` of `query`: starts fetching the page the next batches will need when it
@@ -69,23 +70,23 @@ final class ReadAhead: Sendable {
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
     let key = Started(query: query, page: page, scope: reader?.seesPrivate == true ? reader?.userID ?? 0 : 0)
-    let time = now()
+    let now = time.epochSeconds()
     let recent = started.withLock { pages in
-      pages[key].map { time >= $0 && time - $0 < freshFor } ?? false
+      pages[key].map { now >= $0 && now - $0 < freshFor } ?? false
     }
     if recent {
       record(.recent)
       return
     }
     let search = await client.rateLimitSnapshots(for: reader).first { $0.resource == .search }
-    guard Self.allows(search, now: time) else {
+    guard Self.allows(search, now: now) else {
       record(.budget)
       return
     }
     record(.started)
     started.withLock { pages in
       if pages.count >= Self.rememberedPages { pages.removeAll(keepingCapacity: true) }
-      pages[key] = time
+      pages[key] = now
     }
     Task { [client] in
       _ = try? await client.searchRepositories(

@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import SharedStore
 
@@ -13,7 +14,7 @@ extension RepoScrollApp {
   /// password); an unreachable server does not: the instance starts on its local state and the
   /// store keeps probing. `log` gets one line per availability change.
   public static func connectSharedStore(
-    _ configuration: AppConfiguration, log: @escaping @Sendable (String) -> Void
+    _ configuration: AppConfiguration, time: TimeSource = .system, log: @escaping @Sendable (String) -> Void
   ) async throws(StartupError) -> RedisStore? {
     guard let url = configuration.redisURL else { return nil }
     var redis: RedisConfiguration
@@ -26,7 +27,7 @@ extension RepoScrollApp {
     redis.connectTimeout = .milliseconds(max(200, configuration.redisTimeoutMS))
     redis.poolTimeout = .milliseconds(configuration.redisTimeoutMS)
     do {
-      return try await RedisStore.connect(redis, now: { Date().timeIntervalSince1970 }, log: log)
+      return try await RedisStore.connect(redis, now: { time.wallSeconds() }, log: log)
     } catch {
       throw StartupError(description: "--redis \(redis): \(error)")
     }

@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import GitHub
 import Redis
@@ -17,8 +18,9 @@ extension RepoScrollApp {
   /// the startup lines (a random key, cookies without `Secure`).
   static func makeSignIn(
     _ configuration: AppConfiguration, transport: any HTTPClientTransport, sessionStore: (any SessionStore)?,
-    now: @escaping @Sendable () -> Int, note: @escaping @Sendable (String) -> Void
+    time: TimeSource, note: @escaping @Sendable (String) -> Void
   ) throws(StartupError) -> (SignIn, RedisSessionStore?)? {
+    let now: @Sendable () -> Int = { time.epochSeconds() }
     guard let clientID = configuration.githubClientID else { return nil }
     guard let secret = configuration.githubClientSecret else {
       throw StartupError(
@@ -74,7 +76,7 @@ extension RepoScrollApp {
         redis.connectTimeout = .milliseconds(max(200, configuration.redisTimeoutMS))
         redis.poolTimeout = .milliseconds(configuration.redisTimeoutMS)
         let made = try RedisSessionStore(
-          configuration: redis, clock: { Date().timeIntervalSince1970 }, log: note)
+          configuration: redis, clock: { time.wallSeconds() }, log: note)
         redisStore = made
         store = made
       } catch {

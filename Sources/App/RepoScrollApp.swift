@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import GitHub
 import Glibc
@@ -25,6 +26,8 @@ public final class RepoScrollApp: Sendable {
   }
 
   let configuration: AppConfiguration
+  /// The app's one clock, handed to everything that reads the time.
+  public let time: TimeSource
   let routes: Routes
   /// The libcurl clients the app owns (API and avatars), stopped on shutdown; empty when injected.
   private let curlClients: [CurlHTTPClient]
@@ -46,15 +49,16 @@ public final class RepoScrollApp: Sendable {
   /// With `sharedStore` (see `connectSharedStore`), the GitHub cache, rate-limit ledger and
   /// coalescing are shared with the other instances using the same store.
   /// With `configuration.githubClientID`, sign-in is on: sessions go to `sessionStore` when given,
-  /// else to Redis with `redisURL`, else to memory, timed by `clock` (Unix seconds; the system clock
-  /// when nil).
+  /// else to Redis with `redisURL`, else to memory. `time` is where every "now" of the app comes from:
+  /// the GitHub client's, the sessions', the logs' and the server's.
   public init(
     configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
     avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
-    sessionStore: (any SessionStore)? = nil, clock: (@Sendable () -> Int)? = nil,
+    sessionStore: (any SessionStore)? = nil, time: TimeSource = .system,
     log: (@Sendable (String) -> Void)? = nil
   ) throws {
     self.configuration = configuration
+    self.time = time
     let templates: TemplateLibrary
     do {
       templates = try Routes.loadTemplates(directory: configuration.templatesDirectory)
@@ -69,7 +73,7 @@ public final class RepoScrollApp: Sendable {
     do {
       var security = HTTPHeaders()
       SecurityHeaders.apply(to: &security)
-      staticFiles = try StaticFiles(root: configuration.publicDirectory, headers: security)
+      staticFiles = try StaticFiles(root: configuration.publicDirectory, headers: security, time: time)
     } catch {
       throw StartupError(description: "static files: \(error)")
     }
@@ -97,9 +101,11 @@ public final class RepoScrollApp: Sendable {
     let instance = configuration.instance ?? AccessLog.defaultInstance
     let accessLog: AccessLog?
     if let log {
-      accessLog = AccessLog(sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
+      accessLog = AccessLog(
+        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
     } else if configuration.accessLog {
-      accessLog = AccessLog(sink: nil, secrets: secrets, format: configuration.logFormat, instance: instance)
+      accessLog = AccessLog(
+        sink: nil, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
     } else {
       accessLog = nil
     }
@@ -123,11 +129,11 @@ public final class RepoScrollApp: Sendable {
       apiTransport = transport
       client = GitHubClient(
         configuration: github, transport: transport, avatarTransport: avatarTransport,
-        sharedStore: sharedStore)
+        sharedStore: sharedStore, now: { time.wallSeconds() })
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
       let failures = AccessLog(
-        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
+        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
       var api = CurlClientConfiguration(totalTimeout: .seconds(15))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
@@ -142,15 +148,16 @@ public final class RepoScrollApp: Sendable {
       curlClients = [apiClient, avatarClient]
       apiTransport = apiClient
       client = GitHubClient(
-        configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore)
+        configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore,
+        now: { time.wallSeconds() })
     }
     // Startup lines go where upstream failures go: the test log, else standard error.
     let startupLog = AccessLog(
-      sink: log, secrets: secrets, format: configuration.logFormat, instance: instance)
+      sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
     let note: @Sendable (String) -> Void = { startupLog.note($0) }
     let made = try Self.makeSignIn(
       configuration, transport: apiTransport, sessionStore: sessionStore,
-      now: clock ?? { Int(Date().timeIntervalSince1970) }, note: note)
+      time: time, note: note)
     sessionStoreToClose = made?.1
     routes = Routes(
       configuration: configuration, templates: templates, staticFiles: staticFiles, modules: modules,
@@ -178,6 +185,7 @@ public final class RepoScrollApp: Sendable {
     settings.idleTimeout = .seconds(configuration.idleTimeout)
     settings.drainTimeout = .seconds(configuration.drainTimeout)
     settings.trustedProxies = configuration.trustedProxies
+    settings.time = time
     let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }

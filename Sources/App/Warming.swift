@@ -1,3 +1,4 @@
+import Clocks
 import GitHub
 import HTTP
 import Paging
@@ -53,25 +54,19 @@ final class Warming: Sendable {
   private let index = Mutex(CardPositions(capacity: 50_000))
   private let counts = Mutex<[Outcome: Int]>([:])
   private let recentAvatars = Mutex(RecentIDs(capacity: 8192, lifetime: 300))
-  /// Seconds on a monotonic clock, injected so tests control the reader's pace.
-  private let clock: @Sendable () -> Double
+  /// The reader's pace (monotonic seconds) and the budget's reset (Unix seconds), injected so tests
+  /// control them.
+  private let time: TimeSource
 
   init(
     client: GitHubClient, historiesAhead: Int, avatars: Bool,
-    clock: @escaping @Sendable () -> Double = Warming.monotonicSeconds
+    time: TimeSource = .system
   ) {
     self.client = client
     self.historiesAhead = historiesAhead
     self.avatars = avatars
-    self.clock = clock
+    self.time = time
   }
-
-  /// Seconds since an arbitrary start, from the continuous clock.
-  @Sendable static func monotonicSeconds() -> Double {
-    let since = ContinuousClock.now - start
-    return since.secondsValue
-  }
-  private static let start = ContinuousClock.Instant.now
 
   /// Notes where each card of `batch` sits in `list` and warms their avatars in the background.
   func sent(_ batch: ListBatch<Repository>, list: ListKind) {
@@ -97,7 +92,7 @@ final class Warming: Sendable {
       }
     }
     guard avatars else { return }
-    let now = clock()
+    let now = time.monotonicSeconds()
     // The owners' ids (not `owner`, which builds four strings), read outside the lock.
     var owners: [Int] = []
     owners.reserveCapacity(items.count)
@@ -141,7 +136,7 @@ final class Warming: Sendable {
   /// core budget allows. Only the decision is awaited.
   func historyRequested(owner: String, repo: String, as reader: ReaderCredential? = nil) async {
     guard historiesAhead > 0 else { return }
-    let now = clock()
+    let now = time.monotonicSeconds()
     let ahead = index.withLock { index in
       let name = RepoName(owner: owner, repo: repo)
       let count = Self.ahead(pace: index.pace(at: name, now: now), minimum: historiesAhead)
@@ -155,7 +150,7 @@ final class Warming: Sendable {
   private func warmHistories(_ names: [RepoName], as reader: ReaderCredential?) async {
     guard !names.isEmpty else { return }
     let core = await client.rateLimitSnapshots(for: reader).first { $0.resource == .core }
-    guard Self.plentiful(core, spending: names.count, now: Int(Date().timeIntervalSince1970)) else {
+    guard Self.plentiful(core, spending: names.count, now: time.epochSeconds()) else {
       record(.budget, 1)
       return
     }

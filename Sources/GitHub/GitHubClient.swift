@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import HTTP
 import SharedStore
@@ -39,7 +40,7 @@ public final class GitHubClient: Sendable {
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
     avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
-    now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    now: @escaping @Sendable () -> Double = { TimeSource.system.wallSeconds() }
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
     avatarBase = GitHubClient.trimmedBase(configuration.avatarBase)

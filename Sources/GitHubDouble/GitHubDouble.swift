@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import HTTPServer
 import Synchronization
@@ -21,7 +22,10 @@ public final class GitHubDouble: Sendable {
 
   /// Builds the catalog (deterministic from the seed) and the initial state.
   /// - Parameter now: the wall clock in Unix seconds; tests inject their own.
-  public init(configuration: DoubleConfiguration, now: @escaping @Sendable () -> Double = WallClock.now) {
+  public init(
+    configuration: DoubleConfiguration,
+    now: @escaping @Sendable () -> Double = { TimeSource.system.wallSeconds() }
+  ) {
     self.configuration = configuration
     catalog = Catalog(configuration: configuration)
     engine = SearchEngine(catalog: catalog)
@@ -188,11 +192,7 @@ public final class GitHubDouble: Sendable {
 
   /// Sleeps until the client goes away (task cancellation) or the hang limit passes.
   func hang(limit: Duration) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: limit)
-    while clock.now < deadline {
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    try await Task.sleep(for: limit)
   }
 
   private func respond(

@@ -1,14 +1,14 @@
-import Glibc
+import Clocks
 import HTTP
 
 extension AccessLogEntry {
   /// Appends one JSON object and a newline: `time` (UTC, milliseconds), `level` (`error` for 5xx,
   /// else `info`), `request_id`, `method`, `path` (the target, query included), `status`, `bytes`,
   /// `duration_ms`, `client` and `instance`. Every line parses whatever the request held: quotes,
-  /// backslashes, control bytes and non-ASCII bytes are escaped.
-  public func writeJSON(instance: String, into buffer: inout [UInt8]) {
+  /// backslashes, control bytes and non-ASCII bytes are escaped. `time` stamps the line.
+  public func writeJSON(instance: String, time: TimeSource = .system, into buffer: inout [UInt8]) {
     buffer.append(contentsOf: #"{"time":""#.utf8)
-    Self.appendTimestamp(to: &buffer)
+    Self.appendTimestamp(epochMilliseconds: time.epochMilliseconds(), to: &buffer)
     buffer.append(
       contentsOf: status >= 500
         ? #"","level":"error","request_id":""#.utf8 : #"","level":"info","request_id":""#.utf8)
@@ -33,10 +33,11 @@ extension AccessLogEntry {
   /// A JSON event line (`time`, `level`, `request_id` when known, `message`, `instance`) for what is
   /// not a request: upstream failures, handler errors.
   public static func writeJSONEvent(
-    level: String, requestID: String?, message: String, instance: String, into buffer: inout [UInt8]
+    level: String, requestID: String?, message: String, instance: String, time: TimeSource = .system,
+    into buffer: inout [UInt8]
   ) {
     buffer.append(contentsOf: #"{"time":""#.utf8)
-    appendTimestamp(to: &buffer)
+    appendTimestamp(epochMilliseconds: time.epochMilliseconds(), to: &buffer)
     buffer.append(contentsOf: #"","level":""#.utf8)
     appendJSONEscaped(level, to: &buffer)
     if let requestID {
@@ -50,11 +51,9 @@ extension AccessLogEntry {
     buffer.append(contentsOf: "\"}\n".utf8)
   }
 
-  /// `2026-11-25T12:36:09.123Z`, from the real-time clock.
-  static func appendTimestamp(to buffer: inout [UInt8]) {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    let seconds = Int(now.tv_sec)
+  /// `2026-11-25T12:36:09.123Z` for `epochMilliseconds` (Unix time, non-negative).
+  static func appendTimestamp(epochMilliseconds: Int, to buffer: inout [UInt8]) {
+    let seconds = max(0, epochMilliseconds) / 1000
     let (year, month, day) = CivilDate.civil(fromDays: CivilDate.days(fromUnix: seconds))
     let secondOfDay = seconds - CivilDate.days(fromUnix: seconds) * 86400
     func two(_ n: Int) {
@@ -73,7 +72,7 @@ extension AccessLogEntry {
     buffer.append(UInt8(ascii: ":"))
     two(secondOfDay % 60)
     buffer.append(UInt8(ascii: "."))
-    let millis = Int(now.tv_nsec) / 1_000_000
+    let millis = max(0, epochMilliseconds) % 1000
     buffer.append(UInt8(ascii: "0") + UInt8(millis / 100 % 10))
     two(millis % 100)
     buffer.append(UInt8(ascii: "Z"))

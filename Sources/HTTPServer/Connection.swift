@@ -1,3 +1,4 @@
+import Clocks
 import Glibc
 import HTTP
 import Sockets
@@ -26,7 +27,8 @@ final class Connection: EventHandler, @unchecked Sendable {
   var interest = Connection.readInterest
   var task: Task<Void, Never>?
   var flushWaiter: CheckedContinuation<Bool, Never>?
-  var requestStart = ContinuousClock.now
+  /// The monotonic reading when the current request was parsed.
+  var requestStart: Duration = .zero
 
   init(fd: Int32, peer: String, owner: ServerLoop, now: Int) {
     self.fd = fd
@@ -39,7 +41,7 @@ final class Connection: EventHandler, @unchecked Sendable {
   }
 
   /// The clock every event that may arm a timer is stamped with.
-  @inline(__always) var now: Int { EventLoop.monotonicMilliseconds() }
+  @inline(__always) var now: Int { core.time.monotonicMilliseconds() }
 
   /// Registers the machine's wanted readiness with epoll when it changed.
   func syncInterest() {
@@ -131,7 +133,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
   func dispatch(_ request: HTTPRequest) {
     machine.requestParsed(keepAlive: request.keepAlive)
-    requestStart = .now
+    requestStart = core.time.monotonic()
     let context: RequestContext
     if core.configuration.trustedProxies.networks.isEmpty {
       context = RequestContext(requestID: core.nextRequestID(), remoteAddress: peer)
@@ -246,7 +248,7 @@ final class Connection: EventHandler, @unchecked Sendable {
       owner.record(
         AccessLogEntry(
           requestID: id, method: request.method.rawValue, target: request.target, status: status,
-          bytes: bytes, duration: ContinuousClock.now - requestStart, client: client))
+          bytes: bytes, duration: core.time.monotonic() - requestStart, client: client))
     }
     machine.responseQueued()
     flush()

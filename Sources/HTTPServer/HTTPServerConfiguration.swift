@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 
 /// Listener address, limits and timeouts for an `HTTPServer`.
@@ -22,6 +23,9 @@ public struct HTTPServerConfiguration: Sendable {
   public var trustedProxies = TrustedProxies()
   /// The `Server` header value.
   public var serverName: String = "RepoScroll"
+  /// Where "now" comes from: the `Date` header, request durations in the access log, and the
+  /// connection timeouts, which the loops check on their tick.
+  public var time: TimeSource = .system
 
   /// The defaults above.
   public init() {}

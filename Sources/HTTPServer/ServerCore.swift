@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import Sockets
 import Synchronization
@@ -19,6 +20,8 @@ final class ServerCore: Sendable {
   /// Bytes that may wait behind a running request: one largest request.
   let pipelineLimit: Int
   let drainTimeoutMS: Int
+  /// The configuration's clock, read per request (a closure call, no syscall beyond the vDSO).
+  let time: TimeSource
   /// Sent to connections past the cap.
   let busyResponse: [UInt8] = Array(
     "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 20\r\nConnection: close\r\n\r\ntoo many connections\n"
@@ -44,6 +47,7 @@ final class ServerCore: Sendable {
     pipelineLimit = limits.maxRequestLineBytes.saturatingAdd(limits.maxHeaderBytes)
       .saturatingAdd(limits.maxBodyBytes)
     drainTimeoutMS = max(1, configuration.drainTimeout.wholeMilliseconds)
+    time = configuration.time
   }
 
   func nextRequestID() -> String {

@@ -1,3 +1,4 @@
+import Clocks
 import Glibc
 import HTTP
 import Sockets
@@ -77,7 +78,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
         // Out of descriptors (EMFILE and friends): the listener stays readable, so stop watching it for
         // a moment instead of spinning; the tick puts it back.
         loop.unregister(fd: core.listenFD)
-        acceptPausedUntil = EventLoop.monotonicMilliseconds() + 200
+        acceptPausedUntil = core.time.monotonicMilliseconds() + 200
         return
       }
       guard case .done(let (fd, peer)) = accepted else { return }
@@ -100,7 +101,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
 
   /// Takes over an accepted descriptor; on this loop's thread.
   func adopt(fd: Int32, peer: String) {
-    let connection = Connection(fd: fd, peer: peer, owner: self, now: EventLoop.monotonicMilliseconds())
+    let connection = Connection(fd: fd, peer: peer, owner: self, now: core.time.monotonicMilliseconds())
     do {
       if draining { throw SocketError("adopt", code: ECANCELED) }
       try loop.register(fd: fd, events: Connection.readInterest, handler: connection)
@@ -137,7 +138,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   }
 
   private func refreshDate() {
-    let now = Int(time(nil))
+    let now = core.time.epochSeconds()
     if now != dateSecond {
       dateSecond = now
       dateBytes = Array(HTTPDate.format(epochSeconds: now).utf8)
@@ -146,7 +147,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
 
   private func tick() {
     refreshDate()
-    let now = EventLoop.monotonicMilliseconds()
+    let now = core.time.monotonicMilliseconds()
     if acceptPausedUntil != 0 && now >= acceptPausedUntil {
       acceptPausedUntil = 0
       if !draining {
@@ -178,7 +179,7 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
         if draining { return }
         draining = true
         loop.unregister(fd: core.listenFD)
-        drainDeadline = EventLoop.monotonicMilliseconds() + core.drainTimeoutMS
+        drainDeadline = core.time.monotonicMilliseconds() + core.drainTimeoutMS
         for connection in Array(connections.values) { connection.drainIfIdle() }
         checkDrained()
       }

@@ -1,3 +1,4 @@
+import Clocks
 import Compression
 import Glibc
 import HTTP
@@ -75,6 +76,8 @@ public final class StaticFiles: Sendable {
   private let immutableCacheControl: String
   private let memoryCacheMaxFileBytes: Int
   private let extraHeaders: HTTPHeaders
+  /// Times the once-a-second revalidation of cached files.
+  private let time: TimeSource
   private let entries = Mutex<[String: Entry]>([:])
   /// Raw request paths, per URL prefix, already resolved, so that repeat requests skip decoding and
   /// normalising (and allocate nothing: the lookup is by the request's own substring). Only paths of
@@ -86,10 +89,11 @@ public final class StaticFiles: Sendable {
 
   /// Serves files below `root`, which must be an existing folder (else `StaticFilesError`). `headers`
   /// are added to every file answer (for example security headers), serialised once with the rest.
+  /// A cached file is checked again on disk once per second of `time`'s monotonic clock.
   public init(
     root: String, cacheControl: String = "max-age=300",
     immutableCacheControl: String = "max-age=31536000, immutable",
-    memoryCacheMaxFileBytes: Int = 256 * 1024, headers: HTTPHeaders = [:]
+    memoryCacheMaxFileBytes: Int = 256 * 1024, headers: HTTPHeaders = [:], time: TimeSource = .system
   ) throws(StaticFilesError) {
     guard let resolved = StaticFiles.realPath(root) else {
       throw .missingRoot(root)
@@ -103,6 +107,7 @@ public final class StaticFiles: Sendable {
     self.immutableCacheControl = immutableCacheControl
     self.memoryCacheMaxFileBytes = memoryCacheMaxFileBytes
     self.extraHeaders = headers
+    self.time = time
   }
 
   /// Serves `request.path` (percent-decoded, normalised) below root; 404 for anything outside,
@@ -191,7 +196,7 @@ public final class StaticFiles: Sendable {
 
   private func checkedEntry(for relative: String) -> Entry? {
     guard let cached = entries.withLock({ $0[relative] }),
-      cached.checkedAt.load(ordering: .relaxed) == Self.clockSecond()
+      cached.checkedAt.load(ordering: .relaxed) == clockSecond()
     else { return nil }
     return cached
   }
@@ -199,7 +204,7 @@ public final class StaticFiles: Sendable {
   /// The entry for `relative` with blocking I/O where needed (startup paths use it directly).
   private func loadEntry(for relative: String) -> Entry? {
     guard !relative.isEmpty else { return nil }
-    let now = Self.clockSecond()
+    let now = clockSecond()
     if let cached = checkedEntry(for: relative) { return cached }
     let candidate = root + relative
     guard let real = Self.realPath(candidate), real.hasPrefix(root) else {
@@ -270,7 +275,7 @@ public final class StaticFiles: Sendable {
   }
 
   /// Whole seconds of the monotonic clock: cached files are revalidated at most once a second.
-  private static func clockSecond() -> Int { EventLoop.monotonicMilliseconds() / 1000 }
+  private func clockSecond() -> Int { time.monotonicMilliseconds() / 1000 }
 
   private func isNotModified(_ headers: HTTPHeaders, etag: String, _ entry: Entry) -> Bool {
     if let matches = ContentNegotiation.ifNoneMatch(headers, matches: etag) { return matches }

@@ -57,7 +57,7 @@ final class RedisIOLoop: @unchecked Sendable {
   }
 
   private func tick() {
-    let now = EventLoop.monotonicMilliseconds()
+    let now = Milliseconds.now
     // Iterating the dictionary iterates a copy, so a core that closes (and untracks itself) is safe.
     for core in cores.values { core.checkDeadlines(now: now) }
     for handler in tickHandlers { handler(now) }

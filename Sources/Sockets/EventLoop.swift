@@ -1,4 +1,5 @@
 import CEpoll
+import Clocks
 import Glibc
 import Synchronization
 
@@ -124,7 +125,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
   private func run() {
     threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
     var events = [cepoll_event](repeating: cepoll_event(), count: 256)
-    var lastTick = Self.monotonicMilliseconds()
+    var lastTick = TimeSource.system.monotonicMilliseconds()
     while !stopping {
       let hasWork = queue.withLock { !$0.items.isEmpty }
       let timeout: Int32 = hasWork ? 0 : tickMilliseconds
@@ -145,7 +146,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
       }
       drainQueue()
       turnEndHandler?()
-      let now = Self.monotonicMilliseconds()
+      // The loop waits in epoll on real time, so its tick is timed by the system clock.
+      let now = TimeSource.system.monotonicMilliseconds()
       if now - lastTick >= Int(tickMilliseconds) {
         lastTick = now
         tickHandler?()
@@ -179,12 +181,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
   }
 
-  /// Milliseconds from a monotonic clock.
-  public static func monotonicMilliseconds() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec * 1000 + ts.tv_nsec / 1_000_000
-  }
 }
 
 /// epoll event bits, re-exported so that users of `EventLoop` need not import the C module.

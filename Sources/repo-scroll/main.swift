@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CommandLineOptions
 import Dispatch
 import Foundation
@@ -39,6 +40,9 @@ enum DemoSignIn {
   static let clientSecret = "demo-secret"
 }
 
+// The one clock: everything below that reads the time gets it from here.
+let time = TimeSource.system
+
 var double: GitHubDouble?
 if configuration.demo {
   var doubleConfiguration = DoubleConfiguration()
@@ -47,7 +51,7 @@ if configuration.demo {
     fail("--demo-latency: expected MS or MIN..MAX milliseconds, got \(configuration.demoLatency)")
   }
   doubleConfiguration.latency = LatencySpec(all: latency)
-  let demo = GitHubDouble(configuration: doubleConfiguration)
+  let demo = GitHubDouble(configuration: doubleConfiguration, now: { time.wallSeconds() })
   do {
     let port = try demo.start(host: "127.0.0.1", port: 0)
     configuration.githubAPI = "http://127.0.0.1:\(port)"
@@ -73,10 +77,10 @@ final class StoreBox: @unchecked Sendable {
 }
 let storeBox = StoreBox()
 // Detached: top-level code runs on the main actor, which is blocked in `wait()` meanwhile.
-Task.detached { [storeBox, configuration] in
+Task.detached { [storeBox, configuration, time] in
   do throws(RepoScrollApp.StartupError) {
     storeBox.result = .success(
-      try await RepoScrollApp.connectSharedStore(configuration) { line in
+      try await RepoScrollApp.connectSharedStore(configuration, time: time) { line in
         RepoScrollApp.logEvent(line, configuration: configuration)
       })
   } catch {
@@ -93,7 +97,7 @@ case .failure(let error): fail("\(error)")
 
 let app: RepoScrollApp
 do {
-  app = try RepoScrollApp(configuration: configuration, sharedStore: sharedStore)
+  app = try RepoScrollApp(configuration: configuration, sharedStore: sharedStore, time: time)
 } catch {
   fail("\(error)")
 }

@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CurlClient
 import GitHub
 import GitHubDouble
@@ -68,22 +69,24 @@ struct AppHarness: Sendable {
 
   /// Runs `body` against a fresh app pointed at `double`, or at the shared full-size double when
   /// `double` is nil. In process unless `live`; a live double is started here and stopped afterwards.
+  /// The app reads the time from `time`.
   static func with(
-    double: GitHubDouble? = nil, live: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in },
-    _ body: (AppHarness) async throws -> Void
+    double: GitHubDouble? = nil, live: Bool = false, time: TimeSource = .system,
+    configure: (inout AppConfiguration) -> Void = { _ in }, _ body: (AppHarness) async throws -> Void
   ) async throws {
     let own = double != nil
     let harness: AppHarness
     if live {
       let doublePort = try double.map { try $0.start(host: "127.0.0.1", port: 0) } ?? sharedPort()
       do {
-        harness = try start(double: double ?? sharedDouble, doublePort: doublePort, configure: configure)
+        harness = try start(
+          double: double ?? sharedDouble, doublePort: doublePort, time: time, configure: configure)
       } catch {
         if own { await double?.shutdown() }
         throw error
       }
     } else {
-      harness = try inProcess(double: double ?? sharedDouble, configure: configure)
+      harness = try inProcess(double: double ?? sharedDouble, time: time, configure: configure)
     }
     do {
       try await body(harness)
@@ -108,26 +111,28 @@ struct AppHarness: Sendable {
 
   /// An app whose GitHub is `upstream` (by default `double`'s handler), called in process.
   static func inProcess(
-    double: GitHubDouble, upstream: HTTPHandler? = nil, configure: (inout AppConfiguration) -> Void
+    double: GitHubDouble, upstream: HTTPHandler? = nil, time: TimeSource = .system,
+    configure: (inout AppConfiguration) -> Void
   ) throws -> AppHarness {
     var configuration = try baseConfiguration(api: inProcessBase)
     configure(&configuration)
     let logs = LogLines()
     let app = try RepoScrollApp(
       configuration: configuration, transport: InProcessTransport(handler: upstream ?? double.handler),
-      log: { logs.append($0) })
+      time: time, log: { logs.append($0) })
     return AppHarness(
       double: double, doublePort: 0, app: app, port: 0, logs: logs, http: nil, configuration: configuration)
   }
 
   /// Starts an app pointed at a double already listening on `doublePort`.
   static func start(
-    double: GitHubDouble, doublePort: Int, configure: (inout AppConfiguration) -> Void
+    double: GitHubDouble, doublePort: Int, time: TimeSource = .system,
+    configure: (inout AppConfiguration) -> Void
   ) throws -> AppHarness {
     var configuration = try baseConfiguration(api: "http://127.0.0.1:\(doublePort)")
     configure(&configuration)
     let logs = LogLines()
-    let app = try RepoScrollApp(configuration: configuration, log: { logs.append($0) })
+    let app = try RepoScrollApp(configuration: configuration, time: time, log: { logs.append($0) })
     let appPort = try app.start()
     return AppHarness(
       double: double, doublePort: doublePort, app: app, port: appPort, logs: logs,

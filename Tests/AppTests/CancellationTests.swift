@@ -1,29 +1,22 @@
 import CurlClient
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
-@Suite("A client that leaves cancels its GitHub call")
+@Suite("A client that leaves cancels its GitHub call", .timeLimit(.minutes(3)))
 struct UpstreamCancellationTests {
   @Test func aFragmentRequestAbandonedByItsClientCancelsTheHangingSearch() async throws {
     let double = AppHarness.smallDouble { $0.faults.hangRate = 1 }
     // Live: the client leaving is its connection closing, which the server turns into cancellation.
     try await AppHarness.with(double: double, live: true) { h in
       let leaving = Task { try await h.get("/fragments/results?q=swift&after=0") }
-      var arrived = false
-      for _ in 0..<5_000 where !arrived {
-        arrived = double.counters().inFlight == 1
-        if !arrived { try await Task.sleep(for: .milliseconds(1)) }
-      }
-      #expect(arrived, "the search reached the double")
+      #expect(await eventually { double.counters().inFlight == 1 }, "the search reached the double")
       leaving.cancel()
       _ = try? await leaving.value
 
-      var log: [DoubleRequestRecord] = []
-      for _ in 0..<5_000 where log.isEmpty {
-        log = double.requestLog().filter { $0.endpoint == .search }
-        if log.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
-      }
+      _ = await eventually { double.requestLog().contains { $0.endpoint == .search } }
+      let log = double.requestLog().filter { $0.endpoint == .search }
       #expect(log.map(\.status) == [0], "the double saw the search end without an answer")
       let metrics = try await h.text("/metrics")
       #expect(metrics.contains("reposcroll_upstream_cancelled_total 1\n"))

@@ -17,7 +17,7 @@ import Testing
 /// The card views render exactly the bytes recorded in `Tests/Golden/`, from the shared double's fixed catalog
 /// at a fixed clock: any change to the view models or the engine that alters a byte shows here.
 /// `REPOSCROLL_WRITE_GOLDEN=1` rewrites the files (the test then fails once, so a rewrite is never silent).
-@Suite("Card rendering")
+@Suite("Card rendering", .timeLimit(.minutes(3)))
 struct CardRenderingTests {
   static let now = 1_795_003_200
 

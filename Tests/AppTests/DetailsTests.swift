@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The card's second level: avatars through the proxy and server-rendered star histories.
-@Suite("Card details", .serialized)
+@Suite("Card details", .serialized, .timeLimit(.minutes(3)))
 struct DetailsTests {
   /// The first card's avatar path and stargazers URL on a search page.
   static func firstCard(_ h: AppHarness) async throws -> (avatar: String, stars: String) {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Gzip, validators and `Vary` on the HTML answers, whole and streamed.
-@Suite("HTML delivery", .serialized)
+@Suite("HTML delivery", .serialized, .timeLimit(.minutes(3)))
 struct HTMLDeliveryTests {
   static let fragment = "/fragments/results?q=language%3Apython&after=20"
   static let gzip: HTTPHeaders = ["Accept-Encoding": "gzip, deflate, br"]

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The app's handler called directly, with an injected transport that never reaches a network.
-@Suite("In-process handler")
+@Suite("In-process handler", .timeLimit(.minutes(3)))
 struct InProcessTests {
   /// A GitHub that cannot be reached.
   struct OfflineTransport: HTTPClientTransport {

@@ -13,7 +13,7 @@ import Testing
 /// Reading the next search page ahead: when the reader nears the end of the cached pages, and only
 /// while the search budget is plentiful. The app's handler is called directly and reaches the double
 /// through an in-process transport.
-@Suite("Read-ahead")
+@Suite("Read-ahead", .timeLimit(.minutes(3)))
 struct ReadAheadTests {
   /// 1,500 repositories (so `stars:>=0` reaches the 1,000-result cap), no latency.
   static func double(searchLimit: Int = 1_000_000) -> GitHubDouble {
@@ -36,11 +36,7 @@ struct ReadAheadTests {
 
   /// Waits (up to 10 s) until the double has served `count` searches; false if it never does.
   static func searches(_ double: GitHubDouble, reach count: Int) async throws -> Bool {
-    for _ in 0..<1000 {
-      if double.counters().calls(.search) >= count { return true }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    return false
+    await eventually { double.counters().calls(.search) >= count }
   }
 
   static let list = "stars%3A%3E%3D0&sort=stars&order=desc"
@@ -78,16 +74,16 @@ struct ReadAheadTests {
   @Test func aStartedPageIsConsideredAgainOnceItsLifetimeHasPassed() async throws {
     let double = Self.double()
     let client = try Self.app(double).routes.client
-    let clock = Mutex(1_000)
-    let readAhead = ReadAhead(client: client, lead: 40, freshFor: 60, now: { clock.withLock { $0 } })
+    let clock = ManualClock(epochSeconds: 1_000)
+    let readAhead = ReadAhead(client: client, lead: 40, freshFor: 60, time: clock.time)
     let batch = ListBatch<Repository>(cursor: 60, items: [], nextCursor: 80, total: 1000, state: .items)
     let query = SearchQuery(text: "stars:>=0")
     await readAhead.consider(batch, query: query)
-    clock.withLock { $0 += 59 }
+    clock.advance(59)
     await readAhead.consider(batch, query: query)
     #expect(readAhead.count(.started) == 1)
     #expect(readAhead.count(.recent) == 1)
-    clock.withLock { $0 += 1 }
+    clock.advance(1)
     await readAhead.consider(batch, query: query)
     #expect(readAhead.count(.started) == 2)
     await readAhead.consider(

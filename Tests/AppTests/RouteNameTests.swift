@@ -2,7 +2,7 @@ import Testing
 
 @testable import App
 
-@Suite struct RouteNameTests {
+@Suite(.timeLimit(.minutes(3))) struct RouteNameTests {
   @Test(arguments: [
     ("/", "page"), ("/fragments/results", "fragment"), ("/fragments/results/x", "fragment"),
     ("/fragments/stars/a/b", "stars"), ("/fragments/stars", "stars_batch"), ("/fragments/starsx", "other"),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import App
 
-@Suite struct SearchParametersTests {
+@Suite(.timeLimit(.minutes(3))) struct SearchParametersTests {
   private static func parameters(_ target: String) -> SearchParameters {
     SearchParameters(HTTPRequest(method: .get, target: target))
   }

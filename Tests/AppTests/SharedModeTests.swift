@@ -13,7 +13,7 @@ import Testing
 #endif
 
 /// Shared mode as the app shows it: flags, `/healthz`, `/metrics`, and startup errors.
-@Suite("Shared mode: configuration, health and metrics")
+@Suite("Shared mode: configuration, health and metrics", .timeLimit(.minutes(3)))
 struct SharedModeTests {
   /// A GitHub that finds nothing.
   struct EmptySearch: HTTPClientTransport {

@@ -4,6 +4,7 @@ import Foundation
 import GitHubDouble
 import HTTP
 import Sessions
+import TestSupport
 import Testing
 
 @testable import App

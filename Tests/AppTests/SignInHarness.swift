@@ -6,14 +6,8 @@ import HTTP
 import HTTPServer
 import Sessions
 import Synchronization
+import TestSupport
 import Testing
-
-/// A clock the sign-in tests move by hand (Unix seconds).
-final class ManualClock: Sendable {
-  private let seconds = Atomic<Int>(Int(Date().timeIntervalSince1970))
-  var now: Int { seconds.load(ordering: .relaxed) }
-  func advance(_ by: Int) { seconds.add(by, ordering: .relaxed) }
-}
 
 /// A browser's cookies for one site: what `Set-Cookie` headers set, sent back on each request.
 final class CookieJar: Sendable {
@@ -66,7 +60,7 @@ struct SignInHarness: Sendable {
     fake: FakeGitHubOAuth? = nil, configure: (inout AppConfiguration) -> Void = { _ in }
   ) throws {
     self.fake = fake ?? FakeGitHubOAuth(double: AppHarness.smallDouble())
-    clock = ManualClock()
+    clock = ManualClock(epochSeconds: Date().timeIntervalSince1970)
     let clock = self.clock
     store = MemorySessionStore(now: { clock.now })
     logs = LogLines()
@@ -86,7 +80,7 @@ struct SignInHarness: Sendable {
     app = try RepoScrollApp(
       configuration: configuration, transport: InProcessTransport(handler: self.fake.handler),
       sessionStore: redisURL == nil ? store : nil,
-      clock: { clock.now }, log: { logs.append($0) })
+      time: clock.time, log: { logs.append($0) })
   }
 
   var sessionCookie: String {
@@ -158,10 +152,6 @@ struct SignInHarness: Sendable {
 
   /// Waits (bounded) until `condition` holds, for effects that run in the background.
   func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<200 {
-      if condition() { return true }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
+    await TestSupport.eventually(condition)
   }
 }

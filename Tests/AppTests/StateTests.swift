@@ -2,6 +2,7 @@ import App
 import CurlClient
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -11,7 +12,7 @@ import Testing
 #endif
 
 /// Each list state renders from the templates, in the page and in fragments.
-@Suite("List states", .serialized)
+@Suite("List states", .serialized, .timeLimit(.minutes(3)))
 struct StateTests {
   @Test func anEmptyResultSaysSoWithTips() async throws {
     try await AppHarness.with { h in
@@ -62,8 +63,10 @@ struct StateTests {
 
   @Test func anExhaustedRateLimitShowsTheResetTimeAndCallsNothingUntilThen() async throws {
     let double = AppHarness.smallDouble()
-    try await AppHarness.with(double: double) { h in
-      let reset = Int(Date().timeIntervalSince1970) + 3
+    // The app's clock: the reset passes when the test moves it, not after a real wait.
+    let clock = ManualClock(epochSeconds: Date().timeIntervalSince1970)
+    try await AppHarness.with(double: double, time: clock.time) { h in
+      let reset = clock.now + 3
       try await h.control(.post, "/_double/ratelimit?resource=search&remaining=0&reset=\(reset)")
       let before = h.searchCalls
       let limited = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
@@ -84,7 +87,7 @@ struct StateTests {
       #expect(fragment.contains("state-limited"))
       #expect(h.searchCalls == afterFirst, "an exhausted limit makes no further upstream calls")
       // After the reset the same list loads again.
-      try await Task.sleep(for: .seconds(4))
+      clock.advance(4)
       try await h.control(.post, "/_double/ratelimit?resource=search&remaining=1000")
       let resumed = try await h.text("/fragments/results?q=language%3Apython&sort=stars&order=desc&after=0")
       #expect(HTMLScan.cards(resumed).count == 20)

@@ -64,7 +64,7 @@ struct TLSFixture {
 
 /// `--ca-file` lets the app trust a private CA (GitHub Enterprise Server, TLS proxies); without it the
 /// TLS failure is logged with libcurl's reason.
-@Suite("TLS", .serialized)
+@Suite("TLS", .serialized, .timeLimit(.minutes(3)))
 struct TLSTests {
   static let query = "language:swift"
 

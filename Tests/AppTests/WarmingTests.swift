@@ -2,23 +2,20 @@ import GitHub
 import GitHubDouble
 import HTTP
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import App
 
 /// Cache warming for the cards a reader is about to see: avatars of each batch sent, and the star
 /// histories just after the one a reader asked for, only while the core budget is plentiful.
-@Suite("Warming")
+@Suite("Warming", .timeLimit(.minutes(3)))
 struct WarmingTests {
   static let list = ReadAheadTests.list
 
   /// Waits (up to 10 s) until `calls` reaches `count`; false if it never does.
   static func reach(_ count: Int, _ calls: () -> Int) async throws -> Bool {
-    for _ in 0..<1000 {
-      if calls() >= count { return true }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    return false
+    await eventually { calls() >= count }
   }
 
   /// The star-history paths of the cards in `html`, in order.
@@ -163,7 +160,7 @@ struct WarmingTests {
   }
 }
 
-@Suite("Recently warmed ids")
+@Suite("Recently warmed ids", .timeLimit(.minutes(3)))
 struct RecentIDsTests {
   @Test func anIdIsClaimedOncePerLifetimeAndTheSetStaysBounded() {
     var recent = RecentIDs(capacity: 3, lifetime: 10)

@@ -131,11 +131,10 @@ final class Cluster: Sendable {
   }
 
   private static func waitUntilAnswering(port: Int) async throws {
-    for _ in 0..<100 {
-      if (try? await get(port: port, "/healthz"))?.status == 200 { return }
-      try await Task.sleep(for: .milliseconds(50))
+    let answering = await eventually(within: .seconds(15), poll: .milliseconds(50)) {
+      (try? await get(port: port, "/healthz"))?.status == 200
     }
-    throw WebDriverError.process("nginx did not answer on \(port)")
+    guard answering else { throw WebDriverError.process("nginx did not answer on \(port)") }
   }
 
   /// Replaces instance `index` as `script/cluster restart` does: SIGTERM (it drains), then a new
@@ -147,14 +146,14 @@ final class Cluster: Sendable {
     guard status == .exited(0) else { throw WebDriverError.process("instance \(index) ended with \(status)") }
     let fresh = try Self.launchInstance(
       doublePort: doublePort, redisURL: redis?.url(), port: ports[index], extra: extra)
-    for _ in 0..<200 {
-      if (try? await Self.get(port: ports[index], "/healthz"))?.status == 200 {
-        try await Task.sleep(for: .milliseconds(Self.failTimeoutSeconds * 1000 + 500))
-        return fresh
-      }
-      try await Task.sleep(for: .milliseconds(50))
+    let port = ports[index]
+    let ready = await eventually(poll: .milliseconds(50)) {
+      (try? await Self.get(port: port, "/healthz"))?.status == 200
     }
-    throw WebDriverError.process("the new instance \(index) did not become ready")
+    guard ready else { throw WebDriverError.process("the new instance \(index) did not become ready") }
+    // Real time: nginx's fail_timeout runs on its own clock, in another process.
+    try await Task.sleep(for: .milliseconds(Self.failTimeoutSeconds * 1000 + 500))
+    return fresh
   }
 
   /// Stops nginx, the instances, the double and Redis.

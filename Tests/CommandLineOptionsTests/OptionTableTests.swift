@@ -1,7 +1,7 @@
 import CommandLineOptions
 import Testing
 
-@Suite("Option tables")
+@Suite("Option tables", .timeLimit(.minutes(2)))
 struct OptionTableTests {
   struct Settings: Equatable {
     var port = 8080

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Compression
 
-@Suite("Gzip stream")
+@Suite("Gzip stream", .timeLimit(.minutes(2)))
 struct GzipStreamTests {
   /// Inflates whatever a reader has received so far, as a browser does with a streamed body.
   final class PartialReader {
@@ -100,7 +100,7 @@ struct GzipStreamTests {
   }
 }
 
-@Suite("Gunzip stream")
+@Suite("Gunzip stream", .timeLimit(.minutes(2)))
 struct GunzipStreamTests {
   @Test("pieces of any size decode to the whole, and the end of the member is seen")
   func pieces() throws {

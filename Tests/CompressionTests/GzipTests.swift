@@ -3,7 +3,7 @@ import Testing
 
 @testable import Compression
 
-@Suite("Gzip")
+@Suite("Gzip", .timeLimit(.minutes(2)))
 struct GzipTests {
   /// Text with repetition and variety, like an HTML fragment.
   static let text: [UInt8] = Array(
@@ -87,7 +87,7 @@ struct GzipTests {
   }
 }
 
-@Suite("Gzip through zlib")
+@Suite("Gzip through zlib", .timeLimit(.minutes(2)))
 struct ZlibGzipTests {
   @Test("the zlib path for whole buffers round-trips like the libdeflate one", arguments: [1, 9])
   func fallback(level: Int) throws {

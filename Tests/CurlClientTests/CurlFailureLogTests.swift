@@ -6,7 +6,7 @@ import Testing
 @testable import CurlClient
 
 /// Failed transfers are reported to the configured log with libcurl's own words, one line each.
-@Suite struct CurlFailureLogTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlFailureLogTests {
   final class Lines: Sendable {
     private let lines = Mutex<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }

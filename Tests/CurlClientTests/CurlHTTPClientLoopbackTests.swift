@@ -5,7 +5,7 @@ import Testing
 @testable import CurlClient
 
 /// Behaviour against the project's own HTTPServer on loopback, without timing.
-@Suite struct CurlHTTPClientLoopbackTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlHTTPClientLoopbackTests {
   /// Routes shared by these tests.
   static func routes(_ router: inout Router, peers: PeerSet? = nil) {
     router.get("/echo/{n}") { _, context in

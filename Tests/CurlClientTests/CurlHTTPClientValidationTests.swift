@@ -4,7 +4,7 @@ import Testing
 @testable import CurlClient
 
 /// Requests that must fail without any network use, and failures that need no local server.
-@Suite struct CurlHTTPClientValidationTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlHTTPClientValidationTests {
   @Test(arguments: [
     "file:///etc/passwd", "ftp://example.com/file", "gopher://example.com/", "javascript:alert(1)",
     "not a url", "", "http://", "//example.com/path", "/relative/path", "http://exa mple.com/",

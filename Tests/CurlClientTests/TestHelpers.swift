@@ -2,16 +2,6 @@
   import Glibc
 #endif
 
-/// Polls `condition` until it holds or `limit` passes; returns whether it held.
-func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + limit
-  while ContinuousClock.now < deadline {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return condition()
-}
-
 /// Threads of this process.
 func threadCount() -> Int { entries(in: "/proc/self/task") }
 
@@ -61,6 +51,7 @@ func answerOnce(fd: Int32, reply: String, within limit: Duration = .seconds(10))
   while ContinuousClock.now < deadline {
     let connection = accept(fd, nil, nil)
     if connection < 0 {
+      // Real time: a nonblocking accept on a raw socket, retried until the client connects.
       try? await Task.sleep(for: .milliseconds(5))
       continue
     }

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `github-double` and `repo-scroll` as real processes on loopback, reached through libcurl.
-@Suite("End to end", .serialized)
+@Suite("End to end", .serialized, .timeLimit(.minutes(5)))
 struct EndToEndTests {
   static let token = "ghp_E2EfakeToken0123456789abcdefABCDEF"
 

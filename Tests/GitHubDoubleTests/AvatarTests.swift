@@ -60,7 +60,7 @@ struct PNGReader {
   }
 }
 
-@Suite("Avatars")
+@Suite("Avatars", .timeLimit(.minutes(3)))
 struct AvatarTests {
   let double = Fixtures.shared
 

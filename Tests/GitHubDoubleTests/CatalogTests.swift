@@ -1,7 +1,7 @@
 import GitHubDouble
 import Testing
 
-@Suite("Catalog")
+@Suite("Catalog", .timeLimit(.minutes(3)))
 struct CatalogTests {
   @Test("same seed gives the same catalog; a different seed differs")
   func determinism() {

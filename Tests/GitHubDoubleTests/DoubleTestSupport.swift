@@ -5,15 +5,6 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A settable clock for rate-limit tests.
-final class TestClock: Sendable {
-  private let value: Mutex<Double>
-  init(_ start: Double) { value = Mutex(start) }
-  var now: Double { value.withLock { $0 } }
-  func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
-  var closure: @Sendable () -> Double { { [self] in self.now } }
-}
-
 enum Fixtures {
   /// The full-size catalog, built once; tests using it must not change its state. Its items all have
   /// the current shape and its pages are never short, so search semantics can be checked exactly.
@@ -29,14 +20,14 @@ enum Fixtures {
 
   /// A small double for tests that change limits or faults.
   static func small(
-    seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void = { _ in }, clock: TestClock? = nil
+    seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void = { _ in }, clock: ManualClock? = nil
   ) -> GitHubDouble {
     var c = DoubleConfiguration()
     c.seed = seed
     c.repositoryCount = 1500
     c.ownerCount = 200
     configure(&c)
-    if let clock { return GitHubDouble(configuration: c, now: clock.closure) }
+    if let clock { return GitHubDouble(configuration: c, now: { clock.seconds }) }
     return GitHubDouble(configuration: c)
   }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHubDouble
 
-@Suite("Encoding")
+@Suite("Encoding", .timeLimit(.minutes(3)))
 struct EncodingTests {
   @Test(
     "dates are written as GitHub's ISO 8601 UTC",

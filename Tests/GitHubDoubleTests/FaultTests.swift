@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Faults and control", .serialized)
+@Suite("Faults and control", .serialized, .timeLimit(.minutes(3)))
 struct FaultTests {
   @Test("each fault at rate 1 has GitHub's shape", arguments: ["rate5xx", "secondary", "truncated"])
   func shapes(fault: String) async throws {
@@ -83,7 +83,7 @@ struct FaultTests {
     let d = Fixtures.small()
     _ = try await d.post("/_double/faults?hang=1&hangLimit=60000")
     let task = Task { try await d.get("/search/repositories?q=go") }
-    try await Task.sleep(for: .milliseconds(100))
+    try await waitUntil("the search hangs", poll: .milliseconds(5)) { d.counters().inFlight == 1 }
     task.cancel()
     let result = await task.result
     #expect(throws: CancellationError.self) { try result.get() }

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Every hostile mode changes the answers it concerns in the way its documentation says.
-@Suite("Hostile modes")
+@Suite("Hostile modes", .timeLimit(.minutes(3)))
 struct HostileModeTests {
   static let token = "ghp_hostileModeToken0123456789"
 
@@ -80,7 +80,7 @@ struct HostileModeTests {
     case .resetFarFuture, .resetPast:
       #expect(r.status == .ok && r.headers["x-ratelimit-remaining"] == "0")
       let reset = Int(r.headers["x-ratelimit-reset"] ?? "") ?? 0
-      #expect(mode == .resetPast ? reset == 1000 : reset > Int(WallClock.now()) + 300_000_000)
+      #expect(mode == .resetPast ? reset == 1000 : reset > Int(Date().timeIntervalSince1970) + 300_000_000)
     case .primaryFarFuture:
       #expect(r.status == .forbidden && r.headers["x-ratelimit-remaining"] == "0")
       #expect(text.contains("API rate limit exceeded"))

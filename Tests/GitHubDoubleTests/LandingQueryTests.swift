@@ -34,7 +34,7 @@ struct LandingExample: CustomStringConvertible {
   }
 }
 
-@Suite("Landing examples")
+@Suite("Landing examples", .timeLimit(.minutes(3)))
 struct LandingQueryTests {
   let double = Fixtures.shared
 

@@ -14,9 +14,10 @@ struct OAuthFlowTests {
   static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
   /// A small double on a settable clock.
-  static func double(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> (GitHubDouble, TestClock)
-  {
-    let clock = TestClock(1_800_000_000)
+  static func double(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> (
+    GitHubDouble, ManualClock
+  ) {
+    let clock = ManualClock(epochSeconds: 1_800_000_000)
     return (Fixtures.small(configure, clock: clock), clock)
   }
 

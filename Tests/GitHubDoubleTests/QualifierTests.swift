@@ -2,7 +2,7 @@ import GitHubDouble
 import TestSupport
 import Testing
 
-@Suite("Date, size and field qualifiers")
+@Suite("Date, size and field qualifiers", .timeLimit(.minutes(3)))
 struct QualifierTests {
   let double = Fixtures.shared
 

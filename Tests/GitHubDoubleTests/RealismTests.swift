@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The default double answers the way api.github.com does, checked against the real recordings.
-@Suite("Realistic defaults")
+@Suite("Realistic defaults", .timeLimit(.minutes(3)))
 struct RealismTests {
   let double = Fixtures.realistic
 
@@ -81,7 +81,7 @@ struct RealismTests {
 }
 
 /// Avatars come from a CDN: fast while the API is slow, unless told otherwise.
-@Suite("Avatar latency")
+@Suite("Avatar latency", .timeLimit(.minutes(3)))
 struct AvatarLatencyTests {
   @Test func avatarsAreCDNFastWhenOnlyAPILatencyIsSet() {
     var spec = LatencySpec(all: LatencyRange(min: 80, max: 400))

@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("OpenAPI conformance")
+@Suite("OpenAPI conformance", .timeLimit(.minutes(3)))
 struct SchemaConformanceTests {
   let double = Fixtures.shared
   let v = Fixtures.validator
@@ -83,7 +83,7 @@ struct SchemaConformanceTests {
   }
 }
 
-@Suite("Repository and user endpoints")
+@Suite("Repository and user endpoints", .timeLimit(.minutes(3)))
 struct RepositoryEndpointTests {
   let double = Fixtures.shared
 
@@ -115,7 +115,7 @@ struct RepositoryEndpointTests {
   }
 }
 
-@Suite("Validator against real recordings")
+@Suite("Validator against real recordings", .timeLimit(.minutes(3)))
 struct RecordedResponseTests {
   @Test(
     "recorded 2019-2022 GitHub search bodies validate: the checker is not too strict",

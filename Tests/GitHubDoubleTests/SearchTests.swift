@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Search")
+@Suite("Search", .timeLimit(.minutes(3)))
 struct SearchTests {
   let double = Fixtures.shared
 
@@ -209,7 +209,7 @@ struct SearchTests {
   }
 }
 
-@Suite("Hostile input")
+@Suite("Hostile input", .timeLimit(.minutes(3)))
 struct HostileInputTests {
   let double = Fixtures.small()
 

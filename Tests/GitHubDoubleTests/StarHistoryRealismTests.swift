@@ -4,7 +4,7 @@ import Testing
 
 /// The demo's star histories tell a believable story for every repository of the catalog: they add up
 /// to the star count, spread over the repository's life, and no card can say "+392k this week".
-@Suite("Star history realism")
+@Suite("Star history realism", .timeLimit(.minutes(3)))
 struct StarHistoryRealismTests {
   let catalog = Fixtures.shared.catalog
 

@@ -3,7 +3,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Star history and count")
+@Suite("Star history and count", .timeLimit(.minutes(3)))
 struct StarHistoryTests {
   let double = Fixtures.shared
 

@@ -1,17 +1,18 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
 
-@Suite("Avatars")
+@Suite("Avatars", .timeLimit(.minutes(3)))
 struct AvatarTests {
   static func client(_ transport: FakeTransport, maxBytes: Int = 1024) -> GitHubClient {
     var configuration = GitHubConfiguration()
     configuration.token = "ghp_avatar_secret"
     configuration.avatarBase = "https://avatars.example.test/"
     configuration.maxAvatarBytes = maxBytes
-    return GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    return GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
   }
 
   static func image(_ type: String, bytes: Int = 16, status: Int = 200) -> ClientResponse {

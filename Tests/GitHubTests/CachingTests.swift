@@ -1,23 +1,24 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
 
-@Suite("Cache, revalidation, coalescing, stale-on-error")
+@Suite("Cache, revalidation, coalescing, stale-on-error", .timeLimit(.minutes(3)))
 struct CachingTests {
   static func client(
-    _ transport: FakeTransport, clock: TestClock, configure: (inout GitHubConfiguration) -> Void = { _ in }
+    _ transport: FakeTransport, clock: ManualClock, configure: (inout GitHubConfiguration) -> Void = { _ in }
   ) -> GitHubClient {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.avatarBase = "http://127.0.0.1:10"
     configure(&configuration)
-    return GitHubClient(configuration: configuration, transport: transport, now: clock.now)
+    return GitHubClient(configuration: configuration, transport: transport, now: { clock.seconds })
   }
 
   @Test func freshSearchIsServedFromCache() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2]) }
     let client = Self.client(transport, clock: clock)
     let first = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
@@ -37,7 +38,7 @@ struct CachingTests {
 
   @Test func aCancelledCallerIsToldSoEvenWhenTheCacheHoldsTheAnswer() async throws {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     let task = Task { () async -> GitHubError? in
       while !Task.isCancelled { await Task.yield() }
@@ -55,7 +56,7 @@ struct CachingTests {
   }
 
   @Test func searchWithoutETagIsRefetchedAfterTTL() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let client = Self.client(transport, clock: clock)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
@@ -67,14 +68,14 @@ struct CachingTests {
 
   @Test func reloadSkipsAFreshHit() async throws {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, reload: true)
     #expect(transport.callCount == 2)
   }
 
   @Test func expiredHistoryIsRevalidatedWithETagAnd304CostsNoRateLimit() async throws {
-    let clock = TestClock(1_000)
+    let clock = ManualClock(epochSeconds: 1_000)
     let limits: [(String, String)] = [
       ("x-ratelimit-limit", "5000"), ("x-ratelimit-remaining", "4999"), ("x-ratelimit-reset", "4600"),
       ("x-ratelimit-resource", "core"),
@@ -115,7 +116,7 @@ struct CachingTests {
       await gate.wait()
       return Fixtures.search(ids: [1, 2, 3])
     }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     let results = try await withThrowingTaskGroup(of: [Int].self) { group in
       for _ in 0..<50 {
         group.addTask {
@@ -123,14 +124,11 @@ struct CachingTests {
         }
       }
       // Let every caller join before the single upstream call answers.
-      var joined = 0
-      for _ in 0..<10_000 {
+      let joined = await eventually(poll: .milliseconds(1)) {
         let m = await client.metrics()
-        joined = m.coalesced + m.cacheMisses
-        if joined == 50 { break }
-        try await Task.sleep(for: .milliseconds(1))
+        return m.coalesced + m.cacheMisses == 50
       }
-      #expect(joined == 50)
+      #expect(joined)
       await gate.open()
       var all: [[Int]] = []
       for try await ids in group { all.append(ids) }
@@ -150,21 +148,17 @@ struct CachingTests {
       await gate.wait()
       return Fixtures.search(ids: [1])
     }
-    let client = Self.client(transport, clock: TestClock())
+    let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     async let a = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
     async let b = client.searchRepositories(SearchQuery(text: "x"), page: 1, reload: true)
-    for _ in 0..<10_000 {
-      let m = await client.metrics()
-      if m.coalesced == 1 { break }
-      try await Task.sleep(for: .milliseconds(1))
-    }
+    _ = await eventually(poll: .milliseconds(1)) { await client.metrics().coalesced == 1 }
     await gate.open()
     _ = try await (a, b)
     #expect(transport.callCount == 1)
   }
 
   @Test func upstreamFailureServesAStaleEntry() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [9]) }
     let client = Self.client(transport, clock: clock)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
@@ -191,7 +185,7 @@ struct CachingTests {
   }
 
   @Test func staleHistoryIsMarked() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
     let client = Self.client(transport, clock: clock)
     _ = try await client.starHistory(owner: "a", repo: "b")
@@ -203,7 +197,7 @@ struct CachingTests {
   }
 
   @Test func cacheStaysUnderItsByteBound() async throws {
-    let clock = TestClock()
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { request in
       Fixtures.search(ids: [request.url.utf8.count])
     }

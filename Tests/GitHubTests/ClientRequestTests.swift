@@ -1,19 +1,23 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
 
-@Suite("Requests: headers, URLs, validation")
+@Suite("Requests: headers, URLs, validation", .timeLimit(.minutes(3)))
 struct ClientRequestTests {
-  static func client(token: String? = nil, transport: FakeTransport, clock: TestClock = TestClock())
+  static func client(
+    token: String? = nil, transport: FakeTransport,
+    clock: ManualClock = ManualClock(epochSeconds: 1_700_000_000)
+  )
     -> GitHubClient
   {
     var configuration = GitHubConfiguration()
     configuration.token = token
     configuration.apiBase = "http://127.0.0.1:9/"
     configuration.avatarBase = "http://127.0.0.1:10"
-    return GitHubClient(configuration: configuration, transport: transport, now: clock.now)
+    return GitHubClient(configuration: configuration, transport: transport, now: { clock.seconds })
   }
 
   static let png = ClientResponse(

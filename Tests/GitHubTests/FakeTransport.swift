@@ -38,14 +38,6 @@ extension ClientError {
   }
 }
 
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-  private let value: Mutex<Double>
-  init(_ start: Double = 1_700_000_000) { value = Mutex(start) }
-  func now() -> Double { value.withLock { $0 } }
-  func advance(_ seconds: Double) { value.withLock { $0 += seconds } }
-}
-
 /// Holds transport calls until the test opens it.
 actor Gate {
   private var isOpen = false

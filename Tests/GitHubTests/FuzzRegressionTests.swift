@@ -4,7 +4,7 @@ import Testing
 @testable import GitHub
 
 /// Inputs found while fuzzing `ResponseDecoding` (`script/fuzz GitHubJSON`).
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(3))) struct FuzzRegressionTests {
   /// A week start near Int.min overflowed the day arithmetic and trapped, so one hostile or corrupt
   /// upstream body could take the server down. Any Int must now give a date.
   @Test(arguments: [Int.min, Int.min + 1, Int.min + 86_399, Int.max, Int.max - 86_399])

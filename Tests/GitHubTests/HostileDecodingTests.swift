@@ -1,6 +1,7 @@
 import CurlClient
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -33,7 +34,7 @@ private enum Hostile {
   }
 }
 
-@Suite("Hostile upstream: numbers, bad items, text")
+@Suite("Hostile upstream: numbers, bad items, text", .timeLimit(.minutes(3)))
 struct HostileDecodingTests {
   @Test(arguments: [
     ("9223372036854775807", UpstreamNumber.maxCount), ("-9223372036854775808", 0),
@@ -152,7 +153,7 @@ struct HostileDecodingTests {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.eventLog = { line in lines.withLock { $0.append(line) } }
-    let client = GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    let client = GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
     let page = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     #expect(page.items.map(\.id) == [1])
@@ -167,7 +168,7 @@ struct HostileDecodingTests {
   }
 }
 
-@Suite("Redaction and repair edges")
+@Suite("Redaction and repair edges", .timeLimit(.minutes(3)))
 struct RedactionTests {
   let redactor = Redactor(secret: "ghp_AB12")
 
@@ -206,7 +207,7 @@ struct RedactionTests {
   }
 }
 
-@Suite("Cleaning order")
+@Suite("Cleaning order", .timeLimit(.minutes(3)))
 struct CleaningOrderTests {
   /// Control characters are removed before the token is looked for, so a token split by them is still
   /// redacted; a token corrupted by another character is no longer the token and stays as text.

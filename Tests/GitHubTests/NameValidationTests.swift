@@ -2,7 +2,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("GitHub name rules")
+@Suite("GitHub name rules", .timeLimit(.minutes(3)))
 struct NameValidationTests {
   @Test(arguments: [
     ("octocat", true), ("a", true), ("my-org", true), ("A1-b2-C3", true),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Pure parsers")
+@Suite("Pure parsers", .timeLimit(.minutes(3)))
 struct ParsingTests {
   @Test(arguments: [
     (
@@ -74,7 +74,7 @@ struct ParsingTests {
   }
 }
 
-@Suite("Nullable and odd fields")
+@Suite("Nullable and odd fields", .timeLimit(.minutes(3)))
 struct NullableFieldTests {
   @Test func nullOwnerAndUnusualLicenseDecode() async throws {
     let item = """
@@ -88,7 +88,7 @@ struct NullableFieldTests {
       Fixtures.response(body, headers: [("Link", "<https://x/?page=1>; rel=\"prev\"")])
     }
     let client = GitHubClient(
-      configuration: GitHubConfiguration(), transport: transport, now: TestClock().now)
+      configuration: GitHubConfiguration(), transport: transport, now: { 1_700_000_000 })
     let page = try await client.searchRepositories(SearchQuery(text: "ghost"), page: 2, perPage: 1)
     let repo = try #require(page.items.first)
     #expect(page.incompleteResults)
@@ -107,7 +107,7 @@ struct NullableFieldTests {
     configuration.apiBase = "file:///etc"
     configuration.avatarBase = "ftp://x"
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = GitHubClient(configuration: configuration, transport: transport, now: TestClock().now)
+    let client = GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
     await #expect(throws: GitHubError.invalidInput("API base is not an http(s) URL")) {
       _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     }

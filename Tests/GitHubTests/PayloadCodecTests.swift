@@ -3,7 +3,9 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Shared cache encoding: round trips, and malformed or foreign bytes are misses")
+@Suite(
+  "Shared cache encoding: round trips, and malformed or foreign bytes are misses", .timeLimit(.minutes(3))
+)
 struct PayloadCodecTests {
   static let owner = RepositoryOwner(
     login: "zoë", id: 7, avatarURL: "https://avatars.githubusercontent.com/u/7?v=4",

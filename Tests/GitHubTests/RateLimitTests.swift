@@ -1,10 +1,11 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
 
-@Suite("Rate limits")
+@Suite("Rate limits", .timeLimit(.minutes(3)))
 struct RateLimitTests {
   static func limitHeaders(remaining: Int, reset: Int, resource: String = "search") -> [(String, String)] {
     [
@@ -15,7 +16,7 @@ struct RateLimitTests {
   }
 
   @Test func exhaustedResourceMakesNoCallsUntilReset() async throws {
-    let clock = TestClock(10_000)
+    let clock = ManualClock(epochSeconds: 10_000)
     let transport = FakeTransport { _ in
       Fixtures.search(ids: [1], headers: RateLimitTests.limitHeaders(remaining: 0, reset: 10_100))
     }
@@ -47,7 +48,7 @@ struct RateLimitTests {
 
   @Test(arguments: [403, 429])
   func primaryLimitResponseBlocksUntilReset(status: Int) async throws {
-    let clock = TestClock(5_000)
+    let clock = ManualClock(epochSeconds: 5_000)
     let transport = FakeTransport { _ in
       Fixtures.response(
         "{\"message\":\"API rate limit exceeded for 1.2.3.4.\"}", status: status,
@@ -67,7 +68,7 @@ struct RateLimitTests {
     (429, "Too many requests", nil, 60),
   ])
   func secondaryLimits(status: Int, message: String, retryAfter: Int?, wait: Int) async throws {
-    let clock = TestClock(7_000)
+    let clock = ManualClock(epochSeconds: 7_000)
     var headers: [(String, String)] = [("x-ratelimit-remaining", "12"), ("x-ratelimit-reset", "9000")]
     if let retryAfter { headers.append(("Retry-After", String(retryAfter))) }
     let refusal = Fixtures.response("{\"message\":\"\(message)\"}", status: status, headers: headers)
@@ -89,7 +90,7 @@ struct RateLimitTests {
   }
 
   @Test func inFlightRequestsAreReservedAgainstRemaining() async throws {
-    let clock = TestClock(100)
+    let clock = ManualClock(epochSeconds: 100)
     let transport = FakeTransport { _ in
       Fixtures.search(ids: [1], headers: RateLimitTests.limitHeaders(remaining: 1, reset: 1_000))
     }
@@ -124,7 +125,7 @@ struct RateLimitTests {
     ]
     for (response, expected) in cases {
       let transport = FakeTransport { _ in response }
-      let client = CachingTests.client(transport, clock: TestClock())
+      let client = CachingTests.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
       await #expect(throws: expected) {
         _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
       }

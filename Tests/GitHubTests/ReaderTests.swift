@@ -1,6 +1,7 @@
 import CurlClient
 import HTTP
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -16,14 +17,15 @@ struct ReaderTests {
     login: "bob", userID: 202, token: "gho_BOBbobBOBbobBOBbobBOBbobBOBbobBOBb2", seesPrivate: false)
 
   static func client(
-    _ transport: FakeTransport, store: (any SharedStore)? = nil, clock: TestClock = TestClock()
+    _ transport: FakeTransport, store: (any SharedStore)? = nil,
+    clock: ManualClock = ManualClock(epochSeconds: 1_700_000_000)
   ) -> GitHubClient {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.avatarBase = "http://127.0.0.1:10"
     configuration.token = serverToken
     return GitHubClient(
-      configuration: configuration, transport: transport, sharedStore: store, now: clock.now)
+      configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
   }
 
   /// The token a request carried, or "" for none.
@@ -150,7 +152,7 @@ struct ReaderTests {
   }
 
   @Test func eachReaderHasTheirOwnLedgerLearntFromHeaders() async throws {
-    let clock = TestClock(10_000)
+    let clock = ManualClock(epochSeconds: 10_000)
     let transport = FakeTransport { request in
       // Bob's limit is shared with his other tools: GitHub says he has none left.
       let remaining = Self.bearer(request) == Self.bob.token ? 0 : 25
@@ -176,7 +178,7 @@ struct ReaderTests {
   }
 
   @Test func aServerLimitDoesNotStopReaders() async throws {
-    let clock = TestClock(10_000)
+    let clock = ManualClock(epochSeconds: 10_000)
     let transport = FakeTransport { request in
       if Self.bearer(request) == Self.serverToken {
         return Fixtures.response(

@@ -2,7 +2,9 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Repository: every field read back from its one block, as strings and in place")
+@Suite(
+  "Repository: every field read back from its one block, as strings and in place", .timeLimit(.minutes(3))
+)
 struct RepositoryViewTests {
   static func make(
     description: String? = "<b>emoji 🚀</b>", language: String? = "Swift", owner: RepositoryOwner? = owner,

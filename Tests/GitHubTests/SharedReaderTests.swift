@@ -19,16 +19,17 @@ import Testing
 struct SharedReaderTests {
   enum Kind: String, CaseIterable, Sendable { case memory, redis }
 
-  static func withStore(_ kind: Kind, _ body: (any SharedStore, TestClock) async throws -> Void) async throws
+  static func withStore(_ kind: Kind, _ body: (any SharedStore, ManualClock) async throws -> Void)
+    async throws
   {
-    let clock = TestClock(Date().timeIntervalSince1970)
+    let clock = ManualClock(epochSeconds: Date().timeIntervalSince1970)
     switch kind {
     case .memory:
-      try await body(MemoryStore(now: clock.now), clock)
+      try await body(MemoryStore(now: { clock.seconds }), clock)
     case .redis:
       let server = try await RedisServerProcess()
       let store = try await RedisStore.connect(
-        RedisConfiguration(url: server.url()), now: clock.now, log: { _ in })
+        RedisConfiguration(url: server.url()), now: { clock.seconds }, log: { _ in })
       try await body(store, clock)
       store.shutdown()
       await server.stop()
@@ -37,7 +38,7 @@ struct SharedReaderTests {
 
   @Test(arguments: Kind.allCases)
   func aPrivateReadersAnswerNeverReachesAnotherInstancesReaders(_ kind: Kind) async throws {
-    try await Self.withStore(kind) { (store: any SharedStore, clock: TestClock) async throws in
+    try await Self.withStore(kind) { (store: any SharedStore, clock: ManualClock) async throws in
       let transports = (0..<3).map { _ in FakeTransport { ReaderTests.byToken($0) } }
       let instances = transports.map { ReaderTests.client($0, store: store, clock: clock) }
       let query = ReaderTests.query
@@ -67,8 +68,8 @@ struct SharedReaderTests {
 
   @Test(arguments: Kind.allCases)
   func aReadersExhaustedLimitHoldsOnEveryInstanceAndOnlyForThem(_ kind: Kind) async throws {
-    try await Self.withStore(kind) { (store: any SharedStore, clock: TestClock) async throws in
-      let reset = Int(clock.now()) + 60
+    try await Self.withStore(kind) { (store: any SharedStore, clock: ManualClock) async throws in
+      let reset = Int(clock.seconds) + 60
       let transports = (0..<2).map { _ in
         FakeTransport { request in
           let remaining = ReaderTests.bearer(request) == ReaderTests.bob.token ? 0 : 20

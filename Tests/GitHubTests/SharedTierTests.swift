@@ -1,13 +1,16 @@
 import CurlClient
 import HTTP
 import SharedStore
+import TestSupport
 import Testing
 
 @testable import GitHub
 
-@Suite("Shared tier: values, coalescing and the ledger across instances sharing one store")
+@Suite(
+  "Shared tier: values, coalescing and the ledger across instances sharing one store", .timeLimit(.minutes(3))
+)
 struct SharedTierTests {
-  static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: TestClock)
+  static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: ManualClock)
     -> [GitHubClient]
   {
     (0..<count).map { _ in
@@ -15,22 +18,20 @@ struct SharedTierTests {
       configuration.apiBase = "http://127.0.0.1:9"
       configuration.avatarBase = "http://127.0.0.1:10"
       return GitHubClient(
-        configuration: configuration, transport: transport, sharedStore: store, now: clock.now)
+        configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
     }
   }
 
   /// Polls until `condition` holds (no timing assertion: it gives up after many rounds).
   static func until(_ condition: () async -> Bool) async throws {
-    for _ in 0..<5_000 {
-      if await condition() { return }
-      try await Task.sleep(for: .milliseconds(1))
+    if await !eventually(within: .seconds(30), poll: .milliseconds(1), condition) {
+      Issue.record("condition never held")
     }
-    Issue.record("condition never held")
   }
 
   @Test func aPageFetchedByOneInstanceIsServedToTheOthers() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2, 3], headers: [("ETag", "\"p1\"")]) }
     let instances = Self.clients(3, transport, store, clock)
     for instance in instances {
@@ -54,8 +55,8 @@ struct SharedTierTests {
   }
 
   @Test func concurrentIdenticalRequestsOnThreeInstancesMakeOneCall() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let gate = Gate()
     let transport = FakeTransport { _ in
       await gate.wait()
@@ -83,8 +84,8 @@ struct SharedTierTests {
   }
 
   @Test func aRateLimitSeenByOneInstanceStopsTheOthers() async throws {
-    let clock = TestClock(1_000)
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in
       Fixtures.response(
         "{\"message\":\"API rate limit exceeded\"}", status: 403,
@@ -114,8 +115,8 @@ struct SharedTierTests {
   }
 
   @Test func theSharedLedgerCountsEveryInstancesCalls() async throws {
-    let clock = TestClock(1_000)
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in
       Fixtures.search(
         ids: [1],
@@ -133,8 +134,8 @@ struct SharedTierTests {
   }
 
   @Test func malformedAndForeignSharedValuesAreMisses() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { request in
       request.url.contains("/search/") ? Fixtures.search(ids: [7]) : Fixtures.response(Fixtures.historyJSON)
     }
@@ -143,7 +144,8 @@ struct SharedTierTests {
     let history =
       PayloadCodec.encode(
         SharedEntry(
-          payload: StarHistory(weeks: []), etag: nil, expires: clock.now() + 1_000, storedAt: clock.now()))
+          payload: StarHistory(weeks: []), etag: nil, expires: clock.seconds + 1_000, storedAt: clock.seconds)
+      )
       ?? []
     for planted in [Array("not ours".utf8), [], history, Array(repeating: 0xFF, count: 4_096)] {
       store.plant(planted, for: url)
@@ -155,8 +157,8 @@ struct SharedTierTests {
   }
 
   @Test func anUnavailableStoreLeavesEachInstanceOnItsOwnCache() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     store.setAvailable(false)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let instances = Self.clients(2, transport, store, clock)
@@ -172,8 +174,8 @@ struct SharedTierTests {
   }
 
   @Test func aDeadLockHolderIsTakenOverAfterTheLockExpires() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let instance = Self.clients(1, FakeTransport { _ in Fixtures.search(ids: [3]) }, store, clock)[0]
     let url = try instance.searchURL(SearchQuery(text: "orphan"), page: 1, perPage: 100)
     // A holder that died without unlocking.
@@ -188,8 +190,8 @@ struct SharedTierTests {
   }
 
   @Test func aReloadRefetchesDespiteAFreshSharedValueAndShareTheNewOne() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let instances = Self.clients(2, transport, store, clock)
     _ = try await instances[0].searchRepositories(SearchQuery(text: "r"), page: 1)
@@ -203,8 +205,8 @@ struct SharedTierTests {
   }
 
   @Test func anUpstreamFailureServesTheExpiredSharedValueStale() async throws {
-    let clock = TestClock()
-    let store = MemoryStore(now: clock.now)
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = MemoryStore(now: { clock.seconds })
     let transport = FakeTransport { _ in Fixtures.search(ids: [5]) }
     _ = try await Self.clients(1, transport, store, clock)[0].searchRepositories(
       SearchQuery(text: "s"), page: 1)

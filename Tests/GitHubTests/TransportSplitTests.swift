@@ -1,18 +1,19 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
 
 /// Avatars go through their own transport when one is given; everything else through the API's.
-@Suite("Transport split")
+@Suite("Transport split", .timeLimit(.minutes(3)))
 struct TransportSplitTests {
   static func client(api: FakeTransport, avatars: FakeTransport?, sameHost: Bool) -> GitHubClient {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "https://ghe.example.test/api/v3"
     configuration.avatarBase = sameHost ? "https://ghe.example.test/api/v3" : "https://avatars.example.test"
     return GitHubClient(
-      configuration: configuration, transport: api, avatarTransport: avatars, now: TestClock().now)
+      configuration: configuration, transport: api, avatarTransport: avatars, now: { 1_700_000_000 })
   }
 
   static let history = Fixtures.response(Fixtures.historyJSON)

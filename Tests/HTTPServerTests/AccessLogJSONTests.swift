@@ -4,7 +4,7 @@ import HTTPServer
 import Testing
 
 /// JSON access-log lines: every field present, and every line parses whatever bytes the request held.
-@Suite struct AccessLogJSONTests {
+@Suite(.timeLimit(.minutes(3))) struct AccessLogJSONTests {
   static func object(_ buffer: [UInt8]) throws -> [String: Any] {
     #expect(buffer.last == 10 && buffer.dropLast().allSatisfy { $0 != 10 }, "one line")
     let value = try JSONSerialization.jsonObject(with: Data(buffer))

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite struct AccessLogWriterTests {
+@Suite(.timeLimit(.minutes(3))) struct AccessLogWriterTests {
   /// Collects the batches a writer hands out.
   final class Batches: Sendable {
     let batches = Mutex<[[UInt8]]>([])

@@ -28,7 +28,7 @@ func helloRouter() -> HTTPHandler {
   return router.handler
 }
 
-@Suite struct BasicServerTests {
+@Suite(.timeLimit(.minutes(3))) struct BasicServerTests {
   @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
     try await withServer(handler: helloRouter()) { port in
       let client = try RawSocketClient(port: port)
@@ -57,7 +57,7 @@ func helloRouter() -> HTTPHandler {
   }
 }
 
-@Suite struct SignalHandlingTests {
+@Suite(.timeLimit(.minutes(3))) struct SignalHandlingTests {
   /// Whether SIGPIPE has its default action (ends the process), read without changing it.
   static func sigpipeIsDefault() -> Bool {
     var current = sigaction()

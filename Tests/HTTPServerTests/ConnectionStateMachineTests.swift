@@ -61,7 +61,7 @@ private func closed() -> Machine {
   return m
 }
 
-@Suite struct ConnectionStateMachineTests {
+@Suite(.timeLimit(.minutes(3))) struct ConnectionStateMachineTests {
   // MARK: Header timer (slowloris)
 
   @Test func newConnectionMustSendItsHeadWithinTheHeaderTimeout() {

@@ -4,7 +4,7 @@ import Testing
 
 /// Inputs found while fuzzing the static path normaliser (`script/fuzz StaticPath`): it split paths by
 /// characters, so a combining mark right after `/` glued the slash to the next segment.
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(3))) struct FuzzRegressionTests {
   /// URL prefix, raw path, and the relative path it may resolve to (nil for 404).
   @Test(
     arguments: [

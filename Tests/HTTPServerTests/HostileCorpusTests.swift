@@ -120,7 +120,7 @@ func fileDescriptors(under folder: String) throws -> Int {
   }.count
 }
 
-@Suite(.serialized) struct HostileCorpusTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct HostileCorpusTests {
   @Test func corpusIsLargeWithUniqueNames() {
     #expect(HostileCorpus.cases.count >= 60)
     #expect(Set(HostileCorpus.cases.map(\.name)).count == HostileCorpus.cases.count)

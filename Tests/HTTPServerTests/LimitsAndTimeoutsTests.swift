@@ -11,17 +11,10 @@ final class Flag: Sendable {
   var isSet: Bool { value.withLock { $0 } }
 
   /// Polls until set or `timeout` passes.
-  func wait(timeout: Duration) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if isSet { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return isSet
-  }
+  func wait(timeout: Duration) async -> Bool { await eventually(within: timeout) { isSet } }
 }
 
-@Suite(.serialized) struct LimitsAndTimeoutsTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct LimitsAndTimeoutsTests {
   @Test func requestLineAndHeaderLimits() async throws {
     try await withServer(
       {
@@ -131,12 +124,11 @@ final class Flag: Sendable {
     router.get("/slow") { _, _ in
       started.set()
       do {
-        try await Task.sleep(for: .seconds(20))
+        try await untilCancelled()
       } catch {
         cancelled.set()
         throw error
       }
-      return .text(.ok, "late")
     }
     try await withServer(handler: router.handler) { port in
       let client = try RawSocketClient(port: port)
@@ -151,10 +143,11 @@ final class Flag: Sendable {
 
   @Test func shutdownDrainsInFlightRequests() async throws {
     let started = Flag()
+    let finish = Flag()
     var router = Router()
     router.get("/slow") { _, _ in
       started.set()
-      try await Task.sleep(for: .milliseconds(1200))
+      _ = await finish.wait(timeout: .seconds(60))
       return .text(.ok, "finished")
     }
     router.get("/hello") { _, _ in .text(.ok, "hello") }
@@ -177,18 +170,25 @@ final class Flag: Sendable {
       #expect(await started.wait(timeout: .seconds(5)))
       let start = ContinuousClock.now
       let shutdown = Task { await server.shutdown() }
-      try await Task.sleep(for: .milliseconds(100))
-      // While draining, new connections are refused (or closed unanswered).
-      let duringDrain = try await onThread { () -> String in
-        guard let c = try? RawSocketClient(port: port, timeout: .milliseconds(500)) else { return "refused" }
-        try? c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
-        do {
-          return try c.readUntilClose().isEmpty ? "closed" : "answered"
-        } catch {
-          return "hung"
+      // While draining (the slow request still running), new connections are refused (or closed
+      // unanswered) as soon as the loops have taken the shutdown in.
+      var duringDrain = ""
+      _ = await eventually(poll: .milliseconds(20)) {
+        duringDrain = try await onThread { () -> String in
+          guard let c = try? RawSocketClient(port: port, timeout: .milliseconds(500)) else {
+            return "refused"
+          }
+          try? c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+          do {
+            return try c.readUntilClose().isEmpty ? "closed" : "answered"
+          } catch {
+            return "hung"
+          }
         }
+        return duringDrain != "answered"
       }
       #expect(duringDrain == "refused" || duringDrain == "closed")
+      finish.set()
       await shutdown.value
       #expect(ContinuousClock.now - start < .seconds(5))
       let response = try await inFlight.value
@@ -204,14 +204,15 @@ final class Flag: Sendable {
   @Test func drainTimeoutCancelsStragglers() async throws {
     let cancelled = Flag()
     var router = Router()
+    let started = Flag()
     router.get("/forever") { _, _ in
+      started.set()
       do {
-        try await Task.sleep(for: .seconds(30))
+        try await untilCancelled()
       } catch {
         cancelled.set()
         throw error
       }
-      return .text(.ok, "never")
     }
     var configuration = HTTPServerConfiguration()
     configuration.drainTimeout = .milliseconds(300)
@@ -221,7 +222,7 @@ final class Flag: Sendable {
         try c.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
         return c
       }
-      try await Task.sleep(for: .milliseconds(100))
+      #expect(await started.wait(timeout: .seconds(10)))
       let start = ContinuousClock.now
       await live.server.shutdown()
       #expect(ContinuousClock.now - start < .seconds(4))

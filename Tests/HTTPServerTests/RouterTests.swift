@@ -3,7 +3,7 @@ import HTTPServer
 import Testing
 
 /// The router in-process: patterns, decoded parameters, 400, 404 and 405.
-@Suite struct RouterTests {
+@Suite(.timeLimit(.minutes(3))) struct RouterTests {
   static let handler: HTTPHandler = {
     var router = Router()
     router.get("/") { _, _ in .text(.ok, "root") }

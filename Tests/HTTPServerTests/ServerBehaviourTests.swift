@@ -20,7 +20,7 @@ func streamingRouter() -> HTTPHandler {
     Task {
       for part in ["one,", "", "two,", "three"] {
         continuation.yield(Array(part.utf8))
-        try? await Task.sleep(for: .milliseconds(5))
+        try? await Task.sleep(for: .milliseconds(5))  // Real time: parts that leave as separate chunks.
       }
       continuation.finish()
     }
@@ -41,7 +41,7 @@ func streamingRouter() -> HTTPHandler {
   return router.handler
 }
 
-@Suite struct ServerBehaviourTests {
+@Suite(.timeLimit(.minutes(3))) struct ServerBehaviourTests {
   @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
     try await withServer(handler: streamingRouter()) { port in
       let client = try RawSocketClient(port: port)

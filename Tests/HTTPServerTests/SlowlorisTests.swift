@@ -57,7 +57,7 @@ struct TrickleReport: Sendable {
   var fewestBytesSent = 0
 }
 
-@Suite(.serialized) struct SlowlorisTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SlowlorisTests {
   static let slowCount = 100
   static let headerTimeout = Duration.seconds(1)
 
@@ -143,11 +143,8 @@ struct TrickleReport: Sendable {
       }
       stop.set()
       let (successes, failures) = try await normal.wait()
-      var open = try socketDescriptors(port: port)
-      for _ in 0..<100 where open != 1 {
-        try await Task.sleep(for: .milliseconds(50))
-        open = try socketDescriptors(port: port)
-      }
+      _ = await eventually(poll: .milliseconds(50)) { try socketDescriptors(port: port) == 1 }
+      let open = try socketDescriptors(port: port)
       await live.server.shutdown()
 
       #expect(report.answered408 == Self.slowCount, "\(report)")
@@ -172,9 +169,8 @@ final class NormalClientResult: Sendable {
 
   /// Polls until the thread has finished (it stops soon after the flag is set).
   func wait() async throws -> (Int, [String]) {
-    while true {
-      if let result = value.withLock({ $0 }) { return result }
-      try await Task.sleep(for: .milliseconds(20))
+    try await waitForValue("the normal client's result", timeout: .seconds(60), poll: .milliseconds(20)) {
+      value.withLock { $0 }
     }
   }
 }

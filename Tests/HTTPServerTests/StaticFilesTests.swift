@@ -35,7 +35,7 @@ struct StaticFixture {
   }
 }
 
-@Suite struct StaticFilesTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticFilesTests {
   @Test func servesFilesWithTypesAndValidators() async throws {
     let fixture = try StaticFixture()
     let files = try StaticFiles(root: fixture.root)
@@ -125,14 +125,15 @@ struct StaticFixture {
 
   @Test func changedFilesAreReloaded() async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let clock = ManualClock()
+    let files = try StaticFiles(root: fixture.root, time: clock.time)
     #expect(await fixture.get(files, "/css/app.css").1 == "body{color:red}")
     try "body{color:blue;margin:0}".write(
       toFile: fixture.root + "/css/app.css", atomically: true, encoding: .utf8)
-    try await Task.sleep(for: .milliseconds(1100))
+    clock.advance(1)  // files are checked on disk again once a second
     #expect(await fixture.get(files, "/css/app.css").1 == "body{color:blue;margin:0}")
     try FileManager.default.removeItem(atPath: fixture.root + "/css/app.css")
-    try await Task.sleep(for: .milliseconds(1100))
+    clock.advance(1)
     #expect(await fixture.get(files, "/css/app.css").0.status == .notFound)
   }
 
@@ -159,7 +160,7 @@ struct StaticFixture {
   }
 }
 
-@Suite struct StaticBigFileTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticBigFileTests {
   @Test func bigFilesAreReadPerRequestWhole() async throws {
     let fixture = try StaticFixture()
     let big = String(repeating: "0123456789abcdef", count: 4096)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct StaticServerProcessTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticServerProcessTests {
   /// The static-server binary next to the test build.
   static func binary() throws -> String {
     try ProcessRunner.builtProduct("static-server")

@@ -40,7 +40,7 @@ struct AttackRoot {
   func remove() { try? FileManager.default.removeItem(atPath: base) }
 }
 
-@Suite struct StaticTraversalTests {
+@Suite(.timeLimit(.minutes(3))) struct StaticTraversalTests {
   /// Raw request targets (as sent on the wire) that try to leave the root; each must be a 404.
   static let escapes: [String] = [
     "/../secret.txt", "/..", "/../", "/./../secret.txt", "//../secret.txt",

@@ -19,7 +19,7 @@ private func status(_ bytes: [UInt8], chunkSize: Int, limits: HTTPParserLimits) 
 }
 
 /// Inputs found by `script/fuzz HTTPParser`, whose outcome must not depend on how the bytes arrive.
-@Suite struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(2))) struct FuzzRegressionTests {
   static let limits = HTTPParserLimits(
     maxRequestLineBytes: 64, maxHeaderBytes: 256, maxHeaderCount: 6, maxBodyBytes: 32)
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import HTTP
 
-@Suite struct HTTPHeadersTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPHeadersTests {
   @Test func lookupIgnoresCaseAndKeepsDuplicates() {
     var h: HTTPHeaders = ["Set-Cookie": "a=1", "content-type": "text/html"]
     h.add(name: "set-cookie", value: "b=2")
@@ -107,7 +107,7 @@ import Testing
   }
 }
 
-@Suite struct HTTPTokenTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPTokenTests {
   @Test func tokensAreRunsOfTchars() {
     #expect(HTTPToken.isToken("GET"))
     #expect(HTTPToken.isToken("X-Custom_1.2~!#$%&'*+^`|"))

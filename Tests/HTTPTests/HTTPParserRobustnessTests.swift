@@ -3,7 +3,7 @@ import Testing
 
 @testable import HTTP
 
-@Suite struct HTTPParserRobustnessTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPParserRobustnessTests {
   static let allowed: Set<Int> = [0, 200, 400, 411, 413, 414, 431, 505]
 
   /// Parses `bytes` whole and also fed in random pieces; both must agree and give an allowed outcome.

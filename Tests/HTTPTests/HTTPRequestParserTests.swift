@@ -18,7 +18,7 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
   return nil
 }
 
-@Suite struct HTTPRequestParserTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPRequestParserTests {
   static let cases: [(String, Int)] = [
     ("GET / HTTP/1.1\r\nHost: a\r\n\r\n", 200),
     ("GET / HTTP/1.0\r\n\r\n", 200),

@@ -2,7 +2,7 @@ import Testing
 
 @testable import HTTP
 
-@Suite struct HTTPResponseSerializerTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPResponseSerializerTests {
   @Test func headCarriesFramingAndDropsUnsafeFields() {
     var out: [UInt8] = []
     let headers: HTTPHeaders = [

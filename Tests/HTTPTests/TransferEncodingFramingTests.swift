@@ -2,7 +2,7 @@ import HTTP
 import Testing
 
 /// RFC 9112 §6.3: a request whose Transfer-Encoding does not end in chunked has no knowable length.
-@Suite struct TransferEncodingFramingTests {
+@Suite(.timeLimit(.minutes(2))) struct TransferEncodingFramingTests {
   static let cases: [(String, Int)] = [
     ("gzip", 400),
     ("identity", 400),

@@ -1,7 +1,7 @@
 import HTTP
 import Testing
 
-@Suite struct TrustedProxiesTests {
+@Suite(.timeLimit(.minutes(2))) struct TrustedProxiesTests {
   static func headers(_ pairs: (String, String)...) -> HTTPHeaders { HTTPHeaders(pairs) }
 
   @Test func blocksParseAndMatchBothFamilies() throws {

@@ -133,6 +133,7 @@ final class HostileFixture: @unchecked Sendable {
       if !ok { result.failures += 1 }
       if elapsed > bound { result.slow += 1 }
       result.slowest = max(result.slowest, elapsed)
+      // Real time: a health probe every 50 ms, as a monitor would poll.
       try? await Task.sleep(for: .milliseconds(50))
     }
     return result

@@ -15,7 +15,7 @@ import Testing
 /// a memory bound, give every answer a clear state within a bound (never a 5xx page, never a blank
 /// card, never the token), and serve normally again once the double is healthy. The outcome of every
 /// case is written to `hostile-upstream-report.txt` in the temporary directory.
-@Suite("Hostile upstream", .serialized)
+@Suite("Hostile upstream", .serialized, .timeLimit(.minutes(5)))
 struct HostileUpstreamTests {
   static let answerBound = Duration.seconds(20)
   static let healthBound = Duration.milliseconds(50)
@@ -164,6 +164,7 @@ struct HostileUpstreamTests {
   func recovered(index: Int, fixture: HostileFixture) async -> String {
     let query = URLEncoding.percentEncode("stars:>\(index + 1) fork:true")
     for attempt in 0..<4 {
+      // Real time: the app's upstream recovers on its own schedule; a reader would retry like this.
       if attempt > 0 { try? await Task.sleep(for: .seconds(1)) }
       if case .success(let r) = await fixture.get("/fragments/results?q=\(query)&after=20&retry=\(attempt)").0,
         r.status.code == 200, Self.cards(String(decoding: r.body, as: UTF8.self)) > 0
@@ -187,6 +188,7 @@ struct HostileUpstreamTests {
         }
       }
     }
+    // Real time: lets the 40 avatar fetches reach the hanging host over loopback.
     try? await Task.sleep(for: .milliseconds(500))
     let (answer, elapsed) = await fixture.get(
       "/fragments/results?q=\(URLEncoding.percentEncode(query))&after=20")

@@ -47,7 +47,7 @@ private let ann = People.Person(name: "Ann <a>", age: 41, admin: true, tags: ["x
 private let bo = People.Person(name: "", age: 7, admin: false, tags: [])
 
 /// Templates bound to a row schema when the library loads: fields by number, errors at load.
-@Suite struct BoundRowsTests {
+@Suite(.timeLimit(.minutes(2))) struct BoundRowsTests {
   static let card =
     "{{#name}}{{name}}{{/name}}{{^name}}anon{{/name}}|{{{name}}}|{{age}}|{{#admin}}A{{/admin}}|{{#tags}}[{{.}}]{{/tags}};"
 

@@ -32,7 +32,7 @@ private final class Boxes: MustacheRows {
 /// How a bound template is walked: as steps (a text run and the tag after it), single-pass sections
 /// in line, partial calls resolved when the library loads; indented calls, parents and blocks through
 /// the general walk.
-@Suite struct BoundWalkTests {
+@Suite(.timeLimit(.minutes(2))) struct BoundWalkTests {
   fileprivate static let rows = Boxes([(["a", "b"], true, "L<1>"), ([], false, ""), (["c"], true, "x")])
 
   fileprivate static func render(_ card: String, _ rows: Boxes = rows) throws -> String {
@@ -138,7 +138,7 @@ private final class Columns: MustacheRows {
 }
 
 /// Random bound templates render rows exactly as the same template renders the rows as dictionaries.
-@Suite struct BoundWalkPropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct BoundWalkPropertyTests {
   static let names = ["a", "b", "c", "d"]
 
   /// Variables name the scalar fields (`b`, `c`); `.` appears only inside a section.

@@ -22,7 +22,7 @@ private final class Person: MustacheObject {
 }
 
 /// `.dynamic` objects behave as dictionary objects do: names, dotted names, sections, the context stack.
-@Suite struct DynamicObjectTests {
+@Suite(.timeLimit(.minutes(2))) struct DynamicObjectTests {
   @Test func answersNamesAndDottedNamesEscaped() throws {
     let t = try Template("{{name}}|{{friend.name}}|{{{friend.name}}}|{{#tags}}[{{.}}]{{/tags}}")
     let out = t.render(.dynamic(Person(name: "Ann", friend: Person(name: "<Bo>"))))

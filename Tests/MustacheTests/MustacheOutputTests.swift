@@ -2,7 +2,7 @@ import Mustache
 import Testing
 
 /// The output's own writers: integers written in place, escaping scanned by words, short copies.
-@Suite struct MustacheOutputTests {
+@Suite(.timeLimit(.minutes(2))) struct MustacheOutputTests {
   @Test(arguments: [
     0, 7, 9, 10, 42, 99, 100, 101, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 123_456, 1_000_000,
     36_554_090, 9_999_999_999, 10_000_000_000, 1_234_567_890_123_456_789, Int.max, -1, -9, -10, -100,

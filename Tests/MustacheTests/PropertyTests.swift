@@ -79,7 +79,7 @@ func referenceRender(_ pieces: [Piece], _ stack: [MustacheValue]) -> String {
   return out
 }
 
-@Suite struct PropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct PropertyTests {
   static let alphabet: [Character] = Array("ab <>&\"'xyz{}\t\n\r.#/é😀=!^|")
 
   static func randomText(_ rng: inout SeededGenerator, maxLength: Int = 20) -> String {

@@ -102,7 +102,7 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
   }
 }
 
-@Suite struct SpecTests {
+@Suite(.timeLimit(.minutes(2))) struct SpecTests {
   @Test(arguments: SpecCase.all())
   func specCase(_ c: SpecCase) throws {
     if let loadError = c.loadError {

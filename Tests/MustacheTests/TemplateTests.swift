@@ -2,7 +2,7 @@ import Foundation
 import Mustache
 import Testing
 
-@Suite struct TemplateTests {
+@Suite(.timeLimit(.minutes(2))) struct TemplateTests {
   /// The example in `TemplateLibrary`'s documentation, as written there.
   @Test func theLibraryDocExampleRendersWhatItSays() throws {
     let library = try TemplateLibrary(templates: [
@@ -95,7 +95,7 @@ import Testing
   }
 }
 
-@Suite struct TemplateLibraryTests {
+@Suite(.timeLimit(.minutes(2))) struct TemplateLibraryTests {
   @Test func reportsMissingPartialAtLoad() {
     #expect {
       try TemplateLibrary(templates: ["page": "ok\n  {{> partials/card}}", "other": "x"])
@@ -180,7 +180,7 @@ import Testing
   }
 }
 
-@Suite struct VocabularyTests {
+@Suite(.timeLimit(.minutes(2))) struct VocabularyTests {
   static let page = MustacheSchema("page view", names: ["title", "items", "label", "link.href"])
 
   @Test(arguments: [

@@ -2,7 +2,7 @@ import Mustache
 import Testing
 
 /// `trimWhitespace`: runs of whitespace holding a line break become that line break; nothing else moves.
-@Suite struct TrimWhitespaceTests {
+@Suite(.timeLimit(.minutes(2))) struct TrimWhitespaceTests {
   @Test func indentationAndLineBreakRunsBecomeOneLineBreak() throws {
     let page = """
       <ul>

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Paging
 
-@Suite("Prefetch and details")
+@Suite("Prefetch and details", .timeLimit(.minutes(2)))
 struct HelpersTests {
   @Test(
     "the trigger sits margin cards before the last",

@@ -34,7 +34,7 @@ func shiftingPages(count: Int, pageSize: Int, seed: UInt64) -> [[Row]] {
   return pages
 }
 
-@Suite("List index")
+@Suite("List index", .timeLimit(.minutes(2)))
 struct ListIndexTests {
   static func same(_ a: ListBatch<Row>, _ b: ListBatch<Row>) -> Bool {
     a.items.map(\.item.id) == b.items.map(\.item.id) && a.items.map(\.position) == b.items.map(\.position)

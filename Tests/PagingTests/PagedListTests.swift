@@ -2,7 +2,7 @@ import Testing
 
 @testable import Paging
 
-@Suite("PagedList")
+@Suite("PagedList", .timeLimit(.minutes(2)))
 struct PagedListTests {
   @Test("reading rows 1-1000 at 100 per page costs exactly 10 upstream fetches and stops at the cap")
   func thousandRows() async {
@@ -147,7 +147,7 @@ struct ScriptedPages: PageSource {
   }
 }
 
-@Suite("Short and incomplete pages")
+@Suite("Short and incomplete pages", .timeLimit(.minutes(2)))
 struct ShortPageTests {
   @Test("a short page mid-list does not end it while the total says more exist")
   func shortPageDoesNotEndTheList() async {

@@ -9,7 +9,8 @@ final class FakeRedisServer: Sendable {
   let port: Int
   private let listener: Int32
   private let stopping = Atomic<Bool>(false)
-  private let finished = Mutex(false)
+  /// Signalled when the serving thread has closed its connections.
+  private let finished = DispatchSemaphore(value: 0)
 
   init(reply: [UInt8], greet: Bool = false, closeAfterReply: Bool = false) throws {
     let (fd, port) = try Socket.listen(host: "127.0.0.1", port: 0)
@@ -22,7 +23,7 @@ final class FakeRedisServer: Sendable {
   /// Stops accepting and closes every connection.
   func stop() {
     stopping.store(true, ordering: .relaxed)
-    while !finished.withLock({ $0 }) { usleep(1000) }
+    finished.wait()
     Socket.close(listener)
   }
 
@@ -34,7 +35,7 @@ final class FakeRedisServer: Sendable {
     defer {
       buffer.deallocate()
       for client in clients { Socket.close(client) }
-      finished.withLock { $0 = true }
+      finished.signal()
     }
     while !stopping.load(ordering: .relaxed) {
       if case .done(let client)? = try? Socket.accept(listener) {
@@ -51,6 +52,7 @@ final class FakeRedisServer: Sendable {
           if closeAfterReply { Socket.shutdownWrite(client) }
         }
       }
+      // Real time: a nonblocking poll of raw sockets, one pass every 2 ms until stopped.
       usleep(2000)
     }
   }
@@ -64,7 +66,7 @@ final class FakeRedisServer: Sendable {
       }
       switch result {
       case .done(let written)?: offset += written
-      case .wouldBlock?: usleep(1000)
+      case .wouldBlock?: usleep(1000)  // Real time: the peer's socket buffer is full.
       case nil: return
       }
     }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The pure reply parser, from plain bytes.
-@Suite struct RESPParserTests {
+@Suite(.timeLimit(.minutes(3))) struct RESPParserTests {
   /// Every reply a parser gives for `bytes` fed in `chunks`-sized pieces, and the error it ended with.
   static func parse(
     _ bytes: [UInt8], chunk: Int = .max, limits: RESPParserLimits = RESPParserLimits()

@@ -1,9 +1,10 @@
 import Redis
+import Synchronization
 import TestSupport
 import Testing
 
 /// Exclusive connections, cancelled waiters and shutdown.
-@Suite struct RedisClientLifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisClientLifecycleTests {
   @Test func aTransactionRunsOnOneExclusiveConnection() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
@@ -24,13 +25,14 @@ import Testing
     configuration.poolTimeout = .seconds(10)
     let client = try RedisClient(configuration)
     defer { client.shutdown() }
-    let busy = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
-    while client.statistics.open == 0 { try await Task.sleep(for: .milliseconds(2)) }
+    // Structured (as every wait below): a suite's time limit cancels it, so a hang fails the test.
+    async let busy: RESPValue = client.execute(["DEBUG", "SLEEP", "0.3"])
+    try await waitUntil("the connection is taken", poll: .milliseconds(2)) { client.statistics.open > 0 }
     let waiter = Task { try await client.ping() }
-    while client.statistics.waiting == 0 { try await Task.sleep(for: .milliseconds(2)) }
+    try await waitUntil("the ping waits for it", poll: .milliseconds(2)) { client.statistics.waiting > 0 }
     waiter.cancel()
     await #expect(throws: RedisError.cancelled) { try await waiter.value }
-    _ = try await busy.value
+    _ = try await busy
     // The single connection went back to the pool rather than to the cancelled waiter.
     try await client.ping()
     #expect(client.statistics == RedisClient.Statistics(open: 1, idle: 1, waiting: 0))
@@ -43,25 +45,34 @@ import Testing
     // reply or a typed error rather than wait for a loop that has stopped.
     for round in 0..<20 {
       let client = try RedisClient(configuration)
-      let calls = (0..<12).map { index in
-        Task { () -> Bool in
-          if index % 3 == 0 { _ = try? await client.subscribe(to: ["c"]) }
-          return (try? await client.execute(["ECHO", RedisArgument(index)])) != nil
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<12 {
+          group.addTask {
+            if index % 3 == 0 { _ = try? await client.subscribe(to: ["c"]) }
+            _ = try? await client.execute(["ECHO", RedisArgument(index)])
+          }
         }
+        // Every other round, shut down once a connection is under way rather than at once.
+        if round % 2 == 1 {
+          try await waitUntil("a connection opening", poll: .milliseconds(1)) { client.statistics.open > 0 }
+        }
+        client.shutdown()
+        try await group.waitForAll()
       }
-      if round % 2 == 1 { try await Task.sleep(for: .milliseconds(1)) }
-      client.shutdown()
-      for call in calls { _ = await call.value }
     }
   }
 
   @Test func shutdownFailsCallsInFlightAndLater() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
-    let sleeping = Task { try await client.execute(["DEBUG", "SLEEP", "1"]) }
-    try await Task.sleep(for: .milliseconds(100))
+    async let sleeping: RESPValue = client.execute(["DEBUG", "SLEEP", "1"])
+    try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
+      client.statistics.open == 1 && client.statistics.idle == 0
+    }
     client.shutdown()
-    await #expect(throws: RedisError.shutDown) { try await sleeping.value }
+    let inFlight: Result<RESPValue, any Error>
+    do { inFlight = .success(try await sleeping) } catch { inFlight = .failure(error) }
+    #expect(throws: RedisError.shutDown) { try inFlight.get() }
     await #expect(throws: RedisError.shutDown) { try await client.ping() }
     await #expect(throws: RedisError.shutDown) { try await client.subscribe(to: ["x"]) }
   }

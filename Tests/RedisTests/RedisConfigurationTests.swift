@@ -2,7 +2,7 @@ import Redis
 import Testing
 
 /// `redis://` URLs.
-@Suite struct RedisConfigurationTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisConfigurationTests {
   @Test func parsesEveryPart() throws {
     let plain = try RedisConfiguration(url: "redis://cache.internal")
     #expect(plain.host == "cache.internal")

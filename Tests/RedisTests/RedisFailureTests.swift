@@ -3,6 +3,14 @@ import Synchronization
 import TestSupport
 import Testing
 
+/// Calls answered and failed so far, from concurrent tasks.
+final class Tally: Sendable {
+  private let state = Mutex((ok: 0, failed: 0))
+  func record(ok: Bool) { state.withLock { ok ? ($0.ok += 1) : ($0.failed += 1) } }
+  var ok: Int { state.withLock { $0.ok } }
+  var failed: Int { state.withLock { $0.failed } }
+}
+
 /// The largest count seen, from concurrent tasks.
 final class Peak: Sendable {
   private let state = Mutex(0)
@@ -11,7 +19,7 @@ final class Peak: Sendable {
 }
 
 /// The client when the server is slow, dies, restarts, or is busy beyond the pool.
-@Suite struct RedisFailureTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisFailureTests {
   static func configuration(_ server: RedisServerProcess) throws -> RedisConfiguration {
     var configuration = try RedisConfiguration.relaxed(url: server.url())
     configuration.commandTimeout = .seconds(10)
@@ -25,7 +33,9 @@ final class Peak: Sendable {
     defer { client.shutdown() }
     try await client.ping()
     let sleeping = Task { try await client.execute(["DEBUG", "SLEEP", 5]) }
-    try await Task.sleep(for: .milliseconds(200))
+    try await waitUntil("the call holds the connection", poll: .milliseconds(2)) {
+      client.statistics.idle == 0
+    }
     await server.kill()
     // Within the 10 s command timeout, so a hang would show up as .timeout instead.
     await #expect {
@@ -51,16 +61,7 @@ final class Peak: Sendable {
     await server.kill()
     await #expect(throws: RedisError.self) { try await client.ping() }
     try await server.restart()
-    var answered = false
-    for _ in 0..<100 where !answered {
-      do {
-        try await client.ping()
-        answered = true
-      } catch {
-        try await Task.sleep(for: .milliseconds(20))
-      }
-    }
-    #expect(answered)
+    #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
     // A fresh server: nothing was persisted, and the new connection works normally.
     #expect(try await client.get("before") == nil)
     try await client.set("after", [2])
@@ -101,6 +102,7 @@ final class Peak: Sendable {
     configuration.poolSize = 4
     let client = try RedisClient(configuration)
     defer { client.shutdown() }
+    let tally = Tally()
     let outcomes = try await withThrowingTaskGroup(of: (ok: Int, failed: Int).self) { group in
       for worker in 0..<16 {
         group.addTask {
@@ -114,18 +116,22 @@ final class Peak: Sendable {
               ])
               #expect(replies == [.simpleString("OK"), .bulkString(Array(String(round).utf8))])
               ok += 1
+              tally.record(ok: true)
             } catch {
               failed += 1
+              tally.record(ok: false)
             }
+            // Real time: paced so that the load spans the real kill and restart of redis-server.
             try await Task.sleep(for: .milliseconds(5))
           }
           return (ok, failed)
         }
       }
       group.addTask {
-        try await Task.sleep(for: .milliseconds(100))
+        // Kill the server under load, and restart it once calls have seen it gone.
+        try await waitUntil("calls answered", poll: .milliseconds(2)) { tally.ok >= 16 }
         await server.kill()
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("calls failed", poll: .milliseconds(2)) { tally.failed >= 1 }
         try await server.restart()
         return (0, 0)
       }
@@ -137,12 +143,7 @@ final class Peak: Sendable {
     #expect(outcomes.failed > 0)
     #expect(client.statistics.open <= 4)
     // Working again after the restart.
-    var answered = false
-    for _ in 0..<100 where !answered {
-      answered = (try? await client.ping()) != nil
-      if !answered { try await Task.sleep(for: .milliseconds(20)) }
-    }
-    #expect(answered)
+    #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
   }
 
   @Test func aHandshakeThatNeverAnswersTimesOutAsConnect() async throws {
@@ -162,7 +163,9 @@ final class Peak: Sendable {
     let client = try RedisClient(try Self.configuration(server))
     defer { client.shutdown() }
     let task = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
-    try await Task.sleep(for: .milliseconds(50))
+    try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
+      client.statistics.open == 1 && client.statistics.idle == 0
+    }
     task.cancel()
     await #expect(throws: RedisError.cancelled) { try await task.value }
     // The late reply is discarded; the next command on the same connection gets its own reply.
@@ -208,7 +211,7 @@ final class Peak: Sendable {
     defer { client.shutdown() }
     async let busy: RESPValue = client.execute(["DEBUG", "SLEEP", "0.5"])
     // Wait until the one connection is taken (opening or busy), then ask for another.
-    while client.statistics.open == 0 { try await Task.sleep(for: .milliseconds(2)) }
+    try await waitUntil("the connection is taken", poll: .milliseconds(2)) { client.statistics.open > 0 }
     await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
     #expect(try await busy == .simpleString("OK"))
     try await client.ping()

@@ -1,10 +1,11 @@
 import Glibc
 import Redis
 import Sockets
+import TestSupport
 import Testing
 
 /// The client against a fake server that misbehaves in one way each.
-@Suite struct RedisHostileServerTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisHostileServerTests {
   static func configuration(_ server: FakeRedisServer) -> RedisConfiguration {
     var configuration = RedisConfiguration(port: server.port).relaxed()
     configuration.commandTimeout = .seconds(2)
@@ -42,7 +43,7 @@ import Testing
     defer { server.stop() }
     let connection = try await RedisConnection.connect(Self.configuration(server))
     // The greeting arrives with nobody waiting for it.
-    for _ in 0..<2000 where connection.isOpen { try await Task.sleep(for: .milliseconds(5)) }
+    try await waitUntil("the connection closes", poll: .milliseconds(5)) { !connection.isOpen }
     #expect(!connection.isOpen)
     await #expect(throws: RedisError.protocolViolation(.unsolicitedReply)) { try await connection.ping() }
   }
@@ -90,7 +91,7 @@ import Testing
 
 /// Connecting to a listener whose accept queue is full: the kernel drops the SYN, so the TCP connect
 /// itself never completes.
-@Suite struct RedisConnectTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisConnectTimeoutTests {
   @Test func aConnectThatNeverCompletesTimesOut() async throws {
     let (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 0)
     defer { Socket.close(listener) }
@@ -99,6 +100,7 @@ import Testing
     defer { for fd in fillers { Socket.close(fd) } }
     // Fill the accept queue (nobody accepts) so that later SYNs are dropped.
     for _ in 0..<4 { fillers.append(address.connectNonblocking()) }
+    // Real time: the kernel completes the fillers' handshakes on its own, with nothing to await.
     try await Task.sleep(for: .milliseconds(100))
     var configuration = RedisConfiguration(port: port)
     configuration.connectTimeout = .milliseconds(200)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The client against a real `redis-server` on a loopback port.
-@Suite struct RedisLiveTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisLiveTests {
   @Test func everyReplyType() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))

@@ -3,7 +3,7 @@ import Testing
 @testable import Redis
 
 /// The pool's bookkeeping, driven with plain values and a hand-moved clock.
-@Suite struct RedisPoolStateTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisPoolStateTests {
   typealias State = RedisPoolState<String, Int>
 
   @Test func opensUpToTheBoundThenQueuesThenFailsFast() {

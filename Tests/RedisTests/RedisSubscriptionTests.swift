@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Pub/sub on a dedicated subscriber connection.
-@Suite struct RedisSubscriptionTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisSubscriptionTests {
   @Test func receivesChannelAndPatternMessagesInOrder() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))

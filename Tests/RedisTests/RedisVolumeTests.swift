@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Large values, long pipelines and Lua scripts against a real server.
-@Suite struct RedisVolumeTests {
+@Suite(.timeLimit(.minutes(3))) struct RedisVolumeTests {
   @Test func largeValuesRoundTrip() async throws {
     let server = try await RedisServerProcess()
     let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))

@@ -37,13 +37,11 @@ struct RedisSessionStoreTests {
     try await server.restart()
     // A second instance (its own client, the same key) finds the session after the restart.
     let second = SessionBook(key: key, store: try Self.store(server), now: Self.now)
-    var found: Session?
-    for _ in 0..<100 {
-      if case .found(let s) = await second.lookup(cookieValue: session.id.cookieValue[...]) {
-        found = s
-        break
+    let found = try? await waitForValue("the session", poll: .milliseconds(50)) { () async -> Session? in
+      guard case .found(let s) = await second.lookup(cookieValue: session.id.cookieValue[...]) else {
+        return nil
       }
-      try await Task.sleep(for: .milliseconds(50))
+      return s
     }
     #expect(found?.record.login == "mona")
     #expect(found?.record.token == Self.token)

@@ -1,27 +1,21 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Sessions
-
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
-  private let seconds = Atomic<Int>(1_800_000_000)
-  var now: Int { seconds.load(ordering: .relaxed) }
-  func advance(_ by: Int) { seconds.add(by, ordering: .relaxed) }
-}
 
 @Suite("Sessions: sealing, lookup and timeouts", .timeLimit(.minutes(1)))
 struct SessionBookTests {
   static let token = "gho_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-  func book(_ clock: TestClock, store: MemorySessionStore? = nil) -> (SessionBook, MemorySessionStore) {
+  func book(_ clock: ManualClock, store: MemorySessionStore? = nil) -> (SessionBook, MemorySessionStore) {
     let store = store ?? MemorySessionStore(now: { clock.now })
     return (SessionBook(key: .random(), store: store, now: { clock.now }), store)
   }
 
   @Test func aCreatedSessionIsFoundByItsCookie() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, _) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: true)
     guard case .found(let found) = await book.lookup(cookieValue: session.id.cookieValue[...]) else {
@@ -38,7 +32,7 @@ struct SessionBookTests {
   }
 
   @Test func idsAreFreshAnd256Bits() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, _) = book(clock)
     var seen = Set<String>()
     for _ in 0..<50 {
@@ -50,7 +44,7 @@ struct SessionBookTests {
   }
 
   @Test func theStoreHoldsNeitherTokenNorIDNorLogin() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, store) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: false)
     let dump = store.dump
@@ -65,7 +59,7 @@ struct SessionBookTests {
   }
 
   @Test func malformedAndTamperedCookiesAreNotSessions() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, _) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: false)
     let good = session.id.cookieValue
@@ -88,7 +82,7 @@ struct SessionBookTests {
   }
 
   @Test func aRecordMovedToAnotherIDDoesNotOpen() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, store) = book(clock)
     let victim = try await book.create(userID: 1, login: "victim", token: Self.token, seesPrivate: false)
     let attacker = try await book.create(userID: 2, login: "attacker", token: "gho_other", seesPrivate: false)
@@ -102,7 +96,7 @@ struct SessionBookTests {
   }
 
   @Test func idleTimeoutEndsASessionAndActivityExtendsIt() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, _) = book(clock)
     let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
     let cookie = session.id.cookieValue[...]
@@ -123,7 +117,7 @@ struct SessionBookTests {
   }
 
   @Test func absoluteTimeoutEndsEvenAnActiveSession() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, _) = book(clock)
     let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
     let cookie = session.id.cookieValue[...]
@@ -142,7 +136,7 @@ struct SessionBookTests {
   }
 
   @Test func anEndedSessionIsGone() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, _) = book(clock)
     let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
     try await book.end(session.id)
@@ -153,7 +147,7 @@ struct SessionBookTests {
   }
 
   @Test func anUnavailableStoreIsToldApartFromAMissingSession() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let (book, store) = book(clock)
     let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
     store.setAvailable(false)

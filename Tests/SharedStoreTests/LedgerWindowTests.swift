@@ -1,7 +1,7 @@
 import SharedStore
 import Testing
 
-@Suite("Ledger window rules")
+@Suite("Ledger window rules", .timeLimit(.minutes(3)))
 struct LedgerWindowTests {
   @Test func aSpentWindowRefusesUntilItsResetThenRefills() {
     var window = LedgerWindow(limit: 2, remaining: 1, reset: 100)

@@ -13,7 +13,7 @@ import Testing
 
 /// What the Redis store does when Redis goes away, stalls or refuses: it answers "nothing shared",
 /// logs one line per change and comes back by itself.
-@Suite("RedisStore: fallback and recovery against a real redis-server", .serialized)
+@Suite("RedisStore: fallback and recovery against a real redis-server", .serialized, .timeLimit(.minutes(3)))
 struct RedisStoreFallbackTests {
   final class Lines: Sendable {
     private let lines = Mutex<[String]>([])
@@ -48,11 +48,9 @@ struct RedisStoreFallbackTests {
     #expect(lines.all.count == 1 && lines.all.first?.hasPrefix("redis: unavailable") == true)
 
     try await server.restart()
-    var recovered = false
-    for _ in 0..<100 where !recovered {
-      try await Task.sleep(for: .milliseconds(20))
+    let recovered = await eventually(poll: .milliseconds(20)) {
       await store.setValue([8], for: "k", keepFor: 60)
-      recovered = await store.value(for: "k") == [8]
+      return await store.value(for: "k") == [8]
     }
     #expect(recovered)
     #expect(await store.status().available)
@@ -73,12 +71,7 @@ struct RedisStoreFallbackTests {
     #expect(await store.status().available == false)
     #expect(lines.all.first?.contains("timeout") == true)
     kill(pid, SIGCONT)
-    var recovered = false
-    for _ in 0..<100 where !recovered {
-      try await Task.sleep(for: .milliseconds(20))
-      recovered = await store.status().available
-    }
-    #expect(recovered)
+    #expect(await eventually(poll: .milliseconds(20)) { await store.status().available })
     await server.stop()
   }
 

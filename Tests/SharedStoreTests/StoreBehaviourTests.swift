@@ -12,36 +12,41 @@ import Testing
 
 /// The same behaviour asked of the in-memory store and of the Redis store on a real `redis-server`,
 /// so the two cannot drift apart.
-@Suite("SharedStore behaviour, in memory and on redis-server", .serialized)
+@Suite("SharedStore behaviour, in memory and on redis-server", .serialized, .timeLimit(.minutes(3)))
 struct StoreBehaviourTests {
   enum Kind: String, CaseIterable, Sendable { case memory, redis }
 
-  static func withStore(_ kind: Kind, _ body: (any SharedStore) async throws -> Void) async throws {
+  /// Runs `body` with a store of `kind`, then lets `seconds` pass for it: on the memory store's
+  /// manual clock, or in real time for redis-server, which expires keys on its own clock.
+  static func withStore(
+    _ kind: Kind, _ body: (any SharedStore, _ pass: (Double) async throws -> Void) async throws -> Void
+  ) async throws {
     switch kind {
     case .memory:
-      try await body(MemoryStore(now: { Date().timeIntervalSince1970 }))
+      let clock = ManualClock()
+      try await body(MemoryStore(now: { clock.seconds }), { clock.advance($0) })
     case .redis:
       let server = try await RedisServerProcess()
       let store = try await RedisStore.connect(
         RedisConfiguration(url: server.url()), now: { Date().timeIntervalSince1970 }, log: { _ in })
-      try await body(store)
+      try await body(store, { try await Task.sleep(for: .seconds($0)) })
       store.shutdown()
       await server.stop()
     }
   }
 
   @Test(arguments: Kind.allCases) func valuesExpire(_ kind: Kind) async throws {
-    try await Self.withStore(kind) { store in
+    try await Self.withStore(kind) { store, pass in
       #expect(await store.value(for: "k") == nil)
       await store.setValue([1, 2, 3], for: "k", keepFor: 0.2)
       #expect(await store.value(for: "k") == [1, 2, 3])
-      try await Task.sleep(for: .milliseconds(300))
+      try await pass(0.3)
       #expect(await store.value(for: "k") == nil)
     }
   }
 
   @Test(arguments: Kind.allCases) func aLockHasOneHolderAndExpires(_ kind: Kind) async throws {
-    try await Self.withStore(kind) { store in
+    try await Self.withStore(kind) { store, pass in
       guard case .acquired(let token) = await store.lock("page", for: 0.3) else {
         Issue.record("first lock not acquired")
         return
@@ -56,7 +61,7 @@ struct StoreBehaviourTests {
         return
       }
       // A holder that dies never unlocks: the lock expires by itself.
-      try await Task.sleep(for: .milliseconds(300))
+      try await pass(0.3)
       guard case .acquired = await store.lock("page", for: 1) else {
         Issue.record("lock did not expire")
         return
@@ -65,7 +70,7 @@ struct StoreBehaviourTests {
   }
 
   @Test(arguments: Kind.allCases) func theLedgerCountsRefusesAndResets(_ kind: Kind) async throws {
-    try await Self.withStore(kind) { store in
+    try await Self.withStore(kind) { store, pass in
       let now = 1_000.0
       #expect(await store.reserve("search", now: now) == nil, "unknown resources are not refused")
       await store.record("search", limit: 30, remaining: 2, reset: 1_060)

@@ -1,7 +1,7 @@
 import SharedStore
 import Testing
 
-@Suite("StoreHealth: one change reported per outage, one probe per interval")
+@Suite("StoreHealth: one change reported per outage, one probe per interval", .timeLimit(.minutes(3)))
 struct StoreHealthTests {
   @Test func anOutageIsReportedOnceAndProbedOncePerInterval() {
     var health = StoreHealth(now: 100, retryInterval: 1, failureThreshold: 1)

@@ -7,10 +7,23 @@ import Testing
 final class Recorder: EventHandler, @unchecked Sendable {
   // @unchecked Sendable: `handle` runs on the loop thread only; the tests read through the mutex.
   let events = Mutex<[UInt32]>([])
-  func handle(events mask: UInt32) { events.withLock { $0.append(mask) } }
+  /// Each event as it arrives, for the test to await.
+  let arrivals: AsyncStream<UInt32>
+  private let arrived: AsyncStream<UInt32>.Continuation
+  init() { (arrivals, arrived) = AsyncStream<UInt32>.makeStream() }
+  func handle(events mask: UInt32) {
+    events.withLock { $0.append(mask) }
+    arrived.yield(mask)
+  }
 }
 
-@Suite struct SocketsTests {
+/// Waits (in `poll`, up to `milliseconds`) until `fd` has something to read or accept.
+func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
+  var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+  return poll(&entry, 1, milliseconds) == 1
+}
+
+@Suite(.timeLimit(.minutes(3))) struct SocketsTests {
   @Test func syscallWrapperRetriesAndReportsWouldBlock() throws {
     var calls = 0
     let value = try Syscall.check("fake") { () -> Int32 in
@@ -64,13 +77,7 @@ final class Recorder: EventHandler, @unchecked Sendable {
     }
     #expect(rc == 0)
     var accepted: (fd: Int32, peer: String)?
-    for _ in 0..<100 {
-      if case .done(let a) = try Socket.accept(listener) {
-        accepted = a
-        break
-      }
-      usleep(10_000)
-    }
+    if readable(listener), case .done(let a) = try Socket.accept(listener) { accepted = a }
     let server = try #require(accepted)
     defer { Socket.close(server.fd) }
     #expect(server.peer == "127.0.0.1")
@@ -81,7 +88,7 @@ final class Recorder: EventHandler, @unchecked Sendable {
       return
     }
     _ = "ping".withCString { send(client, $0, 4, 0) }
-    usleep(20_000)
+    #expect(readable(server.fd))
     guard case .done(let n) = try Socket.read(server.fd, into: buffer) else {
       Issue.record("data expected")
       return
@@ -92,11 +99,16 @@ final class Recorder: EventHandler, @unchecked Sendable {
 
   @Test func loopRunsTasksAndClosuresOnItsThread() async throws {
     let loop = try EventLoop()
-    let exited = Mutex(false)
-    try loop.start(tick: {}, onExit: { exited.withLock { $0 = true } })
+    let (exits, exit) = AsyncStream<Void>.makeStream()
+    try loop.start(
+      tick: {},
+      onExit: {
+        exit.yield()
+        exit.finish()
+      })
     let onLoop = await Task(executorPreference: loop) { () -> Bool in
       let first = loop.inLoop
-      try? await Task.sleep(for: .milliseconds(5))
+      await Task.yield()  // suspends, and must resume on the loop
       return first && loop.inLoop
     }.value
     #expect(onLoop)
@@ -116,22 +128,21 @@ final class Recorder: EventHandler, @unchecked Sendable {
       }
     }
     _ = write(fds[1], "x", 1)
-    for _ in 0..<100 where recorder.events.withLock({ $0.isEmpty }) {
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    for await _ in recorder.arrivals { break }
     #expect(recorder.events.withLock { $0.first.map { $0 & EpollEvents.input != 0 } } == true)
     loop.execute {
       loop.unregister(fd: readEnd)
       loop.stop()
     }
-    for _ in 0..<100 where !exited.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-    #expect(exited.withLock { $0 })
+    var exited = false
+    for await _ in exits { exited = true }
+    #expect(exited)
     close(fds[0])
     close(fds[1])
   }
 }
 
-@Suite struct DetachedThreadTests {
+@Suite(.timeLimit(.minutes(3))) struct DetachedThreadTests {
   @Test func runsTheBodyOnAnotherThread() async throws {
     let caller = pthread_self()
     let other = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Bool, any Error>) in

@@ -99,6 +99,7 @@ public final class ProcessRunner: Sendable {
       if ContinuousClock.now >= deadline {
         throw WebDriverError.timeout("\(name) did not print /\(pattern)/ within \(timeout)\n\(transcript)")
       }
+      // Real time: polls a child process's output, which has no event here.
       try await Task.sleep(for: .milliseconds(25))
     }
   }
@@ -122,6 +123,7 @@ public final class ProcessRunner: Sendable {
       if ContinuousClock.now >= deadline {
         throw WebDriverError.timeout("\(name) (pid \(pid)) still running after \(timeout)")
       }
+      // Real time: polls the child with waitpid(WNOHANG).
       try await Task.sleep(for: .milliseconds(20))
     }
   }
@@ -133,11 +135,13 @@ public final class ProcessRunner: Sendable {
     if reapIfExited() == nil { kill(pid, signal) }
     let deadline = ContinuousClock.now + grace
     while reapIfExited() == nil && ContinuousClock.now < deadline {
+      // Real time: polls the child with waitpid(WNOHANG) during its grace period.
       try? await Task.sleep(for: .milliseconds(20))
     }
     if reapIfExited() == nil { kill(-pid, SIGKILL) }
     var result = reapIfExited()
     while result == nil {
+      // Real time: a killed child is reaped as soon as the kernel has ended it.
       try? await Task.sleep(for: .milliseconds(10))
       result = reapIfExited()
     }

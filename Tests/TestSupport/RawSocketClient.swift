@@ -233,6 +233,7 @@ public func sleepFor(_ duration: Duration) {
   let (s, atto) = duration.components
   var ts = timespec(tv_sec: Int(s), tv_nsec: Int(atto / 1_000_000_000))
   var rest = timespec()
+  // Real time by design: trickling bytes to a real server socket.
   while nanosleep(&ts, &rest) != 0 && errno == EINTR { ts = rest }
 }
 

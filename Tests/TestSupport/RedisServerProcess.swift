@@ -85,6 +85,7 @@ public final class RedisServerProcess: Sendable {
         return
       } catch {
         lastError = error
+        // Real time: the kernel frees the old process's port on its own.
         try await Task.sleep(for: .milliseconds(100))
       }
     }
