@@ -4,7 +4,7 @@ import Testing
 
 extension BrowserSuites {
   /// axe-core finds no violation in any state of the page, each reached against a fresh double and app.
-  @Suite("Accessibility of every state")
+  @Suite("Accessibility of every state", .timeLimit(.minutes(10)))
   struct AccessibilityBrowserTests {
     enum State: String, CaseIterable, Sendable {
       case landing, results, empty, firstPageError, fragmentError, searchRateLimit, coreRateLimit, end, cap

@@ -5,7 +5,7 @@ import Testing
 extension BrowserSuites {
   /// Dense cards on a desktop and a phone, the header on a phone, the DOM size per card, the feed's
   /// Ctrl+Home / Ctrl+End keys and the one notice shown when the core rate limit runs out.
-  @Suite("Cards, header and notices")
+  @Suite("Cards, header and notices", .timeLimit(.minutes(10)))
   struct CardLayoutBrowserTests {
     /// Whole cards below the sticky header once card #4 sits just under it; and every overflow in those
     /// cards: text that is cut without an ellipsis, or a child that sticks out of its card.

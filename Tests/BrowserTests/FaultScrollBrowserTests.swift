@@ -9,7 +9,7 @@ extension BrowserSuites {
   /// clicking Retry whenever it shows. The list must equal a fault-free double's (same seed) in order,
   /// without duplicates or gaps, and after the App learned of the exhausted limit no search request
   /// may reach the double before the reset.
-  @Suite("Upstream faults while scrolling")
+  @Suite("Upstream faults while scrolling", .timeLimit(.minutes(10)))
   struct FaultScrollBrowserTests {
     static let seed = "11"
     static let rows = 220

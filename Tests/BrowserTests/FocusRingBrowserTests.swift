@@ -5,7 +5,7 @@ import Testing
 extension BrowserSuites {
   /// Every focusable element's keyboard focus ring, in light and dark: 3:1 contrast against the colours
   /// next to it, and nothing of it clipped by an ancestor that clips its content.
-  @Suite("Focus rings")
+  @Suite("Focus rings", .timeLimit(.minutes(10)))
   struct FocusRingBrowserTests {
     /// Focuses each focusable element in turn (links, buttons, the search field and selects, feed
     /// articles) and returns what is wrong with its ring, plus how many of each kind were checked.

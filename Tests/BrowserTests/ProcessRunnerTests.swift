@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// ProcessRunner on plain shell children (no browser needed).
-@Suite("ProcessRunner", .serialized)
+@Suite("ProcessRunner", .serialized, .timeLimit(.minutes(10)))
 struct ProcessRunnerTests {
   @Test func parsesTheListeningPortAndStopsWithSIGTERM() async throws {
     let runner = try ProcessRunner(

@@ -7,7 +7,7 @@ extension BrowserSuites {
   /// engine suites do not cover: upstream calls on reload, a fault and Retry, console errors and layout
   /// shifts (figures such as scroll timings and upstream calls per 100 rows come from script/bench-scroll).
   /// Growth, details, keys and no-JS run in every engine in EngineFlowBrowserTests.
-  @Suite("Product in Chromium", .productFixture)
+  @Suite("Product in Chromium", .productFixture, .timeLimit(.minutes(10)))
   struct ProductBrowserTests {
     // MARK: Helpers
 

@@ -5,7 +5,7 @@ import Testing
 
 extension BrowserSuites {
   /// Sessions are cleaned up however the body ends, and JavaScript can be switched off per session.
-  @Suite("Session lifecycle")
+  @Suite("Session lifecycle", .timeLimit(.minutes(10)))
   struct SessionLifecycleTests {
     struct Deliberate: Error {}
 

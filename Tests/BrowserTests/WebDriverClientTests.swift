@@ -4,7 +4,7 @@ import Testing
 
 extension BrowserSuites {
   /// The WebDriver client against static fixture pages in one shared Chromium session.
-  @Suite("WebDriver client", .browserFixture)
+  @Suite("WebDriver client", .browserFixture, .timeLimit(.minutes(10)))
   struct WebDriverClientTests {
     @Test func chromiumAndChromedriverAreInstalled() {
       #expect(BrowserSession.isAvailable, "install chromium and chromium-driver (script/test does)")

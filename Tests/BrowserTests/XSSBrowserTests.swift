@@ -7,7 +7,7 @@ extension BrowserSuites {
   /// login carry script and attribute payloads (github-double `--hostile-names`), and queries that do,
   /// through full pages, fragments appended by feed.js and the no-JS pages. Every payload would set
   /// `window.__xss`; none may, no CSP violation may occur, and each payload must show as text.
-  @Suite("XSS in Chromium")
+  @Suite("XSS in Chromium", .timeLimit(.minutes(10)))
   struct XSSBrowserTests {
     /// The double's description payloads (CatalogVocabulary.xssPayloads); each is also a topic.
     static let descriptionPayloads = [
