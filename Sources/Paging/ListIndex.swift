@@ -11,14 +11,14 @@ import Synchronization
 public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>: Sendable {
   /// Where a batch starts walking: page `page` with the state before it, the indexed pages from
   /// there on, and (when the batch may read past them) the ids of all indexed pages.
-  struct Plan: Sendable {
-    let generation: Int
-    let page: Int
-    let before: WalkState
-    let known: ArraySlice<IndexedPage>
-    let seen: Set<ID>?
+  @usableFromInline struct Plan: Sendable {
+    @usableFromInline let generation: Int
+    @usableFromInline let page: Int
+    @usableFromInline let before: WalkState
+    @usableFromInline let known: ArraySlice<IndexedPage>
+    @usableFromInline let seen: Set<ID>?
 
-    init(
+    @inlinable init(
       generation: Int, page: Int, before: WalkState, known: ArraySlice<IndexedPage>, seen: Set<ID>?
     ) {
       self.generation = generation
@@ -29,17 +29,17 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
     }
   }
 
-  struct Entry {
-    var pages: [IndexedPage]
+  @usableFromInline struct Entry {
+    @usableFromInline var pages: [IndexedPage]
     /// Ids of every indexed page; nil while a walk has taken them to index further pages.
-    var seen: Set<ID>?
+    @usableFromInline var seen: Set<ID>?
     /// Whether the last indexed page ended the list.
-    var ended: Bool
-    let generation: Int
-    let created: Int
-    var used: Int
+    @usableFromInline var ended: Bool
+    @usableFromInline let generation: Int
+    @usableFromInline let created: Int
+    @usableFromInline var used: Int
 
-    init(
+    @inlinable init(
       pages: [IndexedPage], seen: Set<ID>?, ended: Bool, generation: Int, created: Int, used: Int
     ) {
       self.pages = pages
@@ -51,20 +51,22 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
     }
   }
 
-  struct State {
-    var entries: [Key: Entry] = [:]
-    var generations = 0
-    var uses = 0
+  @usableFromInline struct State {
+    @usableFromInline var entries: [Key: Entry] = [:]
+    @usableFromInline var generations = 0
+    @usableFromInline var uses = 0
 
-    init() {}
+    @inlinable init() {}
   }
 
-  let state = Mutex(State())
-  let capacity: Int
-  let lifetime: Int
-  let clock: @Sendable () -> Int
+  // Internal and inlinable below, so that each list's key and id types get specialised code (generic
+  // dictionary lookups through witness tables cost more than the lookups themselves).
+  @usableFromInline let state = Mutex(State())
+  @usableFromInline let capacity: Int
+  @usableFromInline let lifetime: Int
+  @usableFromInline let clock: @Sendable () -> Int
   /// Most ids one list may index (beyond, batches past its indexed pages walk from page 1).
-  let maxIDs: Int
+  @usableFromInline let maxIDs: Int
 
   /// An index of at most `capacity` lists, each trusted for `lifetime` seconds of `clock`.
   public init(
@@ -80,13 +82,13 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   public var count: Int { state.withLock { $0.entries.count } }
 
   /// Forgets the list `key` (its pages are being reloaded).
-  func remove(_ key: Key) {
+  @inlinable func remove(_ key: Key) {
     state.withLock { _ = $0.entries.removeValue(forKey: key) }
   }
 
   /// Where a batch of `batchSize` items after `cursor` starts, or nil when the list is not indexed
   /// (or no longer trusted).
-  func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
+  @inlinable func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
     let now = clock()
     return state.withLock { state -> Plan? in
       // The entry is changed in place (one hash of the key, and its pages are not copied).
@@ -125,7 +127,7 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
 
   /// Records what a planned walk learnt: `pages` indexed after the entry's own, and the ids it took
   /// back (nil when it did not take them). Ignored if the list was dropped or re-indexed meanwhile.
-  func extend(
+  @inlinable func extend(
     _ key: Key, generation: Int, pages: [IndexedPage], seen: Set<ID>?, ended: Bool
   ) {
     guard let seen else { return }
@@ -139,7 +141,7 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   }
 
   /// Indexes a list walked from page 1.
-  func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
+  @inlinable func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
     let now = clock()
     state.withLock { state in
       if state.entries[key] == nil && state.entries.count >= capacity,
@@ -157,27 +159,27 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
 }
 
 /// The walk's running state after a page.
-struct WalkState: Sendable {
-  var distinct = 0
-  var limit = 0
-  var largestTotal = 0
-  var barren = 0
-  var measure = 0
-  var incomplete = false
+@usableFromInline struct WalkState: Sendable {
+  @usableFromInline var distinct = 0
+  @usableFromInline var limit = 0
+  @usableFromInline var largestTotal = 0
+  @usableFromInline var barren = 0
+  @usableFromInline var measure = 0
+  @usableFromInline var incomplete = false
 
-  init() {}
+  @inlinable init() {}
 }
 
 /// One indexed page.
-struct IndexedPage: Sendable {
+@usableFromInline struct IndexedPage: Sendable {
   /// Indices of the items that are new to the list (first occurrences), in page order.
-  let fresh: [Int32]
+  @usableFromInline let fresh: [Int32]
   /// A hash of the page's ids in order, to notice a page that changed.
-  let fingerprint: Int
+  @usableFromInline let fingerprint: Int
   /// The state after this page.
-  let after: WalkState
+  @usableFromInline let after: WalkState
 
-  init(fresh: [Int32], fingerprint: Int, after: WalkState) {
+  @inlinable init(fresh: [Int32], fingerprint: Int, after: WalkState) {
     self.fresh = fresh
     self.fingerprint = fingerprint
     self.after = after
