@@ -11,7 +11,7 @@
 /// record.listString(0)  // "cli"
 /// ```
 public struct PackedRecord: Sendable, Hashable {
-  private let storage: Storage
+  @usableFromInline let storage: Storage
 
   /// A record of `numbers`, `texts` (nil is absent, which differs from empty) and `list`. At most
   /// `maxTexts` texts.
@@ -24,21 +24,21 @@ public struct PackedRecord: Sendable, Hashable {
   public static let maxTexts = 64
 
   /// How many numbers, texts and list elements the record holds.
-  public var numberCount: Int { storage.word(Layout.numberCount) }
-  public var textCount: Int { storage.word(Layout.textCount) }
-  public var listCount: Int { storage.word(Layout.listCount) }
+  @inlinable public var numberCount: Int { storage.word(Layout.numberCount) }
+  @inlinable public var textCount: Int { storage.word(Layout.textCount) }
+  @inlinable public var listCount: Int { storage.word(Layout.listCount) }
 
   /// The bytes the record's block occupies (for cache accounting).
-  public var byteCount: Int { storage.word(Layout.length) }
+  @inlinable public var byteCount: Int { storage.word(Layout.length) }
 
   /// Number `index` (`0..<numberCount`).
-  public func number(_ index: Int) -> Int {
+  @inlinable public func number(_ index: Int) -> Int {
     precondition(index >= 0 && index < numberCount, "no such number")
     return storage.word(Layout.header + index)
   }
 
   /// Whether text `index` is present (`0..<textCount`).
-  public func hasText(_ index: Int) -> Bool {
+  @inlinable public func hasText(_ index: Int) -> Bool {
     precondition(index >= 0 && index < textCount, "no such text")
     return storage.word(Layout.present) & (1 << index) != 0
   }
@@ -49,7 +49,7 @@ public struct PackedRecord: Sendable, Hashable {
   }
 
   /// `body` with the UTF-8 of text `index`, read in place; nil (and `body` not called) when absent.
-  public func withUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result? {
+  @inlinable public func withUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result? {
     guard hasText(index) else { return nil }
     return storage.withSlice(index, body)
   }
@@ -60,7 +60,7 @@ public struct PackedRecord: Sendable, Hashable {
   }
 
   /// `body` with the UTF-8 of list element `index`, read in place.
-  public func withListUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+  @inlinable public func withListUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
     precondition(index >= 0 && index < listCount, "no such list element")
     return storage.withSlice(textCount + index, body)
   }
@@ -76,24 +76,24 @@ public struct PackedRecord: Sendable, Hashable {
 
 /// The block's layout, in 8-byte words: the header (below), the numbers, then one offset per text
 /// and list element (its start) and the end of the last; then the UTF-8 bytes.
-private enum Layout {
-  static let numberCount = 0
-  static let textCount = 1
-  static let listCount = 2
+@usableFromInline enum Layout {
+  @usableFromInline static let numberCount = 0
+  @usableFromInline static let textCount = 1
+  @usableFromInline static let listCount = 2
   /// The block's length in bytes.
-  static let length = 3
+  @usableFromInline static let length = 3
   /// Bit `i` is set when text `i` is present.
-  static let present = 4
-  static let header = 5
+  @usableFromInline static let present = 4
+  @usableFromInline static let header = 5
 }
 
 extension PackedRecord {
   /// The block a record and its copies share: written once in `init`, freed in `deinit`.
   // @unchecked Sendable: the block is only written in `init`, before the object is shared; afterwards
   // every thread only reads it, and it is freed when no copy can read it any more.
-  fileprivate final class Storage: @unchecked Sendable {
+  @usableFromInline final class Storage: @unchecked Sendable {
     /// The block (see `Layout`), 8-byte aligned.
-    private let base: UnsafeMutableRawPointer
+    @usableFromInline let base: UnsafeMutableRawPointer
 
     init(numbers: [Int], texts: [String?], list: [String]) {
       let slices = texts.count + list.count
@@ -134,12 +134,12 @@ extension PackedRecord {
     deinit { base.deallocate() }
 
     /// Word `index` of the block; callers pass indices inside the header, numbers or offsets.
-    @inline(__always) func word(_ index: Int) -> Int {
+    @inlinable @inline(__always) func word(_ index: Int) -> Int {
       base.load(fromByteOffset: index * 8, as: Int.self)
     }
 
     /// `body` with slice `n` (texts first, then list elements); `n` was checked by the caller.
-    @inline(__always) func withSlice<Result>(_ n: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+    @inlinable @inline(__always) func withSlice<Result>(_ n: Int, _ body: (Span<UInt8>) -> Result) -> Result {
       let offsets = Layout.header + word(Layout.numberCount)
       let start = word(offsets + n)
       let end = word(offsets + n + 1)
