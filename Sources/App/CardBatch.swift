@@ -9,7 +9,8 @@ import Paging
 /// the template reads every one, and that its header comment lists every one.
 enum CardField: Int, CaseIterable {
   case id, position, setsize, prefetch, fullName, htmlURL, description, language, languageClass
-  case starsText, stars, forksLabel, issuesLabel, license, archived, fork, topics, updatedISO, updatedText
+  case starsText, stars, forksLabel, issuesLabel, license, archived, fork, template, topics, updatedISO
+  case updatedText
   case barPercent, barBand, ownerLogin, ownerPage, ownerInitials, ownerAvatar, ownerAvatar2x, stargazers
 
   /// The name as templates write it: a dotted name for the nested ones (`bar.percent`).
@@ -111,6 +112,7 @@ final class CardBatch: MustacheRows {
     case .license: return some(.license)
     case .archived: return repository[.archived] ? 1 : 0
     case .fork: return repository[.fork] ? 1 : 0
+    case .template: return repository[.isTemplate] ? 1 : 0
     case .topics: return min(repository.topicCount, Self.maxTopics)
     case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
     case .fullName: return some(.fullName)
@@ -149,6 +151,7 @@ final class CardBatch: MustacheRows {
       _ = repository.withUTF8(.language) { LanguageStyle.write(utf8: $0, to: &output) }
     case .archived: output.append(literal: repository[.archived] ? "true" : "false")
     case .fork: output.append(literal: repository[.fork] ? "true" : "false")
+    case .template: output.append(literal: repository[.isTemplate] ? "true" : "false")
     case .topics:
       if element < min(repository.topicCount, Self.maxTopics) {
         repository.withTopicUTF8(element) { output.append(utf8: $0) }

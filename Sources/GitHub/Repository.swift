@@ -45,7 +45,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
 
   /// The yes/no fields.
   public enum Flag: Int, CaseIterable, Sendable {
-    case fork, archived, hasOwner
+    case fork, archived, hasOwner, isTemplate
   }
 
   /// The text fields; nil (absent) differs from empty. The owner's are nil without an owner.

@@ -195,12 +195,13 @@ private struct RepositoryDTO: Decodable {
   let pushedAt: String?
   let homepage: String?
   let archived: Bool?
+  let isTemplate: Bool?
 
   enum CodingKeys: String, CodingKey {
     case id, name, fullName = "full_name", owner, htmlURL = "html_url", description, fork, language
     case stargazersCount = "stargazers_count", forksCount = "forks_count"
     case openIssuesCount = "open_issues_count", topics, license, createdAt = "created_at"
-    case updatedAt = "updated_at", pushedAt = "pushed_at", homepage, archived
+    case updatedAt = "updated_at", pushedAt = "pushed_at", homepage, archived, isTemplate = "is_template"
   }
 
   init(from decoder: any Decoder) throws {
@@ -223,6 +224,7 @@ private struct RepositoryDTO: Decodable {
     pushedAt = try c.decodeIfPresent(String.self, forKey: .pushedAt)
     homepage = try c.decodeIfPresent(String.self, forKey: .homepage)
     archived = try c.decodeIfPresent(Bool.self, forKey: .archived)
+    isTemplate = try c.decodeIfPresent(Bool.self, forKey: .isTemplate)
   }
 
   /// The model, every declared field answered here: a new `Repository` field does not compile until
@@ -245,6 +247,7 @@ private struct RepositoryDTO: Decodable {
         case .fork: return fork ?? false
         case .archived: return archived ?? false
         case .hasOwner: return owner != nil
+        case .isTemplate: return isTemplate ?? false
         }
       },
       text: { field in

@@ -1,5 +1,7 @@
 import Foundation
+import GitHub
 import Mustache
+import Paging
 import TestSupport
 import Testing
 
@@ -63,5 +65,31 @@ struct CardFieldTests {
   @Test func namesAreUniqueAndNumberedInOrder() {
     #expect(Set(CardField.allCases.map(\.name)).count == CardField.allCases.count)
     for field in CardField.allCases { #expect(CardField.schema.field(named: field.name) == field.rawValue) }
+  }
+
+  @Test func aTemplateRepositorySaysSoInItsFactsLine() throws {
+    func card(template: Bool) throws -> String {
+      let repository = Repository(
+        number: { $0 == .id ? 7 : 1 }, flag: { $0 == .isTemplate ? template : false },
+        text: { field in
+          switch field {
+          case .fullName: return "octo/starter"
+          case .updatedAt: return "2026-11-01T00:00:00Z"
+          default: return nil
+          }
+        }, topics: [])
+      let batch = ListBatch(
+        cursor: 0, items: [PositionedItem(position: 1, item: repository)], nextCursor: nil, total: 1,
+        state: .end(.noMoreResults(1)))
+      let view = BatchView(
+        batch: batch, kind: .search(SearchQuery(text: "starter")), batchSize: 20, prefetchMargin: 5,
+        largestStars: 1, now: 1_795_003_200)
+      let templates = try Routes.loadTemplates(directory: try ProcessRunner.packageRoot() + "/Templates")
+      var rendered: [UInt8] = []
+      try templates.render("partials/cards", view.mustacheValue, into: &rendered)
+      return String(decoding: rendered, as: UTF8.self)
+    }
+    #expect(try card(template: true).contains(" · Template · updated"))
+    #expect(try !card(template: false).contains("Template"))
   }
 }
