@@ -43,15 +43,17 @@ final class CardBatch: MustacheRows {
   let largestStars: Int
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
-  /// Each card's repository and what more than one field derives from it.
+  /// Each card's repository, read in place (`repositories[row]`) at each use: a copy of a
+  /// repository costs a reference count, which the render would pay per field.
+  private let repositories: [Repository]
+  /// What more than one field of each card derives from its repository (plain values).
   private let rows: [Row]
 
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
 
-  /// One card's repository and the derived facts more than one field uses.
+  /// The derived facts more than one field of a card uses.
   private struct Row: Sendable {
-    let repository: Repository
     let position: Int
     /// The owner's login is `ownerLogin`, or without an owner, the first `loginPrefix` bytes of
     /// `fullName` (its part before `/`).
@@ -67,6 +69,7 @@ final class CardBatch: MustacheRows {
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
+    repositories = items.map(\.item)
     rows = items.map { item in
       let repository = item.item
       let hasOwner = repository[.hasOwner]
@@ -82,7 +85,7 @@ final class CardBatch: MustacheRows {
         repository.withUTF8(.pushedAt, { _ in true }) != nil
         ? .pushedAt : repository.withUTF8(.updatedAt, { _ in true }) != nil ? .updatedAt : nil
       return Row(
-        repository: repository, position: item.position, loginPrefix: prefix,
+        position: item.position, loginPrefix: prefix,
         ownerID: hasOwner ? repository[.ownerID] : 0, updated: updated)
     }
   }
@@ -102,18 +105,17 @@ final class CardBatch: MustacheRows {
   }
 
   private func count(of field: CardField, _ card: Row, row: Int) -> Int {
-    let repository = card.repository
     /// 1 when `text` is present and not empty.
-    func some(_ text: Repository.Text) -> Int { repository.withUTF8(text) { $0.isEmpty ? 0 : 1 } ?? 0 }
+    func some(_ text: Repository.Text) -> Int { repositories[row].withUTF8(text) { $0.isEmpty ? 0 : 1 } ?? 0 }
     switch field {
     case .prefetch: return trigger == row ? 1 : 0
     case .description: return some(.description)
     case .language, .languageClass: return some(.language)
     case .license: return some(.license)
-    case .archived: return repository[.archived] ? 1 : 0
-    case .fork: return repository[.fork] ? 1 : 0
-    case .template: return repository[.isTemplate] ? 1 : 0
-    case .topics: return min(repository.topicCount, Self.maxTopics)
+    case .archived: return repositories[row][.archived] ? 1 : 0
+    case .fork: return repositories[row][.fork] ? 1 : 0
+    case .template: return repositories[row][.isTemplate] ? 1 : 0
+    case .topics: return min(repositories[row].topicCount, Self.maxTopics)
     case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
     case .fullName: return some(.fullName)
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
@@ -127,54 +129,54 @@ final class CardBatch: MustacheRows {
 
   private func write(_ field: CardField, _ card: Row, row: Int, element: Int, to output: inout MustacheOutput)
   {
-    let repository = card.repository
     switch field {
-    case .id: output.append(repository[.id])
+    case .id: output.append(repositories[row][.id])
     case .position: output.append(card.position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
-    case .fullName: text(repository, .fullName, to: &output)
+    case .fullName: text(row, .fullName, to: &output)
     case .htmlURL:
-      if repository.withUTF8(.htmlURL, CardText.isWebLink) == true {
-        text(repository, .htmlURL, to: &output)
+      if repositories[row].withUTF8(.htmlURL, CardText.isWebLink) == true {
+        text(row, .htmlURL, to: &output)
       } else {
-        output.append(CardText.safeLink(repository[.htmlURL] ?? "", fallback: repository[.fullName] ?? ""))
+        output.append(
+          CardText.safeLink(repositories[row][.htmlURL] ?? "", fallback: repositories[row][.fullName] ?? ""))
       }
-    case .description: text(repository, .description, to: &output)
-    case .language: text(repository, .language, to: &output)
-    case .license: text(repository, .license, to: &output)
-    case .starsText: compact(repository[.stargazersCount], to: &output)
-    case .stars: output.append(repository[.stargazersCount])
-    case .forksLabel: counted(repository[.forksCount], "fork", to: &output)
-    case .issuesLabel: counted(repository[.openIssuesCount], "issue", to: &output)
+    case .description: text(row, .description, to: &output)
+    case .language: text(row, .language, to: &output)
+    case .license: text(row, .license, to: &output)
+    case .starsText: compact(repositories[row][.stargazersCount], to: &output)
+    case .stars: output.append(repositories[row][.stargazersCount])
+    case .forksLabel: counted(repositories[row][.forksCount], "fork", to: &output)
+    case .issuesLabel: counted(repositories[row][.openIssuesCount], "issue", to: &output)
     case .languageClass:
-      _ = repository.withUTF8(.language) { LanguageStyle.write(utf8: $0, to: &output) }
-    case .archived: output.append(literal: repository[.archived] ? "true" : "false")
-    case .fork: output.append(literal: repository[.fork] ? "true" : "false")
-    case .template: output.append(literal: repository[.isTemplate] ? "true" : "false")
+      _ = repositories[row].withUTF8(.language) { LanguageStyle.write(utf8: $0, to: &output) }
+    case .archived: output.append(literal: repositories[row][.archived] ? "true" : "false")
+    case .fork: output.append(literal: repositories[row][.fork] ? "true" : "false")
+    case .template: output.append(literal: repositories[row][.isTemplate] ? "true" : "false")
     case .topics:
-      if element < min(repository.topicCount, Self.maxTopics) {
-        repository.withTopicUTF8(element) { output.append(utf8: $0) }
+      if element < min(repositories[row].topicCount, Self.maxTopics) {
+        repositories[row].withTopicUTF8(element) { output.append(utf8: $0) }
       }
     case .updatedISO:
-      if let updated = card.updated { text(repository, updated, to: &output) }
+      if let updated = card.updated { text(row, updated, to: &output) }
     case .updatedText:
       if let updated = card.updated,
-        let unix = repository.withUTF8(updated, Formatting.unixSeconds(utf8:)) ?? nil
+        let unix = repositories[row].withUTF8(updated, Formatting.unixSeconds(utf8:)) ?? nil
       {
         TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
           Formatting.relative(unix, now: now, into: &$0)
         }
       }
     case .barPercent:
-      output.append(CardText.barPercent(stars: repository[.stargazersCount], largest: largestStars))
-    case .barBand: output.append(CardText.band(repository[.stargazersCount]))
-    case .ownerLogin: login(card) { output.append(utf8: $0) }
+      output.append(CardText.barPercent(stars: repositories[row][.stargazersCount], largest: largestStars))
+    case .barBand: output.append(CardText.band(repositories[row][.stargazersCount]))
+    case .ownerLogin: login(row) { output.append(utf8: $0) }
     case .ownerPage:
       output.append(literal: "/owners/")
-      login(card) { writeEncoded($0, to: &output) }
+      login(row) { writeEncoded($0, to: &output) }
     case .ownerInitials:
-      login(card) { CardText.writeInitials(utf8: $0, to: &output) }
+      login(row) { CardText.writeInitials(utf8: $0, to: &output) }
     case .ownerAvatar, .ownerAvatar2x:
       guard card.ownerID > 0 else { return }
       output.append(literal: "/avatars/")
@@ -182,23 +184,23 @@ final class CardBatch: MustacheRows {
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
       output.append(literal: "/fragments/stars/")
-      login(card) { writeEncoded($0, to: &output) }
+      login(row) { writeEncoded($0, to: &output) }
       output.append(byte: UInt8(ascii: "/"))
-      _ = repository.withUTF8(.name) { writeEncoded($0, to: &output) }
+      _ = repositories[row].withUTF8(.name) { writeEncoded($0, to: &output) }
     }
   }
 
   /// `body` with the card's owner login (see `Row.loginPrefix`); not called when there is none.
-  private func login(_ card: Row, _ body: (Span<UInt8>) -> Void) {
-    guard let prefix = card.loginPrefix else {
-      _ = card.repository.withUTF8(.ownerLogin, body)
+  private func login(_ row: Int, _ body: (Span<UInt8>) -> Void) {
+    guard let prefix = rows[row].loginPrefix else {
+      _ = repositories[row].withUTF8(.ownerLogin, body)
       return
     }
-    _ = card.repository.withUTF8(.fullName) { body($0.extracting(0..<prefix)) }
+    _ = repositories[row].withUTF8(.fullName) { body($0.extracting(0..<prefix)) }
   }
 
-  private func text(_ repository: Repository, _ field: Repository.Text, to output: inout MustacheOutput) {
-    _ = repository.withUTF8(field) { output.append(utf8: $0) }
+  private func text(_ row: Int, _ field: Repository.Text, to output: inout MustacheOutput) {
+    _ = repositories[row].withUTF8(field) { output.append(utf8: $0) }
   }
 
   private func compact(_ value: Int, to output: inout MustacheOutput) {

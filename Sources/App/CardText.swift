@@ -31,12 +31,11 @@ enum CardText {
 
   /// `isWebLink` of UTF-8 read in place.
   static func isWebLink(_ url: Span<UInt8>) -> Bool {
-    func starts(with prefix: String.UTF8View) -> Bool {
-      guard url.count >= prefix.count else { return false }
-      for (i, byte) in prefix.enumerated() where url[i] != byte { return false }
-      return true
-    }
-    return starts(with: "https://".utf8) || starts(with: "http://".utf8)
+    // "http" then "://" or "s://", byte by byte (this runs for every card).
+    func byte(_ i: Int, _ ascii: Unicode.Scalar) -> Bool { i < url.count && url[i] == UInt8(ascii: ascii) }
+    guard byte(0, "h"), byte(1, "t"), byte(2, "t"), byte(3, "p") else { return false }
+    let colon = byte(4, "s") ? 5 : 4
+    return byte(colon, ":") && byte(colon + 1, "/") && byte(colon + 2, "/")
   }
 
   /// Only http(s) links leave the page; anything else points at the repository on github.com.
