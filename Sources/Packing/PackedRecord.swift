@@ -23,9 +23,11 @@ public struct PackedRecord: Sendable, Hashable {
   /// Most texts one record holds (one presence bit each in a word).
   public static let maxTexts = 64
 
-  /// How many numbers, texts and list elements the record holds.
+  /// How many numbers the record holds.
   @inlinable public var numberCount: Int { storage.word(Layout.numberCount) }
+  /// How many texts the record holds (present or not).
   @inlinable public var textCount: Int { storage.word(Layout.textCount) }
+  /// How many list elements the record holds.
   @inlinable public var listCount: Int { storage.word(Layout.listCount) }
 
   /// The bytes the record's block occupies (for cache accounting).
@@ -65,10 +67,12 @@ public struct PackedRecord: Sendable, Hashable {
     return storage.withSlice(textCount + index, body)
   }
 
+  /// Records are equal when their blocks hold the same bytes (numbers, presence, texts, list).
   public static func == (a: PackedRecord, b: PackedRecord) -> Bool {
     a.storage === b.storage || a.storage.bytes.elementsEqual(b.storage.bytes)
   }
 
+  /// Hashes the block's bytes, as `==` compares them.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(bytes: storage.bytes)
   }
