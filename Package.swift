@@ -32,7 +32,8 @@ let package = Package(
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "SharedStore", dependencies: ["Redis"]),
-    .target(name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "SharedStore"]),
+    .target(name: "Packing"),
+    .target(name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"]),
     .target(name: "Paging"),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
@@ -67,7 +68,9 @@ let package = Package(
       name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "GitHubTests",
-      dependencies: ["GitHub", "CurlClient", "HTTP", "SharedStore", "TestSupport", "Redis", "GitHubDouble"]),
+      dependencies: [
+        "GitHub", "CurlClient", "HTTP", "Packing", "SharedStore", "TestSupport", "Redis", "GitHubDouble",
+      ]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),

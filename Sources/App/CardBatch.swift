@@ -3,12 +3,38 @@ import HTTP
 import Mustache
 import Paging
 
+/// The names `partials/card` reads, declared once and numbered: the template is bound to them when
+/// the library loads, so a card field is found by number. Startup refuses a name the template reads
+/// that is not here; `CardBatch.write` does not compile without a case for each; a test checks that
+/// the template reads every one, and that its header comment lists every one.
+enum CardField: Int, CaseIterable {
+  case id, position, setsize, prefetch, fullName, htmlURL, description, language, languageClass
+  case starsText, stars, forksLabel, issuesLabel, license, archived, fork, template, topics, updatedISO
+  case updatedText
+  case barPercent, barBand, ownerLogin, ownerPage, ownerInitials, ownerAvatar, ownerAvatar2x, stargazers
+
+  /// The name as templates write it: a dotted name for the nested ones (`bar.percent`).
+  var name: String {
+    switch self {
+    case .barPercent: return "bar.percent"
+    case .barBand: return "bar.band"
+    case .ownerLogin: return "owner.login"
+    case .ownerPage: return "owner.page"
+    case .ownerInitials: return "owner.initials"
+    case .ownerAvatar: return "owner.avatar"
+    case .ownerAvatar2x: return "owner.avatar2x"
+    default: return String(describing: self)
+    }
+  }
+
+  /// All fields, numbered by their raw values.
+  static let schema = MustacheSchema("card", names: allCases.map(\.name))
+}
+
 /// The cards of one batch, as rows of `partials/card` (bound to `CardField.schema`). Fields are
-/// written from each repository's block in place (`Repository.view`): nothing is allocated, copied or
-/// reference-counted per card.
+/// written from each repository's record in place (`Repository.withUTF8`): nothing is allocated per
+/// card.
 final class CardBatch: MustacheRows {
-  /// The batch's repositories. Held so that their blocks, which `rows` points into, stay alive.
-  let items: [PositionedItem<Repository>]
   /// The list size capped at 1000 (`aria-setsize`).
   let setsize: Int
   /// The index of the card that carries the prefetch trigger.
@@ -17,46 +43,50 @@ final class CardBatch: MustacheRows {
   let largestStars: Int
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
-  /// What each card reads, all plain values and pointers into `items`' blocks.
+  /// Each card's repository, read in place (`repositories[row]`) at each use: a copy of a
+  /// repository costs a reference count, which the render would pay per field.
+  private let repositories: [Repository]
+  /// What more than one field of each card derives from its repository (plain values).
   private let rows: [Row]
-
-  /// No text: what a field GitHub did not send reads as.
-  private static var none: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
 
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
 
-  /// One card's view and the derived texts more than one field uses.
-  // @unchecked Sendable: the pointers read blocks that are never written after they are made, and
-  // that the batch's `items` keep alive as long as any row can be read.
-  private struct Row: @unchecked Sendable {
-    let view: RepositoryView
+  /// The derived facts more than one field of a card uses.
+  private struct Row: Sendable {
     let position: Int
-    /// The owner's login; the full name's part before `/` when GitHub sent no owner.
-    let login: UnsafeBufferPointer<UInt8>
+    /// The owner's login is `ownerLogin`, or without an owner, the first `loginPrefix` bytes of
+    /// `fullName` (its part before `/`).
+    let loginPrefix: Int?
     /// The owner id; 0 without an owner.
     let ownerID: Int
-    /// `pushedAt`, or `updatedAt` when GitHub sent no push time.
-    let updated: UnsafeBufferPointer<UInt8>
+    /// `pushedAt`, or `updatedAt` when GitHub sent no push time; nil with neither.
+    let updated: Repository.Text?
   }
 
   init(items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int) {
-    self.items = items
     self.setsize = setsize
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
-    // Each view points into a repository `items` holds: valid for this object's whole life.
+    repositories = items.map(\.item)
     rows = items.map { item in
-      let view = item.item.view
-      let fullName = view.utf8(.fullName) ?? Self.none
-      let login =
-        view.utf8(.ownerLogin)
-        ?? UnsafeBufferPointer(
-          rebasing: fullName[..<(fullName.firstIndex(of: UInt8(ascii: "/")) ?? fullName.endIndex)])
+      let repository = item.item
+      let hasOwner = repository[.hasOwner]
+      let prefix =
+        hasOwner
+        ? nil
+        : repository.withUTF8(.fullName) { name in
+          var end = 0
+          while end < name.count && name[end] != UInt8(ascii: "/") { end += 1 }
+          return end
+        } ?? 0
+      let updated: Repository.Text? =
+        repository.withUTF8(.pushedAt, { _ in true }) != nil
+        ? .pushedAt : repository.withUTF8(.updatedAt, { _ in true }) != nil ? .updatedAt : nil
       return Row(
-        view: view, position: item.position, login: login, ownerID: view.hasOwner ? view.ownerID : 0,
-        updated: view.utf8(.pushedAt) ?? view.utf8(.updatedAt) ?? Self.none)
+        position: item.position, loginPrefix: prefix,
+        ownerID: hasOwner ? repository[.ownerID] : 0, updated: updated)
     }
   }
 
@@ -75,78 +105,78 @@ final class CardBatch: MustacheRows {
   }
 
   private func count(of field: CardField, _ card: Row, row: Int) -> Int {
-    let view = card.view
+    /// 1 when `text` is present and not empty.
+    func some(_ text: Repository.Text) -> Int { repositories[row].withUTF8(text) { $0.isEmpty ? 0 : 1 } ?? 0 }
     switch field {
     case .prefetch: return trigger == row ? 1 : 0
-    case .description: return view.utf8(.description)?.isEmpty == false ? 1 : 0
-    case .language, .languageClass: return view.utf8(.language)?.isEmpty == false ? 1 : 0
-    case .license: return view.utf8(.license)?.isEmpty == false ? 1 : 0
-    case .archived: return view.archived ? 1 : 0
-    case .fork: return view.fork ? 1 : 0
-    case .topics: return min(view.topicCount, Self.maxTopics)
+    case .description: return some(.description)
+    case .language, .languageClass: return some(.language)
+    case .license: return some(.license)
+    case .archived: return repositories[row][.archived] ? 1 : 0
+    case .fork: return repositories[row][.fork] ? 1 : 0
+    case .template: return repositories[row][.isTemplate] ? 1 : 0
+    case .topics: return min(repositories[row].topicCount, Self.maxTopics)
     case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
-    case .name: return view.utf8(.name)?.isEmpty == false ? 1 : 0
-    case .fullName: return view.utf8(.fullName)?.isEmpty == false ? 1 : 0
+    case .fullName: return some(.fullName)
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
       // Always some text (initials fall back to "?", the page to "/owners/").
       return 1
-    case .id, .position, .setsize, .starsText, .stars, .forksText, .issuesText, .updatedISO, .barPercent,
-      .barBand, .htmlURL, .stargazers, .forksLabel, .issuesLabel:
+    case .id, .position, .setsize, .starsText, .stars, .updatedISO, .barPercent, .barBand, .htmlURL,
+      .stargazers, .forksLabel, .issuesLabel:
       return 1
     }
   }
 
   private func write(_ field: CardField, _ card: Row, row: Int, element: Int, to output: inout MustacheOutput)
   {
-    let view = card.view
     switch field {
-    case .id: output.append(view.id)
+    case .id: output.append(repositories[row][.id])
     case .position: output.append(card.position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
-    case .name: text(view.utf8(.name), to: &output)
-    case .fullName: text(view.utf8(.fullName), to: &output)
+    case .fullName: text(row, .fullName, to: &output)
     case .htmlURL:
-      let url = view.utf8(.htmlURL) ?? Self.none
-      if CardText.isWebLink(url) {
-        output.append(utf8: url)
+      if repositories[row].withUTF8(.htmlURL, CardText.isWebLink) == true {
+        text(row, .htmlURL, to: &output)
       } else {
-        let fullName = view.utf8(.fullName).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        output.append(CardText.safeLink(String(decoding: url, as: UTF8.self), fallback: fullName))
+        output.append(
+          CardText.safeLink(repositories[row][.htmlURL] ?? "", fallback: repositories[row][.fullName] ?? ""))
       }
-    case .description: text(view.utf8(.description), to: &output)
-    case .language: text(view.utf8(.language), to: &output)
-    case .license: text(view.utf8(.license), to: &output)
-    case .starsText: compact(view.stargazersCount, to: &output)
-    case .stars: output.append(view.stargazersCount)
-    case .forksText: compact(view.forksCount, to: &output)
-    case .issuesText: compact(view.openIssuesCount, to: &output)
-    case .forksLabel: counted(view.forksCount, "fork", to: &output)
-    case .issuesLabel: counted(view.openIssuesCount, "issue", to: &output)
+    case .description: text(row, .description, to: &output)
+    case .language: text(row, .language, to: &output)
+    case .license: text(row, .license, to: &output)
+    case .starsText: compact(repositories[row][.stargazersCount], to: &output)
+    case .stars: output.append(repositories[row][.stargazersCount])
+    case .forksLabel: counted(repositories[row][.forksCount], "fork", to: &output)
+    case .issuesLabel: counted(repositories[row][.openIssuesCount], "issue", to: &output)
     case .languageClass:
-      if let language = view.utf8(.language) {
-        LanguageStyle.write(utf8: language, to: &output)
-      }
-    case .archived: output.append(literal: view.archived ? "true" : "false")
-    case .fork: output.append(literal: view.fork ? "true" : "false")
+      _ = repositories[row].withUTF8(.language) { LanguageStyle.write(utf8: $0, to: &output) }
+    case .archived: output.append(literal: repositories[row][.archived] ? "true" : "false")
+    case .fork: output.append(literal: repositories[row][.fork] ? "true" : "false")
+    case .template: output.append(literal: repositories[row][.isTemplate] ? "true" : "false")
     case .topics:
-      if element < min(view.topicCount, Self.maxTopics) { output.append(utf8: view.topic(element)) }
-    case .updatedISO: output.append(utf8: card.updated)
+      if element < min(repositories[row].topicCount, Self.maxTopics) {
+        repositories[row].withTopicUTF8(element) { output.append(utf8: $0) }
+      }
+    case .updatedISO:
+      if let updated = card.updated { text(row, updated, to: &output) }
     case .updatedText:
-      if let unix = Formatting.unixSeconds(utf8: card.updated) {
+      if let updated = card.updated,
+        let unix = repositories[row].withUTF8(updated, Formatting.unixSeconds(utf8:)) ?? nil
+      {
         TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
           Formatting.relative(unix, now: now, into: &$0)
         }
       }
     case .barPercent:
-      output.append(CardText.barPercent(stars: view.stargazersCount, largest: largestStars))
-    case .barBand: output.append(CardText.band(view.stargazersCount))
-    case .ownerLogin: output.append(utf8: card.login)
+      output.append(CardText.barPercent(stars: repositories[row][.stargazersCount], largest: largestStars))
+    case .barBand: output.append(CardText.band(repositories[row][.stargazersCount]))
+    case .ownerLogin: login(row) { output.append(utf8: $0) }
     case .ownerPage:
       output.append(literal: "/owners/")
-      writeEncoded(card.login, to: &output)
+      login(row) { writeEncoded($0, to: &output) }
     case .ownerInitials:
-      CardText.writeInitials(utf8: card.login, to: &output)
+      login(row) { CardText.writeInitials(utf8: $0, to: &output) }
     case .ownerAvatar, .ownerAvatar2x:
       guard card.ownerID > 0 else { return }
       output.append(literal: "/avatars/")
@@ -154,14 +184,23 @@ final class CardBatch: MustacheRows {
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
       output.append(literal: "/fragments/stars/")
-      writeEncoded(card.login, to: &output)
+      login(row) { writeEncoded($0, to: &output) }
       output.append(byte: UInt8(ascii: "/"))
-      writeEncoded(view.utf8(.name) ?? Self.none, to: &output)
+      _ = repositories[row].withUTF8(.name) { writeEncoded($0, to: &output) }
     }
   }
 
-  private func text(_ utf8: UnsafeBufferPointer<UInt8>?, to output: inout MustacheOutput) {
-    if let utf8 { output.append(utf8: utf8) }
+  /// `body` with the card's owner login (see `Row.loginPrefix`); not called when there is none.
+  private func login(_ row: Int, _ body: (Span<UInt8>) -> Void) {
+    guard let prefix = rows[row].loginPrefix else {
+      _ = repositories[row].withUTF8(.ownerLogin, body)
+      return
+    }
+    _ = repositories[row].withUTF8(.fullName) { body($0.extracting(0..<prefix)) }
+  }
+
+  private func text(_ row: Int, _ field: Repository.Text, to output: inout MustacheOutput) {
+    _ = repositories[row].withUTF8(field) { output.append(utf8: $0) }
   }
 
   private func compact(_ value: Int, to output: inout MustacheOutput) {
@@ -177,11 +216,18 @@ final class CardBatch: MustacheRows {
   }
 
   /// `utf8` percent-encoded; written whole when encoding would not change it (the usual case).
-  private func writeEncoded(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout MustacheOutput) {
-    if utf8.allSatisfy(URLEncoding.isUnreserved) {
+  private func writeEncoded(_ utf8: Span<UInt8>, to output: inout MustacheOutput) {
+    var unreserved = true
+    for i in utf8.indices where !URLEncoding.isUnreserved(utf8[i]) {
+      unreserved = false
+      break
+    }
+    if unreserved {
       output.append(utf8: utf8)
     } else {
-      URLEncoding.percentEncode(utf8: utf8) { output.append(byte: $0) }
+      for i in utf8.indices {
+        URLEncoding.percentEncode(utf8: CollectionOfOne(utf8[i])) { output.append(byte: $0) }
+      }
     }
   }
 }

@@ -29,6 +29,15 @@ enum CardText {
     url.starts(with: "https://".utf8) || url.starts(with: "http://".utf8)
   }
 
+  /// `isWebLink` of UTF-8 read in place.
+  static func isWebLink(_ url: Span<UInt8>) -> Bool {
+    // "http" then "://" or "s://", byte by byte (this runs for every card).
+    func byte(_ i: Int, _ ascii: Unicode.Scalar) -> Bool { i < url.count && url[i] == UInt8(ascii: ascii) }
+    guard byte(0, "h"), byte(1, "t"), byte(2, "t"), byte(3, "p") else { return false }
+    let colon = byte(4, "s") ? 5 : 4
+    return byte(colon, ":") && byte(colon + 1, "/") && byte(colon + 2, "/")
+  }
+
   /// Only http(s) links leave the page; anything else points at the repository on github.com.
   static func safeLink(_ url: String, fallback fullName: String) -> String {
     if isWebLink(url.utf8) { return url }
@@ -56,30 +65,32 @@ enum CardText {
 
   /// `initials` for an ASCII login (every GitHub login), without intermediate strings.
   private static func asciiInitials(_ login: String) -> String {
-    TextBuilder.make(capacity: 2) { out in
-      var login = login
-      login.withUTF8 { asciiInitials($0, into: &out) }
-    }
+    TextBuilder.make(capacity: 2) { asciiInitials(login.utf8.span, into: &$0) }
   }
 
   /// `initials` of a login's UTF-8 bytes, appended to a render's output; an ASCII login's without
   /// making a `String`.
-  static func writeInitials(utf8 login: UnsafeBufferPointer<UInt8>, to output: inout MustacheOutput) {
-    guard login.allSatisfy({ $0 < 0x80 }) else {
-      return output.append(initials(String(decoding: login, as: UTF8.self)))
+  static func writeInitials(utf8 login: Span<UInt8>, to output: inout MustacheOutput) {
+    for i in login.indices where login[i] >= 0x80 {
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(login.count)
+      for i in login.indices { bytes.append(login[i]) }
+      return output.append(initials(String(decoding: bytes, as: UTF8.self)))
     }
     TextBuilder.write(capacity: 2, to: &output) { asciiInitials(login, into: &$0) }
   }
 
   /// The initials of an ASCII login's bytes: the first byte after each `-`, `_` or `.` (and the
   /// first), at most two, upper-cased; the first byte when there is none; `?` for an empty login.
-  private static func asciiInitials(_ login: UnsafeBufferPointer<UInt8>, into out: inout TextBuilder) {
-    guard let first = login.first else {
+  private static func asciiInitials(_ login: Span<UInt8>, into out: inout TextBuilder) {
+    guard !login.isEmpty else {
       out.byte(UInt8(ascii: "?"))
       return
     }
+    let first = login[0]
     var atStart = true
-    for byte in login where out.count < 2 {
+    for i in login.indices where out.count < 2 {
+      let byte = login[i]
       if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") {
         atStart = true
       } else if atStart {

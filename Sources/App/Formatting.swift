@@ -1,4 +1,5 @@
 import HTTP
+import Mustache
 
 /// Number and time formatting for the views, by integer arithmetic (no formatters on the hot path).
 enum Formatting {
@@ -67,17 +68,16 @@ enum Formatting {
 
   /// Unix seconds of an ISO 8601 UTC time such as `2025-11-19T12:34:56Z`; nil when malformed.
   static func unixSeconds(iso: String) -> Int? {
-    // Native strings are read in place; a foreign one is copied first.
-    iso.utf8.withContiguousStorageIfAvailable(unixSeconds(utf8:))
-      ?? Array(iso.utf8).withUnsafeBufferPointer(unixSeconds(utf8:))
+    unixSeconds(utf8: iso.utf8.span)
   }
 
   /// `unixSeconds(iso:)` of UTF-8 bytes the caller holds.
-  static func unixSeconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  static func unixSeconds(utf8 bytes: Span<UInt8>) -> Int? {
     guard bytes.count >= 19 else { return nil }
     func number(_ start: Int, _ count: Int) -> Int? {
       var result = 0
-      for b in bytes[start..<(start + count)] {
+      for i in start..<(start + count) {
+        let b = bytes[i]
         guard b >= 48 && b <= 57 else { return nil }
         result = result * 10 + Int(b - 48)
       }

@@ -38,33 +38,31 @@ enum LanguageStyle {
 
   /// `lang-swift` for a known language, `lang-other-N` otherwise.
   static func className(_ language: String) -> String {
-    var language = language
-    return language.withUTF8 { utf8 in
-      TextBuilder.make(capacity: maxClassLength) { write(utf8: utf8, into: &$0) }
-    }
+    TextBuilder.make(capacity: maxClassLength) { write(utf8: language.utf8.span, into: &$0) }
   }
 
   /// `className` of a language's UTF-8, appended to a render's output without making a `String`.
-  static func write(utf8 language: UnsafeBufferPointer<UInt8>, to output: inout MustacheOutput) {
+  static func write(utf8 language: Span<UInt8>, to output: inout MustacheOutput) {
     TextBuilder.write(capacity: maxClassLength, to: &output) { write(utf8: language, into: &$0) }
   }
 
   /// The longest class name: the known ones, and `lang-other-N`.
   private static let maxClassLength = known.reduce(12) { max($0, $1.className.utf8CodeUnitCount) }
 
-  private static func write(utf8 language: UnsafeBufferPointer<UInt8>, into out: inout TextBuilder) {
-    for entry in known where entry.language.utf8CodeUnitCount == language.count {
-      // A StaticString's bytes are valid for its whole length.
-      let name = UnsafeBufferPointer(start: entry.language.utf8Start, count: entry.language.utf8CodeUnitCount)
-      if name.elementsEqual(language) {
+  /// The known languages' names as bytes, in the order of `known`.
+  private static let knownNames = known.map { Array("\($0.language)".utf8) }
+
+  private static func write(utf8 language: Span<UInt8>, into out: inout TextBuilder) {
+    for (entry, name) in zip(known, knownNames) where name.count == language.count {
+      if name.indices.allSatisfy({ name[$0] == language[$0] }) {
         out.ascii(entry.className)
         return
       }
     }
     // FNV-1a (32-bit): the same language gets the same colour on every card and every run.
     var hash: UInt32 = 0x811c_9dc5
-    for byte in language {
-      hash ^= UInt32(byte)
+    for i in language.indices {
+      hash ^= UInt32(language[i])
       hash &*= 0x0100_0193
     }
     out.ascii("lang-other-")

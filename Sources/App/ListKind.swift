@@ -1,5 +1,6 @@
 import GitHub
 import HTTP
+import Mustache
 
 /// Which list a page or fragment shows: a search, or one owner's repositories by stars. Both run on
 /// the same Paging machinery and templates; they differ in the upstream query and their URLs.
@@ -50,32 +51,20 @@ enum ListKind: Sendable, Hashable {
     let capacity =
       prefix.utf8CodeUnitCount + 2 + 3 * query.text.utf8.count + 14 + 3 * (sort.utf8.count + order.utf8.count)
       + lastCount
-    return String(unsafeUninitializedCapacity: capacity) { out in
-      // Writes at most `capacity` bytes, by the bound above.
-      var count = 0
-      func put(_ byte: UInt8) {
-        out[count] = byte
-        count += 1
-      }
-      func put(_ text: StaticString) {
-        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        for byte in bytes { put(byte) }
-      }
-      put(prefix)
-      put("q=")
-      URLEncoding.percentEncode(query.text, put)
+    return TextBuilder.make(capacity: capacity) { out in
+      out.ascii(prefix)
+      out.ascii("q=")
+      URLEncoding.percentEncode(query.text) { out.byte($0) }
       if query.sort != nil {
-        put("&sort=")
-        URLEncoding.percentEncode(sort, put)
-        put("&order=")
-        URLEncoding.percentEncode(order, put)
+        out.ascii("&sort=")
+        URLEncoding.percentEncode(sort) { out.byte($0) }
+        out.ascii("&order=")
+        URLEncoding.percentEncode(order) { out.byte($0) }
       }
       if let (name, value) = last {
-        put(name)
-        var digits = String(value)
-        digits.withUTF8 { for byte in $0 { put(byte) } }
+        out.ascii(name)
+        out.decimal(value)
       }
-      return count
     }
   }
 }

@@ -160,13 +160,13 @@ extension Routes {
   static let placeholderAvatar = Array(
     #"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1" viewBox="0 0 1 1"/>"#.utf8)
 
-  /// The upstream ETag when it is a plain quoted one, else an FNV-1a hash of the bytes.
+  /// The upstream ETag when it is a plain quoted one, else the server's entity tag of the bytes.
   static func strongETag(_ avatar: Avatar) -> String {
     if let etag = avatar.etag, etag.hasPrefix("\""), etag.hasSuffix("\""), etag.count <= 80,
       etag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
     {
       return etag
     }
-    return "\"" + String(FNV1a.hash(avatar.bytes), radix: 16) + "\""
+    return ContentNegotiation.entityTag(for: avatar.bytes)
   }
 }

@@ -73,7 +73,7 @@ struct SearchParameters: Sendable {
 
   /// Which of the parameters read here `raw` names once decoded, if any; a name without escapes is
   /// compared as it is.
-  private static func name(_ raw: UnsafeBufferPointer<UInt8>) -> Name? {
+  private static func name(_ raw: Span<UInt8>) -> Name? {
     guard let decoded = URLEncoding.percentDecode(raw, plusAsSpace: true) else { return nil }
     switch decoded {
     case "q": return .q

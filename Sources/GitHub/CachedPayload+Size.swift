@@ -1,3 +1,5 @@
+import Packing
+
 /// What a cached payload occupies in memory, roughly: the cache bound is about the process's memory,
 /// so entries are charged for the values kept, not for the JSON they came from (a 100-item search
 /// page is ~530 KB of JSON, most of it URLs the models drop, but far less once decoded).
@@ -5,7 +7,7 @@ extension SearchPage {
   /// Estimated bytes held by this page: string bytes plus per-value overheads.
   var estimatedBytes: Int {
     var total = 128
-    for item in items { total += PayloadSize.repositoryOverhead + item.storage.bytes.count }
+    for item in items { total += PayloadSize.repositoryOverhead + item.record.byteCount }
     for (rel, url) in links { total += PayloadSize.string(rel) + PayloadSize.string(url) }
     return total
   }

@@ -7,16 +7,14 @@ import HTTP
 enum JSONRepair {
   /// `body` mended, or `body` itself when it needed nothing.
   static func repaired(_ body: [UInt8]) -> [UInt8] {
-    // The pointer is used only inside the closure, while `body` keeps its bytes alive; every index
-    // read is checked against `count` first.
-    body.withUnsafeBufferPointer { repaired($0) } ?? body
+    repaired(body.span) ?? body
   }
 
   private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
   private static let replacementEscape = Array(#"\uFFFD"#.utf8)
 
   /// The mended bytes, or nil when nothing needed mending (then no copy is made).
-  private static func repaired(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+  private static func repaired(_ bytes: Span<UInt8>) -> [UInt8]? {
     var out: [UInt8]? = nil
     var copied = 0  // bytes[copied..<i] are still to be appended to `out`
     var inString = false
@@ -28,7 +26,7 @@ enum JSONRepair {
         out = []
         out?.reserveCapacity(n + 16)
       }
-      out?.append(contentsOf: bytes[copied..<i])
+      out?.append(bytes, copied..<i)
       out?.append(contentsOf: replacement)
       i += skip
       copied = i
@@ -79,13 +77,13 @@ enum JSONRepair {
       }
     }
     guard var result = out else { return nil }
-    result.append(contentsOf: bytes[copied..<n])
+    result.append(bytes, copied..<n)
     return result
   }
 
   /// The length of the valid UTF-8 sequence starting at `i` (a non-ASCII lead), or minus the length
   /// of its longest valid prefix when it is broken (at least one byte is then replaced).
-  private static func validSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+  private static func validSequenceLength(_ bytes: Span<UInt8>, _ i: Int) -> Int {
     let lead = bytes[i]
     let count: Int
     var low: UInt8 = 0x80
@@ -110,7 +108,7 @@ enum JSONRepair {
   }
 
   /// The value of four hex digits at `start`, or nil.
-  private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+  private static func hex4(_ bytes: Span<UInt8>, _ start: Int) -> Int? {
     guard start + 4 <= bytes.count else { return nil }
     var value = 0
     for k in start..<start + 4 {
@@ -118,5 +116,13 @@ enum JSONRepair {
       value = value << 4 | Int(digit)
     }
     return value
+  }
+}
+
+extension Array<UInt8> {
+  /// Appends `bytes[range]` (the repairs' and redactions' unchanged runs).
+  mutating func append(_ bytes: Span<UInt8>, _ range: Range<Int>) {
+    reserveCapacity(count + range.count)
+    for k in range { append(bytes[k]) }
   }
 }

@@ -1,3 +1,5 @@
+import HTTP
+import Packing
 import SharedStore
 
 /// A cache entry as it travels through a shared store: the value with its ETag, when it stops
@@ -73,6 +75,7 @@ enum PayloadCodec {
     writer.bool(page.incompleteResults)
     writer.signed(page.page)
     writer.signed(page.perPage)
+    writer.unsigned(repositoryLayout)
     writer.array(page.links.sorted { $0.key < $1.key }) { writer, link in
       writer.string(link.key)
       writer.string(link.value)
@@ -83,6 +86,7 @@ enum PayloadCodec {
   static func readSearchPage(_ reader: inout ByteReader) -> SearchPage? {
     guard let total = reader.signed(), total >= 0, let incomplete = reader.bool(),
       let page = reader.signed(), page >= 1, let perPage = reader.signed(), (1...maxItems).contains(perPage),
+      reader.unsigned() == repositoryLayout,
       let links = reader.array(
         max: maxLinks,
         { reader -> (String, String)? in
@@ -98,61 +102,21 @@ enum PayloadCodec {
       links: Dictionary(links, uniquingKeysWith: { $1 }), page: page, perPage: perPage)
   }
 
+  /// The repositories' declared layout, hashed: a page written under another declaration of
+  /// `Repository`'s fields is a miss.
+  private static let repositoryLayout = FNV1a.hash(Repository.layout.utf8)
+
+  /// Every declared field of `item` (`Repository.Number`, `Flag`, `Text`, the topics), derived from
+  /// the declaration: a new field needs nothing here.
   private static func write(_ item: Repository, to writer: inout ByteWriter) {
-    writer.signed(item.id)
-    writer.string(item.name)
-    writer.string(item.fullName)
-    writer.bool(item.owner != nil)
-    if let owner = item.owner {
-      writer.string(owner.login)
-      writer.signed(owner.id)
-      writer.string(owner.avatarURL)
-      writer.string(owner.htmlURL)
-      writer.string(owner.type)
-    }
-    writer.string(item.htmlURL)
-    writer.optionalString(item.description)
-    writer.bool(item.fork)
-    writer.optionalString(item.language)
-    writer.signed(item.stargazersCount)
-    writer.signed(item.forksCount)
-    writer.signed(item.openIssuesCount)
-    writer.array(item.topics) { $0.string($1) }
-    writer.optionalString(item.license)
-    writer.string(item.createdAt)
-    writer.string(item.updatedAt)
-    writer.optionalString(item.pushedAt)
-    writer.optionalString(item.homepage)
-    writer.bool(item.archived)
+    writer.record(item.record)
   }
 
   private static func readRepository(_ reader: inout ByteReader) -> Repository? {
-    guard let id = reader.signed(), let name = reader.string(maxBytes: 256),
-      let fullName = reader.string(maxBytes: 512), let hasOwner = reader.bool()
-    else { return nil }
-    var owner: RepositoryOwner?
-    if hasOwner {
-      guard let login = reader.string(maxBytes: 256), let ownerID = reader.signed(),
-        let avatarURL = reader.string(maxBytes: maxURLBytes),
-        let ownerURL = reader.string(maxBytes: maxURLBytes),
-        let type = reader.string(maxBytes: 64)
-      else { return nil }
-      owner = RepositoryOwner(login: login, id: ownerID, avatarURL: avatarURL, htmlURL: ownerURL, type: type)
-    }
-    guard let htmlURL = reader.string(maxBytes: maxURLBytes),
-      let description = reader.optionalString(maxBytes: maxTextBytes), let fork = reader.bool(),
-      let language = reader.optionalString(maxBytes: 256), let stars = reader.signed(),
-      let forks = reader.signed(), let issues = reader.signed(),
-      let topics = reader.array(max: maxTopics, { $0.string(maxBytes: 256) }),
-      let license = reader.optionalString(maxBytes: 256), let created = reader.string(maxBytes: 64),
-      let updated = reader.string(maxBytes: 64), let pushed = reader.optionalString(maxBytes: 64),
-      let homepage = reader.optionalString(maxBytes: maxURLBytes), let archived = reader.bool()
-    else { return nil }
-    return Repository(
-      id: id, name: name, fullName: fullName, owner: owner, htmlURL: htmlURL, description: description,
-      fork: fork, language: language, stargazersCount: stars, forksCount: forks, openIssuesCount: issues,
-      topics: topics, license: license, createdAt: created, updatedAt: updated, pushedAt: pushed,
-      homepage: homepage, archived: archived)
+    reader.record(
+      numbers: Repository.numberSlots, texts: Repository.Text.allCases.count, maxTextBytes: maxTextBytes,
+      maxList: maxTopics, maxListBytes: 256
+    ).flatMap(Repository.init(record:))
   }
 
   // MARK: - Star histories
@@ -174,5 +138,31 @@ enum PayloadCodec {
       return StarWeek(week: week, total: total, days: days, weekStart: start)
     }
     return weeks.map { StarHistory(weeks: $0) }
+  }
+}
+
+extension ByteWriter {
+  /// A record: its numbers, its optional texts and its list (read back with `ByteReader.record`).
+  mutating func record(_ record: PackedRecord) {
+    array(0..<record.numberCount) { $0.signed(record.number($1)) }
+    array(0..<record.textCount) { $0.optionalString(record.string($1)) }
+    array(0..<record.listCount) { $0.string(record.listString($1)) }
+  }
+}
+
+extension ByteReader {
+  /// A record of exactly `numbers` numbers and `texts` texts (of at most `maxTextBytes` each) and a
+  /// list of at most `maxList` elements of at most `maxListBytes` each; nil for anything else, so a
+  /// record of another shape (an older layout) is refused.
+  mutating func record(
+    numbers: Int, texts: Int, maxTextBytes: Int, maxList: Int, maxListBytes: Int
+  ) -> PackedRecord? {
+    guard texts <= PackedRecord.maxTexts,
+      let numberValues = array(max: numbers, { $0.signed() }), numberValues.count == numbers,
+      let textValues = array(max: texts, { $0.optionalString(maxBytes: maxTextBytes) }),
+      textValues.count == texts,
+      let list = array(max: maxList, { $0.string(maxBytes: maxListBytes) })
+    else { return nil }
+    return PackedRecord(numbers: numberValues, texts: textValues, list: list)
   }
 }

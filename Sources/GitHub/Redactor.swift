@@ -24,7 +24,7 @@ public struct Redactor: Sendable {
     guard !secrets.isEmpty else { return text }
     var text = text
     // The buffer lives for the closure only; `redacted` checks every index against its count.
-    let replaced: [UInt8]? = text.withUTF8 { redacted($0) }
+    let replaced: [UInt8]? = text.withUTF8 { redacted($0.span) }
     return replaced.map { String(decoding: $0, as: UTF8.self) } ?? text
   }
 
@@ -32,22 +32,20 @@ public struct Redactor: Sendable {
   /// short after the token's first bytes would otherwise slip past `redact(_:)` with part of it).
   func redact(_ body: [UInt8]) -> [UInt8] {
     guard !secrets.isEmpty else { return body }
-    // As above: read only within the closure, indices checked.
-    return body.withUnsafeBufferPointer { redacted($0) } ?? body
+    return redacted(body.span) ?? body
   }
 
   /// Replaces every occurrence in `buffer[start...]` in place; no allocation when there is none.
   public func redact(_ buffer: inout [UInt8], from start: Int) {
     guard !secrets.isEmpty, start >= 0, start < buffer.count else { return }
-    // Read only within the closure; `redacted` checks every index against the slice's count.
-    let tail = buffer.withUnsafeBufferPointer { redacted(UnsafeBufferPointer(rebasing: $0[start...])) }
+    let tail = redacted(buffer.span.extracting(start...))
     if let tail { buffer.replaceSubrange(start..., with: tail) }
   }
 
   private static let marker = Array("[redacted]".utf8)
 
   /// The bytes with every occurrence replaced by `[redacted]`, or nil when there is none.
-  private func redacted(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+  private func redacted(_ bytes: Span<UInt8>) -> [UInt8]? {
     var out: [UInt8]? = nil
     var copied = 0
     var i = 0
@@ -57,18 +55,18 @@ public struct Redactor: Sendable {
         continue
       }
       if out == nil { out = [] }
-      out?.append(contentsOf: bytes[copied..<i])
+      out?.append(bytes, copied..<i)
       out?.append(contentsOf: Self.marker)
       i = end
       copied = end
     }
     guard var result = out else { return nil }
-    result.append(contentsOf: bytes[copied...])
+    result.append(bytes, copied..<bytes.count)
     return result
   }
 
   /// Where an occurrence of any secret starting at `start` ends (the longest), or nil.
-  private func match(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+  private func match(_ bytes: Span<UInt8>, at start: Int) -> Int? {
     // One secret (the server's token, the access log's case) is checked without the loop.
     if secrets.count == 1 { return match(bytes, at: start, secret: secrets[0]) }
     var end: Int? = nil
@@ -79,7 +77,7 @@ public struct Redactor: Sendable {
   }
 
   /// Where an occurrence of `secret` starting at `start` ends, or nil.
-  private func match(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, secret: [UInt8]) -> Int? {
+  private func match(_ bytes: Span<UInt8>, at start: Int, secret: [UInt8]) -> Int? {
     var i = start
     for expected in secret {
       guard i < bytes.count else { return nil }
@@ -102,7 +100,7 @@ public struct Redactor: Sendable {
   }
 
   /// The value of `digits` hex digits at `start` if it fits a byte, else nil.
-  private func hex(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, digits: Int) -> UInt8? {
+  private func hex(_ bytes: Span<UInt8>, _ start: Int, digits: Int) -> UInt8? {
     guard start + digits <= bytes.count else { return nil }
     var value = 0
     for k in start..<start + digits {

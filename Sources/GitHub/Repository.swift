@@ -1,3 +1,5 @@
+import Packing
+
 /// The owner of a repository as search results show it.
 public struct RepositoryOwner: Sendable, Hashable {
   /// The account name.
@@ -21,112 +23,130 @@ public struct RepositoryOwner: Sendable, Hashable {
   }
 }
 
-/// One repository from a search result. Immutable, and cheap to copy and to read:
-/// - every field lives in one block of memory that all copies share, so a copy (a batch takes 20 from
-///   the cached pages for every answer) is one reference count, not one per string;
-/// - `view` reads the fields in place, as UTF-8 and numbers, with no reference counting at all: the
-///   card renderer reads a dozen fields of each card per request, on every loop thread at once.
+/// One repository from a search result: its fields are declared once, by kind, in `Number`, `Flag`
+/// and `Text` (plus the topics). Everything else derives from those cases: `init` asks for every
+/// case (a new case does not compile until the decoder gives it), the shared cache stores every case
+/// (`PayloadCodec`), and the tests round-trip every case.
 ///
-/// The `String` properties are made from the block when read.
+/// Immutable and cheap to copy: the fields live in one `PackedRecord` that all copies share, and a
+/// text is read in place (`withUTF8`), which is how the card renderer reads a dozen fields of each
+/// card per request.
 ///
 /// ```swift
-/// let view = repository.view  // valid while `repository` (or any copy of it) lives
-/// let name = view.utf8(.fullName)  // "apple/swift" as bytes
+/// let stars = repository[.stargazersCount]
+/// let language = repository[.language]  // String?
+/// repository.withUTF8(.fullName) { output.append(utf8: $0) }  // "apple/swift", no String made
 /// ```
 public struct Repository: Sendable, Identifiable, Hashable {
-  @usableFromInline let storage: RepositoryStorage
+  /// The whole-number fields.
+  public enum Number: Int, CaseIterable, Sendable {
+    case id, stargazersCount, forksCount, openIssuesCount, ownerID
+  }
+
+  /// The yes/no fields.
+  public enum Flag: Int, CaseIterable, Sendable {
+    case fork, archived, hasOwner, isTemplate
+  }
+
+  /// The text fields; nil (absent) differs from empty. The owner's are nil without an owner.
+  public enum Text: Int, CaseIterable, Sendable {
+    case name, fullName, htmlURL, description, language, license, createdAt, updatedAt, pushedAt, homepage
+    case ownerLogin, ownerAvatarURL, ownerHTMLURL, ownerType
+  }
+
+  /// The fields' slots: numbers first, then the flags as one number, then the texts and the topics.
+  @usableFromInline let record: PackedRecord
+
+  /// A repository with every field given by the closures, which are asked once per case.
+  public init(
+    number: (Number) -> Int, flag: (Flag) -> Bool, text: (Text) -> String?, topics: [String]
+  ) {
+    var flags = 0
+    for field in Flag.allCases where flag(field) { flags |= 1 << field.rawValue }
+    record = PackedRecord(
+      numbers: Number.allCases.map(number) + [flags], texts: Text.allCases.map(text), list: topics)
+  }
+
+  /// A repository from a record of the declared shape (`PayloadCodec`), or nil for another shape.
+  init?(record: PackedRecord) {
+    guard record.numberCount == Self.numberSlots, record.textCount == Text.allCases.count else { return nil }
+    self.record = record
+  }
+
+  /// How many numbers the record holds: the `Number`s and one word of flags.
+  static let numberSlots = Number.allCases.count + 1
+
+  /// The declared fields' names in order: the shared cache keys its format to them, so entries
+  /// written with another declaration are misses, never misread.
+  static let layout =
+    (Number.allCases.map { "\($0)" } + Flag.allCases.map { "\($0)" } + Text.allCases.map { "\($0)" })
+    .joined(separator: ",")
+
+  /// A whole-number field.
+  @inlinable public subscript(_ field: Number) -> Int { record.number(field.rawValue) }
+  /// A yes/no field.
+  @inlinable public subscript(_ field: Flag) -> Bool {
+    record.number(Number.allCases.count) & (1 << field.rawValue) != 0
+  }
+  /// A text field, nil when absent.
+  public subscript(_ field: Text) -> String? { record.string(field.rawValue) }
+
+  /// `body` with the UTF-8 of `field`, read in place; nil (and `body` not called) when absent.
+  @inlinable public func withUTF8<Result>(_ field: Text, _ body: (Span<UInt8>) -> Result) -> Result? {
+    record.withUTF8(field.rawValue, body)
+  }
+
+  /// How many topics there are.
+  @inlinable public var topicCount: Int { record.listCount }
+
+  /// `body` with the UTF-8 of topic `index` (`0..<topicCount`), read in place.
+  @inlinable public func withTopicUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+    record.withListUTF8(index, body)
+  }
 
   /// GitHub's numeric id, stable across renames; used for de-duplication.
-  public var id: Int { view.id }
+  public var id: Int { self[.id] }
   /// The short name.
-  public var name: String { string(.name) }
+  public var name: String { self[.name] ?? "" }
   /// `owner/name`.
-  public var fullName: String { string(.fullName) }
+  public var fullName: String { self[.fullName] ?? "" }
   /// The owner; GitHub marks it nullable.
   public var owner: RepositoryOwner? {
-    guard view.hasOwner else { return nil }
+    guard self[.hasOwner] else { return nil }
     return RepositoryOwner(
-      login: string(.ownerLogin), id: view.ownerID, avatarURL: string(.ownerAvatarURL),
-      htmlURL: string(.ownerHTMLURL), type: string(.ownerType))
+      login: self[.ownerLogin] ?? "", id: self[.ownerID], avatarURL: self[.ownerAvatarURL] ?? "",
+      htmlURL: self[.ownerHTMLURL] ?? "", type: self[.ownerType] ?? "")
   }
   /// The owner's login, nil without an owner: one string, where `owner` makes all four of its own.
-  public var ownerLogin: String? { optional(.ownerLogin) }
+  public var ownerLogin: String? { self[.ownerLogin] }
   /// The owner's id, nil without an owner.
-  public var ownerID: Int? { view.hasOwner ? view.ownerID : nil }
+  public var ownerID: Int? { self[.hasOwner] ? self[.ownerID] : nil }
   /// The repository's page on github.com.
-  public var htmlURL: String { string(.htmlURL) }
+  public var htmlURL: String { self[.htmlURL] ?? "" }
   /// The description, if any.
-  public var description: String? { optional(.description) }
+  public var description: String? { self[.description] }
   /// Whether this is a fork.
-  public var fork: Bool { view.fork }
+  public var fork: Bool { self[.fork] }
   /// The main language, if detected.
-  public var language: String? { optional(.language) }
+  public var language: String? { self[.language] }
   /// Stargazer count at search time.
-  public var stargazersCount: Int { view.stargazersCount }
+  public var stargazersCount: Int { self[.stargazersCount] }
   /// Fork count.
-  public var forksCount: Int { view.forksCount }
+  public var forksCount: Int { self[.forksCount] }
   /// Open issues and pull requests.
-  public var openIssuesCount: Int { view.openIssuesCount }
+  public var openIssuesCount: Int { self[.openIssuesCount] }
   /// Topics; empty when absent (older responses have none).
-  public var topics: [String] {
-    let view = view
-    return (0..<view.topicCount).map { String(decoding: view.topic($0), as: UTF8.self) }
-  }
+  public var topics: [String] { (0..<topicCount).map(record.listString) }
   /// The license's SPDX id, or its name when GitHub has no SPDX id for it.
-  public var license: String? { optional(.license) }
+  public var license: String? { self[.license] }
   /// ISO-8601 creation time.
-  public var createdAt: String { string(.createdAt) }
+  public var createdAt: String { self[.createdAt] ?? "" }
   /// ISO-8601 last update time.
-  public var updatedAt: String { string(.updatedAt) }
+  public var updatedAt: String { self[.updatedAt] ?? "" }
   /// ISO-8601 last push time, if any.
-  public var pushedAt: String? { optional(.pushedAt) }
+  public var pushedAt: String? { self[.pushedAt] }
   /// The homepage, nil when absent or empty.
-  public var homepage: String? { optional(.homepage) }
+  public var homepage: String? { self[.homepage] }
   /// Whether the repository is archived (false when the field is absent).
-  public var archived: Bool { view.archived }
-
-  /// The fields read in place. Valid only while this repository, or a copy of it, is alive: the
-  /// caller keeps one for as long as it reads the view.
-  @inlinable public var view: RepositoryView { RepositoryView(storage.base) }
-
-  /// A repository from its parts.
-  public init(
-    id: Int, name: String, fullName: String, owner: RepositoryOwner?, htmlURL: String,
-    description: String?, fork: Bool, language: String?, stargazersCount: Int, forksCount: Int,
-    openIssuesCount: Int, topics: [String], license: String?, createdAt: String, updatedAt: String,
-    pushedAt: String?, homepage: String?, archived: Bool
-  ) {
-    var texts = [String?](repeating: nil, count: RepositoryView.Text.allCases.count)
-    for (field, text) in [
-      (.name, name), (.fullName, fullName), (.htmlURL, htmlURL), (.description, description),
-      (.language, language), (.license, license), (.createdAt, createdAt), (.updatedAt, updatedAt),
-      (.pushedAt, pushedAt), (.homepage, homepage), (.ownerLogin, owner?.login),
-      (.ownerAvatarURL, owner?.avatarURL), (.ownerHTMLURL, owner?.htmlURL), (.ownerType, owner?.type),
-    ] as [(RepositoryView.Text, String?)] {
-      texts[field.rawValue] = text
-    }
-    storage = RepositoryStorage(
-      numbers: [id, stargazersCount, forksCount, openIssuesCount, owner?.id ?? 0],
-      flags: (fork ? RepositoryView.forkFlag : 0) | (archived ? RepositoryView.archivedFlag : 0)
-        | (owner == nil ? 0 : RepositoryView.ownerFlag),
-      texts: texts, topics: topics)
-  }
-
-  private func string(_ field: RepositoryView.Text) -> String {
-    view.utf8(field).map { String(decoding: $0, as: UTF8.self) } ?? ""
-  }
-
-  private func optional(_ field: RepositoryView.Text) -> String? {
-    view.utf8(field).map { String(decoding: $0, as: UTF8.self) }
-  }
-
-  /// Equal when every field is equal.
-  public static func == (a: Repository, b: Repository) -> Bool {
-    a.storage === b.storage || a.storage.bytes.elementsEqual(b.storage.bytes)
-  }
-
-  /// Hashes every field.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(bytes: storage.bytes)
-  }
+  public var archived: Bool { self[.archived] }
 }

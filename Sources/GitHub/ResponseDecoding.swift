@@ -195,12 +195,13 @@ private struct RepositoryDTO: Decodable {
   let pushedAt: String?
   let homepage: String?
   let archived: Bool?
+  let isTemplate: Bool?
 
   enum CodingKeys: String, CodingKey {
     case id, name, fullName = "full_name", owner, htmlURL = "html_url", description, fork, language
     case stargazersCount = "stargazers_count", forksCount = "forks_count"
     case openIssuesCount = "open_issues_count", topics, license, createdAt = "created_at"
-    case updatedAt = "updated_at", pushedAt = "pushed_at", homepage, archived
+    case updatedAt = "updated_at", pushedAt = "pushed_at", homepage, archived, isTemplate = "is_template"
   }
 
   init(from decoder: any Decoder) throws {
@@ -223,18 +224,50 @@ private struct RepositoryDTO: Decodable {
     pushedAt = try c.decodeIfPresent(String.self, forKey: .pushedAt)
     homepage = try c.decodeIfPresent(String.self, forKey: .homepage)
     archived = try c.decodeIfPresent(Bool.self, forKey: .archived)
+    isTemplate = try c.decodeIfPresent(Bool.self, forKey: .isTemplate)
   }
 
+  /// The model, every declared field answered here: a new `Repository` field does not compile until
+  /// it is decoded above and given below.
   func model(_ text: UpstreamText) -> Repository {
+    let owner = owner?.model(text)
     let homepage = text.clean(homepage)
     return Repository(
-      id: id, name: text.clean(name), fullName: text.clean(fullName), owner: owner?.model(text),
-      htmlURL: text.clean(htmlURL), description: text.clean(description), fork: fork ?? false,
-      language: text.clean(language), stargazersCount: stargazersCount, forksCount: forksCount,
-      openIssuesCount: openIssuesCount, topics: (topics ?? []).map(text.clean),
-      license: text.clean(license?.label), createdAt: text.clean(createdAt), updatedAt: text.clean(updatedAt),
-      pushedAt: text.clean(pushedAt), homepage: homepage?.isEmpty == false ? homepage : nil,
-      archived: archived ?? false)
+      number: { field in
+        switch field {
+        case .id: return id
+        case .stargazersCount: return stargazersCount
+        case .forksCount: return forksCount
+        case .openIssuesCount: return openIssuesCount
+        case .ownerID: return owner?.id ?? 0
+        }
+      },
+      flag: { field in
+        switch field {
+        case .fork: return fork ?? false
+        case .archived: return archived ?? false
+        case .hasOwner: return owner != nil
+        case .isTemplate: return isTemplate ?? false
+        }
+      },
+      text: { field in
+        switch field {
+        case .name: return text.clean(name)
+        case .fullName: return text.clean(fullName)
+        case .htmlURL: return text.clean(htmlURL)
+        case .description: return text.clean(description)
+        case .language: return text.clean(language)
+        case .license: return text.clean(license?.label)
+        case .createdAt: return text.clean(createdAt)
+        case .updatedAt: return text.clean(updatedAt)
+        case .pushedAt: return text.clean(pushedAt)
+        case .homepage: return homepage?.isEmpty == false ? homepage : nil
+        case .ownerLogin: return owner?.login
+        case .ownerAvatarURL: return owner?.avatarURL
+        case .ownerHTMLURL: return owner?.htmlURL
+        case .ownerType: return owner?.type
+        }
+      }, topics: (topics ?? []).map(text.clean))
   }
 }
 

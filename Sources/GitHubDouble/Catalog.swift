@@ -49,6 +49,9 @@ public struct CatalogRepository: Sendable, Equatable {
   public let defaultBranch: String
   /// Whether GitHub Pages is on.
   public let hasPages: Bool
+  /// Whether it is a template repository: about 1 in 40, derived from the id so that the generator's
+  /// sequence, and with it every other value of the catalog, stays as it was.
+  public var isTemplate: Bool { SplitMix64.mix(UInt64(truncatingIfNeeded: id) ^ 0x7465_6D70) % 40 == 0 }
   /// Whether only its owner (with a `repo`-scoped token) may see it.
   public internal(set) var isPrivate = false
 }

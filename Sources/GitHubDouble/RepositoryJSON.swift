@@ -152,7 +152,7 @@ struct RepositoryJSON {
       w.null()
     }
     w.field("allow_forking", true)
-    w.field("is_template", false)
+    w.field("is_template", r.isTemplate)
     w.field("web_commit_signoff_required", false)
     if !legacy {
       w.key("topics")

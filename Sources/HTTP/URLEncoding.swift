@@ -41,6 +41,12 @@ public enum URLEncoding {
     return String(validating: out, as: UTF8.self)
   }
 
+  /// `percentDecode` of UTF-8 read in place (`forEachQueryItem`'s pairs).
+  public static func percentDecode(_ bytes: Span<UInt8>, plusAsSpace: Bool = false) -> String? {
+    // The buffer is only read during the call, while the span's owner keeps it alive.
+    bytes.withUnsafeBufferPointer { percentDecode($0, plusAsSpace: plusAsSpace) }
+  }
+
   private static func percentDecode(_ bytes: [UInt8], plusAsSpace: Bool) -> String? {
     // The array's buffer is only read during the call.
     bytes.withUnsafeBufferPointer { percentDecode($0, plusAsSpace: plusAsSpace) }
@@ -125,7 +131,7 @@ public enum URLEncoding {
   /// skipped (a pair without `=` has an empty value). It scans the bytes in place and builds nothing,
   /// so a route that wants a few parameters decodes only those; the buffers live for the call only.
   public static func forEachQueryItem(
-    _ query: Substring, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+    _ query: Substring, _ body: (Span<UInt8>, Span<UInt8>) -> Void
   ) {
     var query = query
     query.withUTF8 { bytes in
@@ -136,9 +142,7 @@ public enum URLEncoding {
         if start < end {
           var equals = start
           while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-          body(
-            UnsafeBufferPointer(rebasing: bytes[start..<equals]),
-            UnsafeBufferPointer(rebasing: bytes[min(equals + 1, end)..<end]))
+          body(bytes.span.extracting(start..<equals), bytes.span.extracting(min(equals + 1, end)..<end))
         }
         start = end + 1
       }

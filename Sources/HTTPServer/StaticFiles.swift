@@ -239,8 +239,9 @@ public final class StaticFiles: Sendable {
   )
     -> Entry
   {
+    // The name's fingerprint, and the one entity-tag hash every answer uses.
     let hash = Self.contentHash(bytes)
-    let etag = "\"\(hash)\(String(bytes.count, radix: 16))\""
+    let etag = ContentNegotiation.entityTag(for: bytes)
     let type = MediaTypes.type(forFileName: Substring(relative))
     let inMemory = bytes.count <= memoryCacheMaxFileBytes
     var packed: [UInt8]?

@@ -104,6 +104,13 @@ public struct MustacheOutput: ~Copyable {
     escapes ? appendEscaped(utf8: text) : appendRaw(text)
   }
 
+  /// UTF-8 text read in place, escaped when the tag escapes: a row's field written without making a
+  /// `String` or touching a pointer.
+  @inlinable public mutating func append(utf8 text: Span<UInt8>) {
+    // The buffer is only read during this call, while the span's owner keeps it alive.
+    text.withUnsafeBufferPointer { append(utf8: $0) }
+  }
+
   /// An integer in decimal, written straight into the output two digits at a time.
   public mutating func append(_ value: Int) {
     var magnitude = value.magnitude

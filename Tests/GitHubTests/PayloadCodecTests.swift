@@ -7,23 +7,41 @@ import Testing
   "Shared cache encoding: round trips, and malformed or foreign bytes are misses", .timeLimit(.minutes(3))
 )
 struct PayloadCodecTests {
-  static let owner = RepositoryOwner(
-    login: "zoë", id: 7, avatarURL: "https://avatars.githubusercontent.com/u/7?v=4",
-    htmlURL: "https://github.com/zo%C3%AB", type: "User")
-
-  static func repository(_ id: Int, owner: RepositoryOwner? = owner) -> Repository {
+  /// A repository with every declared field set (owner ones nil without `owner`), absent and
+  /// empty texts mixed in by `id`.
+  static func repository(_ id: Int, owner: Bool = true) -> Repository {
     Repository(
-      id: id, name: "r\(id)", fullName: "zoë/r\(id)", owner: owner, htmlURL: "https://github.com/zoë/r\(id)",
-      description: id.isMultiple(of: 2) ? nil : "<b>emoji 🚀</b> \"quoted\"", fork: id.isMultiple(of: 3),
-      language: id.isMultiple(of: 5) ? nil : "Swift", stargazersCount: id * 1000, forksCount: -1,
-      openIssuesCount: Int.max, topics: id.isMultiple(of: 2) ? [] : ["cli", "日本語"],
-      license: "MIT", createdAt: "2020-01-01T00:00:00Z", updatedAt: "2021-01-01T00:00:00Z",
-      pushedAt: id.isMultiple(of: 4) ? nil : "2022-01-01T00:00:00Z", homepage: nil, archived: id == 3)
+      number: { field in field == .ownerID && !owner ? 0 : id * 1000 + field.rawValue - 500 },
+      flag: { field in field == .hasOwner ? owner : (id + field.rawValue).isMultiple(of: 3) },
+      text: { field in
+        let ownerField = [.ownerLogin, .ownerAvatarURL, .ownerHTMLURL, .ownerType].contains(field)
+        if ownerField && !owner { return nil }
+        switch (id + field.rawValue) % 4 {
+        case 0: return nil
+        case 1: return ""
+        default: return "<b>\(field) \(id)</b> \"zoë\" 🚀"
+        }
+      }, topics: id.isMultiple(of: 2) ? [] : ["cli", "日本語"])
+  }
+
+  @Test func everyDeclaredFieldRoundTrips() throws {
+    let entry = try #require(PayloadCodec.decode(Self.encoded(Self.page), as: SearchPage.self))
+    for (decoded, original) in zip(entry.payload.items, Self.page.items) {
+      for field in Repository.Number.allCases { #expect(decoded[field] == original[field], "\(field)") }
+      for field in Repository.Flag.allCases { #expect(decoded[field] == original[field], "\(field)") }
+      for field in Repository.Text.allCases { #expect(decoded[field] == original[field], "\(field)") }
+      #expect(decoded.topics == original.topics)
+    }
+    // Every field took an absent, an empty and a present value somewhere on the page.
+    for field in Repository.Text.allCases {
+      let values = Set(Self.page.items.map { $0[field].map { $0.isEmpty ? "empty" : "text" } ?? "nil" })
+      #expect(values == ["nil", "empty", "text"], "\(field)")
+    }
   }
 
   static let page = SearchPage(
     totalCount: 4242, incompleteResults: true,
-    items: (1...30).map { repository($0, owner: $0 == 9 ? nil : owner) },
+    items: (1...30).map { repository($0, owner: $0 != 9) },
     links: ["next": "https://api.github.com/search/repositories?q=a&page=3", "prev": "https://x/1"], page: 2,
     perPage: 30)
 
@@ -47,8 +65,9 @@ struct PayloadCodecTests {
     #expect(page.totalCount == 4242 && page.incompleteResults && page.page == 2 && page.perPage == 30)
     #expect(entry.etag == "W/\"abc\"")
     #expect(entry.expires == 1_700_000_060.5 && entry.storedAt == 1_700_000_000)
-    // Compact: far smaller than the JSON GitHub sends for 30 items (about 160 KB).
-    #expect(bytes.count < 30 * 400)
+    // Compact: far smaller than the JSON GitHub sends for 30 items (about 160 KB), though every
+    // field of the fixture is filled.
+    #expect(bytes.count < 30 * 700)
   }
 
   @Test func historyRoundTrips() throws {

@@ -81,7 +81,8 @@ import Testing
     #expect(items.map(\.value) == ["a b!", "x", "", "v", "20"])
     var raw: [String] = []
     URLEncoding.forEachQueryItem("a=1&&b&c=%41=") {
-      raw.append(String(decoding: $0, as: UTF8.self) + "|" + String(decoding: $1, as: UTF8.self))
+      let (name, value) = ($0.withUnsafeBufferPointer(Array.init), $1.withUnsafeBufferPointer(Array.init))
+      raw.append(String(decoding: name, as: UTF8.self) + "|" + String(decoding: value, as: UTF8.self))
     }
     #expect(raw == ["a|1", "b|", "c|%41="])
     #expect(URLEncoding.percentDecode("a+b", plusAsSpace: false) == "a+b")

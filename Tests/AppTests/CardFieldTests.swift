@@ -1,0 +1,95 @@
+import Foundation
+import GitHub
+import Mustache
+import Paging
+import TestSupport
+import Testing
+
+@testable import App
+
+/// `CardField` is the one declaration of what a card shows: `partials/card` reads every field (no
+/// dead field), reads nothing else (startup also refuses that), and its header comment documents every
+/// field and nothing else.
+@Suite("Card fields: declared once, read and documented by partials/card", .timeLimit(.minutes(1)))
+struct CardFieldTests {
+  /// The card template's source: its header comment and its markup.
+  static func card() throws -> (comment: String, markup: String) {
+    let root = try ProcessRunner.packageRoot()
+    let source = try String(contentsOfFile: root + "/Templates/partials/card.mustache", encoding: .utf8)
+    let start = try #require(source.range(of: "{{!"))
+    let end = try #require(source.range(of: "}}", range: start.upperBound..<source.endIndex))
+    return (String(source[start.upperBound..<end.lowerBound]), String(source[end.upperBound...]))
+  }
+
+  /// The names the markup's tags read (`{{x}}`, `{{{x}}}`, `{{#x}}`, `{{^x}}`, `{{/x}}`, `{{&x}}`), `.` aside.
+  static func namesRead(_ markup: String) -> Set<String> {
+    var names: Set<String> = []
+    var rest = markup[...]
+    while let open = rest.range(of: "{{"),
+      let close = rest.range(of: "}}", range: open.upperBound..<rest.endIndex)
+    {
+      var tag = rest[open.upperBound..<close.lowerBound]
+      while let first = tag.first, "{#^/&".contains(first) { tag = tag.dropFirst() }
+      let name = tag.trimmingCharacters(in: .whitespaces)
+      if name != "." && !name.isEmpty { names.insert(name) }
+      rest = rest[close.upperBound...]
+    }
+    return names
+  }
+
+  @Test func theTemplateReadsEveryFieldAndNothingElse() throws {
+    let read = Self.namesRead(try Self.card().markup)
+    let declared = Set(CardField.allCases.map(\.name))
+    #expect(
+      declared.subtracting(read).isEmpty, "declared but never read: \(declared.subtracting(read).sorted())")
+    #expect(
+      read.subtracting(declared).isEmpty, "read but not declared: \(read.subtracting(declared).sorted())")
+  }
+
+  @Test func theHeaderCommentDocumentsEveryField() throws {
+    // Documented fields are lines `      name: Type   what it is` in the comment.
+    let documented = Set(
+      try Self.card().comment.split(separator: "\n").compactMap { line -> String? in
+        let trimmed = line.drop { $0 == " " }
+        guard line.count - trimmed.count == 6, let colon = trimmed.firstIndex(of: ":") else { return nil }
+        let name = trimmed[..<colon]
+        return name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }) ? String(name) : nil
+      })
+    let declared = Set(CardField.allCases.map(\.name))
+    #expect(
+      documented == declared,
+      "undocumented: \(declared.subtracting(documented).sorted()); stale: \(documented.subtracting(declared).sorted())"
+    )
+  }
+
+  @Test func namesAreUniqueAndNumberedInOrder() {
+    #expect(Set(CardField.allCases.map(\.name)).count == CardField.allCases.count)
+    for field in CardField.allCases { #expect(CardField.schema.field(named: field.name) == field.rawValue) }
+  }
+
+  @Test func aTemplateRepositorySaysSoInItsFactsLine() throws {
+    func card(template: Bool) throws -> String {
+      let repository = Repository(
+        number: { $0 == .id ? 7 : 1 }, flag: { $0 == .isTemplate ? template : false },
+        text: { field in
+          switch field {
+          case .fullName: return "octo/starter"
+          case .updatedAt: return "2026-11-01T00:00:00Z"
+          default: return nil
+          }
+        }, topics: [])
+      let batch = ListBatch(
+        cursor: 0, items: [PositionedItem(position: 1, item: repository)], nextCursor: nil, total: 1,
+        state: .end(.noMoreResults(1)))
+      let view = BatchView(
+        batch: batch, kind: .search(SearchQuery(text: "starter")), batchSize: 20, prefetchMargin: 5,
+        largestStars: 1, now: 1_795_003_200)
+      let templates = try Routes.loadTemplates(directory: try ProcessRunner.packageRoot() + "/Templates")
+      var rendered: [UInt8] = []
+      try templates.render("partials/cards", view.mustacheValue, into: &rendered)
+      return String(decoding: rendered, as: UTF8.self)
+    }
+    #expect(try card(template: true).contains(" · Template · updated"))
+    #expect(try !card(template: false).contains("Template"))
+  }
+}

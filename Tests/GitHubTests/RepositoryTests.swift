@@ -1,0 +1,96 @@
+import Packing
+import Testing
+
+@testable import GitHub
+
+@Suite("Repository: every declared field read back from its one record, as strings and in place")
+struct RepositoryTests {
+  /// A repository whose every field is given by the dictionaries (absent keys: 0, false, nil).
+  static func make(
+    numbers: [Repository.Number: Int] = [:], flags: Set<Repository.Flag> = [],
+    texts: [Repository.Text: String] = [:],
+    topics: [String] = []
+  ) -> Repository {
+    Repository(
+      number: { numbers[$0] ?? 0 }, flag: { flags.contains($0) }, text: { texts[$0] }, topics: topics)
+  }
+
+  /// A repository where every field has a value of its own (distinct per case), built from the
+  /// declaration: a new case is covered without editing this.
+  static func everyField(seed: Int = 0) -> Repository {
+    Repository(
+      number: { seed * 100 + $0.rawValue * 7 - 3 }, flag: { ($0.rawValue + seed).isMultiple(of: 2) },
+      text: { "<\($0)> zoë 🚀 \(seed)" }, topics: ["cli", "日本語", ""])
+  }
+
+  static let owner = RepositoryOwner(
+    login: "zoë", id: 7, avatarURL: "https://a/u/7", htmlURL: "https://github.com/zo%C3%AB", type: "User")
+
+  @Test func everyDeclaredFieldReadsBackWhatWasGiven() {
+    let r = Self.everyField()
+    for field in Repository.Number.allCases { #expect(r[field] == field.rawValue * 7 - 3, "\(field)") }
+    for field in Repository.Flag.allCases {
+      #expect(r[field] == field.rawValue.isMultiple(of: 2), "\(field)")
+    }
+    for field in Repository.Text.allCases {
+      #expect(r[field] == "<\(field)> zoë 🚀 0", "\(field)")
+      #expect(r.withUTF8(field) { String(copying: $0) } == "<\(field)> zoë 🚀 0", "\(field) in place")
+    }
+    #expect(r.topics == ["cli", "日本語", ""])
+    #expect((0..<r.topicCount).map { i in r.withTopicUTF8(i) { String(copying: $0) } } == ["cli", "日本語", ""])
+  }
+
+  @Test func namedPropertiesReadTheDeclaredFields() {
+    let r = Self.make(
+      numbers: [.id: 42, .stargazersCount: Int.max, .forksCount: -1, .ownerID: 7], flags: [.fork, .hasOwner],
+      texts: [
+        .name: "r", .fullName: "zoë/r", .htmlURL: "https://github.com/zoë/r", .description: "<b>emoji 🚀</b>",
+        .language: "Swift", .license: "", .createdAt: "2020-01-01T00:00:00Z",
+        .updatedAt: "2021-01-01T00:00:00Z",
+        .ownerLogin: "zoë", .ownerAvatarURL: "https://a/u/7", .ownerHTMLURL: "https://github.com/zo%C3%AB",
+        .ownerType: "User",
+      ], topics: ["cli"])
+    #expect(r.id == 42 && r.name == "r" && r.fullName == "zoë/r" && r.htmlURL == "https://github.com/zoë/r")
+    #expect(r.description == "<b>emoji 🚀</b>" && r.language == "Swift" && r.license == "")
+    #expect(r.stargazersCount == Int.max && r.forksCount == -1 && r.openIssuesCount == 0)
+    #expect(r.createdAt == "2020-01-01T00:00:00Z" && r.updatedAt == "2021-01-01T00:00:00Z")
+    #expect(r.pushedAt == nil && r.homepage == nil)
+    #expect(r.fork && !r.archived)
+    #expect(r.owner == Self.owner)
+    #expect(r.ownerLogin == "zoë" && r.ownerID == 7)
+    #expect(r.topics == ["cli"])
+  }
+
+  @Test func absentIsNotEmpty() {
+    let r = Self.make(texts: [.description: ""])
+    #expect(r.description == "")
+    #expect(r.withUTF8(.description) { $0.count } == 0)
+    #expect(r.language == nil && r.withUTF8(.language) { _ in true } == nil)
+    #expect(r.owner == nil && r.ownerLogin == nil && r.ownerID == nil)
+    #expect(r.topics.isEmpty && r.topicCount == 0)
+  }
+
+  @Test func equalityAndHashingFollowTheFields() {
+    #expect(Self.everyField() == Self.everyField())
+    #expect(Set([Self.everyField(), Self.everyField()]).count == 1)
+    #expect(Self.everyField() != Self.everyField(seed: 1))
+    #expect(Self.make(texts: [.description: ""]) != Self.make(), "nil and empty differ")
+    #expect(Self.make(topics: ["ab"]) != Self.make(topics: ["a", "b"]), "topic boundaries count")
+    #expect(Self.make(flags: [.fork]) != Self.make())
+  }
+
+  @Test func aRecordOfAnotherShapeIsNotARepository() {
+    #expect(Repository(record: Self.everyField().record) == Self.everyField())
+    let short = PackedRecord(numbers: [1, 2], texts: [nil], list: [])
+    #expect(Repository(record: short) == nil)
+  }
+}
+
+extension String {
+  /// The text of UTF-8 read in place.
+  init(copying utf8: Span<UInt8>) {
+    var bytes: [UInt8] = []
+    for i in utf8.indices { bytes.append(utf8[i]) }
+    self.init(decoding: bytes, as: UTF8.self)
+  }
+}
