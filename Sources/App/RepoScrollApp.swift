@@ -38,12 +38,12 @@ public final class RepoScrollApp: Sendable {
   /// The Redis session store the app made (shared mode with sign-in), closed on shutdown.
   private let sessionStoreToClose: RedisSessionStore?
   /// The whole app as one handler (for in-process tests); the server runs the same one.
-  public let handler: HTTPHandler
+  let handler: HTTPHandler
 
   /// The GitHub client all routes share (its cache and rate-limit state live as long as the app).
-  public let client: GitHubClient
+  let client: GitHubClient
   /// Request counters for `/metrics`.
-  public let metrics: Metrics
+  let metrics: Metrics
 
   /// Loads templates and static files and builds the GitHub client (over libcurl unless `transport`
   /// is given; avatars then go through `avatarTransport`, or `transport` when that is nil).

@@ -15,9 +15,9 @@ public typealias HTTPMiddleware =
   @Sendable (HTTPRequest, RequestContext, _ next: HTTPHandler) async throws -> HTTPResponse
 
 /// Composition of middleware.
-public enum HTTPMiddlewares {
+enum HTTPMiddlewares {
   /// `handler` inside `steps`, the first step outermost; built once, not per request.
-  public static func compose(_ steps: [HTTPMiddleware], _ handler: @escaping HTTPHandler) -> HTTPHandler {
+  static func compose(_ steps: [HTTPMiddleware], _ handler: @escaping HTTPHandler) -> HTTPHandler {
     steps.reversed().reduce(handler) { next, step in
       { request, context in try await step(request, context, next) }
     }

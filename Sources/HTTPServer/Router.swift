@@ -104,9 +104,6 @@ public struct Router: Sendable {
   /// outermost: it sees the request first and the response last.
   public mutating func use(_ step: @escaping HTTPMiddleware) { middleware.append(step) }
 
-  /// The names of the routes, in the order they were added (the fallback's last).
-  public var routeNames: [String] { routes.map(\.name) + [fallbackRoute?.name ?? "other"] }
-
   private mutating func add(
     _ method: HTTPMethod?, _ pattern: String, _ name: String?, _ handler: @escaping HTTPHandler
   ) {

@@ -1,4 +1,3 @@
-import App
 import CurlClient
 import GitHub
 import GitHubDouble
@@ -7,6 +6,8 @@ import HTTPServer
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import App
 
 /// Access-log lines the app wrote, kept for assertions.
 final class LogLines: Sendable {

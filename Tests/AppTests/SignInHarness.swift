@@ -1,4 +1,3 @@
-import App
 import CurlClient
 import Foundation
 import GitHubDouble
@@ -7,6 +6,8 @@ import HTTPServer
 import Sessions
 import Synchronization
 import Testing
+
+@testable import App
 
 /// A clock the sign-in tests move by hand (Unix seconds).
 final class ManualClock: Sendable {

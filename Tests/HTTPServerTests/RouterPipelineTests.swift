@@ -63,11 +63,4 @@ import Testing
     guard case .bytes(let body) = response.body else { throw HTTPError(.internalServerError, "stream") }
     #expect(String(decoding: body, as: UTF8.self) == "file /files/a/b.js\n")
   }
-
-  @Test func theRoutesNamesAreTheRegisteredOnes() {
-    var router = Router()
-    router.get("/x", name: "x") { _, _ in .text(.ok, "") }
-    router.get("/y/{id}") { _, _ in .text(.ok, "") }
-    #expect(router.routeNames == ["x", "/y/{id}", "other"])
-  }
 }

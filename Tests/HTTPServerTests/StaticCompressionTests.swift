@@ -1,9 +1,10 @@
 import Compression
 import Foundation
 import HTTP
-import HTTPServer
 import TestSupport
 import Testing
+
+@testable import HTTPServer
 
 @Suite struct StaticCompressionTests {
   /// A stylesheet large enough to be worth a gzip form.
