@@ -121,7 +121,6 @@ struct PageHandler: Sendable {
         }
       }
     }
-    continuation.onTermination = { _ in work.cancel() }
     let ready =
       reload
       ? nil
@@ -131,7 +130,7 @@ struct PageHandler: Sendable {
         work.cancel()
       }
     if let fetched = ready {
-      continuation.finish()
+      // The stream is dropped unread; the task only finishes warming.
       var reader = reader
       view.batch = await firstBatch(fetched, kind, &reader)
       var body = head
@@ -144,6 +143,10 @@ struct PageHandler: Sendable {
       body.reserveCapacity(head.count + 4096 + fetched.batch.items.count * 2048)
       try pageEnd.render(view.mustacheValue, into: &body)
       return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
+    }
+    // A client that leaves before the end cancels the work, its upstream call and its warming.
+    continuation.onTermination = { termination in
+      if case .cancelled = termination { work.cancel() }
     }
     return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .stream(stream)), reader)
   }

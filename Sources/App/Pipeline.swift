@@ -1,7 +1,8 @@
 import HTTP
 import HTTPServer
 
-/// The steps every route goes through (`Router.use`), outermost first:
+/// The steps every routed answer goes through (`Router.use`; static files take their own lean path,
+/// see `StaticHandler`), outermost first:
 /// 1. `metered`: in-flight count, and requests and durations by route name (a streamed body counts
 ///    when its last chunk went out or the client left);
 /// 2. `delivery`: validators (`Validators`), and for HTML the ETag, 304, and gzip (`HTMLDelivery`);
@@ -11,7 +12,7 @@ import HTTPServer
 /// The server writes the access-log line for each request once its last byte is queued.
 enum Pipeline {
   /// The steps, outermost first.
-  static func steps(metrics: Metrics, accessLog: AccessLog?, clock: ContinuousClock = ContinuousClock())
+  static func steps(metrics: Metrics, accessLog: AccessLog?, clock: ContinuousClock)
     -> [HTTPMiddleware]
   {
     [metered(metrics, clock: clock), delivery, securityHeaders, errorAnswers(accessLog)]

@@ -172,7 +172,7 @@ public final class RepoScrollApp: Sendable {
     } catch {
       throw StartupError(description: "template error: \(configuration.templatesDirectory)/\(error)")
     }
-    handler = routes.router.handler
+    handler = routes.handler
   }
 
   /// What the handlers are made from, built once at startup.
@@ -195,6 +195,8 @@ public final class RepoScrollApp: Sendable {
       throws(TemplateRef.Missing) -> Routes
     {
       let now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+      // Request durations (the pipeline's metering and the static path).
+      let clock = ContinuousClock()
       let lists = ListBatches(
         client: client, batchSize: configuration.batchSize, prefetchMargin: configuration.prefetchMargin,
         lifetime: configuration.searchTTL, readAhead: readAhead, warming: warming, now: now)
@@ -210,9 +212,9 @@ public final class RepoScrollApp: Sendable {
         ops: OpsHandler(
           requests: metrics, processMetrics: ProcessMetrics(), readAhead: readAhead, warming: warming,
           client: client, sharedStore: sharedStore, draining: draining, now: now),
-        statics: StaticHandler(files: staticFiles, modules: modules),
+        statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, clock: clock),
         notFound: pages,
-        steps: Pipeline.steps(metrics: metrics, accessLog: accessLog))
+        steps: Pipeline.steps(metrics: metrics, accessLog: accessLog, clock: clock))
     }
   }
 

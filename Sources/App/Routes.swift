@@ -2,11 +2,11 @@ import HTTPServer
 import Mustache
 
 /// The route table: every route registered once, under the name that labels it in `/metrics`, and
-/// served by a handler that takes only what it uses; every answer goes through one pipeline
-/// (`Pipeline`). The sign-in routes exist only when sign-in is on.
+/// served by a handler that takes only what it uses; every answer but a static file's goes through
+/// one pipeline (`Pipeline`). The sign-in routes exist only when sign-in is on.
 ///
 /// ```swift
-/// let handler = routes.router.handler  // what the server runs
+/// let handler = routes.handler  // what the server runs
 /// ```
 struct Routes: Sendable {
   /// Every ES module in the static folder, and the ones the page loads (in order; they import the rest).
@@ -24,12 +24,21 @@ struct Routes: Sendable {
   /// The pipeline's steps, outermost first.
   let steps: [HTTPMiddleware]
 
-  /// The router with every route and the pipeline.
+  /// What the server runs: static files on their own lean path (`StaticHandler`), everything else
+  /// through the router.
+  var handler: HTTPHandler {
+    let statics = self.statics
+    let routed = router.handler
+    return { request, context in
+      if statics.serves(request) { return await statics.file(request) }
+      return try await routed(request, context)
+    }
+  }
+
+  /// The router with every route but the static files, and the pipeline.
   var router: Router {
     var router = Router()
     for step in steps { router.use(step) }
-    // First, so that the most frequent path is matched first.
-    router.any("/static/**", name: "static", statics.file)
     router.get("/", name: "page", pages.search)
     router.get("/fragments/results", name: "fragment", fragments.search)
     router.get("/owners/{login}", name: "owner", pages.owner)
