@@ -3,8 +3,8 @@ import HTTP
 /// Dispatches requests by method and path pattern, each route under a name given where it is
 /// registered, through one pipeline of middleware shared by every route.
 ///
-/// Patterns: literal segments match exactly, `{name}` matches one segment (percent-decoded into
-/// `RequestContext.parameters`), and a final `**` matches the rest of the path (`/static/**`).
+/// Patterns: literal segments match exactly, and `{name}` matches one segment (percent-decoded into
+/// `RequestContext.parameters`).
 /// The matched route's name is `RequestContext.route` inside the pipeline and the handler; a
 /// method the path does not allow is answered 405 under the name of the route the path matched.
 ///
@@ -25,19 +25,16 @@ public struct Router: Sendable {
   }
 
   private struct Route: Sendable {
-    /// nil: every method.
-    let method: HTTPMethod?
+    let method: HTTPMethod
     let name: String
     let segments: [Segment]
-    /// The pattern ends in `**`: `segments` is a prefix and the rest of the path may be anything.
-    let prefix: Bool
     let handler: HTTPHandler
 
     /// The decoded parameters if `path` matches; throws 400 for a bad escape in a parameter. The path
     /// is walked segment by segment in place (no array of its segments is built per request).
     func match(_ path: Substring, slashes: Int) throws(HTTPError) -> [String: String]? {
       // Counted first, so that a parameter is decoded only in a path of the pattern's length.
-      guard prefix ? slashes >= segments.count : slashes == segments.count - 1 else { return nil }
+      guard slashes == segments.count - 1 else { return nil }
       var parameters: [String: String] = [:]
       let utf8 = path.utf8
       var start = utf8.startIndex
@@ -45,8 +42,7 @@ public struct Router: Sendable {
         // `/` is ASCII, so every index found here falls on a character boundary.
         let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
         // Cannot happen once the slashes are counted; kept so that no index runs past the path.
-        if !prefix && (end == utf8.endIndex) != (number == segments.count - 1) { return nil }
-        if prefix && end == utf8.endIndex { return nil }
+        if (end == utf8.endIndex) != (number == segments.count - 1) { return nil }
         let part = Substring(utf8[start..<end])
         switch segment {
         case .literal(let text): if text != part { return nil }
@@ -63,8 +59,7 @@ public struct Router: Sendable {
     }
 
     func allows(_ method: HTTPMethod) -> Bool {
-      guard let own = self.method else { return true }
-      return own == method || (method == .head && own == .get)
+      self.method == method || (method == .head && self.method == .get)
     }
   }
 
@@ -90,11 +85,6 @@ public struct Router: Sendable {
     add(.delete, pattern, name, handler)
   }
 
-  /// Adds a route for every method (the handler answers the ones it does not serve itself).
-  public mutating func any(_ pattern: String, name: String? = nil, _ handler: @escaping HTTPHandler) {
-    add(nil, pattern, name, handler)
-  }
-
   /// Called when no route matches the path, under `name`; the default answers 404.
   public mutating func fallback(name: String = "other", _ handler: @escaping HTTPHandler) {
     fallbackRoute = (name, handler)
@@ -105,11 +95,9 @@ public struct Router: Sendable {
   public mutating func use(_ step: @escaping HTTPMiddleware) { middleware.append(step) }
 
   private mutating func add(
-    _ method: HTTPMethod?, _ pattern: String, _ name: String?, _ handler: @escaping HTTPHandler
+    _ method: HTTPMethod, _ pattern: String, _ name: String?, _ handler: @escaping HTTPHandler
   ) {
-    var parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
-    let prefix = parts.last == "**"
-    if prefix { parts.removeLast() }
+    let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
     let segments = parts.map { part -> Segment in
       if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
         return .parameter(String(part.dropFirst().dropLast()))
@@ -117,7 +105,7 @@ public struct Router: Sendable {
       return .literal(part)
     }
     routes.append(
-      Route(method: method, name: name ?? pattern, segments: segments, prefix: prefix, handler: handler))
+      Route(method: method, name: name ?? pattern, segments: segments, handler: handler))
   }
 
   /// The dispatching handler: matches the path, 405 with `Allow` when the path matches but not the
@@ -127,7 +115,7 @@ public struct Router: Sendable {
     let piped: @Sendable (@escaping HTTPHandler) -> HTTPHandler = { HTTPMiddlewares.compose(middleware, $0) }
     let routes = self.routes.map { route in
       Route(
-        method: route.method, name: route.name, segments: route.segments, prefix: route.prefix,
+        method: route.method, name: route.name, segments: route.segments,
         handler: piped(route.handler))
     }
     let fallbackName = fallbackRoute?.name ?? "other"
@@ -156,7 +144,7 @@ public struct Router: Sendable {
           return try await route.handler(request, context)
         }
         if refusedBy == nil { refusedBy = route.name }
-        guard let method = route.method else { continue }
+        let method = route.method
         if !allowed.contains(method.rawValue) { allowed.append(method.rawValue) }
         if method == .get && !allowed.contains("HEAD") { allowed.append("HEAD") }
       }

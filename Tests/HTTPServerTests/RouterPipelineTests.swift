@@ -29,7 +29,6 @@ import Testing
         return error.response
       }
     }
-    router.any("/files/**", name: "files") { request, _ in .text(.ok, "file " + request.path) }
     router.get("/", name: "root") { _, _ in .text(.ok, "root") }
     router.get("/a/{x}", name: "a") { _, context in .text(.ok, "a " + (context.parameters["x"] ?? "-")) }
     router.post("/p") { _, _ in .text(.ok, "posted") }
@@ -40,8 +39,6 @@ import Testing
   @Test(arguments: [
     ("/", HTTPMethod.get, 200, "root"), ("/a/x", .get, 200, "a"), ("/a/%zz", .get, 400, "a"),
     ("/a/x", .post, 405, "a"), ("/p", .post, 200, "/p"), ("/p", .get, 405, "/p"),
-    ("/files/x/y.css", .get, 200, "files"), ("/files/", .delete, 200, "files"),
-    ("/files", .get, 404, "nothing"),
     ("/nope", .get, 404, "nothing"),
   ])
   func everyAnswerGoesThroughThePipelineUnderItsRouteName(
@@ -54,13 +51,5 @@ import Testing
     #expect(response.status.code == status)
     #expect(response.headers["X-Route"] == name)
     #expect(seen.all == ["inner " + name, "outer " + name], "the first step added is outermost")
-  }
-
-  @Test func aPrefixRouteHandsTheWholePathOn() async throws {
-    let handler = Self.router(seen: Seen())
-    let response = try await handler(
-      HTTPRequest(method: .get, target: "/files/a/b.js?v=1"), RequestContext(requestID: "t"))
-    guard case .bytes(let body) = response.body else { throw HTTPError(.internalServerError, "stream") }
-    #expect(String(decoding: body, as: UTF8.self) == "file /files/a/b.js\n")
   }
 }
