@@ -2,7 +2,7 @@ import Synchronization
 
 /// Request counters for `/metrics`, shared by every connection. A mutex keeps each update to a few
 /// dictionary operations, which is cheaper than an actor hop on the hot path.
-public final class Metrics: Sendable {
+final class Metrics: Sendable {
   struct Key: Hashable {
     let route: String
     let status: Int
@@ -34,15 +34,15 @@ public final class Metrics: Sendable {
   private let state = Mutex(State())
 
   /// Empty counters.
-  public init() {}
+  init() {}
 
   /// Marks a request as started; pair with `finished`.
-  public func started() {
+  func started() {
     state.withLock { $0.inFlight += 1 }
   }
 
   /// Counts a finished request by route name and status.
-  public func finished(route: String, status: Int, seconds: Double) {
+  func finished(route: String, status: Int, seconds: Double) {
     state.withLock {
       $0.inFlight -= 1
       $0.requests[Key(route: route, status: status), default: 0] += 1
@@ -51,10 +51,10 @@ public final class Metrics: Sendable {
   }
 
   /// Requests currently being handled.
-  public var inFlight: Int { state.withLock { $0.inFlight } }
+  var inFlight: Int { state.withLock { $0.inFlight } }
 
   /// The count for one route and status, for tests.
-  public func count(route: String, status: Int) -> Int {
+  func count(route: String, status: Int) -> Int {
     state.withLock { $0.requests[Key(route: route, status: status)] ?? 0 }
   }
 

@@ -28,19 +28,25 @@ public final class RepoScrollApp: Sendable {
   let configuration: AppConfiguration
   /// The app's one clock, handed to everything that reads the time.
   public let time: TimeSource
-  let routes: Routes
+  /// Sign in with GitHub, when a client id is configured.
+  let signIn: SignIn?
+  let accessLog: AccessLog?
+  /// Set when shutdown begins (`/healthz` then answers 503).
+  let draining: Draining
+  let readAhead: ReadAhead
+  let warming: Warming
   /// The libcurl clients the app owns (API and avatars), stopped on shutdown; empty when injected.
   private let curlClients: [CurlHTTPClient]
   private let server = Mutex<HTTPServer?>(nil)
   /// The Redis session store the app made (shared mode with sign-in), closed on shutdown.
   private let sessionStoreToClose: RedisSessionStore?
   /// The whole app as one handler (for in-process tests); the server runs the same one.
-  public let handler: HTTPHandler
+  let handler: HTTPHandler
 
   /// The GitHub client all routes share (its cache and rate-limit state live as long as the app).
-  public var client: GitHubClient { routes.client }
+  let client: GitHubClient
   /// Request counters for `/metrics`.
-  public var metrics: Metrics { routes.metrics }
+  let metrics: Metrics
 
   /// Loads templates and static files and builds the GitHub client (over libcurl unless `transport`
   /// is given; avatars then go through `avatarTransport`, or `transport` when that is nil).
@@ -64,10 +70,6 @@ public final class RepoScrollApp: Sendable {
       templates = try Routes.loadTemplates(directory: configuration.templatesDirectory)
     } catch {
       throw StartupError(description: "template error: \(error)")
-    }
-    for name in Routes.requiredTemplates where templates.template(named: name) == nil {
-      throw StartupError(
-        description: "template error: \(configuration.templatesDirectory)/\(name).mustache is missing")
     }
     let staticFiles: StaticFiles
     do {
@@ -122,7 +124,6 @@ public final class RepoScrollApp: Sendable {
     if let caFile = configuration.caFile, access(caFile, R_OK) != 0 {
       throw StartupError(description: "--ca-file: cannot read \(caFile)")
     }
-    let client: GitHubClient
     let apiTransport: any HTTPClientTransport
     if let transport {
       curlClients = []
@@ -159,10 +160,71 @@ public final class RepoScrollApp: Sendable {
       configuration, transport: apiTransport, sessionStore: sessionStore,
       time: time, note: note)
     sessionStoreToClose = made?.1
-    routes = Routes(
-      configuration: configuration, templates: templates, staticFiles: staticFiles, modules: modules,
-      assets: assets, client: client, sharedStore: sharedStore, accessLog: accessLog, signIn: made?.0)
-    handler = routes.makeHandler()
+    let parts = Parts(
+      configuration: configuration, client: client, metrics: Metrics(), draining: Draining(),
+      readAhead: ReadAhead(
+        client: client, lead: configuration.readAhead, freshFor: configuration.searchTTL, time: time),
+      warming: Warming(
+        client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars,
+        time: time),
+      signIn: made?.0, accessLog: accessLog, sharedStore: sharedStore, time: time)
+    signIn = parts.signIn
+    self.accessLog = accessLog
+    metrics = parts.metrics
+    draining = parts.draining
+    readAhead = parts.readAhead
+    warming = parts.warming
+    let routes: Routes
+    do throws(TemplateRef.Missing) {
+      routes = try parts.routes(
+        templates: templates, assets: assets, staticFiles: staticFiles, modules: modules)
+    } catch {
+      throw StartupError(description: "template error: \(configuration.templatesDirectory)/\(error)")
+    }
+    handler = routes.handler
+  }
+
+  /// What the handlers are made from, built once at startup.
+  private struct Parts {
+    let configuration: AppConfiguration
+    let client: GitHubClient
+    let metrics: Metrics
+    let draining: Draining
+    let readAhead: ReadAhead
+    let warming: Warming
+    let signIn: SignIn?
+    let accessLog: AccessLog?
+    let sharedStore: (any SharedStore)?
+    let time: TimeSource
+
+    /// The handlers, each given only what it uses, in the route table. Every handler reads the time
+    /// from the app's one clock: Unix seconds through `now`, request durations through `time`.
+    func routes(
+      templates: TemplateLibrary, assets: MustacheValue, staticFiles: StaticFiles, modules: ModuleSet
+    )
+      throws(TemplateRef.Missing) -> Routes
+    {
+      let time = time
+      let now: @Sendable () -> Int = { time.epochSeconds() }
+      let lists = ListBatches(
+        client: client, batchSize: configuration.batchSize, prefetchMargin: configuration.prefetchMargin,
+        lifetime: configuration.searchTTL, readAhead: readAhead, warming: warming, now: now)
+      let readers = Readers(signIn: signIn)
+      let pages = try PageRenderer(
+        assets: assets, hasToken: configuration.githubToken != nil, library: templates)
+      return Routes(
+        pages: try PageHandler(lists: lists, pages: pages, readers: readers, library: templates, now: now),
+        fragments: try FragmentHandler(lists: lists, readers: readers, library: templates, now: now),
+        details: try DetailsHandler(
+          client: client, warming: warming, readers: readers, library: templates, now: now),
+        signIn: signIn.map { SignInHandler(signIn: $0, pages: pages, accessLog: accessLog) },
+        ops: OpsHandler(
+          requests: metrics, processMetrics: ProcessMetrics(), readAhead: readAhead, warming: warming,
+          client: client, sharedStore: sharedStore, draining: draining, now: now),
+        statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
+        notFound: pages,
+        steps: Pipeline.steps(metrics: metrics, accessLog: accessLog, time: time))
+    }
   }
 
   /// Writes one event line (startup, shutdown) to standard error in the configured log format,
@@ -186,11 +248,11 @@ public final class RepoScrollApp: Sendable {
     settings.drainTimeout = .seconds(configuration.drainTimeout)
     settings.trustedProxies = configuration.trustedProxies
     settings.time = time
-    let http = HTTPServer(configuration: settings, handler: handler, accessLog: routes.accessLog?.writer)
+    let http = HTTPServer(configuration: settings, handler: handler, accessLog: accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }
     // A public URL derived from the listen address gets the port actually bound (port 0 picks one).
-    if let signIn = routes.signIn, signIn.derivedOrigin,
+    if let signIn, signIn.derivedOrigin,
       let bound = PublicOrigin("http://\(Self.hostForURL(configuration.host)):\(port)")
     {
       signIn.setOrigin(bound)
@@ -201,7 +263,7 @@ public final class RepoScrollApp: Sendable {
   /// Drains the server (in-flight requests finish within the drain timeout), then stops libcurl.
   public func shutdown() async {
     // From now on /healthz says 503 "draining" to whoever still asks on an open connection.
-    routes.draining.store(true, ordering: .relaxed)
+    draining.begin()
     let http = server.withLock { s -> HTTPServer? in
       defer { s = nil }
       return s

@@ -18,13 +18,6 @@ protocol CachedPayload: Sendable {
   static func read(from reader: inout ByteReader) -> Self?
 }
 
-extension CachedPayload {
-  var skipped: Skipped { Skipped() }
-  static var sharedKind: PayloadCodec.Kind? { nil }
-  func write(to writer: inout ByteWriter) {}
-  static func read(from reader: inout ByteReader) -> Self? { nil }
-}
-
 extension SearchPage: CachedPayload {
   static var sharedKind: PayloadCodec.Kind? { .search }
   func write(to writer: inout ByteWriter) { PayloadCodec.write(self, to: &writer) }
@@ -37,8 +30,14 @@ extension StarHistory: CachedPayload {
   static func read(from reader: inout ByteReader) -> StarHistory? { PayloadCodec.readHistory(&reader) }
 }
 
-/// Avatars are large and per instance: cached locally, never shared.
-extension Avatar: CachedPayload {}
+/// Avatars are large and per instance: cached locally, never shared, so the codec never writes or
+/// reads one (it checks `sharedKind` first). Their bytes are not decoded, so nothing is skipped.
+extension Avatar: CachedPayload {
+  var skipped: Skipped { Skipped() }
+  static var sharedKind: PayloadCodec.Kind? { nil }
+  func write(to writer: inout ByteWriter) {}
+  static func read(from reader: inout ByteReader) -> Avatar? { nil }
+}
 
 /// A cached or fetched value and whether it came from an expired entry after an upstream failure.
 struct Delivered: Sendable {

@@ -50,7 +50,7 @@ public enum ContentNegotiation {
   }
 
   /// An entity tag naming the gzip form of the representation `etag` names (`"x"` -> `"x-gz"`).
-  public static func gzipETag(_ etag: String) -> String {
+  static func gzipETag(_ etag: String) -> String {
     guard etag.hasSuffix("\"") else { return etag + "-gz" }
     return String(etag.dropLast()) + "-gz\""
   }

@@ -6,6 +6,8 @@ public struct RequestContext: Sendable {
   public let requestID: String
   /// Path parameters filled by `Router`, percent-decoded.
   public var parameters: [String: String]
+  /// The name the matched route was registered under (`Router`); empty before routing.
+  public internal(set) var route = ""
   /// The peer's IP address (a proxy's, when one is in front).
   public let remoteAddress: String
   /// The real client: the peer, or the address a trusted proxy forwarded (`--trusted-proxies`).

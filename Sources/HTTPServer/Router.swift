@@ -1,10 +1,21 @@
 import HTTP
 
-/// Dispatches requests by method and path pattern (`/avatars/{id}`; literal segments match exactly).
+/// Dispatches requests by method and path pattern, each route under a name given where it is
+/// registered, through one pipeline of middleware shared by every route.
+///
+/// Patterns: literal segments match exactly, and `{name}` matches one segment (percent-decoded into
+/// `RequestContext.parameters`).
+/// The matched route's name is `RequestContext.route` inside the pipeline and the handler; a
+/// method the path does not allow is answered 405 under the name of the route the path matched.
 ///
 /// ```swift
 /// var router = Router()
-/// router.get("/users/{name}") { _, context in .text(.ok, context.parameters["name"] ?? "") }
+/// router.use { request, context, next in
+///   var response = try await next(request, context)
+///   response.headers.add(name: "X-Route", value: context.route)
+///   return response
+/// }
+/// router.get("/users/{name}", name: "user") { _, context in .text(.ok, context.parameters["name"] ?? "") }
 /// let server = HTTPServer(configuration: HTTPServerConfiguration(), handler: router.handler)
 /// ```
 public struct Router: Sendable {
@@ -15,6 +26,7 @@ public struct Router: Sendable {
 
   private struct Route: Sendable {
     let method: HTTPMethod
+    let name: String
     let segments: [Segment]
     let handler: HTTPHandler
 
@@ -45,68 +57,106 @@ public struct Router: Sendable {
       }
       return parameters
     }
+
+    func allows(_ method: HTTPMethod) -> Bool {
+      self.method == method || (method == .head && self.method == .get)
+    }
   }
 
   private var routes: [Route] = []
-  private var fallbackHandler: HTTPHandler?
+  private var fallbackRoute: (name: String, handler: HTTPHandler)?
+  private var middleware: [HTTPMiddleware] = []
 
   /// An empty router (everything is 404 until routes are added).
   public init() {}
 
-  /// Adds a GET route (HEAD is served by it too).
-  public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) {
-    add(.get, pattern, handler)
+  /// Adds a GET route (HEAD is served by it too), named `name` (the pattern when nil).
+  public mutating func get(_ pattern: String, name: String? = nil, _ handler: @escaping HTTPHandler) {
+    add(.get, pattern, name, handler)
   }
 
-  /// Adds a POST route.
-  public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) {
-    add(.post, pattern, handler)
+  /// Adds a POST route, named `name` (the pattern when nil).
+  public mutating func post(_ pattern: String, name: String? = nil, _ handler: @escaping HTTPHandler) {
+    add(.post, pattern, name, handler)
   }
 
-  /// Adds a DELETE route.
-  public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) {
-    add(.delete, pattern, handler)
+  /// Adds a DELETE route, named `name` (the pattern when nil).
+  public mutating func delete(_ pattern: String, name: String? = nil, _ handler: @escaping HTTPHandler) {
+    add(.delete, pattern, name, handler)
   }
 
-  /// Called when no route matches the path (e.g. static files); the default answers 404.
-  public mutating func fallback(_ handler: @escaping HTTPHandler) { fallbackHandler = handler }
+  /// Called when no route matches the path, under `name`; the default answers 404.
+  public mutating func fallback(name: String = "other", _ handler: @escaping HTTPHandler) {
+    fallbackRoute = (name, handler)
+  }
 
-  private mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping HTTPHandler) {
-    let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { part -> Segment in
+  /// Adds a step every route goes through (the 405 and 404 answers too). The first added is the
+  /// outermost: it sees the request first and the response last.
+  public mutating func use(_ step: @escaping HTTPMiddleware) { middleware.append(step) }
+
+  private mutating func add(
+    _ method: HTTPMethod, _ pattern: String, _ name: String?, _ handler: @escaping HTTPHandler
+  ) {
+    let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
+    let segments = parts.map { part -> Segment in
       if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
         return .parameter(String(part.dropFirst().dropLast()))
       }
       return .literal(part)
     }
-    routes.append(Route(method: method, segments: segments, handler: handler))
+    routes.append(
+      Route(method: method, name: name ?? pattern, segments: segments, handler: handler))
   }
 
-  /// The dispatching handler: matches the path, 405 with `Allow` when the path matches but not the method.
+  /// The dispatching handler: matches the path, 405 with `Allow` when the path matches but not the
+  /// method; every answer goes through the middleware. The pipeline is composed here, once.
   public var handler: HTTPHandler {
-    let routes = self.routes
-    let fallback = self.fallbackHandler
+    let middleware = self.middleware
+    let piped: @Sendable (@escaping HTTPHandler) -> HTTPHandler = { HTTPMiddlewares.compose(middleware, $0) }
+    let routes = self.routes.map { route in
+      Route(
+        method: route.method, name: route.name, segments: route.segments,
+        handler: piped(route.handler))
+    }
+    let fallbackName = fallbackRoute?.name ?? "other"
+    let notFound: HTTPHandler = { _, _ in HTTPResponse.text(.notFound, "not found") }
+    let fallback = piped(fallbackRoute?.handler ?? notFound)
     return { request, context in
       let path = request.path
       var slashes = 0
       for byte in path.utf8 where byte == UInt8(ascii: "/") { slashes += 1 }
       var allowed: [String] = []
+      var refusedBy: String?
+      var context = context
       for route in routes {
-        guard let parameters = try route.match(path, slashes: slashes) else { continue }
-        if route.method == request.method || (request.method == .head && route.method == .get) {
-          var context = context
+        let parameters: [String: String]?
+        do {
+          parameters = try route.match(path, slashes: slashes)
+        } catch {
+          // Answered through the pipeline like any route's error (rare: composed here).
+          context.route = route.name
+          return try await piped { _, _ in throw error }(request, context)
+        }
+        guard let parameters else { continue }
+        if route.allows(request.method) {
           if !parameters.isEmpty { context.parameters.merge(parameters) { $1 } }
+          context.route = route.name
           return try await route.handler(request, context)
         }
-        if !allowed.contains(route.method.rawValue) { allowed.append(route.method.rawValue) }
-        if route.method == .get && !allowed.contains("HEAD") { allowed.append("HEAD") }
+        if refusedBy == nil { refusedBy = route.name }
+        let method = route.method
+        if !allowed.contains(method.rawValue) { allowed.append(method.rawValue) }
+        if method == .get && !allowed.contains("HEAD") { allowed.append("HEAD") }
       }
-      if !allowed.isEmpty {
-        return HTTPError(
-          .methodNotAllowed, "method not allowed", headers: ["Allow": allowed.joined(separator: ", ")]
-        ).response
+      if let refusedBy {
+        context.route = refusedBy
+        let allow = allowed.joined(separator: ", ")
+        return try await piped { _, _ in
+          HTTPError(.methodNotAllowed, "method not allowed", headers: ["Allow": allow]).response
+        }(request, context)
       }
-      if let fallback { return try await fallback(request, context) }
-      return HTTPResponse.text(.notFound, "not found")
+      context.route = fallbackName
+      return try await fallback(request, context)
     }
   }
 }

@@ -15,7 +15,6 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
   private var dateSecond = 0
   private(set) var draining = false
   private var drainDeadline = 0
-  private var drainWaiters: [CheckedContinuation<Void, Never>] = []
   private var exitWaiters: [CheckedContinuation<Void, Never>] = []
   private var exited = false
   private var forced = false
@@ -167,7 +166,10 @@ final class ServerLoop: EventHandler, @unchecked Sendable {
     }
   }
 
-  /// Stops accepting, closes idle connections and waits (up to the drain timeout) for the rest.
+  /// Stops accepting and closes idle connections; returns once this loop's thread has exited. The
+  /// loop stops as soon as it holds no connection and no handler task (`checkDrained`, called whenever
+  /// either ends). At the drain timeout the remaining connections are aborted, which cancels their
+  /// handlers; a handler that ignores cancellation is abandoned 2 s later.
   func drain() async {
     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
       loop.execute { [self] in

@@ -1,4 +1,3 @@
-import App
 import Clocks
 import CurlClient
 import GitHub
@@ -8,6 +7,8 @@ import HTTPServer
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import App
 
 /// Access-log lines the app wrote, kept for assertions.
 final class LogLines: Sendable {

@@ -1,10 +1,11 @@
-import App
 import Compression
 import GitHubDouble
 import HTTP
 import HTTPServer
 import TestSupport
 import Testing
+
+@testable import App
 
 /// Gzip, validators and `Vary` on the HTML answers, whole and streamed.
 @Suite("HTML delivery", .serialized, .timeLimit(.minutes(3)))

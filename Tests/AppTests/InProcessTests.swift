@@ -1,9 +1,10 @@
-import App
 import CurlClient
 import HTTP
 import HTTPServer
 import TestSupport
 import Testing
+
+@testable import App
 
 /// The app's handler called directly, with an injected transport that never reaches a network.
 @Suite("In-process handler", .timeLimit(.minutes(3)))

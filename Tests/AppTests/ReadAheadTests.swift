@@ -47,9 +47,9 @@ struct ReadAheadTests {
     _ = try await Self.get(app, "/?q=\(Self.list)")
     for after in [20, 40] { _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=\(after)") }
     #expect(double.counters().calls(.search) == 1, "rows 1–60 need only page 1")
-    #expect(app.routes.readAhead.count(.started) == 0)
+    #expect(app.readAhead.count(.started) == 0)
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
-    #expect(app.routes.readAhead.count(.started) == 1)
+    #expect(app.readAhead.count(.started) == 1)
     #expect(try await Self.searches(double, reach: 2), "page 2 is read ahead without a request for it")
     let html = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=100")
     #expect(HTMLScan.cards(html).map(\.position) == Array(101...120))
@@ -66,14 +66,14 @@ struct ReadAheadTests {
     #expect(try await Self.searches(double, reach: 2))
     // Rows 81–100 also lead into page 2, which is already on its way or cached.
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=80")
-    #expect(app.routes.readAhead.count(.started) == 1)
-    #expect(app.routes.readAhead.count(.recent) == 1)
+    #expect(app.readAhead.count(.started) == 1)
+    #expect(app.readAhead.count(.recent) == 1)
     #expect(double.counters().calls(.search) == 2)
   }
 
   @Test func aStartedPageIsConsideredAgainOnceItsLifetimeHasPassed() async throws {
     let double = Self.double()
-    let client = try Self.app(double).routes.client
+    let client = try Self.app(double).client
     let clock = ManualClock(epochSeconds: 1_000)
     let readAhead = ReadAhead(client: client, lead: 40, freshFor: 60, time: clock.time)
     let batch = ListBatch<Repository>(cursor: 60, items: [], nextCursor: 80, total: 1000, state: .items)
@@ -98,13 +98,13 @@ struct ReadAheadTests {
     _ = try await Self.get(app, "/?q=\(Self.list)")
     // 30 a minute: after 24 more calls only 5 remain, and one more would leave 4, under a fifth.
     for page in 2...25 {
-      _ = try await app.routes.client.searchRepositories(
+      _ = try await app.client.searchRepositories(
         SearchQuery(text: "stars:>=\(page)"), page: 1, perPage: 100)
     }
     let before = double.counters().calls(.search)
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
-    #expect(app.routes.readAhead.count(.budget) == 1)
-    #expect(app.routes.readAhead.count(.started) == 0)
+    #expect(app.readAhead.count(.budget) == 1)
+    #expect(app.readAhead.count(.started) == 0)
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=80")
     #expect(double.counters().calls(.search) == before, "nothing was read ahead")
     let html = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=100")
@@ -122,7 +122,7 @@ struct ReadAheadTests {
       rows += HTMLScan.cards(html).count
     }
     #expect(rows == 1000)
-    #expect(app.routes.readAhead.count(.started) > 0)
+    #expect(app.readAhead.count(.started) > 0)
     #expect(double.counters().calls(.search) == 10)
   }
 

@@ -1,10 +1,11 @@
-import App
 import CurlClient
 import Foundation
 import GitHubDouble
 import HTTP
 import HTTPServer
 import Testing
+
+@testable import App
 
 /// An in-process app with sign-in on against the double's own OAuth side (not a fake): readers sign
 /// in on the double's authorize form, and the double counts each token's searches on its own limit.

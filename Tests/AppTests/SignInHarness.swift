@@ -1,4 +1,3 @@
-import App
 import CurlClient
 import Foundation
 import GitHubDouble
@@ -8,6 +7,8 @@ import Sessions
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import App
 
 /// A browser's cookies for one site: what `Set-Cookie` headers set, sent back on each request.
 final class CookieJar: Sendable {

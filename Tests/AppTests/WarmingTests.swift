@@ -44,18 +44,18 @@ struct WarmingTests {
       try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
     #expect(paths.count == 20)
     _ = try await ReadAheadTests.get(app, paths[3])
-    #expect(app.routes.warming.count(.history) == 4)
+    #expect(app.warming.count(.history) == 4)
     #expect(try await Self.reach(5) { double.counters().calls(.history) })
     #expect(double.counters().calls(.history) == 5, "its own and cards 5–8")
     _ = try await ReadAheadTests.get(app, paths[4])
     // How many follow card 5 depends on the pace between the two requests; cards 6–8 are cached.
-    let warmed = app.routes.warming.count(.history) - 4
+    let warmed = app.warming.count(.history) - 4
     #expect((4...16).contains(warmed))
     #expect(try await Self.reach(5 + warmed - 3) { double.counters().calls(.history) })
     #expect(double.counters().calls(.history) == 5 + warmed - 3, "card 5 itself came from the cache")
-    let sent = app.routes.warming.count(.history)
+    let sent = app.warming.count(.history)
     _ = try await ReadAheadTests.get(app, paths[19])
-    #expect(app.routes.warming.count(.history) == sent, "nothing is known after the last card sent")
+    #expect(app.warming.count(.history) == sent, "nothing is known after the last card sent")
   }
 
   @Test func aFullPageWarmsTheHistoriesOfItsFirstScreen() async throws {
@@ -64,14 +64,14 @@ struct WarmingTests {
     let paths = Self.historyPaths(try await ReadAheadTests.get(app, "/?q=\(Self.list)"))
     #expect(paths.count == 20)
     #expect(try await Self.reach(Warming.firstScreen) { double.counters().calls(.history) })
-    #expect(app.routes.warming.count(.history) == Warming.firstScreen)
+    #expect(app.warming.count(.history) == Warming.firstScreen)
     // Card 1's own history and the 4 warmed after it all fall in the first screen, already fetched.
     _ = try await ReadAheadTests.get(app, paths[0])
-    #expect(app.routes.warming.count(.history) == Warming.firstScreen + 4)
+    #expect(app.warming.count(.history) == Warming.firstScreen + 4)
     #expect(
       double.counters().calls(.history) == Warming.firstScreen, "the browser's request found them cached")
     _ = try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=20")
-    #expect(app.routes.warming.count(.history) == Warming.firstScreen + 4, "a fragment is not a first screen")
+    #expect(app.warming.count(.history) == Warming.firstScreen + 4, "a fragment is not a first screen")
   }
 
   @Test func aFullPageWarmsNothingOnALowCoreBudget() async throws {
@@ -81,11 +81,11 @@ struct WarmingTests {
       try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
     // 10 an hour: once 5 are spent, 6 more would leave none of the half kept back.
     for path in paths[0..<5] { _ = try await ReadAheadTests.get(app, path) }
-    let warmedEarly = app.routes.warming.count(.history)
-    let budgetEarly = app.routes.warming.count(.budget)
+    let warmedEarly = app.warming.count(.history)
+    let budgetEarly = app.warming.count(.budget)
     _ = try await ReadAheadTests.get(app, "/?q=\(Self.list)&page=3")
-    #expect(try await Self.reach(budgetEarly + 1) { app.routes.warming.count(.budget) })
-    #expect(app.routes.warming.count(.history) == warmedEarly)
+    #expect(try await Self.reach(budgetEarly + 1) { app.warming.count(.budget) })
+    #expect(app.warming.count(.history) == warmedEarly)
   }
 
   @Test func aLowCoreBudgetWarmsNothing() async throws {
@@ -95,10 +95,10 @@ struct WarmingTests {
       try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
     for path in paths[0..<4] { _ = try await ReadAheadTests.get(app, path) }
     // 10 an hour: once 6 are spent, 4 more would leave none of the half kept back.
-    let warmedEarly = app.routes.warming.count(.history)
+    let warmedEarly = app.warming.count(.history)
     _ = try await ReadAheadTests.get(app, paths[10])
-    #expect(app.routes.warming.count(.budget) >= 1)
-    #expect(app.routes.warming.count(.history) == warmedEarly)
+    #expect(app.warming.count(.budget) >= 1)
+    #expect(app.warming.count(.history) == warmedEarly)
   }
 
   @Test(

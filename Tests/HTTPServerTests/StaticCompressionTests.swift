@@ -2,9 +2,10 @@ import Clocks
 import Compression
 import Foundation
 import HTTP
-import HTTPServer
 import TestSupport
 import Testing
+
+@testable import HTTPServer
 
 @Suite(.timeLimit(.minutes(3))) struct StaticCompressionTests {
   /// A stylesheet large enough to be worth a gzip form.

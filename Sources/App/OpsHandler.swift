@@ -1,12 +1,28 @@
 import GitHub
 import HTTP
+import HTTPServer
 import SharedStore
 import Synchronization
 
-extension Routes {
+/// What operators and balancers read: `GET /metrics` and `GET /healthz`.
+struct OpsHandler: Sendable {
+  /// Requests by route and status (the pipeline counts them).
+  let requests: Metrics
+  /// When the process started, for `process_start_time_seconds`.
+  let processMetrics: ProcessMetrics
+  let readAhead: ReadAhead
+  let warming: Warming
+  let client: GitHubClient
+  /// The store shared with other instances, if any.
+  let sharedStore: (any SharedStore)?
+  /// Set when shutdown begins: `/healthz` answers 503 so balancers stop sending here.
+  let draining: Draining
+  /// Unix seconds now.
+  let now: @Sendable () -> Int
+
   /// `GET /metrics`: requests by route and status, in flight, upstream calls by endpoint and status,
   /// cache counters and rate-limit remaining by resource, in Prometheus text format.
-  func metricsText() async -> HTTPResponse {
+  func metrics(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
     var out = MetricsText()
     out.family("reposcroll_build_info", .gauge, "The running version and commit (always 1).")
     out.sample(
@@ -15,7 +31,7 @@ extension Routes {
         "version=\"\(Self.label(BuildInfo.version, extra: "."))\",commit=\"\(Self.label(BuildInfo.commit, extra: "-"))\"",
       1)
     processMetrics.render(into: &out)
-    metrics.render(into: &out)
+    requests.render(into: &out)
     readAhead.render(into: &out)
     warming.render(into: &out)
     let github = await client.metrics()
@@ -117,8 +133,8 @@ extension Routes {
 
   /// `GET /healthz`: 200 while the instance serves, which it does with or without its shared store;
   /// a second line says whether the store is shared or the instance runs on local state.
-  func healthText() async -> HTTPResponse {
-    if draining.load(ordering: .relaxed) {
+  func health(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    if draining.isOn {
       return HTTPResponse(
         status: .serviceUnavailable,
         headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
@@ -126,7 +142,7 @@ extension Routes {
     }
     var text = "ok\n"
     if let store = await sharedStore?.status() {
-      let seconds = max(0, now - Int(store.since.rounded(.down)))
+      let seconds = max(0, now() - Int(store.since.rounded(.down)))
       text +=
         store.available
         ? "shared store: \(store.backend) available (\(seconds) s)\n"

@@ -3,14 +3,37 @@ import HTTP
 import HTTPServer
 import Mustache
 
-extension Routes {
+/// What a card loads on its own: `GET /fragments/stars/{owner}/{repo}` (one star history),
+/// `GET /fragments/stars?r=…` (several) and `GET /avatars/{id}` (the owner's avatar).
+struct DetailsHandler: Sendable {
+  let client: GitHubClient
+  let warming: Warming
+  let readers: Readers
+  /// Unix seconds now.
+  let now: @Sendable () -> Int
+  let starsTemplate: TemplateRef
+  let starsBatchTemplate: TemplateRef
+
+  /// Looks up the templates it renders in `library`.
+  init(
+    client: GitHubClient, warming: Warming, readers: Readers, library: TemplateLibrary,
+    now: @escaping @Sendable () -> Int
+  ) throws(TemplateRef.Missing) {
+    self.client = client
+    self.warming = warming
+    self.readers = readers
+    self.now = now
+    starsTemplate = try TemplateRef("partials/stars", in: library, for: "DetailsHandler")
+    starsBatchTemplate = try TemplateRef("partials/stars-batch", in: library, for: "DetailsHandler")
+  }
+
   /// Avatar sizes accepted (GitHub serves up to 460).
   static let avatarSizes = 16...GitHubClient.maxAvatarSize
   /// Browsers keep avatars a week; the ETag revalidates after that.
   static let avatarCacheControl = "max-age=604800"
 
   /// `GET /fragments/stars/{owner}/{repo}`: the card's star history, rendered here.
-  func starsFragment(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+  func stars(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
     guard let owner = context.parameters["owner"], let repo = context.parameters["repo"],
       isValidOwnerName(owner), isValidRepoName(repo)
     else {
@@ -20,7 +43,7 @@ extension Routes {
       let location = "/?" + URLEncoding.formatQuery([("q", "repo:\(owner)/\(repo)")])
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
-    var reader = await self.reader(request)
+    var reader = await readers.reader(request)
     let revocation = Revocation()
     await warming.historyRequested(owner: owner, repo: repo, as: reader.credential)
     let view: StarsView
@@ -28,17 +51,17 @@ extension Routes {
       view = .loaded(
         try await history(owner: owner, repo: repo, as: reader.credential, revocation: revocation))
     } catch {
-      view = StarsView.failure(error, now: now)
+      view = StarsView.failure(error, now: now())
     }
-    if revocation.happened { await signIn?.tokenRevoked(&reader) }
+    if revocation.happened { await readers.tokenRevoked(&reader) }
     var body: [UInt8] = []
     body.reserveCapacity(2048)
     do {
-      try templates.render("partials/stars", view.mustacheValue, into: &body)
+      try starsTemplate.render(view.mustacheValue, into: &body)
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
-    return Self.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
+    return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
   }
 
   /// A star history read as `reader` on their own budget; when GitHub refuses their token, it is
@@ -64,7 +87,7 @@ extension Routes {
   /// `GET /fragments/stars?r=owner/repo&r=…`: up to `maxBatchedHistories` cards' histories in one
   /// answer, fetched upstream concurrently, so the browser spends one of its six connections on several
   /// cards. Each history is what `/fragments/stars/{owner}/{repo}` answers, in a `<template data-for>`.
-  func starsBatchFragment(_ request: HTTPRequest) async -> HTTPResponse {
+  func starsBatch(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
     let names = request.queryItems.filter { $0.name == "r" }.map(\.value)
     guard (1...Self.maxBatchedHistories).contains(names.count) else {
       return HTTPError(.badRequest, "r must name 1 to \(Self.maxBatchedHistories) repositories as owner/repo")
@@ -78,14 +101,14 @@ extension Routes {
       }
       repositories.append((String(parts[0]), String(parts[1])))
     }
-    var reader = await self.reader(request)
+    var reader = await readers.reader(request)
     let credential = reader.credential
     let revocation = Revocation()
     // The browser lists the nearest cards first, so the last one is the furthest ahead.
     if let last = repositories.last {
       await warming.historyRequested(owner: last.owner, repo: last.repo, as: credential)
     }
-    let now = now
+    let asOf = now()
     let views = await withTaskGroup(of: (Int, StarsView).self) { group in
       for (index, repository) in repositories.enumerated() {
         group.addTask { [self] in
@@ -94,7 +117,7 @@ extension Routes {
               owner: repository.owner, repo: repository.repo, as: credential, revocation: revocation)
             return (index, .loaded(history))
           } catch {
-            return (index, StarsView.failure(error, now: now))
+            return (index, StarsView.failure(error, now: asOf))
           }
         }
       }
@@ -102,7 +125,7 @@ extension Routes {
       for await (index, view) in group { views[index] = view }
       return views
     }
-    if revocation.happened { await signIn?.tokenRevoked(&reader) }
+    if revocation.happened { await readers.tokenRevoked(&reader) }
     let histories: [MustacheValue] = zip(repositories, views).map { repository, view in
       .object([
         "name": .string(repository.owner + "/" + repository.repo),
@@ -112,16 +135,16 @@ extension Routes {
     var body: [UInt8] = []
     body.reserveCapacity(1024 * repositories.count)
     do {
-      try templates.render("partials/stars-batch", .object(["histories": .list(histories)]), into: &body)
+      try starsBatchTemplate.render(.object(["histories": .list(histories)]), into: &body)
     } catch {
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
-    return Self.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
+    return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
   }
 
   /// `GET /avatars/{id}?s=N`: the owner's avatar from the configured avatar host only, with long
   /// browser caching. The id must be digits; the size is clamped.
-  func avatarImage(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+  func avatar(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
     guard let text = context.parameters["id"], (1...18).contains(text.utf8.count),
       text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let id = Int(text), id > 0
     else {
@@ -140,18 +163,11 @@ extension Routes {
         headers: ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache", "X-Avatar": "placeholder"],
         body: .bytes(Self.placeholderAvatar))
     }
-    let etag = Self.strongETag(avatar)
-    var headers: HTTPHeaders = [
-      "Content-Type": avatar.contentType, "Cache-Control": Self.avatarCacheControl, "ETag": etag,
+    // A revalidation that names this tag becomes a 304 in the pipeline (`Validators`).
+    let headers: HTTPHeaders = [
+      "Content-Type": avatar.contentType, "Cache-Control": Self.avatarCacheControl,
+      "ETag": Self.strongETag(avatar),
     ]
-    if let match = request.headers["If-None-Match"],
-      match.split(separator: ",").contains(where: {
-        $0.trimmingWhitespace == etag || $0.trimmingWhitespace == "*"
-      })
-    {
-      headers.remove(name: "Content-Type")
-      return HTTPResponse(status: .notModified, headers: headers)
-    }
     return HTTPResponse(status: .ok, headers: headers, body: .bytes(avatar.bytes))
   }
 

@@ -3,18 +3,18 @@ import HTTP
 import HTTPServer
 import Sessions
 
-/// Sign in with GitHub (the OAuth web application flow with PKCE) and sign out.
-extension Routes {
-  /// The reader behind `request`: anonymous at no cost when sign-in is off or no session cookie came.
-  func reader(_ request: HTTPRequest) async -> Reader {
-    guard let signIn else { return .anonymous }
-    return await signIn.reader(for: request)
-  }
+/// Sign in with GitHub (the OAuth web application flow with PKCE) and sign out: `GET /login`,
+/// `GET /login/callback`, `POST /logout` and `GET /logout`. Registered only when sign-in is on.
+struct SignInHandler: Sendable {
+  let signIn: SignIn
+  /// The message pages every failure answers with.
+  let pages: PageRenderer
+  /// Where the OAuth flow's upstream problems are noted (nil: not logged).
+  let accessLog: AccessLog?
 
   /// `GET /login?return_to=PATH`: binds a fresh state and PKCE verifier to this browser in a sealed,
   /// short-lived cookie and sends it to GitHub's authorize page (no scope: public data only).
-  func login(_ request: HTTPRequest) async -> HTTPResponse {
-    guard let signIn else { return notFoundPage() }
+  func login(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
     let returnTo = ReturnPath.sanitized(request.queryValue("return_to"))
     let ticket = LoginTicket.start(returnTo: returnTo, now: signIn.now())
     let location = signIn.oauth.authorizeURL(
@@ -31,10 +31,9 @@ extension Routes {
   /// `GET /login/callback?code&state` (or `?error=access_denied&state`): checks the state against the
   /// ticket in constant time, exchanges the code with the verifier, reads the user, and starts a
   /// session under a new id. Every failure is a page with a way back; the ticket is spent either way.
-  func loginCallback(_ request: HTTPRequest) async -> HTTPResponse {
-    guard let signIn else { return notFoundPage() }
-    let reader = await self.reader(request)
-    var response = await finishSignIn(request, signIn: signIn, previous: reader)
+  func callback(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    let reader = await signIn.reader(for: request)
+    var response = await finishSignIn(request, previous: reader)
     response.headers.add(name: "Set-Cookie", value: signIn.cookies.clearCookie(signIn.cookies.login))
     response.replaceOrAddHeader(name: "Cache-Control", value: "no-store")
     // The callback URL holds the code: no page after it may send it on as a Referer.
@@ -42,33 +41,33 @@ extension Routes {
     return response
   }
 
-  private func finishSignIn(_ request: HTTPRequest, signIn: SignIn, previous: Reader) async -> HTTPResponse {
+  private func finishSignIn(_ request: HTTPRequest, previous: Reader) async -> HTTPResponse {
     guard let cookie = CookiePolicy.value(of: signIn.cookies.login, in: request.headers),
       let ticket = LoginTicket.open(cookie, key: signIn.key, now: signIn.now())
     else {
-      return signInProblem(
+      return pages.problem(
         .badRequest, "Sign-in could not be completed",
         "This sign-in was not started in this browser, or took longer than 10 minutes.", previous)
     }
     guard let state = request.queryValue("state"), ticket.matches(state: state) else {
-      return signInProblem(
+      return pages.problem(
         .forbidden, "Sign-in could not be verified",
         "The answer from GitHub did not match the sign-in started here, so it was not used.", previous,
         back: ticket.returnTo)
     }
     if let error = request.queryValue("error") {
       if error == "access_denied" {
-        return signInProblem(
+        return pages.problem(
           .forbidden, "Sign-in cancelled",
           "You did not authorize RepoScroll on GitHub. You can keep browsing anonymously.",
           previous, back: ticket.returnTo)
       }
-      return signInProblem(
+      return pages.problem(
         .badGateway, "Sign-in failed", "GitHub could not complete the sign-in.", previous,
         back: ticket.returnTo)
     }
     guard let code = request.queryValue("code"), (1...512).contains(code.utf8.count) else {
-      return signInProblem(
+      return pages.problem(
         .badRequest, "Sign-in could not be completed", "GitHub’s answer had no sign-in code.", previous,
         back: ticket.returnTo)
     }
@@ -88,7 +87,7 @@ extension Routes {
         seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes))
     } catch {
       signIn.revokeInBackground(grant.accessToken)
-      return signInProblem(
+      return pages.problem(
         .serviceUnavailable, "Sign-in is unavailable right now",
         "Your session could not be stored. You can keep browsing anonymously and try again shortly.",
         previous,
@@ -108,29 +107,29 @@ extension Routes {
   private func oauthProblem(_ error: OAuthError, _ reader: Reader, back: String) -> HTTPResponse {
     switch error {
     case .accessDenied:
-      return signInProblem(
+      return pages.problem(
         .forbidden, "Sign-in cancelled", "You did not authorize RepoScroll on GitHub.", reader, back: back)
     case .badVerificationCode, .badVerifier:
-      return signInProblem(
+      return pages.problem(
         .badRequest, "Sign-in expired",
         "This sign-in code has expired or was already used. Please sign in again.",
         reader, back: back)
     case .unavailable(let message):
       accessLog?.note("sign-in: GitHub unavailable: \(message)")
       let slow = message.lowercased().contains("time")
-      return signInProblem(
+      return pages.problem(
         slow ? .gatewayTimeout : .badGateway, "GitHub is not answering",
         slow
           ? "GitHub took too long to answer. Please try again in a moment."
           : "GitHub could not be reached. Please try again in a moment.", reader, back: back)
     case .incorrectClientCredentials, .redirectURIMismatch:
       accessLog?.note("sign-in: GitHub refused the OAuth app configuration: \(error)")
-      return signInProblem(
+      return pages.problem(
         .badGateway, "Sign-in is misconfigured",
         "GitHub refused this site’s sign-in settings. Browsing anonymously still works.", reader, back: back)
     case .unauthorized, .hostile:
       accessLog?.note("sign-in: unexpected answer from GitHub: \(error)")
-      return signInProblem(
+      return pages.problem(
         .badGateway, "Sign-in failed", "GitHub sent an answer that could not be used. Please try again.",
         reader,
         back: back)
@@ -139,18 +138,17 @@ extension Routes {
 
   /// `POST /logout` (form field `csrf`): ends the session everywhere, clears the cookie and revokes the
   /// token at GitHub. A cross-site post, or one without this session's token, changes nothing.
-  func logout(_ request: HTTPRequest) async -> HTTPResponse {
-    guard let signIn else { return notFoundPage() }
-    var reader = await self.reader(request)
+  func logout(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    var reader = await signIn.reader(for: request)
     if !Self.isSameOrigin(request, origin: signIn.publicOrigin.origin) {
-      return signInProblem(
+      return pages.problem(
         .forbidden, "Sign-out refused", "This sign-out request did not come from this site.", reader)
     }
     let form = URLEncoding.parseQuery(String(decoding: request.body.prefix(8192), as: UTF8.self))
     let back = ReturnPath.sanitized(form.first { $0.name == "return_to" }?.value)
     guard let session = reader.session else {
       if reader.notice == .unavailable {
-        return signInProblem(
+        return pages.problem(
           .serviceUnavailable, "Sign-out is unavailable right now",
           "Your session could not be reached. Please try again in a moment.", reader, back: back)
       }
@@ -161,7 +159,7 @@ extension Routes {
     }
     guard let presented = form.first(where: { $0.name == "csrf" })?.value, session.acceptsCSRF(presented)
     else {
-      return signInProblem(
+      return pages.problem(
         .forbidden, "Sign-out refused",
         "This sign-out form has expired. Use the Sign out button on the page again.",
         reader, back: back)
@@ -169,7 +167,7 @@ extension Routes {
     do {
       try await signIn.book.end(session.id)
     } catch {
-      return signInProblem(
+      return pages.problem(
         .serviceUnavailable, "Sign-out is unavailable right now",
         "Your session could not be ended. Please try again in a moment.", reader, back: back)
     }
@@ -181,10 +179,9 @@ extension Routes {
   }
 
   /// `GET /logout` changes nothing: it says how to sign out.
-  func logoutPage(_ request: HTTPRequest) async -> HTTPResponse {
-    guard signIn != nil else { return notFoundPage() }
-    let reader = await self.reader(request)
-    var response = signInProblem(
+  func logoutPage(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    let reader = await signIn.reader(for: request)
+    var response = pages.problem(
       .methodNotAllowed, "Sign out", "Use the Sign out button at the top of the page to sign out.", reader)
     response.headers.add(name: "Allow", value: "POST")
     return response
@@ -196,18 +193,5 @@ extension Routes {
     if let site = request.headers["Sec-Fetch-Site"], site != "same-origin" { return false }
     if let sent = request.headers["Origin"], sent.lowercased() != origin { return false }
     return true
-  }
-
-  /// A sign-in message page with a way back (and a way to sign in again).
-  func signInProblem(
-    _ status: HTTPStatus, _ heading: String, _ text: String, _ reader: Reader, back: String = "/"
-  ) -> HTTPResponse {
-    var view = basePage(q: "", sort: nil, order: .desc, reader: reader, here: back)
-    view.title = heading + " · RepoScroll"
-    view.message = (heading: heading, text: text, back: back)
-    var response = (try? rendered("message", view, status: status)) ?? .text(status, text)
-    reader.apply(to: &response)
-    response.replaceOrAddHeader(name: "Cache-Control", value: "no-store")
-    return response
   }
 }

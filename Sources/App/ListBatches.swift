@@ -1,0 +1,69 @@
+import GitHub
+import Paging
+
+/// The batches of both lists (search and owner), read through the shared list index; each batch
+/// read feeds read-ahead and warming. Used by the page and fragment handlers.
+struct ListBatches: Sendable {
+  /// One batch as fetched: the batch, the largest star count up to it (the bars' scale), upstream's
+  /// result count (0 when no page was read), and whether GitHub refused the reader's token (the
+  /// batch then came anonymously).
+  struct Fetched: Sendable {
+    let batch: ListBatch<Repository>
+    let largest: Int
+    let total: Int
+    let revoked: Bool
+  }
+
+  let client: GitHubClient
+  let batchSize: Int
+  let prefetchMargin: Int
+  let readAhead: ReadAhead
+  let warming: Warming
+  /// Where each list's upstream pages fall in its de-duplicated rows, for as long as search pages stay
+  /// fresh: a fragment at any depth reads only the pages its cards come from.
+  let listIndex: ListIndex<ListKind, Int>
+
+  /// Batches of `batchSize` rows; the index forgets a list `lifetime` seconds (by `now`) after it learnt it.
+  init(
+    client: GitHubClient, batchSize: Int, prefetchMargin: Int, lifetime: Int, readAhead: ReadAhead,
+    warming: Warming, now: @escaping @Sendable () -> Int
+  ) {
+    self.client = client
+    self.batchSize = batchSize
+    self.prefetchMargin = prefetchMargin
+    self.readAhead = readAhead
+    self.warming = warming
+    listIndex = ListIndex(capacity: 64, lifetime: lifetime, clock: now)
+  }
+
+  /// One batch of a list, read as `reader` (nil: anonymously). The list index lets a batch at any
+  /// depth read only the pages its cards come from; a reader who sees private repositories has other
+  /// rows, so their lists neither use nor feed the shared index and card positions.
+  func batch(_ kind: ListKind, after cursor: Int, reload: Bool, reader: ReaderCredential? = nil) async
+    -> Fetched
+  {
+    let revocation = reader == nil ? nil : Revocation()
+    let source = GitHubSearchSource(client: client, query: kind.query, reader: reader, revocation: revocation)
+    let list = PagedList(source: source, batchSize: batchSize, classify: GitHubSearchSource.classify)
+    let batch: ListBatch<Repository>
+    if reader?.seesPrivate == true {
+      batch = await list.batch(after: cursor, reload: reload)
+    } else {
+      batch = await list.batch(after: cursor, reload: reload, index: listIndex, key: kind)
+    }
+    let revoked = revocation?.happened ?? false
+    let readAs = revoked ? nil : reader
+    await readAhead.consider(batch, query: kind.query, as: readAs)
+    if readAs?.seesPrivate != true { warming.sent(batch, list: kind) }
+    return Fetched(batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: revoked)
+  }
+
+  /// The view of a fetched batch at `now`; on a full page (`resultCount` given) it is the page's first.
+  func view(_ fetched: Fetched, kind: ListKind, now: Int, firstOnPage: Bool, resultCount: Int? = nil)
+    -> BatchView
+  {
+    BatchView(
+      batch: fetched.batch, kind: kind, batchSize: batchSize, prefetchMargin: prefetchMargin,
+      largestStars: fetched.largest, now: now, resultCount: resultCount, firstOnPage: firstOnPage)
+  }
+}

@@ -1,0 +1,188 @@
+import GitHub
+import HTTP
+import HTTPServer
+import Mustache
+import Paging
+
+/// The full pages of both lists: `GET /` (the landing page, or a search's results) and
+/// `GET /owners/{login}`. The head goes out at once; the first batch follows when GitHub answers.
+struct PageHandler: Sendable {
+  /// Highest page number accepted on the no-JS path (beyond it, cursors would pass any cap).
+  static let maxPage = 1000
+  /// How long a page waits for its batch before it streams the head alone: a cache hit takes well
+  /// under this, any upstream call longer.
+  static let readyWithin = Duration.milliseconds(1)
+
+  let lists: ListBatches
+  let pages: PageRenderer
+  let readers: Readers
+  /// Unix seconds now.
+  let now: @Sendable () -> Int
+  let pageStart: TemplateRef
+  let pageEnd: TemplateRef
+
+  /// Looks up the templates it renders in `library`.
+  init(
+    lists: ListBatches, pages: PageRenderer, readers: Readers, library: TemplateLibrary,
+    now: @escaping @Sendable () -> Int
+  ) throws(TemplateRef.Missing) {
+    self.lists = lists
+    self.pages = pages
+    self.readers = readers
+    self.now = now
+    pageStart = try TemplateRef("partials/page-start", in: library, for: "PageHandler")
+    pageEnd = try TemplateRef("partials/page-end", in: library, for: "PageHandler")
+  }
+
+  /// `GET /?q&sort&order&page`: the landing page without `q`, else the streamed results page.
+  func search(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    let parameters = SearchParameters(request)
+    let reader = await readers.reader(request)
+    var view = pages.base(
+      q: parameters.q, sort: parameters.sort, order: parameters.order, reader: reader, here: request.target)
+    if let problem = parameters.problem {
+      view.notice = problem
+      view.landing = true
+      return PageRenderer.personal(try pages.rendered(pages.page, view, status: .badRequest), reader)
+    }
+    guard let query = parameters.query else {
+      view.landing = true
+      return PageRenderer.personal(try pages.rendered(pages.page, view, status: .ok), reader)
+    }
+    view.title = "“\(query.text)” · RepoScroll"
+    view.heading = PageView.Heading(
+      title: "Results for “\(query.text)”", subtitle: Self.subtitle(query), link: nil)
+    view.feedLabel = "Search results for \(query.text)"
+    return try await streamedList(
+      .search(query), view: view, page: parameters.page, request: request, reader: reader)
+  }
+
+  /// `GET /owners/{login}?page`: one owner's repositories by stars, the second list on the same machinery.
+  func owner(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    guard let login = context.parameters["login"], isValidOwnerName(login) else { return pages.notFound() }
+    let reader = await readers.reader(request)
+    var view = pages.base(q: "", sort: nil, order: .desc, reader: reader, here: request.target)
+    view.title = "Repositories by \(login) · RepoScroll"
+    view.heading = PageView.Heading(
+      title: "Repositories by \(login)", subtitle: "most starred first",
+      link: (href: "https://github.com/\(login)", label: "\(login) on GitHub"))
+    view.feedLabel = "Repositories by \(login)"
+    let page = request.query == nil ? nil : SearchParameters(request).page
+    return try await streamedList(.owner(login), view: view, page: page, request: request, reader: reader)
+  }
+
+  /// The full page for one batch: head, header and form go out at once; the cards follow when
+  /// GitHub has answered. A browser reload re-fetches the batch's pages upstream. A batch the cache
+  /// already holds arrives within `readyWithin`: then the page goes out whole, so that it carries a
+  /// validator (`HTMLDelivery`) and a revisit can be a 304.
+  ///
+  /// The page's work is one task: it reads the batch with the first screen's histories warmed
+  /// beside it (a child task), and streams the rest unless the handler took the batch for a whole
+  /// page. It is cancelled as one, with its upstream calls, when the client leaves.
+  func streamedList(
+    _ kind: ListKind, view: PageView, page text: String?, request: HTTPRequest, reader: Reader
+  ) async throws -> HTTPResponse {
+    let page = Self.pageNumber(text)
+    let cursor = (page - 1) * lists.batchSize
+    var view = view
+    view.page = page
+    if page > 1 { view.previousPage = kind.pageURL(page: page - 1) }
+    var head: [UInt8] = []
+    head.reserveCapacity(8192)
+    try pageStart.render(view.mustacheValue, into: &head)
+    let reload = Self.isReload(request)
+    let credential = reader.credential
+    let handoff = Handoff<ListBatches.Fetched>()
+    // A reload always streams: the handler does not wait for the batch.
+    if reload { handoff.close() }
+    let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+    // First in the stream, before the task can add the tail (a whole page drops the stream unread).
+    continuation.yield(head)
+    let base = view
+    let work = Task { [self] in
+      await withDiscardingTaskGroup { group in
+        let fetched = await lists.batch(kind, after: cursor, reload: reload, reader: credential)
+        // The first screen's histories are on their way before the browser asks for them.
+        let warmAs = fetched.revoked ? nil : credential
+        group.addTask { await lists.warming.pageSent(fetched.batch, as: warmAs) }
+        if handoff.offer(fetched) { return }
+        // The head is out: a session ended now is cleared from the cookie on the next request.
+        var view = base
+        var late = reader
+        view.batch = await firstBatch(fetched, kind, &late)
+        var tail: [UInt8] = []
+        tail.reserveCapacity(4096 + fetched.batch.items.count * 2048)
+        do {
+          try pageEnd.render(view.mustacheValue, into: &tail)
+          continuation.yield(tail)
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+    }
+    let ready =
+      reload
+      ? nil
+      : await withTaskCancellationHandler {
+        await handoff.take(within: Self.readyWithin)
+      } onCancel: {
+        work.cancel()
+      }
+    if let fetched = ready {
+      // The stream is dropped unread; the task only finishes warming.
+      var reader = reader
+      view.batch = await firstBatch(fetched, kind, &reader)
+      var body = head
+      if fetched.revoked {
+        // Not sent yet: the header shows the reader signed out (the batch says why).
+        view.account = AccountView.value(reader, here: request.target)
+        body.removeAll(keepingCapacity: true)
+        try pageStart.render(view.mustacheValue, into: &body)
+      }
+      body.reserveCapacity(head.count + 4096 + fetched.batch.items.count * 2048)
+      try pageEnd.render(view.mustacheValue, into: &body)
+      return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
+    }
+    // A client that leaves before the end cancels the work, its upstream call and its warming.
+    continuation.onTermination = { termination in
+      if case .cancelled = termination { work.cancel() }
+    }
+    return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .stream(stream)), reader)
+  }
+
+  /// The page's first batch, whole now or streamed when GitHub answers (its times as of then). A
+  /// token GitHub refused ends the session (the batch came anonymously) and says so.
+  private func firstBatch(_ fetched: ListBatches.Fetched, _ kind: ListKind, _ reader: inout Reader) async
+    -> MustacheValue
+  {
+    if fetched.revoked { await readers.tokenRevoked(&reader) }
+    var batchView = lists.view(fetched, kind: kind, now: now(), firstOnPage: true, resultCount: fetched.total)
+    batchView.limit = BatchView.LimitOwner(reader)
+    batchView.notice = fetched.revoked ? reader.notice?.text : nil
+    return batchView.mustacheValue
+  }
+
+  /// The `page` parameter: 1 when absent or malformed, at most `maxPage`.
+  static func pageNumber(_ text: String?) -> Int {
+    guard let text, let page = Int(text), page >= 1 else { return 1 }
+    return min(page, maxPage)
+  }
+
+  /// Whether the browser asked to bypass caches (a reload sends `max-age=0` or `no-cache`).
+  static func isReload(_ request: HTTPRequest) -> Bool {
+    if let control = request.headers["Cache-Control"]?.lowercased(),
+      control.contains("max-age=0") || control.contains("no-cache")
+    {
+      return true
+    }
+    return request.headers["Pragma"]?.lowercased().contains("no-cache") ?? false
+  }
+
+  /// "sorted by stars, descending" or "best match".
+  static func subtitle(_ query: SearchQuery) -> String {
+    guard let sort = query.sort else { return "best match" }
+    let field = PageView.label(sort).lowercased()
+    return "sorted by \(field), \(query.order == .desc ? "descending" : "ascending")"
+  }
+}
