@@ -98,6 +98,15 @@ struct AppHarness: Sendable {
     await harness.stop(stopDouble: own && live)
   }
 
+  /// Real monotonic time with the wall clock stopped at one instant: a long walk under load then
+  /// keeps every cached search page fresh (their lifetime runs on the wall clock), so counts of
+  /// upstream calls do not depend on how fast the machine is.
+  static let stoppedWall: TimeSource = {
+    let instant = TimeSource.system.wallNanoseconds()
+    return TimeSource(
+      wallNanoseconds: { instant }, monotonicNanoseconds: TimeSource.system.monotonicNanoseconds)
+  }()
+
   /// The default configuration for tests: templates and static files from the package.
   static func baseConfiguration(api: String) throws -> AppConfiguration {
     let root = try ProcessRunner.packageRoot()

@@ -84,7 +84,7 @@ struct ListWalkTests {
 
   @Test func walkingABroadQueryStopsAtTheCapWithTenSearchCalls() async throws {
     let double = AppHarness.smallDouble()
-    try await AppHarness.with(double: double) { h in
+    try await AppHarness.with(double: double, time: AppHarness.stoppedWall) { h in
       let query = SearchQuery(text: "stars:>=0", sort: .stars, order: .desc)
       let expected = try await Self.upstreamIDs(h, query)
       #expect(expected.count == 1000)

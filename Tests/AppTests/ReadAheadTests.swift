@@ -25,7 +25,8 @@ struct ReadAheadTests {
     configuration.accessLog = false
     configuration.readAhead = readAhead
     return try RepoScrollApp(
-      configuration: configuration, transport: InProcessTransport(handler: double.handler), log: { _ in })
+      configuration: configuration, transport: InProcessTransport(handler: double.handler),
+      time: AppHarness.stoppedWall, log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> String {

@@ -3,7 +3,9 @@ import Testing
 
 @testable import GitHub
 
-@Suite("Repository: every declared field read back from its one record, as strings and in place")
+@Suite(
+  "Repository: every declared field read back from its one record, as strings and in place",
+  .timeLimit(.minutes(2)))
 struct RepositoryTests {
   /// A repository whose every field is given by the dictionaries (absent keys: 0, false, nil).
   static func make(
