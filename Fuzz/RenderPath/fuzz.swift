@@ -1,11 +1,14 @@
 // The render path on arbitrary upstream bodies: GitHub decoding, paging, the results fragment and the
 // star history, through the app's own handler with a GitHub that answers with the fuzzer's bytes.
-import App
 import CurlClient
 import Dispatch
 import HTTP
 import HTTPServer
 import Synchronization
+
+// The app's handler is internal (tests and this fuzz target reach it; script/fuzz builds with
+// -enable-testing).
+@testable import App
 
 /// The bodies the scripted GitHub answers with: the input up to its first NUL byte is the search
 /// page, the rest the star history.

@@ -1,6 +1,7 @@
 import CurlClient
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// The streamed first page's work is one task: when its client leaves, the search upstream is
@@ -12,27 +13,18 @@ struct PageCancellationTests {
     // Live: the client leaving is its connection closing, which the server turns into cancellation.
     try await AppHarness.with(double: double, live: true) { h in
       let leaving = Task { try await h.get("/?q=swift") }
-      var arrived = false
-      for _ in 0..<5_000 where !arrived {
-        arrived = double.counters().inFlight == 1
-        if !arrived { try await Task.sleep(for: .milliseconds(1)) }
-      }
+      let arrived = await eventually { double.counters().inFlight == 1 }
       #expect(arrived, "the search reached the double")
       leaving.cancel()
       _ = try? await leaving.value
 
-      var log: [DoubleRequestRecord] = []
-      for _ in 0..<5_000 where log.isEmpty {
-        log = double.requestLog().filter { $0.endpoint == .search }
-        if log.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
-      }
+      _ = await eventually { !double.requestLog().filter { $0.endpoint == .search }.isEmpty }
+      let log = double.requestLog().filter { $0.endpoint == .search }
       #expect(log.map(\.status) == [0], "the double saw the search end without an answer")
       var metrics = ""
-      for _ in 0..<5_000 where !metrics.contains("route=\"page\",status=\"200\"} 1\n") {
-        metrics = try await h.text("/metrics")
-        if !metrics.contains("route=\"page\",status=\"200\"} 1\n") {
-          try await Task.sleep(for: .milliseconds(1))
-        }
+      _ = await eventually {
+        metrics = (try? await h.text("/metrics")) ?? ""
+        return metrics.contains("route=\"page\",status=\"200\"} 1\n")
       }
       #expect(metrics.contains("reposcroll_upstream_cancelled_total 1\n"))
       #expect(
