@@ -1,5 +1,6 @@
 import Clocks
 import CurlClient
+import Foundation
 import GitHub
 import GitHubDouble
 import HTTP
@@ -106,6 +107,25 @@ struct AppHarness: Sendable {
     return TimeSource(
       wallNanoseconds: { instant }, monotonicNanoseconds: TimeSource.system.monotonicNanoseconds)
   }()
+
+  /// Runs `body` with a scratch copy of the package's templates and a configuration that reads it
+  /// (static files from the package, access log off), for tests that break a template on purpose.
+  /// The copy is removed afterwards.
+  static func withTemplateCopy(_ body: (_ folder: String, _ configuration: AppConfiguration) throws -> Void)
+    throws
+  {
+    let root = try ProcessRunner.packageRoot()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "rs-templates-\(UInt32.random(in: 0...UInt32.max))"
+    ).path
+    try FileManager.default.copyItem(atPath: root + "/Templates", toPath: folder)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var configuration = AppConfiguration()
+    configuration.templatesDirectory = folder
+    configuration.publicDirectory = root + "/Public"
+    configuration.accessLog = false
+    try body(folder, configuration)
+  }
 
   /// The default configuration for tests: templates and static files from the package.
   static func baseConfiguration(api: String) throws -> AppConfiguration {

@@ -93,29 +93,21 @@ struct OperationsTests {
   }
 
   @Test func aBrokenTemplateStopsStartupWithFileLineAndColumn() throws {
-    let root = try ProcessRunner.packageRoot()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "rs-templates-\(UInt32.random(in: 0...UInt32.max))"
-    ).path
-    try? FileManager.default.removeItem(atPath: folder)
-    try FileManager.default.copyItem(atPath: root + "/Templates", toPath: folder)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try "<p>\n  {{#cards}}oops\n".write(
-      toFile: folder + "/partials/cards.mustache", atomically: true, encoding: .utf8)
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = folder
-    configuration.publicDirectory = root + "/Public"
-    configuration.accessLog = false
-    do {
-      _ = try RepoScrollApp(configuration: configuration)
-      Issue.record("startup should fail")
-    } catch let error as RepoScrollApp.StartupError {
-      #expect(error.description.contains("partials/cards.mustache"))
-      #expect(error.description.contains(":2:"), "\(error.description)")
+    try AppHarness.withTemplateCopy { folder, broken in
+      try "<p>\n  {{#cards}}oops\n".write(
+        toFile: folder + "/partials/cards.mustache", atomically: true, encoding: .utf8)
+      do {
+        _ = try RepoScrollApp(configuration: broken)
+        Issue.record("startup should fail")
+      } catch let error as RepoScrollApp.StartupError {
+        #expect(error.description.contains("partials/cards.mustache"))
+        #expect(error.description.contains(":2:"), "\(error.description)")
+      }
+      var configuration = broken
+      configuration.templatesDirectory = try ProcessRunner.packageRoot() + "/Templates"
+      configuration.publicDirectory = folder + "/nowhere"
+      #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
     }
-    configuration.templatesDirectory = root + "/Templates"
-    configuration.publicDirectory = folder + "/nowhere"
-    #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
   }
 }
 

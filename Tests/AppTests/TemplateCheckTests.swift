@@ -11,45 +11,29 @@ import Testing
     ("message", "PageRenderer"),
   ])
   func aTemplateAHandlerRendersThatHasNoFileStopsStartup(name: String, user: String) throws {
-    let root = try ProcessRunner.packageRoot()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "rs-templates-\(UInt32.random(in: 0...UInt32.max))"
-    ).path
-    try FileManager.default.copyItem(atPath: root + "/Templates", toPath: folder)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    // Callers of the template go too, so that only a handler still names it.
-    try FileManager.default.removeItem(atPath: folder + "/\(name).mustache")
-    if name == "partials/page-start" {
-      try "{{> partials/page-end}}".write(
-        toFile: folder + "/page.mustache", atomically: true, encoding: .utf8)
-    }
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = folder
-    configuration.publicDirectory = root + "/Public"
-    configuration.accessLog = false
-    do {
-      _ = try RepoScrollApp(configuration: configuration)
-      Issue.record("startup should fail without \(name)")
-    } catch let error as RepoScrollApp.StartupError {
-      #expect(error.description.contains("\(folder)/\(name).mustache is missing"), "\(error.description)")
-      #expect(error.description.contains(user), "\(error.description)")
+    try AppHarness.withTemplateCopy { folder, configuration in
+      // Callers of the template go too, so that only a handler still names it.
+      try FileManager.default.removeItem(atPath: folder + "/\(name).mustache")
+      if name == "partials/page-start" {
+        try "{{> partials/page-end}}".write(
+          toFile: folder + "/page.mustache", atomically: true, encoding: .utf8)
+      }
+      do {
+        _ = try RepoScrollApp(configuration: configuration)
+        Issue.record("startup should fail without \(name)")
+      } catch let error as RepoScrollApp.StartupError {
+        #expect(error.description.contains("\(folder)/\(name).mustache is missing"), "\(error.description)")
+        #expect(error.description.contains(user), "\(error.description)")
+      }
     }
   }
 
   @Test func aTemplateNoHandlerRendersIsStillLoadedAndChecked() throws {
-    let root = try ProcessRunner.packageRoot()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "rs-templates-\(UInt32.random(in: 0...UInt32.max))"
-    ).path
-    try FileManager.default.copyItem(atPath: root + "/Templates", toPath: folder)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try "{{title}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
-    var configuration = AppConfiguration()
-    configuration.templatesDirectory = folder
-    configuration.publicDirectory = root + "/Public"
-    configuration.accessLog = false
-    _ = try RepoScrollApp(configuration: configuration)
-    try "{{notAName}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
-    #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
+    try AppHarness.withTemplateCopy { folder, configuration in
+      try "{{title}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
+      _ = try RepoScrollApp(configuration: configuration)
+      try "{{notAName}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
+      #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
+    }
   }
 }
