@@ -9,13 +9,7 @@ import Testing
 @Suite("The double serves every declared repository field", .timeLimit(.minutes(2)))
 struct DoubleFieldsTests {
   @Test func everyFieldIsSetOnSomeRepository() async throws {
-    let double = GitHubDouble(
-      configuration: {
-        var c = DoubleConfiguration.exact
-        c.repositoryCount = 1500
-        c.ownerCount = 200
-        return c
-      }())
+    let double = GitHubDouble.smallExact()
     let port = try double.start()
     let http = CurlHTTPClient()
     defer { http.shutdown() }
@@ -42,5 +36,15 @@ struct DoubleFieldsTests {
       #expect(items.contains { $0[field]?.isEmpty == false }, "no repository has \(field)")
     }
     #expect(items.contains { $0.topicCount > 0 })
+  }
+}
+
+extension GitHubDouble {
+  /// An exact (fault-free) double with a small catalog: 1,500 repositories of 200 owners.
+  static func smallExact() -> GitHubDouble {
+    var configuration = DoubleConfiguration.exact
+    configuration.repositoryCount = 1500
+    configuration.ownerCount = 200
+    return GitHubDouble(configuration: configuration)
   }
 }

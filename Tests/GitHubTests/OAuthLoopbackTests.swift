@@ -10,13 +10,7 @@ import Testing
 @Suite("OAuth flow and reader calls over loopback against the double", .serialized, .timeLimit(.minutes(3)))
 struct OAuthLoopbackTests {
   @Test func signInSearchAsTheReaderThenRevoke() async throws {
-    let double = GitHubDouble(
-      configuration: {
-        var c = DoubleConfiguration.exact
-        c.repositoryCount = 1500
-        c.ownerCount = 200
-        return c
-      }())
+    let double = GitHubDouble.smallExact()
     let port = try double.start()
     let http = CurlHTTPClient()
     defer { http.shutdown() }
