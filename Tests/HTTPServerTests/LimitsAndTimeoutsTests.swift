@@ -12,6 +12,18 @@ final class Flag: Sendable {
 
   /// Polls until set or `timeout` passes.
   func wait(timeout: Duration) async -> Bool { await eventually(within: timeout) { isSet } }
+
+  /// A handler's body that never answers: sets `started`, waits until the task is cancelled, then
+  /// sets `cancelled` and rethrows.
+  static func holdUntilCancelled(started: Flag, cancelled: Flag) async throws -> Never {
+    started.set()
+    do {
+      try await untilCancelled()
+    } catch {
+      cancelled.set()
+      throw error
+    }
+  }
 }
 
 @Suite(.serialized, .timeLimit(.minutes(3))) struct LimitsAndTimeoutsTests {
@@ -122,13 +134,7 @@ final class Flag: Sendable {
     let cancelled = Flag()
     var router = Router()
     router.get("/slow") { _, _ in
-      started.set()
-      do {
-        try await untilCancelled()
-      } catch {
-        cancelled.set()
-        throw error
-      }
+      try await Flag.holdUntilCancelled(started: started, cancelled: cancelled)
     }
     try await withServer(handler: router.handler) { port in
       let client = try RawSocketClient(port: port)
@@ -206,13 +212,7 @@ final class Flag: Sendable {
     var router = Router()
     let started = Flag()
     router.get("/forever") { _, _ in
-      started.set()
-      do {
-        try await untilCancelled()
-      } catch {
-        cancelled.set()
-        throw error
-      }
+      try await Flag.holdUntilCancelled(started: started, cancelled: cancelled)
     }
     var configuration = HTTPServerConfiguration()
     configuration.drainTimeout = .milliseconds(300)
