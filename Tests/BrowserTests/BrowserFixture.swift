@@ -24,17 +24,24 @@ struct BrowserFixtureTrait: SuiteTrait, TestScoping {
   ) async throws {
     let root = try FixturePages.write()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let server = try ProcessRunner(
-      executable: "python3",
-      arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root],
-      name: "http.server")
-    do {
-      let port = try await server.waitForListeningPort(pattern: #"port (\d+)"#)
+    try await Self.serving(root) { port in
       try await withBrowserSession { session in
         try await session.installPageProbe()
         let fixture = BrowserFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
         try await BrowserFixture.$current.withValue(fixture) { try await function() }
       }
+    }
+  }
+
+  /// Runs `body` with `python3 -m http.server` serving `root` on a free loopback port, and stops the
+  /// server afterwards even when `body` throws.
+  static func serving(_ root: String, _ body: (Int) async throws -> Void) async throws {
+    let server = try ProcessRunner(
+      executable: "python3",
+      arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root],
+      name: "http.server")
+    do {
+      try await body(try await server.waitForListeningPort(pattern: #"port (\d+)"#))
     } catch {
       await server.terminate()
       throw error

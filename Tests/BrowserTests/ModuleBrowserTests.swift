@@ -328,21 +328,12 @@ struct ModuleFixtureTrait: SuiteTrait, TestScoping {
     }
     try Data(ModuleFixture.testPage.utf8).write(to: URL(fileURLWithPath: root + "/modules.html"))
     try Data(ModuleFixture.testScript.utf8).write(to: URL(fileURLWithPath: root + "/modules-test.js"))
-    let server = try ProcessRunner(
-      executable: "python3",
-      arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root],
-      name: "http.server")
-    do {
-      let port = try await server.waitForListeningPort(pattern: #"port (\d+)"#)
+    try await BrowserFixtureTrait.serving(root) { port in
       try await withBrowserSession { session in
         let fixture = ModuleFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
         try await ModuleFixture.$current.withValue(fixture) { try await function() }
       }
-    } catch {
-      await server.terminate()
-      throw error
     }
-    await server.terminate()
   }
 }
 
