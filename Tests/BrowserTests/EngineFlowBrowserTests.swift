@@ -150,6 +150,10 @@ extension BrowserSuites {
       try await waitForSavedTop(session, Self.topBeforeLeaving)
       try await session.waitForScript(
         "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
+      // Firefox keeps no page with a request in flight at pagehide in its back/forward cache, and on a
+      // loaded machine an avatar or history may still be loading here.
+      try await session.waitForScript(
+        #"document.querySelectorAll('[data-state="loading"]').length === 0"#, timeout: .seconds(30))
       let before = try #require(try await Reader.top(session))
       #expect(before.position == Self.topBeforeLeaving, "\(engine)")
       let loaded = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
