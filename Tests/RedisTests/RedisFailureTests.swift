@@ -40,17 +40,11 @@ final class Peak: Sendable {
     // Within the 10 s command timeout, so a hang would show up as .timeout instead.
     await #expect {
       try await sleeping.value
-    } throws: { error in
-      guard case RedisError.connectionLost = error else { return false }
-      return true
-    }
+    } throws: { RedisError.lostReason(of: $0) != nil }
     // With the server gone, calls fail fast with connectionLost (refused), not a timeout.
     await #expect {
       try await client.ping()
-    } throws: { error in
-      guard case RedisError.connectionLost = error else { return false }
-      return true
-    }
+    } throws: { RedisError.lostReason(of: $0) != nil }
   }
 
   @Test func reconnectsByItselfAfterTheServerRestarts() async throws {
@@ -174,10 +168,7 @@ final class Peak: Sendable {
 
   @Test func thePoolNeverOpensMoreThanItsBound() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.poolSize = 3
-    configuration.poolTimeout = .seconds(10)
-    let client = try RedisClient(configuration)
+    let client = try RedisClient(try Self.configuration(server).pool(3))
     defer { client.shutdown() }
     let peak = Peak()
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -204,16 +195,15 @@ final class Peak: Sendable {
 
   @Test func callersBeyondTheBoundGetPoolExhaustedAfterThePoolTimeout() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.poolSize = 1
+    var configuration = try Self.configuration(server).pool(1)
     configuration.poolTimeout = .milliseconds(50)
     let client = try RedisClient(configuration)
     defer { client.shutdown() }
-    async let busy: RESPValue = client.execute(["DEBUG", "SLEEP", "0.5"])
-    // Wait until the one connection is taken (opening or busy), then ask for another.
-    try await waitUntil("the connection is taken", poll: .milliseconds(2)) { client.statistics.open > 0 }
-    await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
-    #expect(try await busy == .simpleString("OK"))
+    // Once the one connection is taken (opening or busy), ask for another.
+    let busy = try await client.whileAConnectionSleeps("0.5") {
+      await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
+    }
+    #expect(busy == .simpleString("OK"))
     try await client.ping()
   }
 }
