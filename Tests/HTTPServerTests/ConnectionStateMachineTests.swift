@@ -55,13 +55,28 @@ private func closed() -> Machine {
 @Suite(.timeLimit(.minutes(3))) struct ConnectionStateMachineTests {
   // MARK: Header timer (slowloris)
 
-  @Test func newConnectionMustSendItsHeadWithinTheHeaderTimeout() {
-    var m = fresh(now: 10)
+  /// A connection reading while a timer runs: a new one waiting for its head, or a kept-alive one
+  /// waiting for its next request.
+  enum Reading: Sendable {
+    case new
+    case keptAlive
+  }
+
+  @Test(
+    "a reading connection's timer runs out exactly at its deadline",
+    arguments: [
+      (Reading.new, 10, Machine.Timer.header, 110, Machine.TimerAction.requestTimeout),
+      (.keptAlive, 50, .idle, 1050, .close),
+    ])
+  func readingConnectionTimesOut(
+    _ reading: Reading, since: Int, timer: Machine.Timer, deadline: Int, action: Machine.TimerAction
+  ) {
+    var m = reading == .new ? fresh(now: since) : idle(now: since)
     #expect(m.phase == .reading)
-    #expect(m.timer == .header)
-    #expect(m.deadline == 110)
-    expectStep(m.timerFired(now: 109), .none)
-    expectStep(m.timerFired(now: 110), .requestTimeout)
+    #expect(m.timer == timer)
+    #expect(m.deadline == deadline)
+    expectStep(m.timerFired(now: deadline - 1), .none)
+    expectStep(m.timerFired(now: deadline), action)
   }
 
   @Test func aTrickledHeadDoesNotRestartTheHeaderTimer() {
@@ -97,15 +112,6 @@ private func closed() -> Machine {
   }
 
   // MARK: Idle keep-alive
-
-  @Test func keptAliveConnectionWaitsIdleThenCloses() {
-    var m = idle(now: 50)
-    #expect(m.phase == .reading)
-    #expect(m.timer == .idle)
-    #expect(m.deadline == 1050)
-    expectStep(m.timerFired(now: 1049), .none)
-    expectStep(m.timerFired(now: 1050), .close)
-  }
 
   @Test func idleTimerIsNotPushedBackByRepeatedEmptyChecks() {
     var m = idle(now: 50)

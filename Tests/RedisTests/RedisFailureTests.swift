@@ -27,9 +27,18 @@ final class Peak: Sendable {
     return configuration
   }
 
+  /// A client of `server` with the configuration above, then `configure`.
+  static func client(_ server: RedisServerProcess, _ configure: (inout RedisConfiguration) -> Void = { _ in })
+    throws -> RedisClient
+  {
+    var configuration = try Self.configuration(server)
+    configure(&configuration)
+    return try RedisClient(configuration)
+  }
+
   @Test func aServerKilledMidCommandFailsTheCallWithConnectionLost() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server))
+    let client = try Self.client(server)
     defer { client.shutdown() }
     try await client.ping()
     let sleeping = Task { try await client.execute(["DEBUG", "SLEEP", 5]) }
@@ -49,7 +58,7 @@ final class Peak: Sendable {
 
   @Test func reconnectsByItselfAfterTheServerRestarts() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server))
+    let client = try Self.client(server)
     defer { client.shutdown() }
     try await client.set("before", [1])
     await server.kill()
@@ -64,9 +73,7 @@ final class Peak: Sendable {
 
   @Test func aSlowCommandTimesOutAndTheNextCallGetsAFreshConnection() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.commandTimeout = .milliseconds(100)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) { $0.commandTimeout = .milliseconds(100) }
     defer { client.shutdown() }
     await #expect(throws: RedisError.timeout(.command)) {
       try await client.execute(["DEBUG", "SLEEP", "1"])
@@ -78,9 +85,7 @@ final class Peak: Sendable {
 
   @Test func aPerCallTimeoutOverridesTheConfiguredOne() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.commandTimeout = .milliseconds(50)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) { $0.commandTimeout = .milliseconds(50) }
     defer { client.shutdown() }
     // A blocking pop longer than the configured timeout, allowed for this call only.
     #expect(try await client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)) == .null)
@@ -91,10 +96,10 @@ final class Peak: Sendable {
 
   @Test func manyCallersThroughARestartAllFinishWithRepliesOrTypedErrors() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.commandTimeout = .milliseconds(500)
-    configuration.poolSize = 4
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) {
+      $0.commandTimeout = .milliseconds(500)
+      $0.poolSize = 4
+    }
     defer { client.shutdown() }
     let tally = Tally()
     let outcomes = try await withThrowingTaskGroup(of: (ok: Int, failed: Int).self) { group in
@@ -154,7 +159,7 @@ final class Peak: Sendable {
 
   @Test func cancellingACallEndsItAtOnceAndKeepsTheConnectionUsable() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server))
+    let client = try Self.client(server)
     defer { client.shutdown() }
     let task = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
     try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
@@ -168,7 +173,7 @@ final class Peak: Sendable {
 
   @Test func thePoolNeverOpensMoreThanItsBound() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server).pool(3))
+    let client = try Self.client(server) { $0.poolSize = 3 }
     defer { client.shutdown() }
     let peak = Peak()
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -195,9 +200,10 @@ final class Peak: Sendable {
 
   @Test func callersBeyondTheBoundGetPoolExhaustedAfterThePoolTimeout() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server).pool(1)
-    configuration.poolTimeout = .milliseconds(50)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) {
+      $0.poolSize = 1
+      $0.poolTimeout = .milliseconds(50)
+    }
     defer { client.shutdown() }
     // Once the one connection is taken (opening or busy), ask for another.
     let busy = try await client.whileAConnectionSleeps("0.5") {

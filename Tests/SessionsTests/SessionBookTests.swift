@@ -95,30 +95,30 @@ struct SessionBookTests {
       "a record opened under another id")
   }
 
-  @Test func idleTimeoutEndsASessionAndActivityExtendsIt() async throws {
-    let clock = ManualClock()
-    let (book, _, session) = try await bookWithASession(clock)
-    let cookie = session.id.cookieValue[...]
-    // Seen every 6 days for 24 days: still valid (idle is 7 days).
-    for _ in 0..<4 {
-      clock.advance(6 * 86_400)
-      #expect(await book.lookup(cookieValue: cookie).outcome == .found, "an active session ended")
-    }
-    // Then 8 idle days.
-    clock.advance(8 * 86_400)
-    #expect(await book.lookup(cookieValue: cookie).outcome == .ended, "an idle session lived on")
+  /// A reader seen every `interval` days, `visits` times, who then comes back `gap` days later.
+  struct Visits: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let interval: Int
+    let visits: Int
+    let gap: Int
   }
 
-  @Test func absoluteTimeoutEndsEvenAnActiveSession() async throws {
+  @Test(arguments: [
+    // Idle is 7 days: seen every 6 days for 24 days, the session stays; then 8 idle days.
+    Visits(testDescription: "idle timeout, extended by activity", interval: 6, visits: 4, gap: 8),
+    // Absolute is 30 days: seen every 4 days for 28 days, then on day 31.
+    Visits(testDescription: "absolute timeout, even for an active session", interval: 4, visits: 7, gap: 3),
+  ])
+  func aSessionSeenRegularlyEndsAtItsTimeout(_ visits: Visits) async throws {
     let clock = ManualClock()
     let (book, _, session) = try await bookWithASession(clock)
     let cookie = session.id.cookieValue[...]
-    for _ in 0..<7 {
-      clock.advance(4 * 86_400)
-      #expect(await book.lookup(cookieValue: cookie).outcome == .found, "ended before 30 days")
+    for visit in 1...visits.visits {
+      clock.advance(visits.interval * 86_400)
+      #expect(await book.lookup(cookieValue: cookie).outcome == .found, "ended at visit \(visit)")
     }
-    clock.advance(3 * 86_400)  // day 31
-    #expect(await book.lookup(cookieValue: cookie).outcome == .ended, "lived past the absolute timeout")
+    clock.advance(visits.gap * 86_400)
+    #expect(await book.lookup(cookieValue: cookie).outcome == .ended, "lived past the timeout")
   }
 
   @Test func anEndedSessionIsGone() async throws {
