@@ -1,4 +1,5 @@
 import CurlClient
+import Foundation
 import GitHub
 import HTTP
 import Mustache
@@ -7,12 +8,6 @@ import TestSupport
 import Testing
 
 @testable import App
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// The card views render exactly the bytes recorded in `Tests/Golden/`, from the shared double's fixed catalog
 /// at a fixed clock: any change to the view models or the engine that alters a byte shows here. The
