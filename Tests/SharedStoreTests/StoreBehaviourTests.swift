@@ -1,8 +1,9 @@
 import Redis
-import SharedStore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import SharedStore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
