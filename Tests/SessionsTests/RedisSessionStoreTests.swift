@@ -1,4 +1,5 @@
 import Foundation
+import GitHub
 import Redis
 import Synchronization
 import TestSupport
@@ -43,8 +44,8 @@ struct RedisSessionStoreTests {
       }
       return s
     }
-    #expect(found?.record.login == "mona")
-    #expect(found?.record.token == Self.token)
+    #expect(found?.record.reader.login == "mona")
+    #expect(found?.record.reader.token == Self.token)
     // Signing out through the first instance ends it for the second.
     try await first.end(session.id)
     guard case .ended = await second.lookup(cookieValue: session.id.cookieValue[...]) else {

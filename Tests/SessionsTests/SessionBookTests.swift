@@ -1,4 +1,5 @@
 import Foundation
+import GitHub
 import Synchronization
 import TestSupport
 import Testing
@@ -22,9 +23,9 @@ struct SessionBookTests {
       Issue.record("session not found")
       return
     }
-    #expect(found.record.login == "octocat")
-    #expect(found.record.token == Self.token)
-    #expect(found.record.seesPrivate)
+    #expect(found.record.reader.login == "octocat")
+    #expect(found.record.reader.token == Self.token)
+    #expect(found.record.reader.seesPrivate)
     #expect(found.csrfToken == session.csrfToken)
     #expect(found.acceptsCSRF(session.csrfToken))
     #expect(!found.acceptsCSRF(session.csrfToken + "x"))
@@ -165,7 +166,8 @@ struct SessionBookTests {
   @Test func policyVerdicts() {
     let policy = SessionPolicy()
     let record = SessionRecord(
-      userID: 1, login: "a", token: "t", seesPrivate: false, created: 1000, lastSeen: 1000)
+      reader: ReaderCredential(login: "a", userID: 1, token: "t", seesPrivate: false), created: 1000,
+      lastSeen: 1000)
     #expect(policy.verdict(record, now: 1000) == .valid(touch: false))
     #expect(policy.verdict(record, now: 1000 + 3600) == .valid(touch: true))
     #expect(policy.verdict(record, now: 1000 + 7 * 86_400) == .expired)
