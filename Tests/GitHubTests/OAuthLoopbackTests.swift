@@ -15,11 +15,12 @@ struct OAuthLoopbackTests {
     let http = CurlHTTPClient()
     defer { http.shutdown() }
     let base = "http://127.0.0.1:\(port)"
-    let oauth = GitHubOAuth(
-      configuration: GitHubOAuthConfiguration(
-        webBase: base, apiBase: base, clientID: DoubleConfiguration.demoClientID,
-        clientSecret: DoubleConfiguration.demoClientSecret, userAgent: "RepoScroll-test"),
-      transport: http)
+    var settings = GitHubOAuthConfiguration(
+      clientID: DoubleConfiguration.demoClientID, clientSecret: DoubleConfiguration.demoClientSecret)
+    settings.webBase = base
+    settings.apiBase = base
+    settings.userAgent = "RepoScroll-test"
+    let oauth = GitHubOAuth(configuration: settings, transport: http)
     let callback = "http://127.0.0.1:1/login/callback"
     let verifier = String(repeating: "Verifier-", count: 6)
     let authorize = oauth.authorizeURL(
