@@ -38,7 +38,7 @@ struct OperationsTests {
 
   @Test func fiftyConcurrentIdenticalFragmentsMakeOneUpstreamCall() async throws {
     let double = AppHarness.smallDouble {
-      $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 300)])
+      $0.faults.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 300)])
     }
     try await AppHarness.with(double: double) { h in
       let bodies = try await withThrowingTaskGroup(of: String.self) { group in

@@ -101,14 +101,14 @@ func checkRendered(_ status: Int, _ body: [UInt8], _ what: String) -> Int {
 struct RenderPathPropertyTests {
   /// The bodies the scripted GitHub answers with, set before each case.
   final class Bodies: Sendable {
-    let current = Mutex(RenderPathBodies())
+    let current = Mutex<(search: [UInt8], history: [UInt8])>(([], []))
   }
 
   @Test func randomAnswersNeverTrapAndRenderWellFormedCards() async throws {
     let bodies = Bodies()
     let app = try ScriptedTransport.app(token: "ghp_PropertyToken0000000000000000000000") { request in
-      let body = bodies.current.withLock { $0.body(for: request.url) }
-      return ClientResponse(status: .ok, headers: ["Content-Type": "application/json"], body: body)
+      let (search, history) = bodies.current.withLock { $0 }
+      return RenderPathUpstream.answer(request, search: search, history: history)
     }
     var json = HostileJSON(random: SeededGenerator(state: 0x5EED_0009))
     var cardsSeen = 0
@@ -117,7 +117,7 @@ struct RenderPathPropertyTests {
       let search = json.chance(25) ? json.mutated(searchText) : Array(searchText.utf8)
       let historyText = json.history()
       let history = json.chance(25) ? json.mutated(historyText) : Array(historyText.utf8)
-      bodies.current.withLock { $0 = RenderPathBodies(search: search, history: history) }
+      bodies.current.withLock { $0 = (search, history) }
       // A new query and repository each run, so nothing comes from the cache.
       let (status, body) = try await ScriptedTransport.get(app, "/fragments/results?q=run\(run)&after=0")
       let cards = checkRendered(status, body, "fragment \(run)")

@@ -1,4 +1,5 @@
 import Foundation
+import GitHub
 import Redis
 import Synchronization
 import TestSupport
@@ -40,8 +41,8 @@ struct RedisSessionStoreTests {
     let found = try? await waitForValue("the session", poll: .milliseconds(50)) { () async -> Session? in
       await second.lookup(cookieValue: session.id.cookieValue[...]).session
     }
-    #expect(found?.record.login == "mona")
-    #expect(found?.record.token == Self.token)
+    #expect(found?.record.reader.login == "mona")
+    #expect(found?.record.reader.token == Self.token)
     // Signing out through the first instance ends it for the second.
     try await first.end(session.id)
     #expect(

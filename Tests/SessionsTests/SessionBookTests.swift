@@ -1,4 +1,5 @@
 import Foundation
+import GitHub
 import Synchronization
 import TestSupport
 import Testing
@@ -26,9 +27,9 @@ struct SessionBookTests {
     let (book, _) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: true)
     let found = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
-    #expect(found.record.login == "octocat")
-    #expect(found.record.token == Self.token)
-    #expect(found.record.seesPrivate)
+    #expect(found.record.reader.login == "octocat")
+    #expect(found.record.reader.token == Self.token)
+    #expect(found.record.reader.seesPrivate)
     #expect(found.csrfToken == session.csrfToken)
     #expect(found.acceptsCSRF(session.csrfToken))
     #expect(!found.acceptsCSRF(session.csrfToken + "x"))
@@ -146,7 +147,8 @@ struct SessionBookTests {
   @Test func policyVerdicts() {
     let policy = SessionPolicy()
     let record = SessionRecord(
-      userID: 1, login: "a", token: "t", seesPrivate: false, created: 1000, lastSeen: 1000)
+      reader: ReaderCredential(login: "a", userID: 1, token: "t", seesPrivate: false), created: 1000,
+      lastSeen: 1000)
     #expect(policy.verdict(record, now: 1000) == .valid(touch: false))
     #expect(policy.verdict(record, now: 1000 + 3600) == .valid(touch: true))
     #expect(policy.verdict(record, now: 1000 + 7 * 86_400) == .expired)

@@ -1,9 +1,10 @@
 import Foundation
 import Redis
-import SharedStore
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import SharedStore
 
 /// The same behaviour asked of the in-memory store and of the Redis store on a real `redis-server`,
 /// so the two cannot drift apart.
