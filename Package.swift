@@ -39,7 +39,7 @@ let package = Package(
     .target(
       name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP"]),
-    .target(name: "Sessions", dependencies: ["CSodium", "Redis", "SharedStore"]),
+    .target(name: "Sessions", dependencies: ["CSodium", "GitHub", "Redis", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
@@ -92,7 +92,7 @@ let package = Package(
     .testTarget(
       name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
-    .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Redis", "TestSupport"]),
+    .testTarget(name: "SessionsTests", dependencies: ["Sessions", "GitHub", "Redis", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

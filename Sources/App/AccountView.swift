@@ -1,3 +1,4 @@
+import GitHub
 import HTTP
 import Mustache
 import Sessions
@@ -20,9 +21,9 @@ enum AccountView {
     guard let session = reader.session else {
       return .object(["signIn": .string(signInURL(returnTo: back))])
     }
-    let id = session.record.userID
+    let id = session.record.reader.userID
     return .object([
-      "login": .string(session.record.login),
+      "login": .string(session.record.reader.login),
       "avatar": .string("/avatars/\(id)?s=32"), "avatar2x": .string("/avatars/\(id)?s=64"),
       "csrf": .string(session.csrfToken), "here": .string(back),
     ])

@@ -14,19 +14,6 @@ struct DetailsHandler: Sendable {
   let starsTemplate: TemplateRef
   let starsBatchTemplate: TemplateRef
 
-  /// Looks up the templates it renders in `library`.
-  init(
-    client: GitHubClient, warming: Warming, readers: Readers, library: TemplateLibrary,
-    now: @escaping @Sendable () -> Int
-  ) throws(TemplateRef.Missing) {
-    self.client = client
-    self.warming = warming
-    self.readers = readers
-    self.now = now
-    starsTemplate = try TemplateRef("partials/stars", in: library, for: "DetailsHandler")
-    starsBatchTemplate = try TemplateRef("partials/stars-batch", in: library, for: "DetailsHandler")
-  }
-
   /// Avatar sizes accepted (GitHub serves up to 460).
   static let avatarSizes = 16...GitHubClient.maxAvatarSize
   /// Browsers keep avatars a week; the ETag revalidates after that.

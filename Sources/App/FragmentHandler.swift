@@ -9,19 +9,7 @@ import Paging
 struct FragmentHandler: Sendable {
   let lists: ListBatches
   let readers: Readers
-  /// Unix seconds now.
-  let now: @Sendable () -> Int
   let cards: TemplateRef
-
-  /// Looks up the template it renders in `library`.
-  init(lists: ListBatches, readers: Readers, library: TemplateLibrary, now: @escaping @Sendable () -> Int)
-    throws(TemplateRef.Missing)
-  {
-    self.lists = lists
-    self.readers = readers
-    self.now = now
-    cards = try TemplateRef("partials/cards", in: library, for: "FragmentHandler")
-  }
 
   /// `GET /fragments/results?q&sort&order&after`.
   func search(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
@@ -59,7 +47,7 @@ struct FragmentHandler: Sendable {
     let fetched = await lists.batch(kind, after: after, reload: false, reader: reader.credential)
     // A refused token ends the session; the batch already came anonymously, so no row is lost.
     if fetched.revoked { await readers.tokenRevoked(&reader) }
-    var view = lists.view(fetched, kind: kind, now: now(), firstOnPage: after == 0)
+    var view = lists.view(fetched, kind: kind, firstOnPage: after == 0)
     if reader.signInEnabled {
       view.limit = BatchView.LimitOwner(reader)
       view.notice = reader.notice?.text

@@ -19,6 +19,8 @@ struct ListBatches: Sendable {
   let prefetchMargin: Int
   let readAhead: ReadAhead
   let warming: Warming
+  /// Unix seconds now, the time batch views are rendered at.
+  let now: @Sendable () -> Int
   /// Where each list's upstream pages fall in its de-duplicated rows, for as long as search pages stay
   /// fresh: a fragment at any depth reads only the pages its cards come from.
   let listIndex: ListIndex<ListKind, Int>
@@ -33,6 +35,7 @@ struct ListBatches: Sendable {
     self.prefetchMargin = prefetchMargin
     self.readAhead = readAhead
     self.warming = warming
+    self.now = now
     listIndex = ListIndex(capacity: 64, lifetime: lifetime, clock: now)
   }
 
@@ -58,12 +61,10 @@ struct ListBatches: Sendable {
     return Fetched(batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: revoked)
   }
 
-  /// The view of a fetched batch at `now`; on a full page (`resultCount` given) it is the page's first.
-  func view(_ fetched: Fetched, kind: ListKind, now: Int, firstOnPage: Bool, resultCount: Int? = nil)
-    -> BatchView
-  {
+  /// The view of a fetched batch now; on a full page (`resultCount` given) it is the page's first.
+  func view(_ fetched: Fetched, kind: ListKind, firstOnPage: Bool, resultCount: Int? = nil) -> BatchView {
     BatchView(
       batch: fetched.batch, kind: kind, batchSize: batchSize, prefetchMargin: prefetchMargin,
-      largestStars: fetched.largest, now: now, resultCount: resultCount, firstOnPage: firstOnPage)
+      largestStars: fetched.largest, now: now(), resultCount: resultCount, firstOnPage: firstOnPage)
   }
 }

@@ -16,23 +16,8 @@ struct PageHandler: Sendable {
   let lists: ListBatches
   let pages: PageRenderer
   let readers: Readers
-  /// Unix seconds now.
-  let now: @Sendable () -> Int
   let pageStart: TemplateRef
   let pageEnd: TemplateRef
-
-  /// Looks up the templates it renders in `library`.
-  init(
-    lists: ListBatches, pages: PageRenderer, readers: Readers, library: TemplateLibrary,
-    now: @escaping @Sendable () -> Int
-  ) throws(TemplateRef.Missing) {
-    self.lists = lists
-    self.pages = pages
-    self.readers = readers
-    self.now = now
-    pageStart = try TemplateRef("partials/page-start", in: library, for: "PageHandler")
-    pageEnd = try TemplateRef("partials/page-end", in: library, for: "PageHandler")
-  }
 
   /// `GET /?q&sort&order&page`: the landing page without `q`, else the streamed results page.
   func search(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
@@ -157,7 +142,7 @@ struct PageHandler: Sendable {
     -> MustacheValue
   {
     if fetched.revoked { await readers.tokenRevoked(&reader) }
-    var batchView = lists.view(fetched, kind: kind, now: now(), firstOnPage: true, resultCount: fetched.total)
+    var batchView = lists.view(fetched, kind: kind, firstOnPage: true, resultCount: fetched.total)
     batchView.limit = BatchView.LimitOwner(reader)
     batchView.notice = fetched.revoked ? reader.notice?.text : nil
     return batchView.mustacheValue

@@ -13,14 +13,6 @@ struct PageRenderer: Sendable {
   let page: TemplateRef
   let message: TemplateRef
 
-  /// Looks up the templates it renders in `library`.
-  init(assets: MustacheValue, hasToken: Bool, library: TemplateLibrary) throws(TemplateRef.Missing) {
-    self.assets = assets
-    self.hasToken = hasToken
-    page = try TemplateRef("page", in: library, for: "PageRenderer")
-    message = try TemplateRef("message", in: library, for: "PageRenderer")
-  }
-
   /// A page view with the form filled in and no list yet; with sign-in on, the header's account
   /// area for `reader` on the page at `here` and the reader's notice.
   func base(q: String, sort: SearchSort?, order: SortOrder, reader: Reader = .anonymous, here: String = "/")

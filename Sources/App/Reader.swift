@@ -43,11 +43,7 @@ struct Reader: Sendable {
   init(signInEnabled: Bool) { self.signInEnabled = signInEnabled }
 
   /// The credential GitHub calls go out with; nil for anonymous readers (the server's token or none).
-  var credential: ReaderCredential? {
-    guard let record = session?.record else { return nil }
-    return ReaderCredential(
-      login: record.login, userID: record.userID, token: record.token, seesPrivate: record.seesPrivate)
-  }
+  var credential: ReaderCredential? { session?.record.reader }
 
   /// Whether the answer is personal (a signed-in header, a notice, a cookie change): then no cache
   /// may keep it or serve it to anyone else.

@@ -85,11 +85,10 @@ extension RepoScrollApp {
     } else {
       store = MemorySessionStore(now: now)
     }
-    let oauth = GitHubOAuth(
-      configuration: GitHubOAuthConfiguration(
-        webBase: configuration.githubWebURL, apiBase: configuration.githubAPI, clientID: clientID,
-        clientSecret: secret, userAgent: "RepoScroll/1.0"),
-      transport: transport)
+    var settings = GitHubOAuthConfiguration(clientID: clientID, clientSecret: secret)
+    settings.webBase = configuration.githubWebURL
+    settings.apiBase = configuration.githubAPI
+    let oauth = GitHubOAuth(configuration: settings, transport: transport)
     let signIn = SignIn(
       oauth: oauth, book: SessionBook(key: key, store: store, now: now), key: key, cookies: cookies,
       origin: origin, derivedOrigin: derived, now: now, log: note)

@@ -197,8 +197,9 @@ public final class RepoScrollApp: Sendable {
     let sharedStore: (any SharedStore)?
     let time: TimeSource
 
-    /// The handlers, each given only what it uses, in the route table. Every handler reads the time
-    /// from the app's one clock: Unix seconds through `now`, request durations through `time`.
+    /// The handlers, each given only what it uses, in the route table: the templates it renders,
+    /// each looked up here once (a missing one stops startup, naming its user). Every handler reads
+    /// the time from the app's one clock: Unix seconds through `now`, request durations through `time`.
     func routes(
       templates: TemplateLibrary, assets: MustacheValue, staticFiles: StaticFiles, modules: ModuleSet
     )
@@ -210,13 +211,24 @@ public final class RepoScrollApp: Sendable {
         client: client, batchSize: configuration.batchSize, prefetchMargin: configuration.prefetchMargin,
         lifetime: configuration.searchTTL, readAhead: readAhead, warming: warming, now: now)
       let readers = Readers(signIn: signIn)
-      let pages = try PageRenderer(
-        assets: assets, hasToken: configuration.githubToken != nil, library: templates)
+      func template(_ name: String, for user: Any.Type) throws(TemplateRef.Missing) -> TemplateRef {
+        try TemplateRef(name, in: templates, for: "\(user)")
+      }
+      let pages = PageRenderer(
+        assets: assets, hasToken: configuration.githubToken != nil,
+        page: try template("page", for: PageRenderer.self),
+        message: try template("message", for: PageRenderer.self))
       return Routes(
-        pages: try PageHandler(lists: lists, pages: pages, readers: readers, library: templates, now: now),
-        fragments: try FragmentHandler(lists: lists, readers: readers, library: templates, now: now),
-        details: try DetailsHandler(
-          client: client, warming: warming, readers: readers, library: templates, now: now),
+        pages: PageHandler(
+          lists: lists, pages: pages, readers: readers,
+          pageStart: try template("partials/page-start", for: PageHandler.self),
+          pageEnd: try template("partials/page-end", for: PageHandler.self)),
+        fragments: FragmentHandler(
+          lists: lists, readers: readers, cards: try template("partials/cards", for: FragmentHandler.self)),
+        details: DetailsHandler(
+          client: client, warming: warming, readers: readers, now: now,
+          starsTemplate: try template("partials/stars", for: DetailsHandler.self),
+          starsBatchTemplate: try template("partials/stars-batch", for: DetailsHandler.self)),
         signIn: signIn.map { SignInHandler(signIn: $0, pages: pages, accessLog: accessLog) },
         ops: OpsHandler(
           requests: metrics, processMetrics: ProcessMetrics(), readAhead: readAhead, warming: warming,

@@ -171,7 +171,7 @@ struct SignInHandler: Sendable {
         .serviceUnavailable, "Sign-out is unavailable right now",
         "Your session could not be ended. Please try again in a moment.", reader, back: back)
     }
-    signIn.revokeInBackground(session.record.token)
+    signIn.revokeInBackground(session.record.reader.token)
     var response = HTTPResponse(
       status: .seeOther, headers: ["Location": back, "Cache-Control": "no-store"])
     response.headers.add(name: "Set-Cookie", value: signIn.cookies.clearCookie(signIn.cookies.session))

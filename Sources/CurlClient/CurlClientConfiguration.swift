@@ -2,6 +2,9 @@ import HTTP
 
 /// Limits and behaviour shared by every request of one `CurlHTTPClient`.
 public struct CurlClientConfiguration: Sendable {
+  /// The `User-Agent` RepoScroll's clients send unless configured otherwise.
+  public static let defaultUserAgent = "RepoScroll/1.0"
+
   /// Time allowed to establish a connection (DNS, TCP and TLS).
   public var connectTimeout: Duration
   /// Time allowed for a whole request; `ClientRequest.timeout` overrides it per request.
@@ -27,7 +30,7 @@ public struct CurlClientConfiguration: Sendable {
   public init(
     connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(20),
     maxResponseBytes: Int = 8 * 1024 * 1024, maxConcurrentRequests: Int = 32,
-    followRedirects: Bool = false, userAgent: String = "RepoScroll/1.0", caFile: String? = nil,
+    followRedirects: Bool = false, userAgent: String = defaultUserAgent, caFile: String? = nil,
     failureLog: (@Sendable (String) -> Void)? = nil
   ) {
     self.connectTimeout = connectTimeout

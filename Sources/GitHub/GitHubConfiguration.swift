@@ -1,3 +1,5 @@
+import CurlClient
+
 /// Settings for `GitHubClient`. The token is redacted from every description and mirror.
 public struct GitHubConfiguration: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
   CustomReflectable
@@ -9,7 +11,7 @@ public struct GitHubConfiguration: Sendable, CustomStringConvertible, CustomDebu
   /// Bearer token sent to the API host only; never logged or rendered.
   public var token: String? = nil
   /// `User-Agent` sent with every request (GitHub answers 403 without one).
-  public var userAgent = "RepoScroll/1.0"
+  public var userAgent = CurlClientConfiguration.defaultUserAgent
   /// How long a search page is served from the cache.
   public var searchTTL: Duration = .seconds(60)
   /// How long star history and counts are served before revalidation.

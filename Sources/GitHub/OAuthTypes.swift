@@ -1,3 +1,4 @@
+import CurlClient
 import HTTP
 
 /// Settings for `GitHubOAuth`. The client secret is redacted from every description and mirror.
@@ -5,25 +6,23 @@ public struct GitHubOAuthConfiguration: Sendable, CustomStringConvertible, Custo
   CustomReflectable
 {
   /// `https://github.com`, or a GitHub Enterprise Server host: where readers authorize and codes are exchanged.
-  public var webBase: String
+  public var webBase = "https://github.com"
   /// The REST base, for `GET /user` and `DELETE /applications/{client_id}/token`.
-  public var apiBase: String
+  public var apiBase = "https://api.github.com"
   /// The OAuth app's client id (public: it is in every authorize URL).
   public var clientID: String
   /// The OAuth app's client secret; never logged, rendered or in a description.
   public var clientSecret: String
   /// `User-Agent` sent with every call (GitHub answers 403 without one).
-  public var userAgent: String
+  public var userAgent = CurlClientConfiguration.defaultUserAgent
   /// Total time allowed for each call to GitHub.
   public var timeout: Duration = .seconds(10)
 
-  /// A configuration from its parts.
-  public init(webBase: String, apiBase: String, clientID: String, clientSecret: String, userAgent: String) {
-    self.webBase = webBase
-    self.apiBase = apiBase
+  /// The OAuth app `clientID` on github.com; set `webBase` and `apiBase` for GitHub Enterprise Server
+  /// or a double.
+  public init(clientID: String, clientSecret: String) {
     self.clientID = clientID
     self.clientSecret = clientSecret
-    self.userAgent = userAgent
   }
 
   /// A summary with the secret redacted.

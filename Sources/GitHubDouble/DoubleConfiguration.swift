@@ -129,32 +129,7 @@ public struct DoubleConfiguration: Sendable {
   public var cumulativeHistoryTotals = false
   /// The frozen "now" of the synthetic world (Unix seconds); dates and star history end here.
   public var referenceTime = 1_795_003_200
-  /// Injected latency, per endpoint.
-  public var latency: LatencySpec {
-    get { faults.latency }
-    set { faults.latency = newValue }
-  }
-  /// Share of 5xx answers.
-  public var faultRate5xx: Double {
-    get { faults.rate5xx }
-    set { faults.rate5xx = newValue }
-  }
-  /// Share of hangs.
-  public var hangRate: Double {
-    get { faults.hangRate }
-    set { faults.hangRate = newValue }
-  }
-  /// Share of truncated JSON bodies.
-  public var truncatedJSONRate: Double {
-    get { faults.truncatedJSONRate }
-    set { faults.truncatedJSONRate = newValue }
-  }
-  /// Share of secondary-limit 403s.
-  public var secondaryLimitRate: Double {
-    get { faults.secondaryLimitRate }
-    set { faults.secondaryLimitRate = newValue }
-  }
-  /// All fault settings at once.
+  /// The faults injected: latency, 5xx, hangs, truncated bodies, secondary limits, hostile modes.
   public var faults = FaultSettings()
   /// The `search` resource limit per minute (GitHub: 30 with a token, 10 without).
   public var searchLimitPerMinute = 30

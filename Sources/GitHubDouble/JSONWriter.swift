@@ -8,25 +8,21 @@ struct JSONWriter {
 
   init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
-  mutating func objectStart() {
+  mutating func objectStart() { open(UInt8(ascii: "{")) }
+  mutating func objectEnd() { close(UInt8(ascii: "}")) }
+  mutating func arrayStart() { open(UInt8(ascii: "[")) }
+  mutating func arrayEnd() { close(UInt8(ascii: "]")) }
+
+  /// Opens an object or array: its first member follows without a comma.
+  private mutating func open(_ bracket: UInt8) {
     separate()
-    bytes.append(UInt8(ascii: "{"))
+    bytes.append(bracket)
     first = true
   }
 
-  mutating func objectEnd() {
-    bytes.append(UInt8(ascii: "}"))
-    first = false
-  }
-
-  mutating func arrayStart() {
-    separate()
-    bytes.append(UInt8(ascii: "["))
-    first = true
-  }
-
-  mutating func arrayEnd() {
-    bytes.append(UInt8(ascii: "]"))
+  /// Closes an object or array: a member after it takes a comma.
+  private mutating func close(_ bracket: UInt8) {
+    bytes.append(bracket)
     first = false
   }
 

@@ -54,11 +54,6 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
   public var major: Int
   /// The minor version digit.
   public var minor: Int
-  /// A version from its digits.
-  public init(major: Int, minor: Int) {
-    self.major = major
-    self.minor = minor
-  }
   /// HTTP/1.0.
   public static let http10 = HTTPVersion(major: 1, minor: 0)
   /// HTTP/1.1.

@@ -48,26 +48,12 @@ public struct AccessLogEntry: Sendable {
   /// Time from the complete request to the last byte queued.
   public var duration: Duration
   /// The real client's address (`RequestContext.clientAddress`), or `-`.
-  public var client: String
+  public var client: String = "-"
 
   /// The target up to `?`.
   public var path: Substring {
     if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return target[..<q] }
     return target[...]
-  }
-
-  /// An entry from its parts.
-  public init(
-    requestID: String, method: String, target: String, status: Int, bytes: Int, duration: Duration,
-    client: String = "-"
-  ) {
-    self.client = client
-    self.requestID = requestID
-    self.method = method
-    self.target = target
-    self.status = status
-    self.bytes = bytes
-    self.duration = duration
   }
 
   /// The access-log line (`id GET /path?q 200 1234B 0.420ms`) without its newline, as `write(into:)`

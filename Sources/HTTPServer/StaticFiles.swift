@@ -20,25 +20,38 @@ public final class StaticFiles: Sendable {
     let notModified: HTTPResponse
     let notModifiedImmutable: HTTPResponse
 
+    /// The 200 and 304 answers, plain and immutable, with `headers` and each its `Cache-Control`,
+    /// heads serialised once. `body` is empty for a file read per request.
     init(
-      etag: String, ok: HTTPResponse, okImmutable: HTTPResponse, notModified: HTTPResponse,
-      notModifiedImmutable: HTTPResponse
+      etag: String, headers: HTTPHeaders, body: [UInt8], cacheControl: String, immutableCacheControl: String
     ) {
+      func answer(_ status: HTTPStatus, _ control: String, _ body: [UInt8]) -> HTTPResponse {
+        var h = headers
+        h.add(name: "Cache-Control", value: control)
+        var response = HTTPResponse(status: status, headers: h, body: .bytes(body))
+        response.preserializeHeaders()
+        return response
+      }
       self.etag = etag
-      self.ok = ok
-      self.okImmutable = okImmutable
-      self.notModified = notModified
-      self.notModifiedImmutable = notModifiedImmutable
+      ok = answer(.ok, cacheControl, body)
+      okImmutable = answer(.ok, immutableCacheControl, body)
+      notModified = answer(.notModified, cacheControl, [])
+      notModifiedImmutable = answer(.notModified, immutableCacheControl, [])
     }
   }
 
-  /// What is known about one file; rebuilt when its size or mtime changes. A class, so that handing it
-  /// out of the cache costs one retain rather than one per field.
-  final class Entry: Sendable {
+  /// The version of a file on disk an entry was built from; any change of it rebuilds the entry.
+  struct FileVersion: Equatable {
     let realPath: String
-    let size: Int
+    var size: Int
     let mtimeSeconds: Int
     let mtimeNanoseconds: Int
+  }
+
+  /// What is known about one file; rebuilt when its version changes. A class, so that handing it
+  /// out of the cache costs one retain rather than one per field.
+  final class Entry: Sendable {
+    let version: FileVersion
     let hash: String
     /// In memory when small enough; otherwise `ok` has an empty body and the file is read per request,
     /// off the loop thread.
@@ -50,13 +63,9 @@ public final class StaticFiles: Sendable {
     let checkedAt: Atomic<Int>
 
     init(
-      realPath: String, size: Int, mtimeSeconds: Int, mtimeNanoseconds: Int, hash: String, inMemory: Bool,
-      identity: Variant, gzip: Variant?, checkedAt: Int
+      version: FileVersion, hash: String, inMemory: Bool, identity: Variant, gzip: Variant?, checkedAt: Int
     ) {
-      self.realPath = realPath
-      self.size = size
-      self.mtimeSeconds = mtimeSeconds
-      self.mtimeNanoseconds = mtimeNanoseconds
+      self.version = version
       self.hash = hash
       self.inMemory = inMemory
       self.identity = identity
@@ -157,7 +166,7 @@ public final class StaticFiles: Sendable {
     }
     var response = immutable ? variant.okImmutable : variant.ok
     if !entry.inMemory {
-      let path = entry.realPath
+      let path = entry.version.realPath
       guard let bytes = await Task.detached(operation: { Self.readFile(path) }).value else { return notFound }
       response.body = .bytes(bytes)
     }
@@ -216,29 +225,23 @@ public final class StaticFiles: Sendable {
       entries.withLock { $0[relative] = nil }
       return nil
     }
-    let size = Int(st.st_size)
-    let mtime = Int(st.st_mtim.tv_sec)
-    let mtimeNs = Int(st.st_mtim.tv_nsec)
-    let previous = entries.withLock { $0[relative] }
-    if let kept = previous, kept.size == size, kept.mtimeSeconds == mtime, kept.mtimeNanoseconds == mtimeNs,
-      kept.realPath == real
-    {
+    var version = FileVersion(
+      realPath: real, size: Int(st.st_size), mtimeSeconds: Int(st.st_mtim.tv_sec),
+      mtimeNanoseconds: Int(st.st_mtim.tv_nsec))
+    if let kept = entries.withLock({ $0[relative] }), kept.version == version {
       kept.checkedAt.store(now, ordering: .relaxed)
       return kept
     }
     guard let bytes = Self.readFile(real) else { return nil }
-    let entry = makeEntry(
-      relative: relative, realPath: real, bytes: bytes, mtime: mtime, mtimeNs: mtimeNs, now: now)
+    // The size read, not the one stat saw, so a file that changed in between is read again next time.
+    version.size = bytes.count
+    let entry = makeEntry(relative: relative, version: version, bytes: bytes, now: now)
     entries.withLock { $0[relative] = entry }
     return entry
   }
 
   /// Builds every answer for one version of a file, gzip form included, once.
-  private func makeEntry(
-    relative: String, realPath: String, bytes: [UInt8], mtime: Int, mtimeNs: Int, now: Int
-  )
-    -> Entry
-  {
+  private func makeEntry(relative: String, version: FileVersion, bytes: [UInt8], now: Int) -> Entry {
     // The name's fingerprint, and the one entity-tag hash every answer uses.
     let hash = Self.contentHash(bytes)
     let etag = ContentNegotiation.entityTag(for: bytes)
@@ -250,28 +253,18 @@ public final class StaticFiles: Sendable {
     {
       packed = gzipped
     }
-    let lastModified = HTTPDate.format(epochSeconds: mtime)
+    let lastModified = HTTPDate.format(epochSeconds: version.mtimeSeconds)
     func variant(_ etag: String, _ body: [UInt8], encoding: String?) -> Variant {
       var headers: HTTPHeaders = ["Content-Type": type, "ETag": etag, "Last-Modified": lastModified]
       if let encoding { headers.add(name: "Content-Encoding", value: encoding) }
       if packed != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
       for field in extraHeaders { headers.add(name: field.name, value: field.value) }
-      func answer(_ status: HTTPStatus, _ control: String, _ body: [UInt8]) -> HTTPResponse {
-        var h = headers
-        h.add(name: "Cache-Control", value: control)
-        var response = HTTPResponse(status: status, headers: h, body: .bytes(body))
-        response.preserializeHeaders()
-        return response
-      }
       return Variant(
-        etag: etag, ok: answer(.ok, cacheControl, inMemory ? body : []),
-        okImmutable: answer(.ok, immutableCacheControl, inMemory ? body : []),
-        notModified: answer(.notModified, cacheControl, []),
-        notModifiedImmutable: answer(.notModified, immutableCacheControl, []))
+        etag: etag, headers: headers, body: inMemory ? body : [], cacheControl: cacheControl,
+        immutableCacheControl: immutableCacheControl)
     }
     return Entry(
-      realPath: realPath, size: bytes.count, mtimeSeconds: mtime, mtimeNanoseconds: mtimeNs, hash: hash,
-      inMemory: inMemory, identity: variant(etag, bytes, encoding: nil),
+      version: version, hash: hash, inMemory: inMemory, identity: variant(etag, bytes, encoding: nil),
       gzip: packed.map { variant(ContentNegotiation.gzipETag(etag), $0, encoding: "gzip") }, checkedAt: now)
   }
 
@@ -281,7 +274,7 @@ public final class StaticFiles: Sendable {
   private func isNotModified(_ headers: HTTPHeaders, etag: String, _ entry: Entry) -> Bool {
     if let matches = ContentNegotiation.ifNoneMatch(headers, matches: etag) { return matches }
     if let since = headers["If-Modified-Since"], let date = HTTPDate.parse(since) {
-      return entry.mtimeSeconds <= date
+      return entry.version.mtimeSeconds <= date
     }
     return false
   }

@@ -8,7 +8,7 @@ struct Lexer {
 
   func error(_ message: String, at offset: Int) -> MustacheError {
     let (line, column) = sourceLocation(of: offset, in: source)
-    return MustacheError(.syntax, file: file, line: line, column: column, message: message)
+    return MustacheError(kind: .syntax, file: file, line: line, column: column, message: message)
   }
 
   /// First index of `needle` at or after `from`, or nil.

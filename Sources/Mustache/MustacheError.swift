@@ -29,15 +29,6 @@ public struct MustacheError: Error, Sendable, CustomStringConvertible {
   /// What is wrong.
   public var message: String
 
-  /// Creates an error.
-  public init(_ kind: Kind, file: String, line: Int, column: Int, message: String) {
-    self.kind = kind
-    self.file = file
-    self.line = line
-    self.column = column
-    self.message = message
-  }
-
   /// `file:line:column: message`, the form compilers use.
   public var description: String {
     line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"

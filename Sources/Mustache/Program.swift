@@ -299,7 +299,7 @@ private struct Layout {
       .max() ?? 0
     if largest > Int(Int32.max) || (schema?.names.count ?? 0) > Int(Int32.max) {
       throw MustacheError(
-        .limitExceeded, file: file, line: 0, column: 0,
+        kind: .limitExceeded, file: file, line: 0, column: 0,
         message: "the template is too large (over 2 GB of text or 2^31 tags)")
     }
   }
@@ -330,7 +330,7 @@ private struct Layout {
 
   private func error(_ message: String, at offset: Int) -> MustacheError {
     let (line, column) = sourceLocation(of: offset, in: source)
-    return MustacheError(.unknownName, file: file, line: line, column: column, message: message)
+    return MustacheError(kind: .unknownName, file: file, line: line, column: column, message: message)
   }
 
   /// `path`'s components added to `keys`, and its number in `names`.

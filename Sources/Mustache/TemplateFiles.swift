@@ -31,10 +31,11 @@ enum TemplateFiles {
   ) throws(MustacheError) {
     guard depth <= maxDepth else {
       throw MustacheError(
-        .unreadable, file: dir, line: 0, column: 0, message: "template folders nested too deeply")
+        kind: .unreadable, file: dir, line: 0, column: 0, message: "template folders nested too deeply")
     }
     guard let handle = opendir(dir) else {
-      throw MustacheError(.unreadable, file: dir, line: 0, column: 0, message: "cannot open template folder")
+      throw MustacheError(
+        kind: .unreadable, file: dir, line: 0, column: 0, message: "cannot open template folder")
     }
     defer { closedir(handle) }
     var entries: [String] = []
@@ -59,7 +60,8 @@ enum TemplateFiles {
 
   static func read(_ path: String) throws(MustacheError) -> String {
     guard let file = fopen(path, "rb") else {
-      throw MustacheError(.unreadable, file: path, line: 0, column: 0, message: "cannot read template file")
+      throw MustacheError(
+        kind: .unreadable, file: path, line: 0, column: 0, message: "cannot read template file")
     }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -71,7 +73,8 @@ enum TemplateFiles {
       if n < chunk.count { break }
     }
     if ferror(file) != 0 {
-      throw MustacheError(.unreadable, file: path, line: 0, column: 0, message: "error reading template file")
+      throw MustacheError(
+        kind: .unreadable, file: path, line: 0, column: 0, message: "error reading template file")
     }
     return String(decoding: bytes, as: UTF8.self)
   }

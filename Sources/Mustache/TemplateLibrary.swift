@@ -95,7 +95,7 @@ public struct TemplateLibrary: Sendable {
     guard let vocabularies, bindings[name] == nil else { return nil }
     guard let vocabulary = vocabularies(name) else {
       throw MustacheError(
-        .unbound, file: file, line: 0, column: 0,
+        kind: .unbound, file: file, line: 0, column: 0,
         message: "template '\(name)' is neither bound to a schema nor given a vocabulary")
     }
     return vocabulary
@@ -109,7 +109,7 @@ public struct TemplateLibrary: Sendable {
   ) throws(MustacheError) {
     for name in bindings.keys.sorted() where templates[name] == nil {
       throw MustacheError(
-        .missingTemplate, file: directory.map { "\($0)/\(name)" } ?? name, line: 0, column: 0,
+        kind: .missingTemplate, file: directory.map { "\($0)/\(name)" } ?? name, line: 0, column: 0,
         message: "no template named '\(name)' to bind to \(bindings[name]?.name ?? "")")
     }
     for name in templates.keys.sorted() {
@@ -124,7 +124,7 @@ public struct TemplateLibrary: Sendable {
           continue
         }
         throw MustacheError(
-          problem.0, file: files[name] ?? name, line: reference.line, column: reference.column,
+          kind: problem.0, file: files[name] ?? name, line: reference.line, column: reference.column,
           message: problem.1)
       }
     }
@@ -146,11 +146,11 @@ public struct TemplateLibrary: Sendable {
   {
     guard let template = templates[name] else {
       throw MustacheError(
-        .missingTemplate, file: name, line: 0, column: 0, message: "no template named '\(name)'")
+        kind: .missingTemplate, file: name, line: 0, column: 0, message: "no template named '\(name)'")
     }
     guard template.render(value, into: &buffer, partials: self, limits: .standard) else {
       throw MustacheError(
-        .limitExceeded, file: name, line: 0, column: 0,
+        kind: .limitExceeded, file: name, line: 0, column: 0,
         message: "rendering stopped at a depth or size limit (recursion?)")
     }
   }

@@ -23,14 +23,6 @@ public struct LoginTicket: Sendable, Equatable, CustomStringConvertible {
   /// Unix seconds after which the ticket is refused.
   public var expires: Int
 
-  /// A ticket from its parts (for tests; `start` makes real ones).
-  public init(state: String, verifier: String, returnTo: String, expires: Int) {
-    self.state = state
-    self.verifier = verifier
-    self.returnTo = returnTo
-    self.expires = expires
-  }
-
   /// A new ticket with fresh random state and verifier, valid for `lifetime` seconds from `now`.
   public static func start(returnTo: String, now: Int) -> LoginTicket {
     LoginTicket(

@@ -78,13 +78,7 @@ public final class RedisSessionStore: SessionStore {
   }
 
   private func report(_ change: StoreHealth.Change?) {
-    switch change {
-    case .lost(let reason)?:
-      log("redis: sessions unavailable (\(reason)); signed-in readers continue anonymously")
-    case .recovered(let after)?:
-      log("redis: sessions available again after \(Int((after * 1000).rounded())) ms")
-    case nil:
-      break
-    }
+    guard let change else { return }
+    log(change.logLine("redis: sessions", meanwhile: "signed-in readers continue anonymously"))
   }
 }

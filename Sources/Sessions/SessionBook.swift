@@ -1,3 +1,5 @@
+import GitHub
+
 /// Server-side reader sessions: creates them at sign-in, finds them from a cookie value, ends them.
 /// Records are sealed with XChaCha20-Poly1305 under the session key with the session id as
 /// associated data, so a stored value neither reveals its token nor can be moved to another id; the
@@ -46,7 +48,8 @@ public final class SessionBook: Sendable {
   {
     let time = now()
     let record = SessionRecord(
-      userID: userID, login: login, token: token, seesPrivate: seesPrivate, created: time, lastSeen: time)
+      reader: ReaderCredential(login: login, userID: userID, token: token, seesPrivate: seesPrivate),
+      created: time, lastSeen: time)
     let id = SessionID.random()
     try await save(record, id: id, now: time)
     return Session(id: id, record: record, csrfKey: key.csrf)
@@ -120,5 +123,5 @@ public struct Session: Sendable, CustomStringConvertible {
   }
 
   /// The reader's login, never the id or the token.
-  public var description: String { "Session(login: \(record.login))" }
+  public var description: String { "Session(login: \(record.reader.login))" }
 }

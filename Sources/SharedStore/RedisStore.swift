@@ -169,14 +169,10 @@ public final class RedisStore: SharedStore {
   }
 
   private func report(_ change: StoreHealth.Change?) {
-    switch change {
-    case .lost(let reason)?:
-      log("redis: unavailable (\(reason)); serving from the local cache and ledger")
-    case .recovered(let after)?:
-      log("redis: available again after \(Int((after * 1000).rounded())) ms; sharing resumed")
-    case nil:
-      break
-    }
+    guard let change else { return }
+    log(
+      change.logLine(
+        "redis:", meanwhile: "serving from the local cache and ledger", resumed: "sharing resumed"))
   }
 
   private static func duration(_ seconds: Double) -> Duration {

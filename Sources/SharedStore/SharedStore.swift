@@ -51,12 +51,6 @@ public struct LockToken: Sendable, Hashable {
   public var key: String
   /// A value unique to this holding, so a late unlock cannot free someone else's lock.
   public var owner: String
-
-  /// A token from its parts.
-  public init(key: String, owner: String) {
-    self.key = key
-    self.owner = owner
-  }
 }
 
 /// Why the shared ledger refused a call.
@@ -65,12 +59,6 @@ public struct LedgerRefusal: Sendable, Equatable {
   public var until: Int
   /// True for a secondary (abuse) limit, false when the window's budget is spent.
   public var secondary: Bool
-
-  /// A refusal from its parts.
-  public init(until: Int, secondary: Bool) {
-    self.until = until
-    self.secondary = secondary
-  }
 }
 
 /// What `/metrics` and `/healthz` show about a shared store.

@@ -10,6 +10,18 @@ public struct StoreHealth: Sendable, Equatable {
     case lost(String)
     /// The store answers again after being unavailable for `after` seconds.
     case recovered(after: Double)
+
+    /// The one log line for this change of the store `subject` (such as `redis:`): why it was lost
+    /// and what goes on `meanwhile`, or how long it was away and what `resumed` then.
+    public func logLine(_ subject: String, meanwhile: String, resumed: String? = nil) -> String {
+      switch self {
+      case .lost(let reason):
+        return "\(subject) unavailable (\(reason)); \(meanwhile)"
+      case .recovered(let after):
+        let back = "\(subject) available again after \(Int((after * 1000).rounded())) ms"
+        return resumed.map { back + "; " + $0 } ?? back
+      }
+    }
   }
 
   /// Seconds between probes while unavailable.

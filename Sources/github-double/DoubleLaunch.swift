@@ -28,7 +28,7 @@ struct DoubleLaunch: Sendable {
       c.realisticWire = false
       c.legacyItemRate = 0
       c.shortPageRate = 0
-      c.latency.avatarCDN = nil
+      c.faults.latency.avatarCDN = nil
     }
     if let legacyRate { c.legacyItemRate = legacyRate }
     if let shortPageRate { c.shortPageRate = shortPageRate }
@@ -78,30 +78,30 @@ struct DoubleLaunch: Sendable {
         "--latency", env: "DOUBLE_LATENCY", value: "MS|A..B",
         help:
           "latency for every endpoint, ms; avatars then take 2..20 ms, like a CDN, unless --latency-avatar is given (0)"
-      ) { $0.configuration.latency.all = try latency($1) },
+      ) { $0.configuration.faults.latency.all = try latency($1) },
     ]
     + DoubleEndpoint.allCases.map { endpoint in
       Option(
         "--latency-" + endpoint.rawValue, env: "DOUBLE_LATENCY_" + endpoint.rawValue.uppercased(),
         value: "MS|A..B", help: "latency for \(endpoint.rawValue) answers only"
-      ) { $0.configuration.latency.perEndpoint[endpoint] = try latency($1) }
+      ) { $0.configuration.faults.latency.perEndpoint[endpoint] = try latency($1) }
     }
     + [
       .double(
         "--fault-rate", env: "DOUBLE_FAULT_RATE", help: "share of 5xx answers, 0...1 (0)", in: 0...1,
-        \.configuration.faultRate5xx),
+        \.configuration.faults.rate5xx),
       .double(
         "--hang-rate", env: "DOUBLE_HANG_RATE",
         help: "share of requests that hang until the client leaves (0)",
-        in: 0...1, \.configuration.hangRate),
+        in: 0...1, \.configuration.faults.hangRate),
       .double(
         "--truncated-rate", env: "DOUBLE_TRUNCATED_RATE", help: "share of JSON bodies cut in half (0)",
         in: 0...1,
-        \.configuration.truncatedJSONRate),
+        \.configuration.faults.truncatedJSONRate),
       .double(
         "--secondary-rate", env: "DOUBLE_SECONDARY_RATE",
         help: "share of secondary-limit 403s with Retry-After (0)",
-        in: 0...1, \.configuration.secondaryLimitRate),
+        in: 0...1, \.configuration.faults.secondaryLimitRate),
       .int(
         "--search-limit", env: "DOUBLE_SEARCH_LIMIT", help: "search requests per minute (30)",
         in: 0...Int(Int32.max), \.configuration.searchLimitPerMinute),

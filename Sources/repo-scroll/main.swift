@@ -50,7 +50,7 @@ if configuration.demo {
   guard let latency = LatencyRange(parsing: configuration.demoLatency) else {
     fail("--demo-latency: expected MS or MIN..MAX milliseconds, got \(configuration.demoLatency)")
   }
-  doubleConfiguration.latency = LatencySpec(all: latency)
+  doubleConfiguration.faults.latency = LatencySpec(all: latency)
   let demo = GitHubDouble(configuration: doubleConfiguration, now: { time.wallSeconds() })
   do {
     let port = try demo.start(host: "127.0.0.1", port: 0)

@@ -90,13 +90,7 @@ struct AppHarness: Sendable {
     } else {
       harness = try inProcess(double: double ?? sharedDouble, time: time, configure: configure)
     }
-    do {
-      try await body(harness)
-    } catch {
-      await harness.stop(stopDouble: own && live)
-      throw error
-    }
-    await harness.stop(stopDouble: own && live)
+    try await withCleanup({ await harness.stop(stopDouble: own && live) }) { try await body(harness) }
   }
 
   /// Real monotonic time with the wall clock stopped at one instant: a long walk under load then
@@ -125,6 +119,18 @@ struct AppHarness: Sendable {
     configuration.publicDirectory = root + "/Public"
     configuration.accessLog = false
     try body(folder, configuration)
+  }
+
+  /// What stops startup with `configuration`, as the operator is told it; nil, with an issue recorded,
+  /// when the app starts.
+  static func startupFailure(
+    _ configuration: AppConfiguration, _ comment: Comment? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> String? {
+    let error = #expect(throws: RepoScrollApp.StartupError.self, comment, sourceLocation: sourceLocation) {
+      _ = try RepoScrollApp(configuration: configuration)
+    }
+    return error?.description
   }
 
   /// The default configuration for tests: templates and static files from the package.

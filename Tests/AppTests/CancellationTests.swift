@@ -6,11 +6,13 @@ import Testing
 
 @Suite("A client that leaves cancels its GitHub call", .timeLimit(.minutes(3)))
 struct UpstreamCancellationTests {
-  @Test func aFragmentRequestAbandonedByItsClientCancelsTheHangingSearch() async throws {
+  /// Runs `check` against a live app whose double hangs every search, once a client that asked for
+  /// `path` has left while its search hung, and the double has seen that search end unanswered.
+  static func afterAClientLeft(_ path: String, _ check: (AppHarness) async throws -> Void) async throws {
     let double = AppHarness.smallDouble { $0.faults.hangRate = 1 }
     // Live: the client leaving is its connection closing, which the server turns into cancellation.
     try await AppHarness.with(double: double, live: true) { h in
-      let leaving = Task { try await h.get("/fragments/results?q=swift&after=0") }
+      let leaving = Task { try await h.get(path) }
       #expect(await eventually { double.counters().inFlight == 1 }, "the search reached the double")
       leaving.cancel()
       _ = try? await leaving.value
@@ -18,6 +20,12 @@ struct UpstreamCancellationTests {
       _ = await eventually { double.requestLog().contains { $0.endpoint == .search } }
       let log = double.requestLog().filter { $0.endpoint == .search }
       #expect(log.map(\.status) == [0], "the double saw the search end without an answer")
+      try await check(h)
+    }
+  }
+
+  @Test func aFragmentRequestAbandonedByItsClientCancelsTheHangingSearch() async throws {
+    try await Self.afterAClientLeft("/fragments/results?q=swift&after=0") { h in
       let metrics = try await h.text("/metrics")
       #expect(metrics.contains("reposcroll_upstream_cancelled_total 1\n"))
       let searchCalls = metrics.split(separator: "\n").filter {

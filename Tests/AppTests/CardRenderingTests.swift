@@ -1,4 +1,5 @@
 import CurlClient
+import Foundation
 import GitHub
 import HTTP
 import Mustache
@@ -8,14 +9,9 @@ import Testing
 
 @testable import App
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The card views render exactly the bytes recorded in `Tests/Golden/`, from the shared double's fixed catalog
-/// at a fixed clock: any change to the view models or the engine that alters a byte shows here.
+/// at a fixed clock: any change to the view models or the engine that alters a byte shows here. The
+/// files are rendered HTML kept as data (`.golden`): they are written by this test, never by hand.
 /// `REPOSCROLL_WRITE_GOLDEN=1` rewrites the files (the test then fails once, so a rewrite is never silent).
 @Suite("Card rendering", .timeLimit(.minutes(3)))
 struct CardRenderingTests {
@@ -43,7 +39,7 @@ struct CardRenderingTests {
       var rendered: [UInt8] = []
       try templates.render("partials/cards", view.mustacheValue, into: &rendered)
       let name = String(query.map { $0.isLetter || $0.isNumber ? $0 : "-" })
-      let path = root + "/Tests/Golden/cards-\(name)-\(cursor).html"
+      let path = root + "/Tests/Golden/cards-\(name)-\(cursor).golden"
       if ProcessInfo.processInfo.environment["REPOSCROLL_WRITE_GOLDEN"] == "1" {
         try Data(rendered).write(to: URL(fileURLWithPath: path))
         Issue.record("wrote \(path); run again without REPOSCROLL_WRITE_GOLDEN")

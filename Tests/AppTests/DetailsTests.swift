@@ -1,14 +1,9 @@
 import App
 import CurlClient
+import Foundation
 import GitHubDouble
 import HTTP
 import Testing
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// The card's second level: avatars through the proxy and server-rendered star histories.
 @Suite("Card details", .serialized, .timeLimit(.minutes(3)))

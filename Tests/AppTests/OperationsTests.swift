@@ -1,16 +1,11 @@
 import App
 import CommandLineOptions
 import CurlClient
+import Foundation
 import GitHubDouble
 import HTTP
 import TestSupport
 import Testing
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// Health, metrics, logging, startup checks and the upstream budget under concurrency.
 @Suite("Operations", .serialized, .timeLimit(.minutes(3)))
@@ -43,7 +38,7 @@ struct OperationsTests {
 
   @Test func fiftyConcurrentIdenticalFragmentsMakeOneUpstreamCall() async throws {
     let double = AppHarness.smallDouble {
-      $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 300)])
+      $0.faults.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 300)])
     }
     try await AppHarness.with(double: double) { h in
       let bodies = try await withThrowingTaskGroup(of: String.self) { group in
@@ -96,13 +91,9 @@ struct OperationsTests {
     try AppHarness.withTemplateCopy { folder, broken in
       try "<p>\n  {{#cards}}oops\n".write(
         toFile: folder + "/partials/cards.mustache", atomically: true, encoding: .utf8)
-      do {
-        _ = try RepoScrollApp(configuration: broken)
-        Issue.record("startup should fail")
-      } catch let error as RepoScrollApp.StartupError {
-        #expect(error.description.contains("partials/cards.mustache"))
-        #expect(error.description.contains(":2:"), "\(error.description)")
-      }
+      let failure = AppHarness.startupFailure(broken) ?? ""
+      #expect(failure.contains("partials/cards.mustache"))
+      #expect(failure.contains(":2:"), "\(failure)")
       var configuration = broken
       configuration.templatesDirectory = try ProcessRunner.packageRoot() + "/Templates"
       configuration.publicDirectory = folder + "/nowhere"

@@ -9,18 +9,7 @@ import Testing
 @Suite("A client that leaves a streamed page cancels its GitHub call", .timeLimit(.minutes(2)))
 struct PageCancellationTests {
   @Test func aPageAbandonedWhileItsBatchIsPendingCancelsTheHangingSearch() async throws {
-    let double = AppHarness.smallDouble { $0.faults.hangRate = 1 }
-    // Live: the client leaving is its connection closing, which the server turns into cancellation.
-    try await AppHarness.with(double: double, live: true) { h in
-      let leaving = Task { try await h.get("/?q=swift") }
-      let arrived = await eventually { double.counters().inFlight == 1 }
-      #expect(arrived, "the search reached the double")
-      leaving.cancel()
-      _ = try? await leaving.value
-
-      _ = await eventually { !double.requestLog().filter { $0.endpoint == .search }.isEmpty }
-      let log = double.requestLog().filter { $0.endpoint == .search }
-      #expect(log.map(\.status) == [0], "the double saw the search end without an answer")
+    try await UpstreamCancellationTests.afterAClientLeft("/?q=swift") { h in
       var metrics = ""
       _ = await eventually {
         metrics = (try? await h.text("/metrics")) ?? ""

@@ -43,7 +43,7 @@ struct PageTests {
   @Test(arguments: [false, true])
   func theHeadAndFormAreFlushedBeforeGitHubAnswers(gzip: Bool) async throws {
     let double = AppHarness.smallDouble {
-      $0.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
+      $0.faults.latency = LatencySpec(perEndpoint: [.search: LatencyRange(fixed: 1500)])
     }
     try await AppHarness.with(double: double, live: true) { h in
       let port = h.port

@@ -93,14 +93,9 @@ final class RecordingUpstream: Sendable {
       await upstream.stop()
       throw error
     }
-    do {
-      try await body(harness, upstream)
-    } catch {
+    try await withCleanup({
       await harness.stop(stopDouble: false)
       await upstream.stop()
-      throw error
-    }
-    await harness.stop(stopDouble: false)
-    await upstream.stop()
+    }) { try await body(harness, upstream) }
   }
 }

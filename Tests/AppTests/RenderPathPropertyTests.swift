@@ -108,13 +108,7 @@ struct RenderPathPropertyTests {
     let bodies = Bodies()
     let app = try ScriptedTransport.app(token: "ghp_PropertyToken0000000000000000000000") { request in
       let (search, history) = bodies.current.withLock { $0 }
-      let body: [UInt8]
-      if request.url.contains("/stargazers/history") {
-        body = history
-      } else {
-        body = request.url.hasSuffix("&page=1") ? search : Array(#"{"total_count":0,"items":[]}"#.utf8)
-      }
-      return ClientResponse(status: .ok, headers: ["Content-Type": "application/json"], body: body)
+      return RenderPathUpstream.answer(request, search: search, history: history)
     }
     var json = HostileJSON(random: SeededGenerator(state: 0x5EED_0009))
     var cardsSeen = 0

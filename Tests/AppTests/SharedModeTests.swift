@@ -1,16 +1,11 @@
 import App
 import CurlClient
+import Foundation
 import HTTP
 import HTTPServer
 import SharedStore
 import TestSupport
 import Testing
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// Shared mode as the app shows it: flags, `/healthz`, `/metrics`, and startup errors.
 @Suite("Shared mode: configuration, health and metrics", .timeLimit(.minutes(3)))

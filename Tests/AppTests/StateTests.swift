@@ -1,15 +1,10 @@
 import App
 import CurlClient
+import Foundation
 import GitHubDouble
 import HTTP
 import TestSupport
 import Testing
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// Each list state renders from the templates, in the page and in fragments.
 @Suite("List states", .serialized, .timeLimit(.minutes(3)))

@@ -18,13 +18,9 @@ import Testing
         try "{{> partials/page-end}}".write(
           toFile: folder + "/page.mustache", atomically: true, encoding: .utf8)
       }
-      do {
-        _ = try RepoScrollApp(configuration: configuration)
-        Issue.record("startup should fail without \(name)")
-      } catch let error as RepoScrollApp.StartupError {
-        #expect(error.description.contains("\(folder)/\(name).mustache is missing"), "\(error.description)")
-        #expect(error.description.contains(user), "\(error.description)")
-      }
+      let failure = AppHarness.startupFailure(configuration, "startup should fail without \(name)") ?? ""
+      #expect(failure.contains("\(folder)/\(name).mustache is missing"), "\(failure)")
+      #expect(failure.contains(user), "\(failure)")
     }
   }
 

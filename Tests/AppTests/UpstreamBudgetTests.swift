@@ -1,15 +1,10 @@
 import App
 import CurlClient
+import Foundation
 import GitHubDouble
 import HTTP
 import TestSupport
 import Testing
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// Failed upstream transfers reach the log with libcurl's reason. (That a hung avatar host cannot delay
 /// search is checked in HostileUpstreamTests, with the app in a process of its own: in this process the

@@ -74,13 +74,20 @@ struct WarmingTests {
     #expect(app.warming.count(.history) == Warming.firstScreen + 4, "a fragment is not a first screen")
   }
 
-  @Test func aFullPageWarmsNothingOnALowCoreBudget() async throws {
+  /// An app whose GitHub allows 10 core calls an hour, after a reader asked for the star histories of
+  /// the first `read` cards of the first batch (spending the budget), and that batch's history paths.
+  static func lowBudgetApp(afterReading read: Int) async throws -> (app: RepoScrollApp, paths: [String]) {
     let double = AppHarness.smallDouble { $0.coreLimitPerHour = 10 }
     let app = try ReadAheadTests.app(double)
     let paths = Self.historyPaths(
       try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
+    for path in paths[0..<read] { _ = try await ReadAheadTests.get(app, path) }
+    return (app, paths)
+  }
+
+  @Test func aFullPageWarmsNothingOnALowCoreBudget() async throws {
     // 10 an hour: once 5 are spent, 6 more would leave none of the half kept back.
-    for path in paths[0..<5] { _ = try await ReadAheadTests.get(app, path) }
+    let (app, _) = try await Self.lowBudgetApp(afterReading: 5)
     let warmedEarly = app.warming.count(.history)
     let budgetEarly = app.warming.count(.budget)
     _ = try await ReadAheadTests.get(app, "/?q=\(Self.list)&page=3")
@@ -89,12 +96,8 @@ struct WarmingTests {
   }
 
   @Test func aLowCoreBudgetWarmsNothing() async throws {
-    let double = AppHarness.smallDouble { $0.coreLimitPerHour = 10 }
-    let app = try ReadAheadTests.app(double)
-    let paths = Self.historyPaths(
-      try await ReadAheadTests.get(app, "/fragments/results?q=\(Self.list)&after=0"))
-    for path in paths[0..<4] { _ = try await ReadAheadTests.get(app, path) }
     // 10 an hour: once 6 are spent, 4 more would leave none of the half kept back.
+    let (app, paths) = try await Self.lowBudgetApp(afterReading: 4)
     let warmedEarly = app.warming.count(.history)
     _ = try await ReadAheadTests.get(app, paths[10])
     #expect(app.warming.count(.budget) >= 1)

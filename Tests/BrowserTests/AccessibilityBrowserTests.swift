@@ -112,15 +112,18 @@ extension BrowserSuites {
       }
     }
 
+    /// The text of the feed's error state.
+    private func errorText(_ session: BrowserSession) async throws -> String {
+      try await session.executeScript("return document.querySelector('#feed-tail .state-error').textContent;")
+        .string ?? ""
+    }
+
     /// What each state must say beyond passing axe.
     private func checkState(_ state: State, _ session: BrowserSession, _ p: AppProcesses) async throws {
       switch state {
       case .firstPageError:
         // It says what failed, shows one Retry, and retries by itself at most once.
-        let text =
-          try await session.executeScript(
-            "return document.querySelector('#feed-tail .state-error').textContent;"
-          ).string ?? ""
+        let text = try await errorText(session)
         #expect(text.contains("Couldn’t load repositories."), "\(text)")
         #expect(!text.contains("more repositories"), "\(text)")
         try await Task.sleep(for: .seconds(5))
@@ -135,10 +138,7 @@ extension BrowserSuites {
         try await session.waitForScript(
           "\(Reader.cardCount) >= 20", description: "cards after Retry", timeout: .seconds(15))
       case .fragmentError:
-        let text =
-          try await session.executeScript(
-            "return document.querySelector('#feed-tail .state-error').textContent;"
-          ).string ?? ""
+        let text = try await errorText(session)
         #expect(text.contains("Couldn’t load more repositories."), "\(text)")
       case .results:
         #expect(

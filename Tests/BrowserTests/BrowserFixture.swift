@@ -16,17 +16,24 @@ struct BrowserFixture: Sendable {
   }
 }
 
-/// Starts `python3 -m http.server` over a temp folder of fixture pages plus one Chromium session around
-/// a suite, and tears both down afterwards even when tests fail.
+/// Starts `python3 -m http.server` over a temp folder of pages plus one Chromium session around a
+/// suite, and tears both down afterwards even when tests fail. `.browserFixture` serves the fixture
+/// pages with the page probe installed; `.moduleFixture` serves the page modules
+/// (`ModuleBrowserTests`).
 struct BrowserFixtureTrait: SuiteTrait, TestScoping {
+  /// Writes the pages into a new folder and returns its path (removed after the suite).
+  let pages: @Sendable () throws -> String
+  /// Whether the session gets `installPageProbe()` first.
+  let probe: Bool
+
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let root = try FixturePages.write()
+    let root = try pages()
     defer { try? FileManager.default.removeItem(atPath: root) }
     try await Self.serving(root) { port in
       try await withBrowserSession { session in
-        try await session.installPageProbe()
+        if probe { try await session.installPageProbe() }
         let fixture = BrowserFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
         try await BrowserFixture.$current.withValue(fixture) { try await function() }
       }
@@ -52,7 +59,10 @@ struct BrowserFixtureTrait: SuiteTrait, TestScoping {
 
 extension Trait where Self == BrowserFixtureTrait {
   /// Runs the suite with a static fixture server and one shared Chromium session.
-  static var browserFixture: Self { Self() }
+  static var browserFixture: Self { Self(pages: FixturePages.write, probe: true) }
+
+  /// Runs the suite with a static server over the page modules and one shared Chromium session.
+  static var moduleFixture: Self { Self(pages: ModulePages.write, probe: false) }
 }
 
 /// Browser tests run unless REPOSCROLL_SKIP_BROWSER=1; missing Chromium is a failure, not a skip.

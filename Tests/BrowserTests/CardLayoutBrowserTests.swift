@@ -160,24 +160,21 @@ extension BrowserSuites {
       try await Reader.withApp { p in
         try await withBrowserSession(options: Reader.options()) { session in
           try await Reader.openSearch(session, p)
-          try await session.executeScript(
-            "document.querySelector('[role=feed] article[aria-posinset=\"3\"]').focus();")
-          try await session.pressChord([WebDriverKey.control, WebDriverKey.end])
-          let after = try await session.executeScript(
-            """
-            const f = document.getElementById('feed'); const a = document.activeElement;
-            return !f.contains(a) && !!(f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
-            """)
-          #expect(after.bool == true, "Ctrl+End moves focus after the feed")
-          try await session.executeScript(
-            "document.querySelector('[role=feed] article[aria-posinset=\"3\"]').focus();")
-          try await session.pressChord([WebDriverKey.control, WebDriverKey.home])
-          let before = try await session.executeScript(
-            """
-            const f = document.getElementById('feed'); const a = document.activeElement;
-            return !f.contains(a) && !!(f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_PRECEDING);
-            """)
-          #expect(before.bool == true, "Ctrl+Home moves focus before the feed")
+          let moves = [
+            (WebDriverKey.end, "FOLLOWING", "Ctrl+End moves focus after the feed"),
+            (WebDriverKey.home, "PRECEDING", "Ctrl+Home moves focus before the feed"),
+          ]
+          for (key, position, expectation) in moves {
+            try await session.executeScript(
+              "document.querySelector('[role=feed] article[aria-posinset=\"3\"]').focus();")
+            try await session.pressChord([WebDriverKey.control, key])
+            let moved = try await session.executeScript(
+              """
+              const f = document.getElementById('feed'); const a = document.activeElement;
+              return !f.contains(a) && !!(f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_\(position));
+              """)
+            #expect(moved.bool == true, "\(expectation)")
+          }
         }
       }
     }

@@ -25,6 +25,13 @@ actor EnginePool {
     return session
   }
 
+  /// The engine's shared session showing the first batch of `Reader`'s search.
+  func searching(_ engine: BrowserEngine) async throws -> BrowserSession {
+    let session = try await session(engine)
+    try await Reader.openSearch(session, processes)
+    return session
+  }
+
   /// Closes every session.
   func closeAll() async {
     for session in sessions.values { await session.close() }

@@ -18,8 +18,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func firstLoadShowsTheFirstBatch(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       let cards = try await Reader.checkedCards(session)
       #expect(cards.count == Reader.batchSize)
       let page = try await session.executeScript(
@@ -37,8 +36,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func scrollingGrowsTheListWithoutDuplicatesOrGaps(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       var count = Reader.batchSize
       for _ in 0..<5 {
         let next = try await Reader.scroll(session, toRows: count + 1)
@@ -53,8 +51,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func humanSpeedScrollingNeverReachesTheEnd(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       let result = try await session.executeAsyncScript(
         """
         const done = arguments[0];
@@ -90,8 +87,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func avatarsAndHistoriesLoadForTheCardsOnScreenOnly(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       try await waitUntil("\(engine): every visible card's avatar loaded", timeout: .seconds(20)) {
         let flags = try await session.executeScript(ProductPageScripts.visibleAvatarsLoaded).array ?? []
         return !flags.isEmpty && flags.allSatisfy { $0.bool == true }
@@ -110,8 +106,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func reloadStartsAgainAtTheFirstBatchAndTheTop(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       try await Reader.scroll(session, toRows: 60)
       try await session.executeScript(Reader.scrollCardToTop, args: [40, 0])
       try await waitForSavedTop(session, 40)
@@ -241,8 +236,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func pageDownAndPageUpMoveBetweenCards(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       try await session.executeScript("document.querySelector('[role=feed] article[data-repo-id]').focus();")
       try await session.pressKeys(WebDriverKey.pageDown)
       let position = try await session.executeScript(

@@ -3,7 +3,10 @@ import Foundation
 /// Tiny static pages that exercise what the WebDriver client must be able to observe.
 enum FixturePages {
   /// Writes the pages into a new temp folder and returns its path.
-  static func write() throws -> String {
+  static func write() throws -> String { try folder(files) }
+
+  /// Writes `files` (name: text) into a new temp folder and returns its path.
+  static func folder(_ files: [String: String]) throws -> String {
     let root = NSTemporaryDirectory() + "browser-fixture-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     for (name, text) in files {

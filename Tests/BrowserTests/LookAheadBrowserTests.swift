@@ -41,8 +41,7 @@ extension BrowserSuites {
     @Test(arguments: BrowserEngine.allCases)
     func jumpsRequestNothingFarBelowTheViewport(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      let session = try await pool.session(engine)
-      try await Reader.openSearch(session, pool.processes)
+      let session = try await pool.searching(engine)
       try await session.executeScript(Self.recorder)
       // End, three times, each once the list has grown.
       for _ in 0..<3 {

@@ -11,7 +11,7 @@ extension BrowserSuites {
     /// A fresh test page with the modules loaded: `window.m.scroll`, `m.details`, `m.feed`,
     /// `m.localtime`, `m.motion`, `m.place`.
     func page() async throws -> BrowserSession {
-      let fixture = try ModuleFixture.require()
+      let fixture = try BrowserFixture.require()
       try await fixture.session.navigate(to: fixture.baseURL + "/modules.html")
       try await fixture.session.waitForScript(
         "window.m && document.body.dataset.ready", description: "the modules")
@@ -282,17 +282,8 @@ extension BrowserSuites {
   }
 }
 
-/// A static server over a copy of Public/*.js and the module test page, and one Chromium session.
-struct ModuleFixture: Sendable {
-  let session: BrowserSession
-  let baseURL: String
-
-  @TaskLocal static var current: ModuleFixture?
-
-  static func require() throws -> ModuleFixture {
-    try #require(current, "ModuleFixture.current is only set inside a suite marked .moduleFixture")
-  }
-
+/// The pages `ModuleBrowserTests` load: a copy of Public/*.js and a test page importing every module.
+enum ModulePages {
   /// Imports every page module and exposes them as `window.m`.
   static let testPage = """
     <!doctype html>
@@ -314,30 +305,15 @@ struct ModuleFixture: Sendable {
     """
 }
 
-struct ModuleFixtureTrait: SuiteTrait, TestScoping {
-  func provideScope(
-    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-  ) async throws {
-    let root = NSTemporaryDirectory() + "module-fixture-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: root) }
+extension ModulePages {
+  /// Writes the modules and the test page into a new folder and returns its path.
+  static func write() throws -> String {
     let publicFolder = try ProcessRunner.packageRoot() + "/Public"
+    var files = ["modules.html": testPage, "modules-test.js": testScript]
     for name in try FileManager.default.contentsOfDirectory(atPath: publicFolder) where name.hasSuffix(".js")
     {
-      try FileManager.default.copyItem(atPath: publicFolder + "/" + name, toPath: root + "/" + name)
+      files[name] = try String(contentsOfFile: publicFolder + "/" + name, encoding: .utf8)
     }
-    try Data(ModuleFixture.testPage.utf8).write(to: URL(fileURLWithPath: root + "/modules.html"))
-    try Data(ModuleFixture.testScript.utf8).write(to: URL(fileURLWithPath: root + "/modules-test.js"))
-    try await BrowserFixtureTrait.serving(root) { port in
-      try await withBrowserSession { session in
-        let fixture = ModuleFixture(session: session, baseURL: "http://127.0.0.1:\(port)")
-        try await ModuleFixture.$current.withValue(fixture) { try await function() }
-      }
-    }
+    return try FixturePages.folder(files)
   }
-}
-
-extension Trait where Self == ModuleFixtureTrait {
-  /// Runs the suite with a static server over the page modules and one shared Chromium session.
-  static var moduleFixture: Self { Self() }
 }

@@ -35,7 +35,13 @@ extension BrowserSuites {
       let port = try await app.waitForListeningPort()
       let base = "http://127.0.0.1:\(port)"
       do {
-        try await withBrowserSession(options: BrowserSessionOptions(engine: engine)) { session in
+        // 300 cards make a heavy page: on a loaded 2-core machine axe over it, or any script while it
+        // runs, can keep the renderer from answering within the default 15–30 s.
+        var options = BrowserSessionOptions(engine: engine)
+        options.scriptTimeout = .seconds(60)
+        options.pageLoadTimeout = .seconds(60)
+        options.commandTimeout = .seconds(90)
+        try await withBrowserSession(options: options) { session in
           try await session.navigate(to: base + "/?" + Self.query)
           try await session.waitForScript("\(Self.cardCount) >= 20", timeout: .seconds(15))
           let signIn = try #require(try await session.findElement(css: "a.account-signin"))
@@ -52,11 +58,8 @@ extension BrowserSuites {
           try await session.executeScript("document.querySelector('input[name=login]').value = '';")
           let login = try #require(try await session.findElement(css: "input[name=login]"))
           try await session.sendKeys("mona", to: login)
-          try await session.executeScript(
-            """
-            const b = Array.from(document.querySelectorAll('button')).find((b) => /authorize/i.test(b.textContent));
-            b.click();
-            """)
+          // A WebDriver click, not a script's: the driver then waits for the navigation it starts.
+          try await session.click(try #require(try await session.findElement(css: "button[value=authorize]")))
           // Back where the reader started, signed in.
           try await session.waitForScript(
             "document.querySelector('.account-login') && \(Self.cardCount) >= 20", timeout: .seconds(15))

@@ -27,12 +27,20 @@ import Testing
     }
   }
 
-  @Test func cancellationMidTransferIsPromptAndDisconnects() async throws {
+  /// A server whose `/forever` is `endless`, counting the streams started and ended, and whose
+  /// `/small` answers "small" at once.
+  static func endlessServer() throws -> (server: LoopbackServer, started: Counter, ended: Counter) {
     let started = Counter()
     let ended = Counter()
     let server = try LoopbackServer {
-      $0.get("/forever", CurlHTTPClientTimingTests.endless(started: started, ended: ended))
+      $0.get("/forever", endless(started: started, ended: ended))
+      $0.get("/small") { _, _ in HTTPResponse(body: .bytes(Array("small".utf8))) }
     }
+    return (server, started, ended)
+  }
+
+  @Test func cancellationMidTransferIsPromptAndDisconnects() async throws {
+    let (server, started, ended) = try Self.endlessServer()
     let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120)))
     defer { client.shutdown() }
     let task = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
@@ -50,12 +58,7 @@ import Testing
   }
 
   @Test func cancellingAQueuedRequestLeavesTheActiveOneRunning() async throws {
-    let started = Counter()
-    let ended = Counter()
-    let server = try LoopbackServer {
-      $0.get("/forever", CurlHTTPClientTimingTests.endless(started: started, ended: ended))
-      $0.get("/small") { _, _ in HTTPResponse(body: .bytes(Array("small".utf8))) }
-    }
+    let (server, started, _) = try Self.endlessServer()
     let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120), maxConcurrentRequests: 1))
     defer { client.shutdown() }
     let first = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
@@ -75,11 +78,7 @@ import Testing
   }
 
   @Test func shutdownFailsRequestsInFlight() async throws {
-    let started = Counter()
-    let ended = Counter()
-    let server = try LoopbackServer {
-      $0.get("/forever", CurlHTTPClientTimingTests.endless(started: started, ended: ended))
-    }
+    let (server, started, _) = try Self.endlessServer()
     let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120)))
     let task = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
     #expect(await eventually { started.count == 1 })

@@ -19,16 +19,30 @@ enum Fixtures {
   }()
 
   /// A small double for tests that change limits or faults.
-  static func small(
-    seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void = { _ in }, clock: ManualClock? = nil
-  ) -> GitHubDouble {
+  static func small(seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void = { _ in })
+    -> GitHubDouble
+  {
+    GitHubDouble(configuration: smallConfiguration(seed: seed, configure))
+  }
+
+  /// A small double on a clock the test sets, starting at `epochSeconds`, and that clock.
+  static func clocked(
+    epochSeconds: Double = 1_800_000_000, _ configure: (inout DoubleConfiguration) -> Void = { _ in }
+  ) -> (GitHubDouble, ManualClock) {
+    let clock = ManualClock(epochSeconds: epochSeconds)
+    return (GitHubDouble(configuration: smallConfiguration(configure), now: { clock.seconds }), clock)
+  }
+
+  /// 1,500 repositories of 200 owners, then `configure`.
+  private static func smallConfiguration(seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void)
+    -> DoubleConfiguration
+  {
     var c = DoubleConfiguration()
     c.seed = seed
     c.repositoryCount = 1500
     c.ownerCount = 200
     configure(&c)
-    if let clock { return GitHubDouble(configuration: c, now: { clock.seconds }) }
-    return GitHubDouble(configuration: c)
+    return c
   }
 
   static let validator: JSONSchemaValidator = {
@@ -50,20 +64,6 @@ enum Fixtures {
   /// The package root (the folder that holds Package.swift).
   static func packageRoot() -> String {
     do { return try ProcessRunner.packageRoot() } catch { preconditionFailure("\(error)") }
-  }
-
-  /// The whole file as UTF-8 text, or nil when it cannot be read.
-  static func readText(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-      if n <= 0 { break }
-      bytes += chunk[0..<n]
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
 }

@@ -13,7 +13,7 @@ struct LandingExample: CustomStringConvertible {
 
   static func load() -> [LandingExample] {
     let path = Fixtures.packageRoot() + "/Templates/partials/landing.mustache"
-    guard let html = Fixtures.readText(path) else { preconditionFailure("cannot read \(path)") }
+    guard let html = fileText(atPath: path) else { preconditionFailure("cannot read \(path)") }
     var examples: [LandingExample] = []
     var rest = html[...]
     while let href = rest.firstRange(of: "<a href=\"/?") {

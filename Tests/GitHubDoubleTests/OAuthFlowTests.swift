@@ -13,14 +13,6 @@ struct OAuthFlowTests {
   static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
   static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 
-  /// A small double on a settable clock.
-  static func double(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> (
-    GitHubDouble, ManualClock
-  ) {
-    let clock = ManualClock(epochSeconds: 1_800_000_000)
-    return (Fixtures.small(configure, clock: clock), clock)
-  }
-
   static func send(
     _ double: GitHubDouble, _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:],
     form: [(String, String)]? = nil,
@@ -94,7 +86,7 @@ struct OAuthFlowTests {
   }
 
   @Test func theAuthorizePageIsAFormWithLoginPrivateAuthorizeAndCancelAndEscapesWhatItEchoes() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let query = URLEncoding.formatQuery(
       [("client_id", Self.client), ("redirect_uri", Self.callback), ("state", "\"><script>x</script>")])
     let page = try await Self.send(double, .get, "/login/oauth/authorize?" + query)
@@ -109,7 +101,7 @@ struct OAuthFlowTests {
   }
 
   @Test func anUnknownClientOrABadRedirectOrChallengeIsRefused() async throws {
-    let (double, _) = Self.double { $0.oauthCallbacks = [Self.client: "http://127.0.0.1:8080/login"] }
+    let (double, _) = Fixtures.clocked { $0.oauthCallbacks = [Self.client: "http://127.0.0.1:8080/login"] }
     let unknown = try await Self.send(
       double, .get, "/login/oauth/authorize?client_id=nope&redirect_uri=http://a/")
     #expect(unknown.status.code == 404)
@@ -133,7 +125,7 @@ struct OAuthFlowTests {
   }
 
   @Test func cancelRedirectsWithAccessDeniedAndTheState() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let response = try await Self.send(
       double, .post, "/login/oauth/authorize",
       form: Self.authorizeFields + [("login", "someone"), ("action", "cancel")])
@@ -145,7 +137,7 @@ struct OAuthFlowTests {
   }
 
   @Test func anOrganisationOrAMalformedLoginCannotSignIn() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let org = try #require(double.catalog.owners.first { $0.isOrganization })
     for login in [org.login, "-bad", "a--b", "<x>", ""] {
       let response = try await Self.send(
@@ -157,7 +149,7 @@ struct OAuthFlowTests {
   }
 
   @Test func aCodeBuysOneTokenOnceWithinTenMinutes() async throws {
-    let (double, clock) = Self.double()
+    let (double, clock) = Fixtures.clocked()
     let code = try await Self.authorize(double, login: "reader-one", private: true)
     let answer = try await Self.exchange(double, code: code)
     let token = try #require(answer["access_token"]?.string)
@@ -179,7 +171,7 @@ struct OAuthFlowTests {
   }
 
   @Test func theClientTheRedirectAndTheVerifierAreChecked() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let cases: [(String?, String, String, String)] = [
       (String(repeating: "x", count: 43), Self.secret, Self.callback, "invalid_grant"),
       (nil, Self.secret, Self.callback, "invalid_grant"),
@@ -205,7 +197,7 @@ struct OAuthFlowTests {
   }
 
   @Test func withoutJSONTheAnswerIsFormEncodedAsGitHubDoes() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let code = try await Self.authorize(double, login: "former")
     let response = try await Self.send(
       double, .post, "/login/oauth/access_token",
@@ -219,7 +211,7 @@ struct OAuthFlowTests {
   }
 
   @Test func userAnswersForALiveTokenOnlyAndCarriesItsScopes() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let owner = try Self.privateOwner(double)
     let token = try await Self.signedIn(double, login: owner.uppercased(), private: true)
     let user = try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(token)"])
@@ -244,7 +236,7 @@ struct OAuthFlowTests {
   }
 
   @Test func aScopeGrantedOnceComesWithLaterTokensOfTheSameApp() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     _ = try await Self.signedIn(double, login: "granter", private: true)
     let code = try await Self.authorize(double, login: "granter", private: false)
     #expect(try await Self.exchange(double, code: code)["scope"]?.string == "repo")
@@ -253,7 +245,7 @@ struct OAuthFlowTests {
   }
 
   @Test func revocationNeedsTheAppsBasicCredentials() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     let token = try await Self.signedIn(double, login: "leaver")
     let path = "/applications/\(Self.client)/token"
     let body = "{\"access_token\":\"\(token)\"}"
@@ -280,7 +272,7 @@ struct OAuthFlowTests {
   }
 
   @Test func theEleventhTokenOfAUserAndAppRevokesTheOldest() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     var tokens: [String] = []
     for _ in 0..<11 { tokens.append(try #require(double.signIn(login: "many", seesPrivate: false))) }
     #expect(double.liveTokenCount(login: "many") == 10)
@@ -294,7 +286,7 @@ struct OAuthFlowTests {
   }
 
   @Test func theControlAPIRevokesExpiresAndCounts() async throws {
-    let (double, _) = Self.double()
+    let (double, _) = Fixtures.clocked()
     _ = try await Self.signedIn(double, login: "ctl")
     let code = try await Self.authorize(double, login: "ctl")
     #expect(try await Self.send(double, .get, "/_double/oauth/tokens?login=ctl").json()["live"]?.int == 1)

@@ -7,8 +7,7 @@ import Testing
 struct RateLimitTests {
   @Test("search headers count down; exhaustion is GitHub's 403; the window resets")
   func exhaustionAndReset() async throws {
-    let clock = ManualClock(epochSeconds: 1_800_000_000)
-    let d = Fixtures.small({ $0.searchLimitPerMinute = 3 }, clock: clock)
+    let (d, clock) = Fixtures.clocked { $0.searchLimitPerMinute = 3 }
     for expected in [2, 1, 0] {
       let r = try await d.get("/search/repositories?q=go")
       #expect(r.status == .ok)
@@ -55,8 +54,7 @@ struct RateLimitTests {
 
   @Test("the control API exhausts and restores a resource; /rate_limit reports it without spending")
   func controlAPI() async throws {
-    let clock = ManualClock(epochSeconds: 1_800_000_000)
-    let d = Fixtures.small(clock: clock)
+    let (d, clock) = Fixtures.clocked()
     let set = try await d.post("/_double/ratelimit?resource=search&remaining=0&reset=1800000500")
     #expect(set.status == .ok)
     #expect(try await d.get("/search/repositories?q=go").status == .forbidden)

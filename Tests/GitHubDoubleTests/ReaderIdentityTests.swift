@@ -18,7 +18,7 @@ struct ReaderIdentityTests {
   }
 
   @Test func privateRepositoriesAreSeenByTheirOwnersRepoTokenOnly() async throws {
-    let (double, _) = OAuthFlowTests.double()
+    let (double, _) = Fixtures.clocked()
     let owners = Array(
       Set(double.catalog.privateRepositories.map { double.catalog.owners[$0.ownerIndex].login })
     ).sorted()
@@ -63,7 +63,7 @@ struct ReaderIdentityTests {
   }
 
   @Test func aTokenWithoutRepoSeesNoPrivateRepositoryEvenItsOwners() async throws {
-    let (double, _) = OAuthFlowTests.double()
+    let (double, _) = Fixtures.clocked()
     let alice = try OAuthFlowTests.privateOwner(double)
     let token = try #require(double.signIn(login: alice, seesPrivate: false))
     let answer = try await Self.get(double, "/search/repositories?q=topic:private-fixture", token: token)
@@ -72,7 +72,7 @@ struct ReaderIdentityTests {
   }
 
   @Test func eachUserHasTheirOwnSearchLimitAndTheSharedOneIsUntouched() async throws {
-    let (double, _) = OAuthFlowTests.double {
+    let (double, _) = Fixtures.clocked {
       $0.readerSearchLimitPerMinute = 3
       $0.searchLimitPerMinute = 5
     }
@@ -100,7 +100,7 @@ struct ReaderIdentityTests {
   }
 
   @Test func aUsersBudgetCanStartLowAsIfOtherToolsHadSpentIt() async throws {
-    let (double, _) = OAuthFlowTests.double()
+    let (double, _) = Fixtures.clocked()
     let token = try #require(double.signIn(login: "busy-user", seesPrivate: false))
     let set = try await OAuthFlowTests.send(
       double, .post, "/_double/ratelimit?resource=search&remaining=1&login=busy-user")
@@ -112,7 +112,7 @@ struct ReaderIdentityTests {
   }
 
   @Test func theRequestLogNamesWhomEachRequestWasMadeAs() async throws {
-    let (double, _) = OAuthFlowTests.double()
+    let (double, _) = Fixtures.clocked()
     let token = try #require(double.signIn(login: "logged-reader", seesPrivate: false))
     _ = try await Self.get(double, "/search/repositories?q=a", token: token)
     _ = try await Self.get(double, "/search/repositories?q=b", token: "ghp_server")
@@ -126,7 +126,7 @@ struct ReaderIdentityTests {
   }
 
   @Test func apiAnswersToATokenCarryItsScopes() async throws {
-    let (double, _) = OAuthFlowTests.double()
+    let (double, _) = Fixtures.clocked()
     let owner = try OAuthFlowTests.privateOwner(double)
     let token = try #require(double.signIn(login: owner, seesPrivate: true))
     let repo = try #require(double.catalog.publicRepositories.first)

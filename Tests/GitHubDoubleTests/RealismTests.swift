@@ -31,7 +31,7 @@ struct RealismTests {
   @Test("the search answer's header names include every one a real recording has (but Date/Server)")
   func headersMatchRecording() async throws {
     let recording = try SharedData.path("github-recordings/normalized/057-get-search-repositories.json")
-    guard let text = Fixtures.readText(recording) else {
+    guard let text = fileText(atPath: recording) else {
       Issue.record("cannot read \(recording)")
       return
     }

@@ -7,8 +7,7 @@ import Testing
 struct RequestLogTests {
   @Test("each served request is logged with its endpoint, times and status; reset clears the log")
   func logsRequests() async throws {
-    let clock = ManualClock(epochSeconds: 1_800_000_000.25)
-    let double = Fixtures.small({ $0.searchLimitPerMinute = 1 }, clock: clock)
+    let (double, clock) = Fixtures.clocked(epochSeconds: 1_800_000_000.25) { $0.searchLimitPerMinute = 1 }
     _ = try await double.get("/search/repositories?q=go")
     clock.advance(1.5)
     _ = try await double.get("/search/repositories?q=go")

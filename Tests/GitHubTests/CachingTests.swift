@@ -17,6 +17,16 @@ struct CachingTests {
     return GitHubClient(configuration: configuration, transport: transport, now: { clock.seconds })
   }
 
+  /// A client whose search for "swift", answered with `ids`, was cached `age` seconds ago.
+  static func clientAfterSearch(ids: [Int], age: Int) async throws -> (GitHubClient, FakeTransport) {
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let transport = FakeTransport { _ in Fixtures.search(ids: ids) }
+    let client = Self.client(transport, clock: clock)
+    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
+    clock.advance(age)
+    return (client, transport)
+  }
+
   @Test func freshSearchIsServedFromCache() async throws {
     let clock = ManualClock(epochSeconds: 1_700_000_000)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2]) }
@@ -56,11 +66,7 @@ struct CachingTests {
   }
 
   @Test func searchWithoutETagIsRefetchedAfterTTL() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = Self.client(transport, clock: clock)
-    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    clock.advance(61)
+    let (client, transport) = try await Self.clientAfterSearch(ids: [1], age: 61)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     #expect(transport.callCount == 2)
     #expect(transport.requests[1].headers["If-None-Match"] == nil)
@@ -158,11 +164,7 @@ struct CachingTests {
   }
 
   @Test func upstreamFailureServesAStaleEntry() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let transport = FakeTransport { _ in Fixtures.search(ids: [9]) }
-    let client = Self.client(transport, clock: clock)
-    _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    clock.advance(120)
+    let (client, transport) = try await Self.clientAfterSearch(ids: [9], age: 120)
     transport.respond { _ in Fixtures.response("{\"message\":\"Server Error\"}", status: 502) }
     let stale = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     #expect(stale.isStale)

@@ -1,6 +1,7 @@
 import CurlClient
 import GitHub
 import GitHubDouble
+import TestSupport
 import Testing
 
 /// The double serves every field `Repository` declares: a field added to the declaration and decoded
@@ -9,22 +10,19 @@ import Testing
 @Suite("The double serves every declared repository field", .timeLimit(.minutes(2)))
 struct DoubleFieldsTests {
   @Test func everyFieldIsSetOnSomeRepository() async throws {
-    let double = GitHubDouble.smallExact()
-    let port = try double.start()
-    let http = CurlHTTPClient()
-    defer { http.shutdown() }
-    var configuration = GitHubConfiguration()
-    configuration.apiBase = "http://127.0.0.1:\(port)"
-    let client = GitHubClient(configuration: configuration, transport: http)
     var items: [Repository] = []
-    for page in 1...3 {
-      items += try await client.searchRepositories(
-        SearchQuery(text: "stars:>=0", sort: .stars), page: page, perPage: 100
-      ).items
+    try await GitHubDouble.withSmallExactOnLoopback { _, base, http in
+      var configuration = GitHubConfiguration()
+      configuration.apiBase = base
+      let client = GitHubClient(configuration: configuration, transport: http)
+      for page in 1...3 {
+        items += try await client.searchRepositories(
+          SearchQuery(text: "stars:>=0", sort: .stars), page: page, perPage: 100
+        ).items
+      }
+      // Search leaves forks out unless asked.
+      items += try await client.searchRepositories(SearchQuery(text: "stars:>=0 fork:only"), page: 1).items
     }
-    // Search leaves forks out unless asked.
-    items += try await client.searchRepositories(SearchQuery(text: "stars:>=0 fork:only"), page: 1).items
-    await double.shutdown()
     #expect(items.count > 300)
     for field in Repository.Number.allCases {
       #expect(items.contains { $0[field] != 0 }, "no repository has \(field)")
@@ -46,5 +44,19 @@ extension GitHubDouble {
     configuration.repositoryCount = 1500
     configuration.ownerCount = 200
     return GitHubDouble(configuration: configuration)
+  }
+
+  /// Runs `body` with a `smallExact` double serving on a loopback port, its base URL and a libcurl
+  /// client; both are stopped afterwards, also when `body` throws.
+  static func withSmallExactOnLoopback(
+    _ body: (GitHubDouble, _ base: String, CurlHTTPClient) async throws -> Void
+  ) async throws {
+    let double = smallExact()
+    let port = try double.start()
+    let http = CurlHTTPClient()
+    defer { http.shutdown() }
+    try await withCleanup({ await double.shutdown() }) {
+      try await body(double, "http://127.0.0.1:\(port)", http)
+    }
   }
 }

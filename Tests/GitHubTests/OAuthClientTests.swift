@@ -12,11 +12,10 @@ struct OAuthClientTests {
   static let token = "gho_16C7e42F292c6912E7710c838347Ae178B4a"
 
   static func oauth(_ transport: FakeTransport) -> GitHubOAuth {
-    GitHubOAuth(
-      configuration: GitHubOAuthConfiguration(
-        webBase: "http://web.test/", apiBase: "http://api.test", clientID: "Iv1.abc", clientSecret: secret,
-        userAgent: "RepoScroll/1.0"),
-      transport: transport)
+    var configuration = GitHubOAuthConfiguration(clientID: "Iv1.abc", clientSecret: secret)
+    configuration.webBase = "http://web.test/"
+    configuration.apiBase = "http://api.test"
+    return GitHubOAuth(configuration: configuration, transport: transport)
   }
 
   static func form(_ request: ClientRequest) -> [String: String] {
@@ -229,10 +228,8 @@ struct OAuthClientTests {
   }
 
   @Test func noDescriptionShowsTheSecret() {
-    let configuration = GitHubOAuthConfiguration(
-      webBase: "https://github.com", apiBase: "https://api.github.com", clientID: "Iv1.abc",
-      clientSecret: Self.secret,
-      userAgent: "x")
+    var configuration = GitHubOAuthConfiguration(clientID: "Iv1.abc", clientSecret: Self.secret)
+    configuration.userAgent = "x"
     var dumped = ""
     dump(configuration, to: &dumped)
     for text in [String(describing: configuration), String(reflecting: configuration), dumped] {

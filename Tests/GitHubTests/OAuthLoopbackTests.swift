@@ -10,87 +10,84 @@ import Testing
 @Suite("OAuth flow and reader calls over loopback against the double", .serialized, .timeLimit(.minutes(3)))
 struct OAuthLoopbackTests {
   @Test func signInSearchAsTheReaderThenRevoke() async throws {
-    let double = GitHubDouble.smallExact()
-    let port = try double.start()
-    let http = CurlHTTPClient()
-    defer { http.shutdown() }
-    let base = "http://127.0.0.1:\(port)"
-    let oauth = GitHubOAuth(
-      configuration: GitHubOAuthConfiguration(
-        webBase: base, apiBase: base, clientID: DoubleConfiguration.demoClientID,
-        clientSecret: DoubleConfiguration.demoClientSecret, userAgent: "RepoScroll-test"),
-      transport: http)
-    let callback = "http://127.0.0.1:1/login/callback"
-    let verifier = String(repeating: "Verifier-", count: 6)
-    let authorize = oauth.authorizeURL(
-      redirectURI: callback, state: "s1", codeChallenge: PKCE.challenge(verifier: verifier))
-    let form = try #require(authorize.split(separator: "?", maxSplits: 1).last).description
-    let repo = try #require(double.catalog.privateRepositories.first)
-    let login = double.catalog.owners[repo.ownerIndex].login
-    let consent = try await http.execute(
-      ClientRequest(
-        url: base + "/login/oauth/authorize", method: .post,
-        headers: ["Content-Type": "application/x-www-form-urlencoded"],
-        body: Array((form + "&login=\(login)&private=on&action=authorize").utf8)))
-    #expect(consent.status.code == 302)
-    let location = try #require(consent.headers["Location"])
-    #expect(location.hasPrefix(callback + "?"))
-    let items = URLEncoding.parseQuery(location.split(separator: "?", maxSplits: 1)[1])
-    let code = try #require(items.first { $0.name == "code" }?.value)
-    #expect(items.first { $0.name == "state" }?.value == "s1")
+    try await GitHubDouble.withSmallExactOnLoopback { double, base, http in
+      var settings = GitHubOAuthConfiguration(
+        clientID: DoubleConfiguration.demoClientID, clientSecret: DoubleConfiguration.demoClientSecret)
+      settings.webBase = base
+      settings.apiBase = base
+      settings.userAgent = "RepoScroll-test"
+      let oauth = GitHubOAuth(configuration: settings, transport: http)
+      let callback = "http://127.0.0.1:1/login/callback"
+      let verifier = String(repeating: "Verifier-", count: 6)
+      let authorize = oauth.authorizeURL(
+        redirectURI: callback, state: "s1", codeChallenge: PKCE.challenge(verifier: verifier))
+      let form = try #require(authorize.split(separator: "?", maxSplits: 1).last).description
+      let repo = try #require(double.catalog.privateRepositories.first)
+      let login = double.catalog.owners[repo.ownerIndex].login
+      let consent = try await http.execute(
+        ClientRequest(
+          url: base + "/login/oauth/authorize", method: .post,
+          headers: ["Content-Type": "application/x-www-form-urlencoded"],
+          body: Array((form + "&login=\(login)&private=on&action=authorize").utf8)))
+      #expect(consent.status.code == 302)
+      let location = try #require(consent.headers["Location"])
+      #expect(location.hasPrefix(callback + "?"))
+      let items = URLEncoding.parseQuery(location.split(separator: "?", maxSplits: 1)[1])
+      let code = try #require(items.first { $0.name == "code" }?.value)
+      #expect(items.first { $0.name == "state" }?.value == "s1")
 
-    await #expect(throws: OAuthError.badVerifier) {
-      try await oauth.exchange(code: code, verifier: verifier + "x", redirectURI: callback)
-    }
-    // That attempt used the code up, as a stolen code's would be.
-    await #expect(throws: OAuthError.self) {
-      try await oauth.exchange(code: code, verifier: verifier, redirectURI: callback)
-    }
+      await #expect(throws: OAuthError.badVerifier) {
+        try await oauth.exchange(code: code, verifier: verifier + "x", redirectURI: callback)
+      }
+      // That attempt used the code up, as a stolen code's would be.
+      await #expect(throws: OAuthError.self) {
+        try await oauth.exchange(code: code, verifier: verifier, redirectURI: callback)
+      }
 
-    let fresh = try await http.execute(
-      ClientRequest(
-        url: base + "/login/oauth/authorize", method: .post,
-        headers: ["Content-Type": "application/x-www-form-urlencoded"],
-        body: Array((form + "&login=\(login)&private=on&action=authorize").utf8)))
-    let freshLocation = try #require(fresh.headers["Location"])
-    let code2 = try #require(
-      URLEncoding.parseQuery(freshLocation.split(separator: "?", maxSplits: 1)[1]).first {
-        $0.name == "code"
-      }?.value)
-    let grant = try await oauth.exchange(code: code2, verifier: verifier, redirectURI: callback)
-    await #expect(throws: OAuthError.badVerificationCode("The code passed is incorrect or expired.")) {
-      try await oauth.exchange(code: code2, verifier: verifier, redirectURI: callback)
-    }
-    let user = try await oauth.user(token: grant.accessToken)
-    #expect(user.login == login && user.scopes == ["repo"])
-    let reader = ReaderCredential(
-      login: user.login, userID: user.id, token: grant.accessToken,
-      seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes))
-    #expect(reader.seesPrivate)
+      let fresh = try await http.execute(
+        ClientRequest(
+          url: base + "/login/oauth/authorize", method: .post,
+          headers: ["Content-Type": "application/x-www-form-urlencoded"],
+          body: Array((form + "&login=\(login)&private=on&action=authorize").utf8)))
+      let freshLocation = try #require(fresh.headers["Location"])
+      let code2 = try #require(
+        URLEncoding.parseQuery(freshLocation.split(separator: "?", maxSplits: 1)[1]).first {
+          $0.name == "code"
+        }?.value)
+      let grant = try await oauth.exchange(code: code2, verifier: verifier, redirectURI: callback)
+      await #expect(throws: OAuthError.badVerificationCode("The code passed is incorrect or expired.")) {
+        try await oauth.exchange(code: code2, verifier: verifier, redirectURI: callback)
+      }
+      let user = try await oauth.user(token: grant.accessToken)
+      #expect(user.login == login && user.scopes == ["repo"])
+      let reader = ReaderCredential(
+        login: user.login, userID: user.id, token: grant.accessToken,
+        seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes))
+      #expect(reader.seesPrivate)
 
-    var configuration = GitHubConfiguration()
-    configuration.apiBase = base
-    configuration.avatarBase = base
-    configuration.token = "ghp_serverTokenForTheDouble"
-    let client = GitHubClient(configuration: configuration, transport: http)
-    let query = SearchQuery(text: "topic:private-fixture")
-    let mine = try await client.searchRepositories(query, page: 1, as: reader)
-    #expect(mine.items.contains { $0.fullName == login + "/" + repo.name })
-    #expect(try await client.searchRepositories(query, page: 1).items.isEmpty)
-    #expect(try await client.starHistory(owner: login, repo: repo.name, as: reader).weeks.isEmpty == false)
-    await #expect(throws: GitHubError.notFound) {
-      try await client.starHistory(owner: login, repo: repo.name)
-    }
+      var configuration = GitHubConfiguration()
+      configuration.apiBase = base
+      configuration.avatarBase = base
+      configuration.token = "ghp_serverTokenForTheDouble"
+      let client = GitHubClient(configuration: configuration, transport: http)
+      let query = SearchQuery(text: "topic:private-fixture")
+      let mine = try await client.searchRepositories(query, page: 1, as: reader)
+      #expect(mine.items.contains { $0.fullName == login + "/" + repo.name })
+      #expect(try await client.searchRepositories(query, page: 1).items.isEmpty)
+      #expect(try await client.starHistory(owner: login, repo: repo.name, as: reader).weeks.isEmpty == false)
+      await #expect(throws: GitHubError.notFound) {
+        try await client.starHistory(owner: login, repo: repo.name)
+      }
 
-    try await oauth.revoke(token: grant.accessToken)
-    #expect(double.liveTokenCount(login: login) == 0)
-    await #expect(throws: OAuthError.unauthorized) { try await oauth.revoke(token: grant.accessToken) }
-    await #expect(throws: OAuthError.unauthorized) { try await oauth.user(token: grant.accessToken) }
-    await #expect(throws: GitHubError.unauthorized) {
-      try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, as: reader)
+      try await oauth.revoke(token: grant.accessToken)
+      #expect(double.liveTokenCount(login: login) == 0)
+      await #expect(throws: OAuthError.unauthorized) { try await oauth.revoke(token: grant.accessToken) }
+      await #expect(throws: OAuthError.unauthorized) { try await oauth.user(token: grant.accessToken) }
+      await #expect(throws: GitHubError.unauthorized) {
+        try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, as: reader)
+      }
+      let searches = double.requestLog().filter { $0.endpoint == .search }.map(\.identity)
+      #expect(searches == [login, "server", login])
     }
-    let searches = double.requestLog().filter { $0.endpoint == .search }.map(\.identity)
-    #expect(searches == [login, "server", login])
-    await double.shutdown()
   }
 }

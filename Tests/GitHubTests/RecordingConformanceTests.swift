@@ -159,34 +159,37 @@ struct RecordingConformanceTests {
     #expect(lastLinks["prev"] == starBase + "4")
   }
 
-  @Test func abuseRecordingIsASecondaryLimitUntilRetryAfter() async throws {
-    let recording = try Recordings.load("060-get-search-code.json")
+  /// Replays the 403 recording `file` with the clock at `now`, and expects `request` to fail with
+  /// `limit` for each of `names`: the first as recorded, the next refused locally without calling GitHub.
+  @discardableResult static func limited(
+    _ file: String, now: Double, _ limit: GitHubError, names: [String],
+    _ request: (GitHubClient, String) async throws -> Void
+  ) async throws -> GitHubClient {
+    let recording = try Recordings.load(file)
     #expect(recording.status == 403)
-    let clock = ManualClock(epochSeconds: 1_000_000)
-    let (client, transport) = replayClient(recording, clock: clock)
-    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)) {
-      _ = try await client.searchRepositories(SearchQuery(text: "jacquev6"), page: 1)
-    }
-    // Refused locally until then, without calling GitHub.
-    await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)) {
-      _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
+    let (client, transport) = replayClient(recording, clock: ManualClock(epochSeconds: now))
+    for name in names {
+      await #expect(throws: limit, "\(name)") { try await request(client, name) }
     }
     #expect(transport.callCount == 1)
+    return client
+  }
+
+  @Test func abuseRecordingIsASecondaryLimitUntilRetryAfter() async throws {
+    let limit = GitHubError.rateLimited(resource: .search, until: 1_000_060, secondary: true)
+    try await Self.limited("060-get-search-code.json", now: 1_000_000, limit, names: ["jacquev6", "other"]) {
+      _ = try await $0.searchRepositories(SearchQuery(text: $1), page: 1)
+    }
   }
 
   @Test func exhaustedRecordingIsThePrimaryLimit() async throws {
-    let recording = try Recordings.load("063-get-users.json")
-    #expect(recording.status == 403)
-    let clock = ManualClock(epochSeconds: 2_000_000)
-    let (client, transport) = replayClient(recording, clock: clock)
     // No reset header in this 2013 recording: the layer backs off a minute.
-    await #expect(throws: GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)) {
-      _ = try await client.starHistory(owner: "jacquev6", repo: "PyGithub")
+    let limit = GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)
+    let client = try await Self.limited(
+      "063-get-users.json", now: 2_000_000, limit, names: ["PyGithub", "Other"]
+    ) {
+      _ = try await $0.starHistory(owner: "jacquev6", repo: $1)
     }
-    await #expect(throws: GitHubError.rateLimited(resource: .core, until: 2_000_060, secondary: false)) {
-      _ = try await client.starHistory(owner: "jacquev6", repo: "Other")
-    }
-    #expect(transport.callCount == 1)
     let core = try #require(await client.rateLimitSnapshots().first { $0.resource == .core })
     #expect(core.remaining == 0)
     #expect(core.limit == 60)

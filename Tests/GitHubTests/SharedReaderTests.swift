@@ -1,4 +1,5 @@
 import CurlClient
+import Foundation
 import HTTP
 import Redis
 import SharedStore
@@ -6,12 +7,6 @@ import TestSupport
 import Testing
 
 @testable import GitHub
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// Readers across instances sharing one store, in memory and on a real `redis-server`: a private
 /// reader's answers are stored under the reader's name only, and each reader's ledger is shared.

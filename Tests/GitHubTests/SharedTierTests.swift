@@ -10,15 +10,26 @@ import Testing
   "Shared tier: values, coalescing and the ledger across instances sharing one store", .timeLimit(.minutes(3))
 )
 struct SharedTierTests {
-  static func clients(_ count: Int, _ transport: FakeTransport, _ store: MemoryStore, _ clock: ManualClock)
-    -> [GitHubClient]
-  {
-    (0..<count).map { _ in
-      var configuration = GitHubConfiguration()
-      configuration.apiBase = "http://127.0.0.1:9"
-      configuration.avatarBase = "http://127.0.0.1:10"
-      return GitHubClient(
-        configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
+  /// The instances of one deployment: a manual clock and the memory store they share, which reads it.
+  struct Fleet {
+    let clock: ManualClock
+    let store: MemoryStore
+
+    init(epochSeconds: Double = 1_700_000_000) {
+      let clock = ManualClock(epochSeconds: epochSeconds)
+      self.clock = clock
+      store = MemoryStore(now: { clock.seconds })
+    }
+
+    /// `count` clients calling GitHub through `transport`, sharing the store and the clock.
+    func clients(_ count: Int, _ transport: FakeTransport) -> [GitHubClient] {
+      (0..<count).map { _ in
+        var configuration = GitHubConfiguration()
+        configuration.apiBase = "http://127.0.0.1:9"
+        configuration.avatarBase = "http://127.0.0.1:10"
+        return GitHubClient(
+          configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
+      }
     }
   }
 
@@ -30,23 +41,22 @@ struct SharedTierTests {
   }
 
   @Test func aPageFetchedByOneInstanceIsServedToTheOthers() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet()
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 2, 3], headers: [("ETag", "\"p1\"")]) }
-    let instances = Self.clients(3, transport, store, clock)
+    let instances = fleet.clients(3, transport)
     for instance in instances {
       let page = try await instance.searchRepositories(SearchQuery(text: "swift"), page: 1)
       #expect(page.items.map(\.id) == [1, 2, 3])
     }
     #expect(transport.callCount == 1)
     #expect(await instances[1].metrics().sharedHits == 1)
-    #expect(store.keys.count == 1)
+    #expect(fleet.store.keys.count == 1)
 
     // Expired everywhere: one instance revalidates with the shared ETag, the others take its value.
-    clock.advance(61)
+    fleet.clock.advance(61)
     transport.respond { _ in ClientResponse(status: .notModified, headers: ["ETag": "\"p1\""]) }
     let fresh = FakeTransport { _ in Fixtures.search(ids: [9]) }
-    let newcomer = Self.clients(1, fresh, store, clock)[0]
+    let newcomer = fleet.clients(1, fresh)[0]
     _ = try await instances[2].searchRepositories(SearchQuery(text: "swift"), page: 1)
     #expect(transport.requests.last?.headers["If-None-Match"] == "\"p1\"")
     #expect(
@@ -55,14 +65,13 @@ struct SharedTierTests {
   }
 
   @Test func concurrentIdenticalRequestsOnThreeInstancesMakeOneCall() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet()
     let gate = Gate()
     let transport = FakeTransport { _ in
       await gate.wait()
       return Fixtures.search(ids: [4, 5])
     }
-    let instances = Self.clients(3, transport, store, clock)
+    let instances = fleet.clients(3, transport)
     let results = try await withThrowingTaskGroup(of: [Int].self) { group in
       for index in 0..<51 {
         group.addTask {
@@ -84,8 +93,7 @@ struct SharedTierTests {
   }
 
   @Test func aRateLimitSeenByOneInstanceStopsTheOthers() async throws {
-    let clock = ManualClock(epochSeconds: 1_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet(epochSeconds: 1_000)
     let transport = FakeTransport { _ in
       Fixtures.response(
         "{\"message\":\"API rate limit exceeded\"}", status: 403,
@@ -93,7 +101,7 @@ struct SharedTierTests {
           ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1060"), ("x-ratelimit-resource", "search"),
         ])
     }
-    let instances = Self.clients(3, transport, store, clock)
+    let instances = fleet.clients(3, transport)
     await #expect(throws: GitHubError.self) {
       try await instances[0].searchRepositories(SearchQuery(text: "a"), page: 1)
     }
@@ -108,21 +116,20 @@ struct SharedTierTests {
     }
     #expect(transport.callCount == 1)
     // After the reset the resource is called again.
-    clock.advance(61)
+    fleet.clock.advance(61)
     transport.respond { _ in Fixtures.search(ids: [1]) }
     _ = try await instances[2].searchRepositories(SearchQuery(text: "later"), page: 1)
     #expect(transport.callCount == 2)
   }
 
   @Test func theSharedLedgerCountsEveryInstancesCalls() async throws {
-    let clock = ManualClock(epochSeconds: 1_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet(epochSeconds: 1_000)
     let transport = FakeTransport { _ in
       Fixtures.search(
         ids: [1],
         headers: [("x-ratelimit-limit", "3"), ("x-ratelimit-remaining", "2"), ("x-ratelimit-reset", "1060")])
     }
-    let instances = Self.clients(2, transport, store, clock)
+    let instances = fleet.clients(2, transport)
     // The first answer says two calls are left; one by each instance spends them.
     _ = try await instances[0].searchRepositories(SearchQuery(text: "a"), page: 1)
     _ = try await instances[1].searchRepositories(SearchQuery(text: "b"), page: 1)
@@ -134,21 +141,21 @@ struct SharedTierTests {
   }
 
   @Test func malformedAndForeignSharedValuesAreMisses() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet()
     let transport = FakeTransport { request in
       request.url.contains("/search/") ? Fixtures.search(ids: [7]) : Fixtures.response(Fixtures.historyJSON)
     }
-    let instance = Self.clients(1, transport, store, clock)[0]
+    let instance = fleet.clients(1, transport)[0]
     let url = try instance.searchURL(SearchQuery(text: "planted"), page: 1, perPage: 100)
     let history =
       PayloadCodec.encode(
         SharedEntry(
-          payload: StarHistory(weeks: []), etag: nil, expires: clock.seconds + 1_000, storedAt: clock.seconds)
+          payload: StarHistory(weeks: []), etag: nil, expires: fleet.clock.seconds + 1_000,
+          storedAt: fleet.clock.seconds)
       )
       ?? []
     for planted in [Array("not ours".utf8), [], history, Array(repeating: 0xFF, count: 4_096)] {
-      store.plant(planted, for: url)
+      fleet.store.plant(planted, for: url)
       let page = try await instance.searchRepositories(SearchQuery(text: "planted"), page: 1, reload: true)
       #expect(page.items.map(\.id) == [7])
     }
@@ -157,62 +164,58 @@ struct SharedTierTests {
   }
 
   @Test func anUnavailableStoreLeavesEachInstanceOnItsOwnCache() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
-    store.setAvailable(false)
+    let fleet = Fleet()
+    fleet.store.setAvailable(false)
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let instances = Self.clients(2, transport, store, clock)
+    let instances = fleet.clients(2, transport)
     for instance in instances + instances {
       _ = try await instance.searchRepositories(SearchQuery(text: "x"), page: 1)
     }
     #expect(transport.callCount == 2)
-    store.setAvailable(true)
-    let third = Self.clients(1, transport, store, clock)[0]
+    fleet.store.setAvailable(true)
+    let third = fleet.clients(1, transport)[0]
     _ = try await instances[0].searchRepositories(SearchQuery(text: "y"), page: 1)
     _ = try await third.searchRepositories(SearchQuery(text: "y"), page: 1)
     #expect(transport.callCount == 3)
   }
 
   @Test func aDeadLockHolderIsTakenOverAfterTheLockExpires() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
-    let instance = Self.clients(1, FakeTransport { _ in Fixtures.search(ids: [3]) }, store, clock)[0]
+    let fleet = Fleet()
+    let instance = fleet.clients(1, FakeTransport { _ in Fixtures.search(ids: [3]) })[0]
     let url = try instance.searchURL(SearchQuery(text: "orphan"), page: 1, perPage: 100)
     // A holder that died without unlocking.
-    guard case .acquired = await store.lock(url, for: 5) else {
+    guard case .acquired = await fleet.store.lock(url, for: 5) else {
       Issue.record("lock not taken")
       return
     }
     async let page = instance.searchRepositories(SearchQuery(text: "orphan"), page: 1)
     try await Self.until { await instance.metrics().sharedWaits == 1 }
-    clock.advance(6)
+    fleet.clock.advance(6)
     #expect(try await page.items.map(\.id) == [3])
   }
 
   @Test func aReloadRefetchesDespiteAFreshSharedValueAndShareTheNewOne() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet()
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let instances = Self.clients(2, transport, store, clock)
+    let instances = fleet.clients(2, transport)
     _ = try await instances[0].searchRepositories(SearchQuery(text: "r"), page: 1)
     transport.respond { _ in Fixtures.search(ids: [2]) }
     let reloaded = try await instances[1].searchRepositories(SearchQuery(text: "r"), page: 1, reload: true)
     #expect(reloaded.items.map(\.id) == [2])
     #expect(transport.callCount == 2)
-    let third = Self.clients(1, transport, store, clock)[0]
+    let third = fleet.clients(1, transport)[0]
     #expect(try await third.searchRepositories(SearchQuery(text: "r"), page: 1).items.map(\.id) == [2])
     #expect(transport.callCount == 2)
   }
 
   @Test func anUpstreamFailureServesTheExpiredSharedValueStale() async throws {
-    let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let fleet = Fleet()
     let transport = FakeTransport { _ in Fixtures.search(ids: [5]) }
-    _ = try await Self.clients(1, transport, store, clock)[0].searchRepositories(
+    _ = try await fleet.clients(1, transport)[0].searchRepositories(
       SearchQuery(text: "s"), page: 1)
-    clock.advance(120)
+    fleet.clock.advance(120)
     transport.respond { _ in throw ClientError.timedOut }
-    let other = Self.clients(1, transport, store, clock)[0]
+    let other = fleet.clients(1, transport)[0]
     let page = try await other.searchRepositories(SearchQuery(text: "s"), page: 1)
     #expect(page.items.map(\.id) == [5] && page.isStale)
   }

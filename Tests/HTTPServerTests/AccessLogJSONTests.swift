@@ -1,7 +1,8 @@
 import Foundation
 import HTTP
-import HTTPServer
 import Testing
+
+@testable import HTTPServer
 
 /// JSON access-log lines: every field present, and every line parses whatever bytes the request held.
 @Suite(.timeLimit(.minutes(3))) struct AccessLogJSONTests {

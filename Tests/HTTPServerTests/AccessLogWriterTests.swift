@@ -1,8 +1,9 @@
 import HTTP
-import HTTPServer
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import HTTPServer
 
 @Suite(.timeLimit(.minutes(3))) struct AccessLogWriterTests {
   /// Collects the batches a writer hands out.

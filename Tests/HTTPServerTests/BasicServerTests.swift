@@ -18,13 +18,19 @@ func withServer(
   }
 }
 
-func helloRouter() -> HTTPHandler {
-  var router = Router()
+/// Routes `GET /hello`, `GET /users/{name}/repos/{repo}` (answering "name|repo") and `POST /echo`.
+func addHelloRoutes(to router: inout Router) {
   router.get("/hello") { _, _ in .text(.ok, "hello") }
   router.get("/users/{name}/repos/{repo}") { _, context in
     .text(.ok, "\(context.parameters["name"] ?? "")|\(context.parameters["repo"] ?? "")")
   }
   router.post("/echo") { request, _ in HTTPResponse(body: .bytes(request.body)) }
+}
+
+/// The hello routes alone.
+func helloRouter() -> HTTPHandler {
+  var router = Router()
+  addHelloRoutes(to: &router)
   return router.handler
 }
 

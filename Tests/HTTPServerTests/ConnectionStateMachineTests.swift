@@ -8,20 +8,23 @@ typealias Machine = ConnectionStateMachine
 let timeouts = Machine.Timeouts(header: 100, idle: 1000, write: 300, linger: 50)
 private let limit = 500
 
+/// Expects the result of one step (a mutating call on a machine) to be `expected`, so that a step and
+/// its check take one line.
+private func expectStep<Result: Equatable>(
+  _ result: Result, _ expected: Result, _ comment: Comment? = nil,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(result == expected, comment, sourceLocation: sourceLocation)
+}
+
 /// A fresh connection accepted at `now`.
 private func fresh(now: Int = 10) -> Machine { Machine(timeouts: timeouts, pipelineLimit: limit, now: now) }
 
 /// A connection whose request (parsed at `now`) is being handled.
 private func handling(keepAlive: Bool = true, now: Int = 10) -> Machine {
   var m = fresh(now: now)
-  do {
-    let result = m.received(buffered: 40)
-    #expect(result == .parse)
-  }
-  do {
-    let result = m.shouldParse(bufferEmpty: false, now: now)
-    #expect(result)
-  }
+  expectStep(m.received(buffered: 40), .parse)
+  expectStep(m.shouldParse(bufferEmpty: false, now: now), true)
   m.requestParsed(keepAlive: keepAlive)
   return m
 }
@@ -30,10 +33,7 @@ private func handling(keepAlive: Bool = true, now: Int = 10) -> Machine {
 private func lingering(now: Int = 10) -> Machine {
   var m = handling(keepAlive: false, now: now)
   m.responseQueued()
-  do {
-    let result = m.flushed(draining: false, now: now)
-    #expect(result == .linger)
-  }
+  expectStep(m.flushed(draining: false, now: now), .linger)
   return m
 }
 
@@ -41,157 +41,100 @@ private func lingering(now: Int = 10) -> Machine {
 private func idle(now: Int = 10) -> Machine {
   var m = handling(now: now)
   m.responseQueued()
-  do {
-    let result = m.flushed(draining: false, now: now)
-    #expect(result == .nextRequest)
-  }
-  do {
-    let result = m.shouldParse(bufferEmpty: true, now: now)
-    #expect(!result)
-  }
+  expectStep(m.flushed(draining: false, now: now), .nextRequest)
+  expectStep(m.shouldParse(bufferEmpty: true, now: now), false)
   return m
 }
 
 private func closed() -> Machine {
   var m = fresh()
-  do {
-    let result = m.close()
-    #expect(result)
-  }
+  expectStep(m.close(), true)
   return m
 }
 
 @Suite(.timeLimit(.minutes(3))) struct ConnectionStateMachineTests {
   // MARK: Header timer (slowloris)
 
-  @Test func newConnectionMustSendItsHeadWithinTheHeaderTimeout() {
-    var m = fresh(now: 10)
+  /// A connection reading while a timer runs: a new one waiting for its head, or a kept-alive one
+  /// waiting for its next request.
+  enum Reading: Sendable {
+    case new
+    case keptAlive
+  }
+
+  @Test(
+    "a reading connection's timer runs out exactly at its deadline",
+    arguments: [
+      (Reading.new, 10, Machine.Timer.header, 110, Machine.TimerAction.requestTimeout),
+      (.keptAlive, 50, .idle, 1050, .close),
+    ])
+  func readingConnectionTimesOut(
+    _ reading: Reading, since: Int, timer: Machine.Timer, deadline: Int, action: Machine.TimerAction
+  ) {
+    var m = reading == .new ? fresh(now: since) : idle(now: since)
     #expect(m.phase == .reading)
-    #expect(m.timer == .header)
-    #expect(m.deadline == 110)
-    do {
-      let result = m.timerFired(now: 109)
-      #expect(result == .none)
-    }
-    do {
-      let result = m.timerFired(now: 110)
-      #expect(result == .requestTimeout)
-    }
+    #expect(m.timer == timer)
+    #expect(m.deadline == deadline)
+    expectStep(m.timerFired(now: deadline - 1), .none)
+    expectStep(m.timerFired(now: deadline), action)
   }
 
   @Test func aTrickledHeadDoesNotRestartTheHeaderTimer() {
     var m = fresh(now: 10)
     for t in stride(from: 20, to: 110, by: 10) {
-      do {
-        let result = m.received(buffered: t)
-        #expect(result == .parse)
-      }
-      do {
-        let result = m.shouldParse(bufferEmpty: false, now: t)
-        #expect(result)
-      }
+      expectStep(m.received(buffered: t), .parse)
+      expectStep(m.shouldParse(bufferEmpty: false, now: t), true)
       m.needMore(now: t)
       #expect(m.deadline == 110)
     }
-    do {
-      let result = m.timerFired(now: 115)
-      #expect(result == .requestTimeout)
-    }
+    expectStep(m.timerFired(now: 115), .requestTimeout)
   }
 
   @Test func timedOutHeadIsAnsweredThenClosedAfterLingering() {
     var m = fresh(now: 0)
-    do {
-      let result = m.timerFired(now: 100)
-      #expect(result == .requestTimeout)
-    }
+    expectStep(m.timerFired(now: 100), .requestTimeout)
     m.requestFailed()
     #expect(m.phase == .handling)
     #expect(!m.keepAlive)
     #expect(m.deadline == 0)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 120)
-      #expect(result == .linger)
-    }
+    expectStep(m.flushed(draining: false, now: 120), .linger)
     #expect(m.phase == .lingering)
     #expect(m.deadline == 170)
   }
 
   @Test func malformedRequestClosesAfterItsAnswer() {
     var m = fresh()
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 20)
-      #expect(result)
-    }
+    expectStep(m.shouldParse(bufferEmpty: false, now: 20), true)
     m.requestFailed()
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 30)
-      #expect(result == .linger)
-    }
+    expectStep(m.flushed(draining: false, now: 30), .linger)
   }
 
   // MARK: Idle keep-alive
 
-  @Test func keptAliveConnectionWaitsIdleThenCloses() {
-    var m = idle(now: 50)
-    #expect(m.phase == .reading)
-    #expect(m.timer == .idle)
-    #expect(m.deadline == 1050)
-    do {
-      let result = m.timerFired(now: 1049)
-      #expect(result == .none)
-    }
-    do {
-      let result = m.timerFired(now: 1050)
-      #expect(result == .close)
-    }
-  }
-
   @Test func idleTimerIsNotPushedBackByRepeatedEmptyChecks() {
     var m = idle(now: 50)
-    do {
-      let result = m.shouldParse(bufferEmpty: true, now: 900)
-      #expect(!result)
-    }
+    expectStep(m.shouldParse(bufferEmpty: true, now: 900), false)
     #expect(m.deadline == 1050)
   }
 
   @Test func firstBytesOfTheNextRequestSwitchToTheHeaderTimer() {
     var m = idle(now: 50)
-    do {
-      let result = m.received(buffered: 3)
-      #expect(result == .parse)
-    }
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 700)
-      #expect(result)
-    }
+    expectStep(m.received(buffered: 3), .parse)
+    expectStep(m.shouldParse(bufferEmpty: false, now: 700), true)
     m.needMore(now: 700)
     #expect(m.timer == .header)
     #expect(m.deadline == 800)
-    do {
-      let result = m.timerFired(now: 1050)
-      #expect(result == .requestTimeout)
-    }
+    expectStep(m.timerFired(now: 1050), .requestTimeout)
   }
 
   @Test func pipelinedRequestIsParsedAtOnceAfterTheResponse() {
     var m = handling()
-    do {
-      let result = m.received(buffered: 60)
-      #expect(result == .wait)
-    }
+    expectStep(m.received(buffered: 60), .wait)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 30)
-      #expect(result == .nextRequest)
-    }
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 30)
-      #expect(result)
-    }
+    expectStep(m.flushed(draining: false, now: 30), .nextRequest)
+    expectStep(m.shouldParse(bufferEmpty: false, now: 30), true)
     m.requestParsed(keepAlive: true)
     #expect(m.phase == .handling)
   }
@@ -201,38 +144,23 @@ private func closed() -> Machine {
   @Test func noTimerRunsWhileAHandlerRuns() {
     var m = handling(now: 10)
     #expect(m.deadline == 0)
-    do {
-      let result = m.timerFired(now: Int.max)
-      #expect(result == .none)
-    }
+    expectStep(m.timerFired(now: Int.max), .none)
     #expect(m.phase == .handling)
   }
 
   @Test func parsingWaitsWhileAHandlerRuns() {
     var m = handling()
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 20)
-      #expect(!result)
-    }
-    do {
-      let result = m.shouldParse(bufferEmpty: true, now: 20)
-      #expect(!result)
-    }
+    expectStep(m.shouldParse(bufferEmpty: false, now: 20), false)
+    expectStep(m.shouldParse(bufferEmpty: true, now: 20), false)
     #expect(m.deadline == 0)
   }
 
   @Test func streamedChunksFlushWithoutFinishing() {
     var m = handling()
-    for t in 20..<30 {
-      let result = m.flushed(draining: false, now: t)
-      #expect(result == .none)
-    }
+    for t in 20..<30 { expectStep(m.flushed(draining: false, now: t), .none) }
     #expect(m.phase == .handling)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 40)
-      #expect(result == .nextRequest)
-    }
+    expectStep(m.flushed(draining: false, now: 40), .nextRequest)
   }
 
   @Test(arguments: [
@@ -241,10 +169,7 @@ private func closed() -> Machine {
   func responseEndsInKeepAliveOrLinger(keepAlive: Bool, draining: Bool, expected: Machine.FlushAction) {
     var m = handling(keepAlive: keepAlive)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: draining, now: 20)
-      #expect(result == expected)
-    }
+    expectStep(m.flushed(draining: draining, now: 20), expected)
   }
 
   @Test func closeAfterResponseOverridesKeepAlive() {
@@ -252,18 +177,12 @@ private func closed() -> Machine {
     m.closeAfterResponse()
     #expect(!m.keepAlive)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 20)
-      #expect(result == .linger)
-    }
+    expectStep(m.flushed(draining: false, now: 20), .linger)
   }
 
   @Test func nextRequestRestoresKeepAliveFromItsOwnHead() {
     var m = idle()
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 30)
-      #expect(result)
-    }
+    expectStep(m.shouldParse(bufferEmpty: false, now: 30), true)
     m.requestParsed(keepAlive: false)
     #expect(!m.keepAlive)
   }
@@ -272,20 +191,14 @@ private func closed() -> Machine {
 
   @Test func pipelinedBytesUpToTheLimitKeepReading() {
     var m = handling()
-    do {
-      let result = m.received(buffered: limit)
-      #expect(result == .wait)
-    }
+    expectStep(m.received(buffered: limit), .wait)
     #expect(m.wantsInput)
     #expect(m.mayRead())
   }
 
   @Test func pipelinedBytesPastTheLimitPauseReading() {
     var m = handling()
-    do {
-      let result = m.received(buffered: limit + 1)
-      #expect(result == .wait)
-    }
+    expectStep(m.received(buffered: limit + 1), .wait)
     #expect(!m.wantsInput)
     #expect(!m.mayRead())
   }
@@ -294,10 +207,7 @@ private func closed() -> Machine {
     var m = handling()
     _ = m.received(buffered: limit + 1)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 20)
-      #expect(result == .nextRequest)
-    }
+    expectStep(m.flushed(draining: false, now: 20), .nextRequest)
     #expect(m.wantsInput)
     #expect(m.mayRead())
   }
@@ -306,10 +216,7 @@ private func closed() -> Machine {
     var m = handling(keepAlive: false)
     _ = m.received(buffered: limit + 1)
     m.responseQueued()
-    do {
-      let result = m.flushed(draining: false, now: 20)
-      #expect(result == .linger)
-    }
+    expectStep(m.flushed(draining: false, now: 20), .linger)
     #expect(m.wantsInput)
   }
 
@@ -321,14 +228,8 @@ private func closed() -> Machine {
     #expect(m.wantsOutput)
     #expect(m.timer == .write)
     #expect(m.deadline == 400)
-    do {
-      let result = m.timerFired(now: 399)
-      #expect(result == .none)
-    }
-    do {
-      let result = m.timerFired(now: 400)
-      #expect(result == .close)
-    }
+    expectStep(m.timerFired(now: 399), .none)
+    expectStep(m.timerFired(now: 400), .close)
   }
 
   @Test func aSecondBlockDoesNotPushTheWriteTimerBack() {
@@ -343,10 +244,7 @@ private func closed() -> Machine {
     m.writeWouldBlock(now: 100)
     m.wrote(now: 350)
     #expect(m.deadline == 650)
-    do {
-      let result = m.timerFired(now: 500)
-      #expect(result == .none)
-    }
+    expectStep(m.timerFired(now: 500), .none)
   }
 
   @Test func writesThatNeverBlockArmNoTimer() {
@@ -359,31 +257,19 @@ private func closed() -> Machine {
   @Test func drainedQueueStopsWaitingForOutput() {
     var m = handling()
     m.writeWouldBlock(now: 100)
-    do {
-      let result = m.flushed(draining: false, now: 200)
-      #expect(result == .none)
-    }
+    expectStep(m.flushed(draining: false, now: 200), .none)
     #expect(!m.wantsOutput)
     #expect(m.deadline == 0)
-    do {
-      let result = m.timerFired(now: 10_000)
-      #expect(result == .none)
-    }
+    expectStep(m.timerFired(now: 10_000), .none)
   }
 
   @Test func blockedContinueWhileReadingUsesTheWriteTimer() {
     var m = fresh(now: 0)
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 10)
-      #expect(result)
-    }
+    expectStep(m.shouldParse(bufferEmpty: false, now: 10), true)
     m.needMore(now: 10)
     m.writeWouldBlock(now: 20)
     #expect(m.timer == .write)
-    do {
-      let result = m.flushed(draining: false, now: 30)
-      #expect(result == .none)
-    }
+    expectStep(m.flushed(draining: false, now: 30), .none)
     #expect(m.phase == .reading)
     #expect(m.deadline == 0)
     m.needMore(now: 40)
@@ -395,23 +281,11 @@ private func closed() -> Machine {
 
   @Test func lingeringDiscardsInputThenCloses() {
     var m = lingering(now: 10)
-    do {
-      let result = m.received(buffered: 10_000)
-      #expect(result == .discard)
-    }
+    expectStep(m.received(buffered: 10_000), .discard)
     #expect(m.wantsInput)
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 20)
-      #expect(!result)
-    }
-    do {
-      let result = m.timerFired(now: 59)
-      #expect(result == .none)
-    }
-    do {
-      let result = m.timerFired(now: 60)
-      #expect(result == .close)
-    }
+    expectStep(m.shouldParse(bufferEmpty: false, now: 20), false)
+    expectStep(m.timerFired(now: 59), .none)
+    expectStep(m.timerFired(now: 60), .close)
   }
 
   // MARK: Drain
@@ -430,14 +304,8 @@ private func closed() -> Machine {
   @Test func closeHappensOnce() {
     var m = handling()
     m.writeWouldBlock(now: 20)
-    do {
-      let result = m.close()
-      #expect(result)
-    }
-    do {
-      let result = m.close()
-      #expect(!result)
-    }
+    expectStep(m.close(), true)
+    expectStep(m.close(), false)
     #expect(m.phase == .closed)
     #expect(!m.wantsOutput)
     #expect(m.deadline == 0)
@@ -445,28 +313,16 @@ private func closed() -> Machine {
 
   @Test func everyEventAfterCloseIsIgnored() {
     var m = closed()
-    do {
-      let result = m.received(buffered: 10)
-      #expect(result == .discard)
-    }
-    do {
-      let result = m.shouldParse(bufferEmpty: false, now: 20)
-      #expect(!result)
-    }
+    expectStep(m.received(buffered: 10), .discard)
+    expectStep(m.shouldParse(bufferEmpty: false, now: 20), false)
     m.needMore(now: 20)
     m.requestParsed(keepAlive: true)
     m.requestFailed()
     m.responseQueued()
     m.writeWouldBlock(now: 20)
     m.wrote(now: 20)
-    do {
-      let result = m.flushed(draining: false, now: 20)
-      #expect(result == .none)
-    }
-    do {
-      let result = m.timerFired(now: Int.max)
-      #expect(result == .none)
-    }
+    expectStep(m.flushed(draining: false, now: 20), .none)
+    expectStep(m.timerFired(now: Int.max), .none)
     #expect(m.phase == .closed)
     #expect(!m.wantsOutput)
   }
@@ -475,10 +331,7 @@ private func closed() -> Machine {
     var m = fresh(now: 0)
     m.responseQueued()
     #expect(!m.responseComplete)
-    do {
-      let result = m.flushed(draining: false, now: 5)
-      #expect(result == .none)
-    }
+    expectStep(m.flushed(draining: false, now: 5), .none)
     #expect(m.phase == .reading)
     var l = lingering()
     let before = l
@@ -492,10 +345,7 @@ private func closed() -> Machine {
   @Test func deadlinesSaturateInsteadOfOverflowing() {
     var m = fresh(now: Int.max - 5)
     #expect(m.deadline == Int.max)
-    do {
-      let result = m.timerFired(now: Int.max)
-      #expect(result == .requestTimeout)
-    }
+    expectStep(m.timerFired(now: Int.max), .requestTimeout)
   }
 
   // MARK: Every timer in every phase
@@ -521,20 +371,11 @@ private func closed() -> Machine {
     let (name, start, due) = Self.timerCases[index]
     #expect(start.deadline > 0, "\(name)")
     var before = start
-    do {
-      let result = before.timerFired(now: start.deadline - 1)
-      #expect(result == .none, "\(name)")
-    }
+    expectStep(before.timerFired(now: start.deadline - 1), .none, "\(name)")
     var at = start
-    do {
-      let result = at.timerFired(now: start.deadline)
-      #expect(result == due, "\(name)")
-    }
+    expectStep(at.timerFired(now: start.deadline), due, "\(name)")
     var after = start
-    do {
-      let result = after.timerFired(now: start.deadline + 1_000_000)
-      #expect(result == due, "\(name)")
-    }
+    expectStep(after.timerFired(now: start.deadline + 1_000_000), due, "\(name)")
   }
 
   // MARK: Random walks

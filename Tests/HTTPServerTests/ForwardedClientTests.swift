@@ -1,6 +1,5 @@
 import HTTP
 import HTTPServer
-import Synchronization
 import TestSupport
 import Testing
 
@@ -22,42 +21,36 @@ import Testing
     ("X-Forwarded-For", "203.0.113.7"), ("X-Forwarded-Proto", "https"), ("X-Request-Id", "proxy-id-42"),
   ]
 
-  @Test func aTrustedProxySpeaksForTheClientAndItsRequestIDIsKept() async throws {
-    let entries = Mutex<[AccessLogEntry]>([])
-    try await withLiveServer(
-      try Self.configuration(trusting: "127.0.0.1"), handler: Self.echo,
-      log: { entry in entries.withLock { $0.append(entry) } }
-    ) { live in
-      let response = try await onThread {
-        try RawSocketClient(port: live.port).request("GET", "/x", headers: Self.forged)
-      }
-      #expect(response.text == "203.0.113.7|true|proxy-id-42|127.0.0.1\n")
-      #expect(response.headers["X-Request-Id"] == "proxy-id-42")
+  /// The answer to a request with the `forged` headers from a server that trusts `list`, and the
+  /// access log the server wrote.
+  static func forgedRequest(trusting list: String) async throws -> (RawResponse, [AccessLogEntry]) {
+    let log = LogCollector()
+    let response = try await withLiveServer(try configuration(trusting: list), handler: echo, log: log.sink) {
+      live in
+      try await onThread { try RawSocketClient(port: live.port).request("GET", "/x", headers: forged) }
     }
-    let logged = entries.withLock { $0 }
+    return (response, log.all)
+  }
+
+  @Test func aTrustedProxySpeaksForTheClientAndItsRequestIDIsKept() async throws {
+    let (response, logged) = try await Self.forgedRequest(trusting: "127.0.0.1")
+    #expect(response.text == "203.0.113.7|true|proxy-id-42|127.0.0.1\n")
+    #expect(response.headers["X-Request-Id"] == "proxy-id-42")
     #expect(logged.count == 1)
     #expect(logged.first?.client == "203.0.113.7")
     #expect(logged.first?.requestID == "proxy-id-42")
   }
 
   @Test func forgedHeadersFromAnUntrustedPeerAreIgnored() async throws {
-    let entries = Mutex<[AccessLogEntry]>([])
     // Loopback is not in the trusted block, so this client is just a client sending headers.
-    try await withLiveServer(
-      try Self.configuration(trusting: "10.0.0.0/8"), handler: Self.echo,
-      log: { entry in entries.withLock { $0.append(entry) } }
-    ) { live in
-      let response = try await onThread {
-        try RawSocketClient(port: live.port).request("GET", "/x", headers: Self.forged)
-      }
-      let parts = response.text.split(separator: "|").map(String.init)
-      #expect(parts.count == 4)
-      #expect(parts.first == "127.0.0.1" && parts.dropFirst().first == "false", "\(response.text)")
-      let id = try #require(response.headers["X-Request-Id"])
-      #expect(id != "proxy-id-42" && RequestID.isValid(id))
-      #expect(parts.dropFirst(2).first == id, "the id the handler saw is the one echoed")
-    }
-    #expect(entries.withLock { $0.map(\.client) } == ["127.0.0.1"])
+    let (response, logged) = try await Self.forgedRequest(trusting: "10.0.0.0/8")
+    let parts = response.text.split(separator: "|").map(String.init)
+    #expect(parts.count == 4)
+    #expect(parts.first == "127.0.0.1" && parts.dropFirst().first == "false", "\(response.text)")
+    let id = try #require(response.headers["X-Request-Id"])
+    #expect(id != "proxy-id-42" && RequestID.isValid(id))
+    #expect(parts.dropFirst(2).first == id, "the id the handler saw is the one echoed")
+    #expect(logged.map(\.client) == ["127.0.0.1"])
   }
 
   @Test func anInvalidRequestIDFromATrustedProxyIsReplaced() async throws {
@@ -73,9 +66,8 @@ import Testing
   }
 
   @Test func aRequestThatNeverParsedStillGetsAnEchoedID() async throws {
-    let entries = Mutex<[AccessLogEntry]>([])
-    try await withLiveServer(handler: Self.echo, log: { entry in entries.withLock { $0.append(entry) } }) {
-      live in
+    let log = LogCollector()
+    try await withLiveServer(handler: Self.echo, log: log.sink) { live in
       let response = try await onThread {
         let client = try RawSocketClient(port: live.port)
         try client.send("GET /x HTTP/1.1\r\nHost: test\r\nBad Header\r\n\r\n")
@@ -83,7 +75,7 @@ import Testing
       }
       #expect(response.status == 400)
       let id = try #require(response.headers["X-Request-Id"])
-      #expect(entries.withLock { $0.map(\.requestID) } == [id])
+      #expect(log.all.map(\.requestID) == [id])
     }
   }
 }

@@ -13,16 +13,22 @@ final class Flag: Sendable {
   /// Polls until set or `timeout` passes.
   func wait(timeout: Duration) async -> Bool { await eventually(within: timeout) { isSet } }
 
-  /// A handler's body that never answers: sets `started`, waits until the task is cancelled, then
-  /// sets `cancelled` and rethrows.
-  static func holdUntilCancelled(started: Flag, cancelled: Flag) async throws -> Never {
-    started.set()
-    do {
-      try await untilCancelled()
-    } catch {
-      cancelled.set()
-      throw error
+  /// A server handler whose one route, `path`, never answers: it sets `started`, waits until its task
+  /// is cancelled, then sets `cancelled` and rethrows.
+  static func holdingRoute(_ path: String) -> (handler: HTTPHandler, started: Flag, cancelled: Flag) {
+    let started = Flag()
+    let cancelled = Flag()
+    var router = Router()
+    router.get(path) { _, _ in
+      started.set()
+      do {
+        try await untilCancelled()
+      } catch {
+        cancelled.set()
+        throw error
+      }
     }
+    return (router.handler, started, cancelled)
   }
 }
 
@@ -130,13 +136,8 @@ final class Flag: Sendable {
   }
 
   @Test func disconnectCancelsTheHandler() async throws {
-    let started = Flag()
-    let cancelled = Flag()
-    var router = Router()
-    router.get("/slow") { _, _ in
-      try await Flag.holdUntilCancelled(started: started, cancelled: cancelled)
-    }
-    try await withServer(handler: router.handler) { port in
+    let (handler, started, cancelled) = Flag.holdingRoute("/slow")
+    try await withServer(handler: handler) { port in
       let client = try RawSocketClient(port: port)
       try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
       for _ in 0..<200 where !started.isSet { sleepFor(.milliseconds(10)) }
@@ -208,15 +209,10 @@ final class Flag: Sendable {
   }
 
   @Test func drainTimeoutCancelsStragglers() async throws {
-    let cancelled = Flag()
-    var router = Router()
-    let started = Flag()
-    router.get("/forever") { _, _ in
-      try await Flag.holdUntilCancelled(started: started, cancelled: cancelled)
-    }
+    let (handler, started, cancelled) = Flag.holdingRoute("/forever")
     var configuration = HTTPServerConfiguration()
     configuration.drainTimeout = .milliseconds(300)
-    try await withLiveServer(configuration, handler: router.handler) { live in
+    try await withLiveServer(configuration, handler: handler) { live in
       let client = try await onThread { () -> RawSocketClient in
         let c = try RawSocketClient(port: live.port)
         try c.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")

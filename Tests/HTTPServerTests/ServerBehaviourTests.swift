@@ -12,9 +12,10 @@ final class LogCollector: Sendable {
   var all: [AccessLogEntry] { entries.withLock { $0 } }
 }
 
+/// The hello routes, plus streamed, failing and large answers.
 func streamingRouter() -> HTTPHandler {
   var router = Router()
-  router.get("/hello") { _, _ in .text(.ok, "hello") }
+  addHelloRoutes(to: &router)
   router.get("/stream") { _, _ in
     let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
     Task {
@@ -37,7 +38,6 @@ func streamingRouter() -> HTTPHandler {
   }
   router.get("/crash") { _, _ in throw CancellationError() }
   router.get("/big") { _, _ in HTTPResponse(body: .bytes(Array(repeating: 120, count: 300_000))) }
-  router.post("/echo") { request, _ in HTTPResponse(body: .bytes(request.body)) }
   return router.handler
 }
 

@@ -9,11 +9,8 @@ private func status(_ bytes: [UInt8], chunkSize: Int, limits: HTTPParserLimits) 
   var buffer: [UInt8] = []
   for start in stride(from: 0, to: bytes.count, by: chunkSize) {
     buffer.append(contentsOf: bytes[start..<min(start + chunkSize, bytes.count)])
-    switch parser.parse(buffer) {
-    case .needMore: continue
-    case .request: return 200
-    case .failure(let error): return error.status.code
-    }
+    let code = parser.parse(buffer).statusCode
+    if code != 0 { return code }
   }
   return 0
 }

@@ -2,14 +2,21 @@ import Testing
 
 @testable import HTTP
 
-/// Parses `text` in one go and returns the status of the failure, or 0 for `.needMore`, or 200 for a request.
-private func outcome(_ text: String, limits: HTTPParserLimits = HTTPParserLimits()) -> Int {
-  var parser = HTTPRequestParser(limits: limits)
-  switch parser.parse(Array(text.utf8)) {
-  case .needMore: return 0
-  case .request: return 200
-  case .failure(let error): return error.status.code
+extension HTTPParseResult {
+  /// The status this outcome leads to: the failure's, 200 for a request, 0 while more is needed.
+  var statusCode: Int {
+    switch self {
+    case .needMore: 0
+    case .request: 200
+    case .failure(let error): error.status.code
+    }
   }
+}
+
+/// Parses `text` in one go and returns the status of the failure, or 0 for `.needMore`, or 200 for a request.
+func outcome(_ text: String, limits: HTTPParserLimits = HTTPParserLimits()) -> Int {
+  var parser = HTTPRequestParser(limits: limits)
+  return parser.parse(Array(text.utf8)).statusCode
 }
 
 private func parseOne(_ text: String) -> (HTTPRequest, Int)? {

@@ -84,10 +84,7 @@ private let bo = People.Person(name: "", age: 7, admin: false, tags: [])
     #expect {
       try TemplateLibrary(templates: ["card": source], bindings: ["card": People.schema])
     } throws: { error in
-      guard let error = error as? MustacheError else { return false }
-      return error.kind == .unknownName && error.file == "card" && error.line == line
-        && error.column == column
-        && error.message == message
+      MustacheError.at(.unknownName, "card", line: line, column: column, in: error)?.message == message
     }
   }
 

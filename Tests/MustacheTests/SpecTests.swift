@@ -1,31 +1,10 @@
 import Foundation
 import Mustache
+import TestSupport
 import Testing
 
-/// A JSON value from the spec files, decoded without NSNumber guesswork.
-enum JSONValue: Decodable {
-  case bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue]),
-    null
-
-  init(from decoder: any Decoder) throws {
-    let c = try decoder.singleValueContainer()
-    if c.decodeNil() {
-      self = .null
-    } else if let b = try? c.decode(Bool.self) {
-      self = .bool(b)
-    } else if let i = try? c.decode(Int.self) {
-      self = .int(i)
-    } else if let d = try? c.decode(Double.self) {
-      self = .double(d)
-    } else if let s = try? c.decode(String.self) {
-      self = .string(s)
-    } else if let a = try? c.decode([JSONValue].self) {
-      self = .array(a)
-    } else {
-      self = .object(try c.decode([String: JSONValue].self))
-    }
-  }
-
+extension SchemaJSON {
+  /// The same value for a template to render (JSON keeps integers and floating-point numbers apart).
   var mustache: MustacheValue {
     switch self {
     case .bool(let b): return .bool(b)
@@ -55,47 +34,40 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
     "comments", "delimiters", "interpolation", "inverted", "partials", "sections", "~inheritance",
   ]
 
-  /// The spec folder: the package root (the first folder above this file holding Package.swift), then
-  /// ../shared/mustache-spec.
-  static var folder: URL {
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while dir.path != "/"
-      && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path)
-    {
-      dir = dir.deletingLastPathComponent()
-    }
-    return dir.deletingLastPathComponent().appendingPathComponent("shared/mustache-spec")
-  }
-
-  private struct File: Decodable {
-    struct Test: Decodable {
-      let name: String
-      let template: String
-      let expected: String
-      let data: JSONValue
-      let partials: [String: String]?
-    }
-    let tests: [Test]
+  /// A spec file's problem that the JSON parser does not see.
+  struct SpecFileError: Error, CustomStringConvertible {
+    let description: String
   }
 
   static func all() -> [SpecCase] {
     var cases: [SpecCase] = []
     for module in modules {
-      let url = folder.appendingPathComponent(module + ".json")
       do {
-        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
-        if file.tests.isEmpty { throw CocoaError(.fileReadCorruptFile) }
-        for t in file.tests {
+        let path = try SharedData.path("mustache-spec/\(module).json")
+        let tests =
+          try SchemaJSON.parse(Array(Data(contentsOf: URL(fileURLWithPath: path))))["tests"]?.array ?? []
+        if tests.isEmpty { throw SpecFileError(description: "\(path) holds no tests") }
+        for t in tests {
+          guard let name = t["name"]?.string, let template = t["template"]?.string,
+            let expected = t["expected"]?.string, let data = t["data"]
+          else {
+            throw SpecFileError(description: "a test in \(path) lacks name, template, expected or data")
+          }
+          let partials = t["partials"]?.object ?? [:]
+          let partialTexts = partials.compactMapValues(\.string)
+          guard partialTexts.count == partials.count else {
+            throw SpecFileError(description: "\(name) in \(path) has a partial that is not text")
+          }
           cases.append(
             SpecCase(
-              file: module, name: t.name, template: t.template, partials: t.partials ?? [:],
-              data: t.data.mustache, expected: t.expected, loadError: nil))
+              file: module, name: name, template: template, partials: partialTexts, data: data.mustache,
+              expected: expected, loadError: nil))
         }
       } catch {
         cases.append(
           SpecCase(
             file: module, name: "(unreadable)", template: "", partials: [:], data: .null, expected: "",
-            loadError: "cannot read \(url.path): \(error)"))
+            loadError: "cannot read the \(module) spec: \(error)"))
       }
     }
     return cases

@@ -2,6 +2,16 @@ import Foundation
 import Mustache
 import Testing
 
+extension MustacheError {
+  /// `error` as a Mustache error of `kind` at `file`:`line`:`column`, or nil when it is anything else.
+  static func at(_ kind: Kind, _ file: String, line: Int, column: Int, in error: any Error) -> MustacheError?
+  {
+    guard let e = error as? MustacheError, e.kind == kind, e.file == file, e.line == line, e.column == column
+    else { return nil }
+    return e
+  }
+}
+
 @Suite(.timeLimit(.minutes(2))) struct TemplateTests {
   /// The example in `TemplateLibrary`'s documentation, as written there.
   @Test func theLibraryDocExampleRendersWhatItSays() throws {
@@ -78,10 +88,10 @@ import Testing
     #expect {
       try Template(source, name: "t.mustache")
     } throws: { error in
-      guard let e = error as? MustacheError else { return false }
-      return e.kind == .syntax && e.file == "t.mustache" && e.line == line && e.column == column
-        && e.message.contains(message)
-        && e.description.hasPrefix("t.mustache:\(line):\(column): ")
+      guard let e = MustacheError.at(.syntax, "t.mustache", line: line, column: column, in: error) else {
+        return false
+      }
+      return e.message.contains(message) && e.description.hasPrefix("t.mustache:\(line):\(column): ")
     }
   }
 
@@ -100,9 +110,9 @@ import Testing
     #expect {
       try TemplateLibrary(templates: ["page": "ok\n  {{> partials/card}}", "other": "x"])
     } throws: { error in
-      guard let e = error as? MustacheError else { return false }
-      return e.kind == .missingTemplate && e.file == "page" && e.line == 2 && e.column == 3
-        && e.message.contains("partials/card")
+      MustacheError.at(.missingTemplate, "page", line: 2, column: 3, in: error)?.message.contains(
+        "partials/card")
+        == true
     }
     #expect {
       try TemplateLibrary(templates: ["page": "{{<layout}}{{/layout}}"])
@@ -192,10 +202,7 @@ import Testing
     #expect {
       try TemplateLibrary(templates: ["page": source], vocabulary: { _ in Self.page })
     } throws: { error in
-      guard let error = error as? MustacheError else { return false }
-      return error.kind == .unknownName && error.file == "page" && error.line == line
-        && error.column == column
-        && error.message == message
+      MustacheError.at(.unknownName, "page", line: line, column: column, in: error)?.message == message
     }
   }
 

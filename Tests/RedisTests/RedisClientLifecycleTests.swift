@@ -20,19 +20,15 @@ import Testing
 
   @Test func aCancelledWaiterDoesNotKeepTheConnectionItWasOffered() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try RedisConfiguration.relaxed(url: server.url())
-    configuration.poolSize = 1
-    configuration.poolTimeout = .seconds(10)
-    let client = try RedisClient(configuration)
+    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()).pool(1))
     defer { client.shutdown() }
     // Structured (as every wait below): a suite's time limit cancels it, so a hang fails the test.
-    async let busy: RESPValue = client.execute(["DEBUG", "SLEEP", "0.3"])
-    try await waitUntil("the connection is taken", poll: .milliseconds(2)) { client.statistics.open > 0 }
-    let waiter = Task { try await client.ping() }
-    try await waitUntil("the ping waits for it", poll: .milliseconds(2)) { client.statistics.waiting > 0 }
-    waiter.cancel()
-    await #expect(throws: RedisError.cancelled) { try await waiter.value }
-    _ = try await busy
+    _ = try await client.whileAConnectionSleeps("0.3") {
+      let waiter = Task { try await client.ping() }
+      try await waitUntil("the ping waits for it", poll: .milliseconds(2)) { client.statistics.waiting > 0 }
+      waiter.cancel()
+      await #expect(throws: RedisError.cancelled) { try await waiter.value }
+    }
     // The single connection went back to the pool rather than to the cancelled waiter.
     try await client.ping()
     #expect(client.statistics == RedisClient.Statistics(open: 1, idle: 1, waiting: 0))

@@ -15,4 +15,11 @@ extension RedisConfiguration {
     configuration.poolTimeout = .seconds(10)
     return configuration
   }
+
+  /// This configuration with a pool of at most `size` connections.
+  func pool(_ size: Int) -> RedisConfiguration {
+    var configuration = self
+    configuration.poolSize = size
+    return configuration
+  }
 }

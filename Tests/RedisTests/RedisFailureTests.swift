@@ -27,9 +27,18 @@ final class Peak: Sendable {
     return configuration
   }
 
+  /// A client of `server` with the configuration above, then `configure`.
+  static func client(_ server: RedisServerProcess, _ configure: (inout RedisConfiguration) -> Void = { _ in })
+    throws -> RedisClient
+  {
+    var configuration = try Self.configuration(server)
+    configure(&configuration)
+    return try RedisClient(configuration)
+  }
+
   @Test func aServerKilledMidCommandFailsTheCallWithConnectionLost() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server))
+    let client = try Self.client(server)
     defer { client.shutdown() }
     try await client.ping()
     let sleeping = Task { try await client.execute(["DEBUG", "SLEEP", 5]) }
@@ -40,22 +49,16 @@ final class Peak: Sendable {
     // Within the 10 s command timeout, so a hang would show up as .timeout instead.
     await #expect {
       try await sleeping.value
-    } throws: { error in
-      guard case RedisError.connectionLost = error else { return false }
-      return true
-    }
+    } throws: { RedisError.lostReason(of: $0) != nil }
     // With the server gone, calls fail fast with connectionLost (refused), not a timeout.
     await #expect {
       try await client.ping()
-    } throws: { error in
-      guard case RedisError.connectionLost = error else { return false }
-      return true
-    }
+    } throws: { RedisError.lostReason(of: $0) != nil }
   }
 
   @Test func reconnectsByItselfAfterTheServerRestarts() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server))
+    let client = try Self.client(server)
     defer { client.shutdown() }
     try await client.set("before", [1])
     await server.kill()
@@ -70,9 +73,7 @@ final class Peak: Sendable {
 
   @Test func aSlowCommandTimesOutAndTheNextCallGetsAFreshConnection() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.commandTimeout = .milliseconds(100)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) { $0.commandTimeout = .milliseconds(100) }
     defer { client.shutdown() }
     await #expect(throws: RedisError.timeout(.command)) {
       try await client.execute(["DEBUG", "SLEEP", "1"])
@@ -84,9 +85,7 @@ final class Peak: Sendable {
 
   @Test func aPerCallTimeoutOverridesTheConfiguredOne() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.commandTimeout = .milliseconds(50)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) { $0.commandTimeout = .milliseconds(50) }
     defer { client.shutdown() }
     // A blocking pop longer than the configured timeout, allowed for this call only.
     #expect(try await client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)) == .null)
@@ -97,10 +96,10 @@ final class Peak: Sendable {
 
   @Test func manyCallersThroughARestartAllFinishWithRepliesOrTypedErrors() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.commandTimeout = .milliseconds(500)
-    configuration.poolSize = 4
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) {
+      $0.commandTimeout = .milliseconds(500)
+      $0.poolSize = 4
+    }
     defer { client.shutdown() }
     let tally = Tally()
     let outcomes = try await withThrowingTaskGroup(of: (ok: Int, failed: Int).self) { group in
@@ -160,7 +159,7 @@ final class Peak: Sendable {
 
   @Test func cancellingACallEndsItAtOnceAndKeepsTheConnectionUsable() async throws {
     let server = try await RedisServerProcess()
-    let client = try RedisClient(try Self.configuration(server))
+    let client = try Self.client(server)
     defer { client.shutdown() }
     let task = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
     try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
@@ -174,10 +173,7 @@ final class Peak: Sendable {
 
   @Test func thePoolNeverOpensMoreThanItsBound() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.poolSize = 3
-    configuration.poolTimeout = .seconds(10)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) { $0.poolSize = 3 }
     defer { client.shutdown() }
     let peak = Peak()
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -204,16 +200,16 @@ final class Peak: Sendable {
 
   @Test func callersBeyondTheBoundGetPoolExhaustedAfterThePoolTimeout() async throws {
     let server = try await RedisServerProcess()
-    var configuration = try Self.configuration(server)
-    configuration.poolSize = 1
-    configuration.poolTimeout = .milliseconds(50)
-    let client = try RedisClient(configuration)
+    let client = try Self.client(server) {
+      $0.poolSize = 1
+      $0.poolTimeout = .milliseconds(50)
+    }
     defer { client.shutdown() }
-    async let busy: RESPValue = client.execute(["DEBUG", "SLEEP", "0.5"])
-    // Wait until the one connection is taken (opening or busy), then ask for another.
-    try await waitUntil("the connection is taken", poll: .milliseconds(2)) { client.statistics.open > 0 }
-    await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
-    #expect(try await busy == .simpleString("OK"))
+    // Once the one connection is taken (opening or busy), ask for another.
+    let busy = try await client.whileAConnectionSleeps("0.5") {
+      await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
+    }
+    #expect(busy == .simpleString("OK"))
     try await client.ping()
   }
 }

@@ -74,17 +74,11 @@ import Testing
     defer { client.shutdown() }
     await #expect {
       try await client.ping()
-    } throws: { error in
-      guard case RedisError.connectionLost(let reason) = error else { return false }
-      return reason.contains("refused")
-    }
+    } throws: { RedisError.lostReason(of: $0)?.contains("refused") == true }
     // Within the reconnect delay the same error comes back without another attempt.
     await #expect {
       try await client.ping()
-    } throws: { error in
-      guard case RedisError.connectionLost(let reason) = error else { return false }
-      return reason.contains("refused")
-    }
+    } throws: { RedisError.lostReason(of: $0)?.contains("refused") == true }
     #expect(client.statistics.open == 0)
   }
 }

@@ -68,18 +68,12 @@ import Testing
     wrong.password = "nope"
     await #expect {
       try await RedisConnection.connect(wrong)
-    } throws: { error in
-      guard case RedisError.authFailed(let message) = error else { return false }
-      return message.contains("WRONGPASS")
-    }
+    } throws: { RedisError.authMessage(of: $0)?.contains("WRONGPASS") == true }
     // No password at all: the first command says so.
     let anonymous = try RedisClient(RedisConfiguration(port: server.port).relaxed())
     defer { anonymous.shutdown() }
     await #expect {
       try await anonymous.ping()
-    } throws: { error in
-      guard case RedisError.authFailed(let message) = error else { return false }
-      return message.hasPrefix("NOAUTH")
-    }
+    } throws: { RedisError.authMessage(of: $0)?.hasPrefix("NOAUTH") == true }
   }
 }

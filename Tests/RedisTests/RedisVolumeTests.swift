@@ -69,10 +69,7 @@ import Testing
       try await client.execute(["SCRIPT", "EXISTS", RedisArgument(script.sha1)]) == .array([.integer(1)]))
     await #expect {
       try await client.evaluate(RedisScript("return redis.error_reply('MINE custom failure')"))
-    } throws: { error in
-      guard case RedisError.server(let message) = error else { return false }
-      return message.hasPrefix("MINE")
-    }
+    } throws: { RedisError.serverMessage(of: $0)?.hasPrefix("MINE") == true }
   }
 
   @Test func lockHelpersSetOnlyIfAbsentWithExpiry() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GitHub
 import Synchronization
 import TestSupport
 import Testing
@@ -14,17 +15,21 @@ struct SessionBookTests {
     return (SessionBook(key: .random(), store: store, now: { clock.now }), store)
   }
 
+  /// A book on `clock` holding one plain session, its store, and that session.
+  func bookWithASession(_ clock: ManualClock) async throws -> (SessionBook, MemorySessionStore, Session) {
+    let (book, store) = book(clock)
+    let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
+    return (book, store, session)
+  }
+
   @Test func aCreatedSessionIsFoundByItsCookie() async throws {
     let clock = ManualClock()
     let (book, _) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: true)
-    guard case .found(let found) = await book.lookup(cookieValue: session.id.cookieValue[...]) else {
-      Issue.record("session not found")
-      return
-    }
-    #expect(found.record.login == "octocat")
-    #expect(found.record.token == Self.token)
-    #expect(found.record.seesPrivate)
+    let found = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
+    #expect(found.record.reader.login == "octocat")
+    #expect(found.record.reader.token == Self.token)
+    #expect(found.record.reader.seesPrivate)
     #expect(found.csrfToken == session.csrfToken)
     #expect(found.acceptsCSRF(session.csrfToken))
     #expect(!found.acceptsCSRF(session.csrfToken + "x"))
@@ -67,18 +72,15 @@ struct SessionBookTests {
       "", "x", String(good.dropLast()), good + "A", good.replacingOccurrences(of: "-", with: "+"),
       "%00" + good,
     ] {
-      guard case .invalid = await book.lookup(cookieValue: bad[...]) else {
-        if bad != good { Issue.record("malformed cookie accepted: \(bad.count) chars") }
-        continue
-      }
+      let outcome = await book.lookup(cookieValue: bad[...]).outcome
+      #expect(outcome == .invalid || bad == good, "malformed cookie accepted: \(bad.count) chars")
     }
     // A well-formed id that was never issued (one character changed) has no session.
     var flipped = Array(good.utf8)
     flipped[10] = flipped[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-    guard case .ended = await book.lookup(cookieValue: String(decoding: flipped, as: UTF8.self)[...]) else {
-      Issue.record("a tampered id was accepted")
-      return
-    }
+    #expect(
+      await book.lookup(cookieValue: String(decoding: flipped, as: UTF8.self)[...]).outcome == .ended,
+      "a tampered id was accepted")
   }
 
   @Test func aRecordMovedToAnotherIDDoesNotOpen() async throws {
@@ -89,83 +91,64 @@ struct SessionBookTests {
     // The attacker copies the victim's sealed record under their own session's name.
     let sealed = try #require(try await store.load(book.storeName(victim.id)))
     try await store.save(sealed, as: book.storeName(attacker.id), keepFor: 3600)
-    guard case .ended = await book.lookup(cookieValue: attacker.id.cookieValue[...]) else {
-      Issue.record("a record opened under another id")
-      return
-    }
+    #expect(
+      await book.lookup(cookieValue: attacker.id.cookieValue[...]).outcome == .ended,
+      "a record opened under another id")
   }
 
-  @Test func idleTimeoutEndsASessionAndActivityExtendsIt() async throws {
-    let clock = ManualClock()
-    let (book, _) = book(clock)
-    let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
-    let cookie = session.id.cookieValue[...]
-    // Seen every 6 days for 24 days: still valid (idle is 7 days).
-    for _ in 0..<4 {
-      clock.advance(6 * 86_400)
-      guard case .found = await book.lookup(cookieValue: cookie) else {
-        Issue.record("an active session ended")
-        return
-      }
-    }
-    // Then 8 idle days.
-    clock.advance(8 * 86_400)
-    guard case .ended = await book.lookup(cookieValue: cookie) else {
-      Issue.record("an idle session lived on")
-      return
-    }
+  /// A reader seen every `interval` days, `visits` times, who then comes back `gap` days later.
+  struct Visits: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let interval: Int
+    let visits: Int
+    let gap: Int
   }
 
-  @Test func absoluteTimeoutEndsEvenAnActiveSession() async throws {
+  @Test(arguments: [
+    // Idle is 7 days: seen every 6 days for 24 days, the session stays; then 8 idle days.
+    Visits(testDescription: "idle timeout, extended by activity", interval: 6, visits: 4, gap: 8),
+    // Absolute is 30 days: seen every 4 days for 28 days, then on day 31.
+    Visits(testDescription: "absolute timeout, even for an active session", interval: 4, visits: 7, gap: 3),
+  ])
+  func aSessionSeenRegularlyEndsAtItsTimeout(_ visits: Visits) async throws {
     let clock = ManualClock()
-    let (book, _) = book(clock)
-    let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
+    let (book, _, session) = try await bookWithASession(clock)
     let cookie = session.id.cookieValue[...]
-    for _ in 0..<7 {
-      clock.advance(4 * 86_400)
-      guard case .found = await book.lookup(cookieValue: cookie) else {
-        Issue.record("ended before 30 days")
-        return
-      }
+    for visit in 1...visits.visits {
+      clock.advance(visits.interval * 86_400)
+      #expect(await book.lookup(cookieValue: cookie).outcome == .found, "ended at visit \(visit)")
     }
-    clock.advance(3 * 86_400)  // day 31
-    guard case .ended = await book.lookup(cookieValue: cookie) else {
-      Issue.record("lived past the absolute timeout")
-      return
-    }
+    clock.advance(visits.gap * 86_400)
+    #expect(await book.lookup(cookieValue: cookie).outcome == .ended, "lived past the timeout")
   }
 
   @Test func anEndedSessionIsGone() async throws {
     let clock = ManualClock()
-    let (book, _) = book(clock)
-    let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
+    let (book, _, session) = try await bookWithASession(clock)
     try await book.end(session.id)
-    guard case .ended = await book.lookup(cookieValue: session.id.cookieValue[...]) else {
-      Issue.record("a signed-out session was found")
-      return
-    }
+    #expect(
+      await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended,
+      "a signed-out session was found")
   }
 
   @Test func anUnavailableStoreIsToldApartFromAMissingSession() async throws {
     let clock = ManualClock()
-    let (book, store) = book(clock)
-    let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
+    let (book, store, session) = try await bookWithASession(clock)
     store.setAvailable(false)
-    guard case .unavailable = await book.lookup(cookieValue: session.id.cookieValue[...]) else {
-      Issue.record("an outage looked like a missing session")
-      return
-    }
+    #expect(
+      await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .unavailable,
+      "an outage looked like a missing session")
     store.setAvailable(true)
-    guard case .found = await book.lookup(cookieValue: session.id.cookieValue[...]) else {
-      Issue.record("the session did not come back")
-      return
-    }
+    #expect(
+      await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .found,
+      "the session did not come back")
   }
 
   @Test func policyVerdicts() {
     let policy = SessionPolicy()
     let record = SessionRecord(
-      userID: 1, login: "a", token: "t", seesPrivate: false, created: 1000, lastSeen: 1000)
+      reader: ReaderCredential(login: "a", userID: 1, token: "t", seesPrivate: false), created: 1000,
+      lastSeen: 1000)
     #expect(policy.verdict(record, now: 1000) == .valid(touch: false))
     #expect(policy.verdict(record, now: 1000 + 3600) == .valid(touch: true))
     #expect(policy.verdict(record, now: 1000 + 7 * 86_400) == .expired)

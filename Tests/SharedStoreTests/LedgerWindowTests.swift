@@ -1,5 +1,6 @@
-import SharedStore
 import Testing
+
+@testable import SharedStore
 
 @Suite("Ledger window rules", .timeLimit(.minutes(3)))
 struct LedgerWindowTests {

@@ -1,15 +1,10 @@
+import Foundation
 import Glibc
 import Redis
 import SharedStore
 import Synchronization
 import TestSupport
 import Testing
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// What the Redis store does when Redis goes away, stalls or refuses: it answers "nothing shared",
 /// logs one line per change and comes back by itself.

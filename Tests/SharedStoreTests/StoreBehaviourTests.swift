@@ -1,14 +1,10 @@
+import Foundation
 import Redis
-import SharedStore
 import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
+@testable import SharedStore
 
 /// The same behaviour asked of the in-memory store and of the Redis store on a real `redis-server`,
 /// so the two cannot drift apart.

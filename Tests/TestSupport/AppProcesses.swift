@@ -22,14 +22,7 @@ public struct AppProcesses: Sendable {
   ) async throws -> T {
     let processes = try await start(
       doubleArguments: doubleArguments, appArguments: appArguments, appEnvironment: appEnvironment)
-    do {
-      let result = try await body(processes)
-      await processes.stop()
-      return result
-    } catch {
-      await processes.stop()
-      throw error
-    }
+    return try await withCleanup({ await processes.stop() }) { try await body(processes) }
   }
 
   /// Starts the double, then the app pointed at it for both the API and avatars.

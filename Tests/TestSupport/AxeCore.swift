@@ -51,19 +51,22 @@ public enum AxeCore {
       try await session.executeScript(source + "\n;return !!window.axe;")
     }
     // Started by one call and read back by polling: a page that runs no scripts of its own (the no-JS
-    // state) never calls an asynchronous script's callback through chromedriver.
+    // state) never calls an asynchronous script's callback through chromedriver. It starts from a
+    // timer so that this call returns at once: axe builds its tree of the whole page before it first
+    // yields, which over 300 cards on a loaded machine outlasts the driver's script timeout. The polls
+    // meanwhile may time out too (`waitForScript` asks again).
     try await session.executeScript(
       """
       window.__axeResult = null;
-      axe.run(document, { resultTypes: ['violations'] })
+      setTimeout(() => axe.run(document, { resultTypes: ['violations'] })
         .then((r) => { window.__axeResult = r.violations.map((v) => ({
           id: v.id, impact: v.impact || '',
           nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + n.html.slice(0, 160)),
         })); })
-        .catch((e) => { window.__axeResult = [{ id: 'axe-error', impact: 'error', nodes: [String(e)] }]; });
+        .catch((e) => { window.__axeResult = [{ id: 'axe-error', impact: 'error', nodes: [String(e)] }]; }), 0);
       """)
     let reply = try await session.waitForScript(
-      "window.__axeResult", description: "axe-core's results", timeout: .seconds(30), poll: .milliseconds(200)
+      "window.__axeResult", description: "axe-core's results", timeout: .seconds(90), poll: .milliseconds(200)
     )
     return (reply.array ?? []).map {
       Violation(

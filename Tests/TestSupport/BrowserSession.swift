@@ -210,14 +210,7 @@ public func withBrowserSession<T>(
   _ body: (BrowserSession) async throws -> T
 ) async throws -> T {
   let session = try await BrowserSession.start(options: options)
-  do {
-    let result = try await body(session)
-    await session.close()
-    return result
-  } catch {
-    await session.close()
-    throw error
-  }
+  return try await withCleanup({ await session.close() }) { try await body(session) }
 }
 
 /// The Chromium-only names this client had before it drove three engines, kept so that branches

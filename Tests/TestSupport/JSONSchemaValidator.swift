@@ -228,16 +228,8 @@ public struct JSONSchemaValidator: Sendable {
   }
 
   private static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
-    guard let f = fopen(path, "rb") else { throw LoadError(description: "cannot read \(path)") }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      // fread writes at most buffer.count bytes into the array's own storage.
-      let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-      if n <= 0 { break }
-      out.append(contentsOf: buffer[0..<n])
-    }
-    return out
+    guard let bytes = fileBytes(atPath: path) else { throw LoadError(description: "cannot read \(path)") }
+    return bytes
   }
+
 }

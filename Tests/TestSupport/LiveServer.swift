@@ -21,13 +21,7 @@ public func withLiveServer<T>(
   configuration.port = 0
   let server = HTTPServer(configuration: configuration, handler: handler, log: log, accessLog: accessLog)
   let port = try server.start()
-  let result: T
-  do {
-    result = try await body(LiveServer(port: port, server: server))
-  } catch {
-    await server.shutdown()
-    throw error
+  return try await withCleanup({ await server.shutdown() }) {
+    try await body(LiveServer(port: port, server: server))
   }
-  await server.shutdown()
-  return result
 }

@@ -88,11 +88,7 @@ public indirect enum SchemaJSON: Equatable, Sendable {
       case UInt8(ascii: "{"):
         i += 1
         var o: [String: SchemaJSON] = [:]
-        skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
-          i += 1
-          return .object(o)
-        }
+        if closes(UInt8(ascii: "}")) { return .object(o) }
         while true {
           skipSpace()
           guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected key") }
@@ -101,37 +97,15 @@ public indirect enum SchemaJSON: Equatable, Sendable {
           guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
           i += 1
           o[k] = try value(depth: depth + 1)
-          skipSpace()
-          guard i < bytes.count else { throw fail("unexpected end") }
-          if bytes[i] == UInt8(ascii: ",") {
-            i += 1
-          } else if bytes[i] == UInt8(ascii: "}") {
-            i += 1
-            return .object(o)
-          } else {
-            throw fail("expected ',' or '}'")
-          }
+          if try endsAfterMember(UInt8(ascii: "}")) { return .object(o) }
         }
       case UInt8(ascii: "["):
         i += 1
         var a: [SchemaJSON] = []
-        skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
-          i += 1
-          return .array(a)
-        }
+        if closes(UInt8(ascii: "]")) { return .array(a) }
         while true {
           a.append(try value(depth: depth + 1))
-          skipSpace()
-          guard i < bytes.count else { throw fail("unexpected end") }
-          if bytes[i] == UInt8(ascii: ",") {
-            i += 1
-          } else if bytes[i] == UInt8(ascii: "]") {
-            i += 1
-            return .array(a)
-          } else {
-            throw fail("expected ',' or ']'")
-          }
+          if try endsAfterMember(UInt8(ascii: "]")) { return .array(a) }
         }
       case UInt8(ascii: "\""): return .string(try string())
       case UInt8(ascii: "t"): return try literal("true", .bool(true))
@@ -139,6 +113,26 @@ public indirect enum SchemaJSON: Equatable, Sendable {
       case UInt8(ascii: "n"): return try literal("null", .null)
       default: return try number()
       }
+    }
+
+    /// Skips space and takes `close` if it comes next: true for an empty object or array.
+    mutating func closes(_ close: UInt8) -> Bool {
+      skipSpace()
+      guard i < bytes.count, bytes[i] == close else { return false }
+      i += 1
+      return true
+    }
+
+    /// Takes the comma or `close` after a member of an object or array: true when it was `close`.
+    mutating func endsAfterMember(_ close: UInt8) throws(ParseError) -> Bool {
+      skipSpace()
+      guard i < bytes.count else { throw fail("unexpected end") }
+      let separator = bytes[i]
+      guard separator == UInt8(ascii: ",") || separator == close else {
+        throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+      }
+      i += 1
+      return separator == close
     }
 
     mutating func literal(_ word: String, _ v: SchemaJSON) throws(ParseError) -> SchemaJSON {
