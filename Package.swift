@@ -3,6 +3,16 @@ import PackageDescription
 
 // No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium) are linked.
 
+// Domain targets whose generic or tiny code App calls per card or per batch (Paging's walk and list
+// index, GitHub's `Repository` field reads) are compiled in release with cross-module optimisation:
+// their bodies go into the module, so App specialises and inlines them, and the sources need no
+// `@inlinable`/`@usableFromInline` (the optimiser's default, conservative pass does not specialise
+// them, which measurably slowed the fragment route). `unsafeFlags` only stop a package from being
+// used as a versioned dependency, and this application's package is never one.
+let crossModuleOptimized: [SwiftSetting] = [
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "RepoScroll",
   platforms: [.macOS(.v15)],
@@ -33,8 +43,10 @@ let package = Package(
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "SharedStore", dependencies: ["Redis"]),
     .target(name: "Packing"),
-    .target(name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"]),
-    .target(name: "Paging"),
+    .target(
+      name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"],
+      swiftSettings: crossModuleOptimized),
+    .target(name: "Paging", swiftSettings: crossModuleOptimized),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
       name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
