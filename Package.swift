@@ -47,11 +47,12 @@ let package = Package(
       name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"],
       swiftSettings: crossModuleOptimized),
     .target(name: "Paging", swiftSettings: crossModuleOptimized),
+    .target(name: "Sealing", dependencies: ["CSodium"]),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
       name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
     .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP"]),
-    .target(name: "Sessions", dependencies: ["CSodium", "Redis", "SharedStore"]),
+    .target(name: "Sessions", dependencies: ["Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
@@ -105,6 +106,7 @@ let package = Package(
       name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Redis", "TestSupport"]),
+    .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import Sealing
+
 /// Server-side reader sessions: creates them at sign-in, finds them from a cookie value, ends them.
 /// Records are sealed with XChaCha20-Poly1305 under the session key with the session id as
 /// associated data, so a stored value neither reveals its token nor can be moved to another id; the
