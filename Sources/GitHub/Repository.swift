@@ -55,7 +55,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
   }
 
   /// The fields' slots: numbers first, then the flags as one number, then the texts and the topics.
-  @usableFromInline let record: PackedRecord
+  let record: PackedRecord
 
   /// A repository with every field given by the closures, which are asked once per case.
   public init(
@@ -83,24 +83,24 @@ public struct Repository: Sendable, Identifiable, Hashable {
     .joined(separator: ",")
 
   /// A whole-number field.
-  @inlinable public subscript(_ field: Number) -> Int { record.number(field.rawValue) }
+  public subscript(_ field: Number) -> Int { record.number(field.rawValue) }
   /// A yes/no field.
-  @inlinable public subscript(_ field: Flag) -> Bool {
+  public subscript(_ field: Flag) -> Bool {
     record.number(Number.allCases.count) & (1 << field.rawValue) != 0
   }
   /// A text field, nil when absent.
   public subscript(_ field: Text) -> String? { record.string(field.rawValue) }
 
   /// `body` with the UTF-8 of `field`, read in place; nil (and `body` not called) when absent.
-  @inlinable public func withUTF8<Result>(_ field: Text, _ body: (Span<UInt8>) -> Result) -> Result? {
+  public func withUTF8<Result>(_ field: Text, _ body: (Span<UInt8>) -> Result) -> Result? {
     record.withUTF8(field.rawValue, body)
   }
 
   /// How many topics there are.
-  @inlinable public var topicCount: Int { record.listCount }
+  public var topicCount: Int { record.listCount }
 
   /// `body` with the UTF-8 of topic `index` (`0..<topicCount`), read in place.
-  @inlinable public func withTopicUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+  public func withTopicUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
     record.withListUTF8(index, body)
   }
 

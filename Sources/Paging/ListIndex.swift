@@ -11,62 +11,40 @@ import Synchronization
 public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>: Sendable {
   /// Where a batch starts walking: page `page` with the state before it, the indexed pages from
   /// there on, and (when the batch may read past them) the ids of all indexed pages.
-  @usableFromInline struct Plan: Sendable {
-    @usableFromInline let generation: Int
-    @usableFromInline let page: Int
-    @usableFromInline let before: WalkState
-    @usableFromInline let known: ArraySlice<IndexedPage>
-    @usableFromInline let seen: Set<ID>?
-
-    @inlinable init(
-      generation: Int, page: Int, before: WalkState, known: ArraySlice<IndexedPage>, seen: Set<ID>?
-    ) {
-      self.generation = generation
-      self.page = page
-      self.before = before
-      self.known = known
-      self.seen = seen
-    }
+  struct Plan: Sendable {
+    let generation: Int
+    let page: Int
+    let before: WalkState
+    let known: ArraySlice<IndexedPage>
+    let seen: Set<ID>?
   }
 
-  @usableFromInline struct Entry {
-    @usableFromInline var pages: [IndexedPage]
+  struct Entry {
+    var pages: [IndexedPage]
     /// Ids of every indexed page; nil while a walk has taken them to index further pages.
-    @usableFromInline var seen: Set<ID>?
+    var seen: Set<ID>?
     /// Whether the last indexed page ended the list.
-    @usableFromInline var ended: Bool
-    @usableFromInline let generation: Int
-    @usableFromInline let created: Int
-    @usableFromInline var used: Int
-
-    @inlinable init(
-      pages: [IndexedPage], seen: Set<ID>?, ended: Bool, generation: Int, created: Int, used: Int
-    ) {
-      self.pages = pages
-      self.seen = seen
-      self.ended = ended
-      self.generation = generation
-      self.created = created
-      self.used = used
-    }
+    var ended: Bool
+    let generation: Int
+    let created: Int
+    var used: Int
   }
 
-  @usableFromInline struct State {
-    @usableFromInline var entries: [Key: Entry] = [:]
-    @usableFromInline var generations = 0
-    @usableFromInline var uses = 0
-
-    @inlinable init() {}
+  struct State {
+    var entries: [Key: Entry] = [:]
+    var generations = 0
+    var uses = 0
   }
 
-  // Internal and inlinable below, so that each list's key and id types get specialised code (generic
-  // dictionary lookups through witness tables cost more than the lookups themselves).
-  @usableFromInline let state = Mutex(State())
-  @usableFromInline let capacity: Int
-  @usableFromInline let lifetime: Int
-  @usableFromInline let clock: @Sendable () -> Int
+  // Each list's key and id types get specialised code in the release build (generic dictionary
+  // lookups through witness tables cost more than the lookups themselves): Package.swift builds
+  // Paging with cross-module optimisation, which lets callers specialise this generic code.
+  let state = Mutex(State())
+  let capacity: Int
+  let lifetime: Int
+  let clock: @Sendable () -> Int
   /// Most ids one list may index (beyond, batches past its indexed pages walk from page 1).
-  @usableFromInline let maxIDs: Int
+  let maxIDs: Int
 
   /// An index of at most `capacity` lists, each trusted for `lifetime` seconds of `clock`.
   public init(
@@ -82,13 +60,13 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   public var count: Int { state.withLock { $0.entries.count } }
 
   /// Forgets the list `key` (its pages are being reloaded).
-  @inlinable func remove(_ key: Key) {
+  func remove(_ key: Key) {
     state.withLock { _ = $0.entries.removeValue(forKey: key) }
   }
 
   /// Where a batch of `batchSize` items after `cursor` starts, or nil when the list is not indexed
   /// (or no longer trusted).
-  @inlinable func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
+  func plan(_ key: Key, cursor: Int, batchSize: Int) -> Plan? {
     let now = clock()
     return state.withLock { state -> Plan? in
       // The entry is changed in place (one hash of the key, and its pages are not copied).
@@ -127,7 +105,7 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
 
   /// Records what a planned walk learnt: `pages` indexed after the entry's own, and the ids it took
   /// back (nil when it did not take them). Ignored if the list was dropped or re-indexed meanwhile.
-  @inlinable func extend(
+  func extend(
     _ key: Key, generation: Int, pages: [IndexedPage], seen: Set<ID>?, ended: Bool
   ) {
     guard let seen else { return }
@@ -141,7 +119,7 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
   }
 
   /// Indexes a list walked from page 1.
-  @inlinable func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
+  func store(_ key: Key, pages: [IndexedPage], seen: Set<ID>, ended: Bool) {
     let now = clock()
     state.withLock { state in
       if state.entries[key] == nil && state.entries.count >= capacity,
@@ -159,29 +137,21 @@ public final class ListIndex<Key: Hashable & Sendable, ID: Hashable & Sendable>:
 }
 
 /// The walk's running state after a page.
-@usableFromInline struct WalkState: Sendable {
-  @usableFromInline var distinct = 0
-  @usableFromInline var limit = 0
-  @usableFromInline var largestTotal = 0
-  @usableFromInline var barren = 0
-  @usableFromInline var measure = 0
-  @usableFromInline var incomplete = false
-
-  @inlinable init() {}
+struct WalkState: Sendable {
+  var distinct = 0
+  var limit = 0
+  var largestTotal = 0
+  var barren = 0
+  var measure = 0
+  var incomplete = false
 }
 
 /// One indexed page.
-@usableFromInline struct IndexedPage: Sendable {
+struct IndexedPage: Sendable {
   /// Indices of the items that are new to the list (first occurrences), in page order.
-  @usableFromInline let fresh: [Int32]
+  let fresh: [Int32]
   /// A hash of the page's ids in order, to notice a page that changed.
-  @usableFromInline let fingerprint: Int
+  let fingerprint: Int
   /// The state after this page.
-  @usableFromInline let after: WalkState
-
-  @inlinable init(fresh: [Int32], fingerprint: Int, after: WalkState) {
-    self.fresh = fresh
-    self.fingerprint = fingerprint
-    self.after = after
-  }
+  let after: WalkState
 }

@@ -29,7 +29,7 @@ public struct PagedList<Source: PageSource>: Sendable {
   public let classify: @Sendable (any Error) -> ListError
 
   /// Pages in a row that may add nothing new before the list is considered ended (guards bad sources).
-  @usableFromInline static var maxBarrenPages: Int { 3 }
+  static var maxBarrenPages: Int { 3 }
 
   /// Creates a list over `source`.
   public init(
@@ -44,9 +44,9 @@ public struct PagedList<Source: PageSource>: Sendable {
   /// The batch of items `[cursor, cursor + batchSize)`; `reload` bypasses caches for pages that can
   /// contribute items to this batch (pages read only to de-duplicate are left cached). Walks from
   /// page 1.
-  /// Inlinable so that it is specialised for the caller's item type: generic code copies each item
-  /// it reads, where specialised code reads only the id.
-  @inlinable public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
+  /// The release build specialises it for the caller's item type (cross-module optimisation, see
+  /// Package.swift): generic code copies each item it reads, where specialised code reads only the id.
+  public func batch(after cursor: Int, reload: Bool = false) async -> ListBatch<Source.Item> {
     let cursor = max(0, cursor)
     var seen = Set<Source.Item.ID>(minimumCapacity: seenCapacity(cursor))
     return await walk(after: cursor, reload: reload, from: 1, before: .init(), known: [], seen: &seen).batch
@@ -54,7 +54,7 @@ public struct PagedList<Source: PageSource>: Sendable {
 
   /// The same batch, reading only the pages its items come from when `index` knows the list `key`
   /// (and indexing the pages it reads otherwise). A reload drops the list from the index first.
-  @inlinable public func batch<Key>(
+  public func batch<Key>(
     after cursor: Int, reload: Bool = false, index: ListIndex<Key, Source.Item.ID>, key: Key
   ) async -> ListBatch<Source.Item> {
     let cursor = max(0, cursor)
@@ -95,16 +95,16 @@ public struct PagedList<Source: PageSource>: Sendable {
   }
 
   /// Every id up to the batch is hashed; sized once so the set never rehashes on the way.
-  @inlinable func seenCapacity(_ cursor: Int) -> Int {
+  func seenCapacity(_ cursor: Int) -> Int {
     min(cursor + batchSize + max(1, source.upstreamPageSize), 1 << 16)
   }
 
   /// How a walk ended: with a batch to keep, with an error batch (pages indexed before the error are
   /// kept), on an indexed page that changed, or needing ids another walk holds.
-  @usableFromInline enum Outcome { case done, failed, stale, lent }
+  enum Outcome { case done, failed, stale, lent }
 
   /// A full batch of a list that goes on after it.
-  @inlinable func goingOn(
+  func goingOn(
     cursor: Int, _ collected: [PositionedItem<Source.Item>], _ walked: WalkState
   ) -> ListBatch<Source.Item> {
     ListBatch(
@@ -117,7 +117,7 @@ public struct PagedList<Source: PageSource>: Sendable {
   /// from the index and de-duplicating later ones through `seen`, and records each page it indexes.
   /// A walk from page 1 passes all pages through `seen`; a planned walk may go past its known pages
   /// only when `canExtend` (it holds the ids of all of them).
-  @inlinable func walk(
+  func walk(
     after cursor: Int, reload: Bool, from first: Int, before: WalkState,
     known: ArraySlice<IndexedPage>, seen: inout Set<Source.Item.ID>,
     canExtend: Bool = true
@@ -216,7 +216,7 @@ public struct PagedList<Source: PageSource>: Sendable {
   }
 
   /// A hash of a page's ids in order (the same within one process).
-  @inlinable static func fingerprint(_ items: [Source.Item]) -> Int {
+  static func fingerprint(_ items: [Source.Item]) -> Int {
     var hasher = Hasher()
     hasher.combine(items.count)
     for index in items.indices { hasher.combine(items[index].id) }
@@ -225,7 +225,7 @@ public struct PagedList<Source: PageSource>: Sendable {
 
   /// The terminal batch once the upstream has nothing more to give; `cap` is set when the result cap,
   /// not the upstream's supply, stopped the list.
-  @usableFromInline func finished(
+  func finished(
     cursor: Int, collected: [PositionedItem<Source.Item>], distinct: Int, cappedAt cap: Int?
   ) -> ListBatch<Source.Item> {
     let state: ListState

@@ -1,3 +1,4 @@
+import Sealing
 import SharedStore
 
 /// What `/login` hands the browser to bring back to `/login/callback`: the OAuth `state`, the PKCE

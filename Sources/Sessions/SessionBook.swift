@@ -1,4 +1,5 @@
 import GitHub
+import Sealing
 
 /// Server-side reader sessions: creates them at sign-in, finds them from a cookie value, ends them.
 /// Records are sealed with XChaCha20-Poly1305 under the session key with the session id as

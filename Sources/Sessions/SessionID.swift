@@ -1,3 +1,5 @@
+import Sealing
+
 /// A session's id: 256 bits from the kernel (`getrandom`), written as 43 base64url characters in the
 /// reader's cookie. It is a bearer secret: never logged, rendered or stored as is (the store names a
 /// session by a keyed hash of it, `SessionBook.storeName`).

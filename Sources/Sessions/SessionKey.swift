@@ -1,3 +1,5 @@
+import Sealing
+
 /// The 32-byte secret behind every session: readers' records are sealed, the login ticket is sealed
 /// and session ids are named in the store under keys derived from it, one subkey per purpose.
 /// Its description never shows a byte of it.

@@ -1,15 +1,24 @@
 import CSodium
 
-/// The libsodium calls the sessions use, each over Swift arrays. Every pointer below comes from
-/// `withUnsafe(Mutable)BufferPointer` on an array whose count was checked against the length passed
-/// with it, and none escapes its closure; that is why these unsafe calls are sound. They live here,
-/// in the engine target, so that nothing above handles raw pointers.
-enum Sodium {
+/// The libsodium calls the sessions use, each over Swift arrays: random bytes, XChaCha20-Poly1305
+/// sealing, key derivation, keyed BLAKE2b, constant-time comparison and base64url.
+///
+/// Every pointer below comes from `withUnsafe(Mutable)BufferPointer` (or an array passed where C
+/// wants a pointer) on an array whose count was checked against the length passed with it, and none
+/// escapes its call; that is why these unsafe calls are sound. They live here, in an engine target,
+/// so that the domain above (`Sessions`) handles no raw pointers.
+///
+/// ```swift
+/// let key = Sodium.randomBytes(Sodium.keyBytes)
+/// let sealed = Sodium.seal(Array("record".utf8), associated: id, key: key)
+/// let plain = Sodium.open(sealed, associated: id, key: key)  // nil if altered or another id
+/// ```
+public enum Sodium {
   /// `sodium_init` once per process (thread-safe, idempotent); false only if libsodium cannot start.
   static let ready: Bool = sodium_init() >= 0
 
   /// XChaCha20-Poly1305 key length.
-  static let keyBytes = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+  public static let keyBytes = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
   /// XChaCha20-Poly1305 nonce length: 192 bits, so random nonces never collide in practice.
   static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
   /// Authentication tag length.
@@ -17,7 +26,7 @@ enum Sodium {
 
   /// `count` bytes from the kernel (`getrandom`), falling back to libsodium's generator (which reads
   /// the same kernel source) if the call is unavailable.
-  static func randomBytes(_ count: Int) -> [UInt8] {
+  public static func randomBytes(_ count: Int) -> [UInt8] {
     var out = [UInt8](repeating: 0, count: count)
     var filled = 0
     out.withUnsafeMutableBytes { buffer in
@@ -42,7 +51,7 @@ enum Sodium {
   }
 
   /// `nonce ‖ ciphertext ‖ tag` of `plaintext` under `key`, authenticating `associated` too.
-  static func seal(_ plaintext: [UInt8], associated: [UInt8], key: [UInt8]) -> [UInt8] {
+  public static func seal(_ plaintext: [UInt8], associated: [UInt8], key: [UInt8]) -> [UInt8] {
     precondition(ready && key.count == keyBytes, "sealing key must be \(keyBytes) bytes")
     let nonce = randomBytes(nonceBytes)
     var out = nonce + [UInt8](repeating: 0, count: plaintext.count + tagBytes)
@@ -58,7 +67,7 @@ enum Sodium {
 
   /// The plaintext of `sealed`, or nil when it is too short, was altered, or was sealed under another
   /// key or associated data.
-  static func open(_ sealed: [UInt8], associated: [UInt8], key: [UInt8]) -> [UInt8]? {
+  public static func open(_ sealed: [UInt8], associated: [UInt8], key: [UInt8]) -> [UInt8]? {
     guard ready, key.count == keyBytes, sealed.count >= nonceBytes + tagBytes else { return nil }
     let nonce = Array(sealed[..<nonceBytes])
     let cipher = Array(sealed[nonceBytes...])
@@ -74,7 +83,7 @@ enum Sodium {
 
   /// A 32-byte subkey of `master` for one purpose (`crypto_kdf`, BLAKE2b), so that sealing, signing
   /// and naming never share a key.
-  static func deriveKey(_ master: [UInt8], id: UInt64, context: StaticString) -> [UInt8] {
+  public static func deriveKey(_ master: [UInt8], id: UInt64, context: StaticString) -> [UInt8] {
     precondition(ready && master.count == Int(crypto_kdf_KEYBYTES), "master key must be 32 bytes")
     precondition(context.utf8CodeUnitCount == Int(crypto_kdf_CONTEXTBYTES), "kdf context is 8 bytes")
     var out = [UInt8](repeating: 0, count: 32)
@@ -89,7 +98,7 @@ enum Sodium {
   }
 
   /// A 32-byte keyed BLAKE2b digest of `message`.
-  static func keyedHash(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+  public static func keyedHash(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
     precondition(ready && key.count == 32, "hash key must be 32 bytes")
     var out = [UInt8](repeating: 0, count: 32)
     _ = crypto_generichash(&out, out.count, message, UInt64(message.count), key, key.count)
@@ -97,14 +106,14 @@ enum Sodium {
   }
 
   /// Whether `a` and `b` are equal, in time that depends only on their lengths.
-  static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+  public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
     return sodium_memcmp(a, b, a.count) == 0
   }
 
   /// Base64url without padding (RFC 4648 §5), the form cookies and OAuth parameters use.
-  static func base64URL(_ bytes: [UInt8]) -> String {
+  public static func base64URL(_ bytes: [UInt8]) -> String {
     _ = ready
     let variant = Int32(sodium_base64_VARIANT_URLSAFE_NO_PADDING)
     let length = sodium_base64_encoded_len(bytes.count, variant)
@@ -114,7 +123,7 @@ enum Sodium {
   }
 
   /// The bytes of base64url text without padding, or nil when it is anything else (at most `maxBytes`).
-  static func fromBase64URL(_ text: Substring, maxBytes: Int) -> [UInt8]? {
+  public static func fromBase64URL(_ text: Substring, maxBytes: Int) -> [UInt8]? {
     _ = ready
     let utf8 = Array(text.utf8)
     guard !utf8.isEmpty, utf8.count <= (maxBytes * 4 + 2) / 3 else { return nil }
