@@ -3,13 +3,13 @@ import PackageDescription
 
 // No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium) are linked.
 
-// Paging's generic list code (`PagedList`'s walk, `ListIndex`'s lookups), which App runs per batch
-// with its own item, key and id types, is compiled in release with cross-module optimisation: its
-// bodies go into the module, so App specialises them, and the sources need no
-// `@inlinable`/`@usableFromInline`. The optimiser's default, conservative pass does not specialise
-// them, and the fragment route measured about 10% more CPU without this; small non-generic reads
-// such as `Repository`'s fields it does inline by itself. `unsafeFlags` only stop a package from
-// being used as a versioned dependency, and this application's package is never one.
+// The domain code App runs per card and per batch is compiled in release with cross-module
+// optimisation: its bodies go into the module, so App specialises and inlines them, and the sources
+// need no `@inlinable`/`@usableFromInline`. Paging: the generic list code (`PagedList`'s walk,
+// `ListIndex`'s lookups), about 10% of the fragment's CPU without it. GitHub: `RepositoryRows`'
+// field reads, a dozen per card, which the default, conservative pass left as calls. `unsafeFlags`
+// only stop a package from being used as a versioned dependency, and this application's package is
+// never one.
 let crossModuleOptimized: [SwiftSetting] = [
   .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
 ]
@@ -44,7 +44,9 @@ let package = Package(
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
     .target(name: "SharedStore", dependencies: ["Redis"]),
     .target(name: "Packing"),
-    .target(name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"]),
+    .target(
+      name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"],
+      swiftSettings: crossModuleOptimized),
     .target(name: "Paging", swiftSettings: crossModuleOptimized),
     .target(name: "Sealing", dependencies: ["CSodium"]),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),

@@ -43,9 +43,9 @@ final class CardBatch: MustacheRows {
   let largestStars: Int
   /// Unix seconds, for "updated 3 days ago".
   let now: Int
-  /// Each card's repository, read in place (`repositories[row]`) at each use: a copy of a
-  /// repository costs a reference count, which the render would pay per field.
-  private let repositories: [Repository]
+  /// The cards' repositories, read in place by row with no reference count per field
+  /// (`RepositoryRows`).
+  private let repositories: RepositoryRows
   /// What more than one field of each card derives from its repository (plain values).
   private let rows: [Row]
 
@@ -69,7 +69,7 @@ final class CardBatch: MustacheRows {
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
-    repositories = items.map(\.item)
+    repositories = RepositoryRows(items.map(\.item))
     rows = items.map { item in
       let repository = item.item
       let hasOwner = repository[.hasOwner]
@@ -106,16 +106,16 @@ final class CardBatch: MustacheRows {
 
   private func count(of field: CardField, _ card: Row, row: Int) -> Int {
     /// 1 when `text` is present and not empty.
-    func some(_ text: Repository.Text) -> Int { repositories[row].withUTF8(text) { $0.isEmpty ? 0 : 1 } ?? 0 }
+    func some(_ text: Repository.Text) -> Int { repositories.withUTF8(row, text) { $0.isEmpty ? 0 : 1 } ?? 0 }
     switch field {
     case .prefetch: return trigger == row ? 1 : 0
     case .description: return some(.description)
     case .language, .languageClass: return some(.language)
     case .license: return some(.license)
-    case .archived: return repositories[row][.archived] ? 1 : 0
-    case .fork: return repositories[row][.fork] ? 1 : 0
-    case .template: return repositories[row][.isTemplate] ? 1 : 0
-    case .topics: return min(repositories[row].topicCount, Self.maxTopics)
+    case .archived: return repositories[row, .archived] ? 1 : 0
+    case .fork: return repositories[row, .fork] ? 1 : 0
+    case .template: return repositories[row, .isTemplate] ? 1 : 0
+    case .topics: return min(repositories.topicCount(row), Self.maxTopics)
     case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
     case .fullName: return some(.fullName)
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
@@ -130,47 +130,47 @@ final class CardBatch: MustacheRows {
   private func write(_ field: CardField, _ card: Row, row: Int, element: Int, to output: inout MustacheOutput)
   {
     switch field {
-    case .id: output.append(repositories[row][.id])
+    case .id: output.append(repositories[row, .id])
     case .position: output.append(card.position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
     case .fullName: text(row, .fullName, to: &output)
     case .htmlURL:
-      if repositories[row].withUTF8(.htmlURL, CardText.isWebLink) == true {
+      if repositories.withUTF8(row, .htmlURL, CardText.isWebLink) == true {
         text(row, .htmlURL, to: &output)
       } else {
         output.append(
-          CardText.safeLink(repositories[row][.htmlURL] ?? "", fallback: repositories[row][.fullName] ?? ""))
+          CardText.safeLink(repositories[row, .htmlURL] ?? "", fallback: repositories[row, .fullName] ?? ""))
       }
     case .description: text(row, .description, to: &output)
     case .language: text(row, .language, to: &output)
     case .license: text(row, .license, to: &output)
-    case .starsText: compact(repositories[row][.stargazersCount], to: &output)
-    case .stars: output.append(repositories[row][.stargazersCount])
-    case .forksLabel: counted(repositories[row][.forksCount], "fork", to: &output)
-    case .issuesLabel: counted(repositories[row][.openIssuesCount], "issue", to: &output)
+    case .starsText: compact(repositories[row, .stargazersCount], to: &output)
+    case .stars: output.append(repositories[row, .stargazersCount])
+    case .forksLabel: counted(repositories[row, .forksCount], "fork", to: &output)
+    case .issuesLabel: counted(repositories[row, .openIssuesCount], "issue", to: &output)
     case .languageClass:
-      _ = repositories[row].withUTF8(.language) { LanguageStyle.write(utf8: $0, to: &output) }
-    case .archived: output.append(literal: repositories[row][.archived] ? "true" : "false")
-    case .fork: output.append(literal: repositories[row][.fork] ? "true" : "false")
-    case .template: output.append(literal: repositories[row][.isTemplate] ? "true" : "false")
+      _ = repositories.withUTF8(row, .language) { LanguageStyle.write(utf8: $0, to: &output) }
+    case .archived: output.append(literal: repositories[row, .archived] ? "true" : "false")
+    case .fork: output.append(literal: repositories[row, .fork] ? "true" : "false")
+    case .template: output.append(literal: repositories[row, .isTemplate] ? "true" : "false")
     case .topics:
-      if element < min(repositories[row].topicCount, Self.maxTopics) {
-        repositories[row].withTopicUTF8(element) { output.append(utf8: $0) }
+      if element < min(repositories.topicCount(row), Self.maxTopics) {
+        repositories.withTopicUTF8(row, element) { output.append(utf8: $0) }
       }
     case .updatedISO:
       if let updated = card.updated { text(row, updated, to: &output) }
     case .updatedText:
       if let updated = card.updated,
-        let unix = repositories[row].withUTF8(updated, Formatting.unixSeconds(utf8:)) ?? nil
+        let unix = repositories.withUTF8(row, updated, Formatting.unixSeconds(utf8:)) ?? nil
       {
         TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
           Formatting.relative(unix, now: now, into: &$0)
         }
       }
     case .barPercent:
-      output.append(CardText.barPercent(stars: repositories[row][.stargazersCount], largest: largestStars))
-    case .barBand: output.append(CardText.band(repositories[row][.stargazersCount]))
+      output.append(CardText.barPercent(stars: repositories[row, .stargazersCount], largest: largestStars))
+    case .barBand: output.append(CardText.band(repositories[row, .stargazersCount]))
     case .ownerLogin: login(row) { output.append(utf8: $0) }
     case .ownerPage:
       output.append(literal: "/owners/")
@@ -186,21 +186,21 @@ final class CardBatch: MustacheRows {
       output.append(literal: "/fragments/stars/")
       login(row) { writeEncoded($0, to: &output) }
       output.append(byte: UInt8(ascii: "/"))
-      _ = repositories[row].withUTF8(.name) { writeEncoded($0, to: &output) }
+      _ = repositories.withUTF8(row, .name) { writeEncoded($0, to: &output) }
     }
   }
 
   /// `body` with the card's owner login (see `Row.loginPrefix`); not called when there is none.
   private func login(_ row: Int, _ body: (Span<UInt8>) -> Void) {
     guard let prefix = rows[row].loginPrefix else {
-      _ = repositories[row].withUTF8(.ownerLogin, body)
+      _ = repositories.withUTF8(row, .ownerLogin, body)
       return
     }
-    _ = repositories[row].withUTF8(.fullName) { body($0.extracting(0..<prefix)) }
+    _ = repositories.withUTF8(row, .fullName) { body($0.extracting(0..<prefix)) }
   }
 
   private func text(_ row: Int, _ field: Repository.Text, to output: inout MustacheOutput) {
-    _ = repositories[row].withUTF8(field) { output.append(utf8: $0) }
+    _ = repositories.withUTF8(row, field) { output.append(utf8: $0) }
   }
 
   private func compact(_ value: Int, to output: inout MustacheOutput) {

@@ -137,25 +137,46 @@ extension PackedRecord {
 
     deinit { base.deallocate() }
 
+    /// The block's reader (see `Block`).
+    @inlinable var block: Block { Block(base: UnsafeRawPointer(base)) }
+
     /// Word `index` of the block; callers pass indices inside the header, numbers or offsets.
-    @inlinable @inline(__always) func word(_ index: Int) -> Int {
-      base.load(fromByteOffset: index * 8, as: Int.self)
-    }
+    @inlinable @inline(__always) func word(_ index: Int) -> Int { block.word(index) }
 
     /// `body` with slice `n` (texts first, then list elements); `n` was checked by the caller.
     @inlinable @inline(__always) func withSlice<Result>(_ n: Int, _ body: (Span<UInt8>) -> Result) -> Result {
-      let offsets = Layout.header + word(Layout.numberCount)
-      let start = word(offsets + n)
-      let end = word(offsets + n + 1)
-      // The offsets were written in `init` and lie inside the block, which outlives this call.
-      let slice = UnsafeBufferPointer(
-        start: (base + start).assumingMemoryBound(to: UInt8.self), count: end - start)
-      return body(slice.span)
+      block.withSlice(n, body)
     }
 
     /// The whole block, for equality and hashing.
     var bytes: UnsafeRawBufferPointer {
       UnsafeRawBufferPointer(start: base, count: word(Layout.length))
     }
+  }
+}
+
+/// Reads a block in place (see `Layout`). It holds the block's address, not the block: whoever makes
+/// one keeps the `Storage` alive for as long as it is used (`Storage.block`, `PackedRecords`).
+// @unchecked Sendable: the address is of a block that is only read once it is shared.
+@usableFromInline struct Block: @unchecked Sendable {
+  @usableFromInline let base: UnsafeRawPointer
+
+  @inlinable init(base: UnsafeRawPointer) { self.base = base }
+
+  /// Word `index` of the block; callers pass indices inside the header, numbers or offsets.
+  @inlinable @inline(__always) func word(_ index: Int) -> Int {
+    base.load(fromByteOffset: index * 8, as: Int.self)
+  }
+
+  /// `body` with slice `n` (texts first, then list elements); `n` was checked by the caller.
+  @inlinable @inline(__always) func withSlice<Result>(_ n: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+    let offsets = Layout.header + word(Layout.numberCount)
+    let start = word(offsets + n)
+    let end = word(offsets + n + 1)
+    // The offsets were written in `Storage.init` and lie inside the block, which the block's owner
+    // keeps alive through this call.
+    let slice = UnsafeBufferPointer(
+      start: (base + start).assumingMemoryBound(to: UInt8.self), count: end - start)
+    return body(slice.span)
   }
 }

@@ -72,6 +72,26 @@ struct RepositoryTests {
     #expect(r.topics.isEmpty && r.topicCount == 0)
   }
 
+  /// `RepositoryRows` (the renderer's reader) answers every field of every row as `Repository` does,
+  /// absent texts included.
+  @Test func rowsReadEveryFieldOfEveryRepositoryAsTheRepositoryDoes() {
+    let repositories = (0..<3).map { Self.everyField(seed: $0) } + [Self.make(texts: [.description: ""])]
+    let rows = RepositoryRows(repositories)
+    #expect(rows.count == repositories.count)
+    for (row, r) in repositories.enumerated() {
+      for field in Repository.Number.allCases { #expect(rows[row, field] == r[field], "\(row) \(field)") }
+      for field in Repository.Flag.allCases { #expect(rows[row, field] == r[field], "\(row) \(field)") }
+      for field in Repository.Text.allCases {
+        #expect(rows[row, field] == r[field], "\(row) \(field)")
+        #expect(rows.withUTF8(row, field) { String(copying: $0) } == r[field], "\(row) \(field) in place")
+      }
+      #expect(rows.topicCount(row) == r.topicCount)
+      #expect(
+        (0..<rows.topicCount(row)).map { i in rows.withTopicUTF8(row, i) { String(copying: $0) } } == r.topics
+      )
+    }
+  }
+
   @Test func equalityAndHashingFollowTheFields() {
     #expect(Self.everyField() == Self.everyField())
     #expect(Set([Self.everyField(), Self.everyField()]).count == 1)
