@@ -139,7 +139,7 @@ struct SignInHandler: Sendable {
   /// `POST /logout` (form field `csrf`): ends the session everywhere, clears the cookie and revokes the
   /// token at GitHub. A cross-site post, or one without this session's token, changes nothing.
   func logout(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
-    var reader = await signIn.reader(for: request)
+    let reader = await signIn.reader(for: request)
     if !Self.isSameOrigin(request, origin: signIn.publicOrigin.origin) {
       return pages.problem(
         .forbidden, "Sign-out refused", "This sign-out request did not come from this site.", reader)
