@@ -190,8 +190,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func backWithoutTheBackForwardCacheRestoresTheRowsAndTheCard(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      var options = BrowserSessionOptions(engine: engine)
-      options.backForwardCache = false
+      let options = BrowserSessionOptions(engine: engine).with { $0.backForwardCache = false }
       try await withBrowserSession(options: options) { session in
         let cached = try await leaveAndComeBack(session, pool.processes)
         #expect(!cached, "\(engine): the cache is off, the page must have been loaded again")
@@ -253,8 +252,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func theListWorksWithJavaScriptOff(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      var options = BrowserSessionOptions(engine: engine)
-      options.javaScriptEnabled = false
+      let options = BrowserSessionOptions(engine: engine).with { $0.javaScriptEnabled = false }
       try await withBrowserSession(options: options) { session in
         try await session.navigate(to: pool.processes.baseURL + "/?" + Reader.query)
         let first = try await session.findElements(css: "[role=feed] article[data-repo-id]")
@@ -279,8 +277,7 @@ extension BrowserSuites {
     @Test(arguments: engines)
     func reducedMotionStopsTheAnimations(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
-      var options = BrowserSessionOptions(engine: engine)
-      options.reducedMotion = true
+      let options = BrowserSessionOptions(engine: engine).with { $0.reducedMotion = true }
       try await withBrowserSession(options: options) { session in
         try await Reader.openSearch(session, pool.processes)
         try await session.waitForScript(
@@ -303,8 +300,7 @@ extension BrowserSuites {
     func axeFindsNoViolationInTheResults(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
       let axe = try AxeCore.source()
-      var options = BrowserSessionOptions(engine: engine)
-      options.reducedMotion = true
+      let options = BrowserSessionOptions(engine: engine).with { $0.reducedMotion = true }
       try await withBrowserSession(options: options) { session in
         try await Reader.openSearch(session, pool.processes)
         try await Reader.scroll(session, toRows: 40)

@@ -88,14 +88,7 @@ extension BrowserSuites {
       let out = try await session.executeAsyncScript(
         """
         const done = arguments[0];
-        document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
-        const list = document.getElementById('list');
-        for (let i = 0; i < 200; i++) {
-          const card = document.createElement('article');
-          card.style.cssText = 'display:block;height:100px;margin:0';
-          card.dataset.n = String(i);
-          list.appendChild(card);
-        }
+        const list = makeList(200, 100);
         const top = list.getBoundingClientRect().top + scrollY;
         scrollTo(0, top + 5030);   // card 50 30 px above the viewport's top
         requestAnimationFrame(() => {
@@ -211,13 +204,7 @@ extension BrowserSuites {
       let out = try await session.executeAsyncScript(
         """
         const done = arguments[0];
-        document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
-        const list = document.getElementById('list');
-        for (let i = 0; i < 500; i++) {
-          const card = document.createElement('article');
-          card.style.cssText = 'display:block;height:50px;margin:0';
-          list.appendChild(card);
-        }
+        const list = makeList(500, 50);
         const top = list.getBoundingClientRect().top + scrollY;
         scrollTo(0, top + 50 * 321 + 20);   // card 321 (from 0) 20 px above the top
         requestAnimationFrame(() => {
@@ -262,13 +249,7 @@ extension BrowserSuites {
       let session = try await page()
       try await session.executeScript(
         """
-        document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
-        const list = document.getElementById('list');
-        for (let i = 0; i < 100; i++) {
-          const card = document.createElement('article');
-          card.style.cssText = 'display:block;height:100px;margin:0';
-          list.appendChild(card);
-        }
+        const list = makeList(100, 100);
         scrollTo(0, 0);
         new m.motion.Reveal().watch(Array.from(list.children));
         """)
@@ -301,6 +282,18 @@ enum ModulePages {
     import * as motion from './motion.js';
     import * as place from './place.js';
     window.m = { scroll, details, feed, localtime, motion, place };
+    // A list of `count` bare cards `height` px tall, each numbered in data-n.
+    window.makeList = (count, height) => {
+      document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');
+      const list = document.getElementById('list');
+      for (let i = 0; i < count; i++) {
+        const card = document.createElement('article');
+        card.style.cssText = `display:block;height:${height}px;margin:0`;
+        card.dataset.n = String(i);
+        list.appendChild(card);
+      }
+      return list;
+    };
     document.body.dataset.ready = 'yes';
     """
 }

@@ -38,6 +38,13 @@ public struct BrowserSessionOptions: Sendable {
     self.engine = engine
   }
 
+  /// These options changed by `change`: `.init(engine: .firefox).with { $0.reducedMotion = true }`.
+  public func with(_ change: (inout Self) -> Void) -> Self {
+    var options = self
+    change(&options)
+    return options
+  }
+
   /// The switches actually passed to Chromium.
   var chromiumArguments: [String] {
     var all = ["--window-size=\(width),\(height)"] + arguments
