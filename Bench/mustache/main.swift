@@ -79,30 +79,20 @@ final class OwnerObject: MustacheObject {
 
 let objects: MustacheValue = ["repos": .list((0..<20).map { .dynamic(RepositoryObject($0)) })]
 
-/// The same cards as rows that the card template is bound to when the library loads
-/// (`MustacheRows`): fields by number, written in place.
-final class RepositoryRows: MustacheRows {
-  static let names = [
-    "id", "owner.id", "url", "owner.login", "name", "archived", "description", "language", "stars",
-    "hasTopics",
-    "topics",
-  ]
-  static let cardSchema = MustacheSchema("repository", names: names)
+/// Rows whose values are stored by field number (`MustacheRows`): a section over a list field renders
+/// once per element, over any other field once when the value is truthy; a text or a number is
+/// written as it is, a list's element likewise, anything else writes nothing.
+final class ValueRows: MustacheRows {
+  let schema: MustacheSchema
   /// Each row's values by field number.
   let fields: [[MustacheValue]]
 
-  init() {
-    fields = (0..<20).map { i in
-      guard case .object(var fields) = repository(i), case .object(let owner)? = fields["owner"] else {
-        fatalError("the bench's own data")
-      }
-      fields["owner.login"] = owner["login"]
-      fields["owner.id"] = owner["id"]
-      return Self.names.map { fields[$0] ?? .null }
-    }
+  /// `rows` by name, stored by the schema's numbering (`names`); a missing name is null.
+  init(_ name: String, names: [String], rows: [[String: MustacheValue]]) {
+    schema = MustacheSchema(name, names: names)
+    fields = rows.map { row in names.map { row[$0] ?? .null } }
   }
 
-  var schema: MustacheSchema { Self.cardSchema }
   var count: Int { fields.count }
 
   func count(of field: Int, row: Int) -> Int {
@@ -122,132 +112,71 @@ final class RepositoryRows: MustacheRows {
   }
 }
 
-let rows: MustacheValue = ["repos": .rows(RepositoryRows())]
+/// The same cards as rows that the card template is bound to when the library loads: fields by
+/// number, written in place.
+let repositoryRows = ValueRows(
+  "repository",
+  names: [
+    "id", "owner.id", "url", "owner.login", "name", "archived", "description", "language", "stars",
+    "hasTopics", "topics",
+  ],
+  rows: (0..<20).map { i in
+    guard case .object(var fields) = repository(i), case .object(let owner)? = fields["owner"] else {
+      fatalError("the bench's own data")
+    }
+    fields["owner.login"] = owner["login"]
+    fields["owner.id"] = owner["id"]
+    return fields
+  })
+
+let rows: MustacheValue = ["repos": .rows(repositoryRows)]
 
 /// The product's own card (`Templates/partials/card.mustache`, whitespace trimmed as the app loads it)
-/// over rows shaped like the app's: each field a stored value written in place, so that the figure is
-/// mostly the renderer's walk, not the rows' formatting.
-final class AppCardRows: MustacheRows {
-  static let names = [
-    "id", "position", "setsize", "prefetch", "name", "fullName", "htmlURL", "description", "language",
-    "starsText", "stars", "forksText", "issuesText", "license", "archived", "fork", "topics", "updatedISO",
-    "updatedText", "bar.percent", "bar.band", "owner.login", "owner.page", "owner.initials", "owner.avatar",
-    "owner.avatar2x", "stargazers", "forksLabel", "issuesLabel", "languageClass",
-  ]
-  static let cardSchema = MustacheSchema("card", names: names)
+/// over rows with the names it reads (the app's `CardField`), each a stored value written in place,
+/// so that the figure is mostly the renderer's walk, not the rows' formatting.
+let appCardRows = ValueRows(
+  "card",
+  names: [
+    "id", "position", "setsize", "prefetch", "fullName", "htmlURL", "description", "language",
+    "languageClass", "starsText", "stars", "forksLabel", "issuesLabel", "license", "archived", "fork",
+    "template", "topics", "updatedISO", "updatedText", "bar.percent", "bar.band", "owner.login",
+    "owner.page", "owner.initials", "owner.avatar", "owner.avatar2x", "stargazers",
+  ],
+  rows: (0..<20).map { i in
+    let login = "owner-\(i)"
+    let name = "repository-\(i)"
+    let language = ["C#", "Swift", "Python", "Rust", nil][i % 5]
+    let text = { (value: String?) in value.map(MustacheValue.string) ?? .null }
+    return [
+      "id": .int(8_101_320 + i * 7919), "position": .int(21 + i), "setsize": .int(1000),
+      "prefetch": .string(i == 14 ? "true" : "false"), "fullName": .string("\(login)/\(name)"),
+      "htmlURL": .string("https://github.com/\(login)/\(name)"),
+      "description": text(
+        i % 6 == 5 ? nil : "A safe HTTP client for static sites written in C#, number \(i)."),
+      "language": text(language), "languageClass": text(language.map { "lang-\($0.lowercased())" }),
+      "starsText": .string("\(36 - i).\(i % 10)k"), "stars": .int(36_588 - i * 997),
+      "forksLabel": .string("\(i).2k forks"), "issuesLabel": .string("\(250 + i) issues"),
+      "license": text(i % 2 == 0 ? "Apache-2.0" : nil), "archived": .bool(i % 9 == 0),
+      "fork": .bool(i % 11 == 0),
+      "topics": .list(i % 4 == 0 ? ["http", "client", "static-site"].map(MustacheValue.string) : []),
+      "updatedISO": .string("2024-0\(1 + i % 9)-01T00:00:00Z"), "updatedText": .string("\(i + 2) years ago"),
+      "bar.percent": .int(100 - i * 4), "bar.band": .int(1 + i % 5), "owner.login": .string(login),
+      "owner.page": .string("/owners/\(login)"), "owner.initials": .string("O\(i % 10)"),
+      "owner.avatar": .string("/avatars/\(36_554_090 + i)?s=80"),
+      "owner.avatar2x": .string("/avatars/\(36_554_090 + i)?s=160"),
+      "stargazers": .string("/fragments/stars/\(login)/\(name)"),
+    ]
+  })
 
-  struct Card {
-    var id: Int
-    var position: Int
-    var name: String
-    var fullName: String
-    var htmlURL: String
-    var description: String?
-    var language: String?
-    var starsText: String
-    var stars: Int
-    var license: String?
-    var archived: Bool
-    var fork: Bool
-    var topics: [String]
-    var updatedText: String
-    var barPercent: Int
-    var barBand: Int
-    var login: String
-    var page: String
-    var initials: String
-    var ownerID: Int
-    var forksLabel: String
-    var issuesLabel: String
-    var languageClass: String?
-    var stargazers: String
-  }
-
-  let cards: [Card]
-  let trigger = 14
-
-  init() {
-    let languages = ["C#", "Swift", "Python", "Rust", nil]
-    cards = (0..<20).map { i in
-      let login = "owner-\(i)"
-      let name = "repository-\(i)"
-      let language = languages[i % 5]
-      return Card(
-        id: 8_101_320 + i * 7919, position: 21 + i, name: name, fullName: "\(login)/\(name)",
-        htmlURL: "https://github.com/\(login)/\(name)",
-        description: i % 6 == 5 ? nil : "A safe HTTP client for static sites written in C#, number \(i).",
-        language: language, starsText: "\(36 - i).\(i % 10)k", stars: 36_588 - i * 997,
-        license: i % 2 == 0 ? "Apache-2.0" : nil, archived: i % 9 == 0, fork: i % 11 == 0,
-        topics: i % 4 == 0 ? ["http", "client", "static-site"] : [], updatedText: "\(i + 2) years ago",
-        barPercent: 100 - i * 4, barBand: 1 + i % 5, login: login, page: "/owners/\(login)",
-        initials: "O\(i % 10)", ownerID: 36_554_090 + i, forksLabel: "\(i).2k forks",
-        issuesLabel: "\(250 + i) issues", languageClass: language.map { "lang-\($0.lowercased())" },
-        stargazers: "/fragments/stars/\(login)/\(name)")
-    }
-  }
-
-  var schema: MustacheSchema { Self.cardSchema }
-  var count: Int { cards.count }
-
-  func count(of field: Int, row: Int) -> Int {
-    cards.withUnsafeBufferPointer { cards in
-      let card = cards.baseAddress.unsafelyUnwrapped + row
-      switch field {
-      case 3: return row == trigger ? 1 : 0
-      case 7: return card.pointee.description == nil ? 0 : 1
-      case 8, 29: return card.pointee.language == nil ? 0 : 1
-      case 13: return card.pointee.license == nil ? 0 : 1
-      case 14: return card.pointee.archived ? 1 : 0
-      case 15: return card.pointee.fork ? 1 : 0
-      case 16: return card.pointee.topics.count
-      default: return 1
-      }
-    }
-  }
-
-  func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    cards.withUnsafeBufferPointer { cards in
-      let card = cards.baseAddress.unsafelyUnwrapped + row
-      switch field {
-      case 0: output.append(card.pointee.id)
-      case 1: output.append(card.pointee.position)
-      case 2: output.append(1000)
-      case 4: output.append(card.pointee.name)
-      case 5: output.append(card.pointee.fullName)
-      case 6: output.append(card.pointee.htmlURL)
-      case 7: if let text = card.pointee.description { output.append(text) }
-      case 8: if let text = card.pointee.language { output.append(text) }
-      case 9: output.append(card.pointee.starsText)
-      case 10: output.append(card.pointee.stars)
-      case 13: if let text = card.pointee.license { output.append(text) }
-      case 16: output.append(card.pointee.topics[element])
-      case 18: output.append(card.pointee.updatedText)
-      case 19: output.append(card.pointee.barPercent)
-      case 20: output.append(card.pointee.barBand)
-      case 21: output.append(card.pointee.login)
-      case 22: output.append(card.pointee.page)
-      case 23: output.append(card.pointee.initials)
-      case 24, 25:
-        output.append(literal: "/avatars/")
-        output.append(card.pointee.ownerID)
-        output.append(literal: field == 24 ? "?s=80" : "?s=160")
-      case 26: output.append(card.pointee.stargazers)
-      case 27: output.append(card.pointee.forksLabel)
-      case 28: output.append(card.pointee.issuesLabel)
-      case 29: if let text = card.pointee.languageClass { output.append(text) }
-      default: break
-      }
-    }
-  }
-}
-
-let appCards: MustacheValue = ["cards": .rows(AppCardRows())]
+let appCards: MustacheValue = ["cards": .rows(appCardRows)]
 
 /// The same cards with every field written ahead into bytes that live as long as the bench: the rows
 /// copy them out (escaped as the tag says) and do nothing else, so the figure is mostly the renderer's.
 // @unchecked Sendable: the buffers are written in `init`, only read afterwards, and never freed.
 final class PreparedCardRows: MustacheRows, @unchecked Sendable {
-  static let width = AppCardRows.names.count
+  static let width = appCardRows.schema.names.count
+  /// The list field (`topics`), written per element.
+  static let topicsField = appCardRows.schema.names.firstIndex(of: "topics") ?? -1
   /// Field `f` of row `r` at `r * width + f`; the row's topic `element` at `topicStarts[r] + element`.
   let fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>
   let counts: UnsafeBufferPointer<Int>
@@ -255,7 +184,7 @@ final class PreparedCardRows: MustacheRows, @unchecked Sendable {
   let topicStarts: UnsafeBufferPointer<Int>
   let rows: Int
 
-  init(_ source: AppCardRows) {
+  init(_ source: ValueRows) {
     func bytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
       let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, text.utf8.count))
       _ = buffer.initialize(from: text.utf8)
@@ -274,12 +203,17 @@ final class PreparedCardRows: MustacheRows, @unchecked Sendable {
       for field in 0..<Self.width {
         var output = MustacheOutput(capacity: 256)
         output.escapes = false
-        if field != 16 { source.write(field, row: row, element: 0, to: &output) }
+        if field != Self.topicsField { source.write(field, row: row, element: 0, to: &output) }
         fields.append(bytes(String(decoding: output.bytes, as: UTF8.self)))
         counts.append(source.count(of: field, row: row))
       }
       topicStarts.append(topics.count)
-      topics += source.cards[row].topics.map(bytes)
+      for element in 0..<source.count(of: Self.topicsField, row: row) {
+        var output = MustacheOutput(capacity: 64)
+        output.escapes = false
+        source.write(Self.topicsField, row: row, element: element, to: &output)
+        topics.append(bytes(String(decoding: output.bytes, as: UTF8.self)))
+      }
     }
     self.fields = stored(fields)
     self.counts = stored(counts)
@@ -288,17 +222,18 @@ final class PreparedCardRows: MustacheRows, @unchecked Sendable {
     rows = source.count
   }
 
-  var schema: MustacheSchema { AppCardRows.cardSchema }
+  var schema: MustacheSchema { appCardRows.schema }
   var count: Int { rows }
 
   func count(of field: Int, row: Int) -> Int { counts[row * Self.width + field] }
 
   func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    output.append(utf8: field == 16 ? topics[topicStarts[row] + element] : fields[row * Self.width + field])
+    output.append(
+      utf8: field == Self.topicsField ? topics[topicStarts[row] + element] : fields[row * Self.width + field])
   }
 }
 
-let preparedCards: MustacheValue = ["cards": .rows(PreparedCardRows(AppCardRows()))]
+let preparedCards: MustacheValue = ["cards": .rows(PreparedCardRows(appCardRows))]
 
 /// CPU time of this thread: steadier than wall time on a machine shared with other work.
 func now() -> Double {
@@ -332,7 +267,7 @@ func microseconds(_ seconds: Double) -> String {
 do {
   let library = try TemplateLibrary(templates: ["card": card, "page": page])
   let bound = try TemplateLibrary(
-    templates: ["card": card, "page": page], bindings: ["card": RepositoryRows.cardSchema])
+    templates: ["card": card, "page": page], bindings: ["card": repositoryRows.schema])
   var buffer: [UInt8] = []
   try library.render("page", objects, into: &buffer)
   let fromObjects = buffer
@@ -348,7 +283,7 @@ do {
     templates: [
       "partials/card": try TemplateFiles.read("Templates/partials/card.mustache"),
       "page": "{{#cards}}\n{{> partials/card}}\n{{/cards}}\n",
-    ], bindings: ["partials/card": AppCardRows.cardSchema], trimWhitespace: true)
+    ], bindings: ["partials/card": appCardRows.schema], trimWhitespace: true)
   var fromApp: [UInt8] = []
   try app.render("page", appCards, into: &fromApp)
   var fromPrepared: [UInt8] = []

@@ -12,8 +12,7 @@ import Testing
 @Suite("Sign in with GitHub: attacks", .timeLimit(.minutes(3)))
 struct SignInAttackTests {
   @Test func aForgedOrMissingStateIsRefused() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     let authorize = try await h.startLogin(jar)
     let callback = try h.authorizedCallback(authorize, login: "mona")
     let code = try #require(
@@ -41,8 +40,7 @@ struct SignInAttackTests {
   }
 
   @Test func aReplayedCodeIsRefused() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     let authorize = try await h.startLogin(jar)
     let callback = try h.authorizedCallback(authorize, login: "mona")
     let first = try await h.get(callback, jar)
@@ -62,8 +60,7 @@ struct SignInAttackTests {
   }
 
   @Test func cancellingAtGitHubIsAClearPage() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     let authorize = try await h.startLogin(jar, returnTo: "/?q=swift")
     let state = try #require(
       URLEncoding.parseQuery(authorize.split(separator: "?")[1]).first { $0.name == "state" }?.value)
@@ -85,8 +82,7 @@ struct SignInAttackTests {
     (FakeGitHubOAuth.Fault.hostile, 502),
   ])
   func gitHubDownSlowOrHostileIsAClearPageNever500(fault: FakeGitHubOAuth.Fault, status: Int) async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     let authorize = try await h.startLogin(jar)
     let callback = try h.authorizedCallback(authorize, login: "mona")
     h.fake.setTokenEndpointFault(fault)
@@ -115,8 +111,7 @@ struct SignInAttackTests {
   }
 
   @Test func signOutNeedsThisSessionsTokenAndThisSite() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     let csrf = try #require(SignInHarness.csrf(in: h.text(try await h.get("/", jar))))
     let other = CookieJar()
@@ -168,8 +163,7 @@ struct SignInAttackTests {
   }
 
   @Test func aTamperedSessionCookieIsAnonymousAndCleared() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     let good = try #require(jar[h.sessionCookie])
     for bad in [
@@ -188,8 +182,7 @@ struct SignInAttackTests {
   }
 
   @Test func anExpiredSessionEndsWithANotice() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     h.clock.advance(6 * 86_400)
     #expect(h.text(try await h.get("/", jar)).contains("account-login"), "6 idle days: still signed in")
@@ -201,8 +194,7 @@ struct SignInAttackTests {
   }
 
   @Test func theTokenAndSessionIDAreNeverInPagesHeadersOrLogs() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona", returnTo: "/?q=swift")
     let sessionID = try #require(jar[h.sessionCookie])
     _ = try await h.get("/?q=swift", jar)

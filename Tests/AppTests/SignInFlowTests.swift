@@ -11,8 +11,7 @@ import Testing
 @Suite("Sign in with GitHub: the flow, cookies and the reader's token", .timeLimit(.minutes(3)))
 struct SignInFlowTests {
   @Test func signInSearchAsTheReaderAndSignOut() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     // Anonymous: a sign-in link back to this page, and nothing personal about the answer.
     let anonymous = try await h.get("/?q=swift", jar)
     let anonymousPage = h.text(anonymous)
@@ -121,8 +120,7 @@ struct SignInFlowTests {
   }
 
   @Test func aRevokedTokenEndsTheSessionWithANoticeAndLosesNoRows() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     h.fake.revokeAll(of: "mona")
     // Nothing is cached for this query yet, so the reader's call reaches GitHub and meets the 401
@@ -147,8 +145,7 @@ struct SignInFlowTests {
   }
 
   @Test func anUnreachableSessionStoreMeansAnonymousWithANoticeNever500() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     h.store.setAvailable(false)
     let page = try await h.get("/?q=swift", jar)
@@ -186,8 +183,7 @@ struct SignInFlowTests {
   }
 
   @Test func starHistoriesGoOutAsTheReader() async throws {
-    let h = try SignInHarness()
-    let jar = CookieJar()
+    let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     let page = h.text(try await h.get("/?q=stars%3A%3E0&sort=stars", jar))
     let path = try #require(page.firstMatch(of: #/data-stargazers="(/fragments/stars/[^"]+)"/#)).1

@@ -38,8 +38,7 @@ final class CookieJar: Sendable {
 /// leak checks).
 ///
 /// ```swift
-/// let h = try SignInHarness()
-/// let jar = CookieJar()
+/// let (h, jar) = try SignInHarness.withJar()
 /// try await h.signIn(jar, login: "mona")
 /// let page = try await h.get("/?q=swift", jar)
 /// ```
@@ -53,6 +52,9 @@ struct SignInHarness: Sendable {
   let logs: LogLines
   let bodies = LogLines()
   let publicURL: String
+
+  /// A harness with the default settings and one browser's empty cookie jar: how most tests start.
+  static func withJar() throws -> (SignInHarness, CookieJar) { (try SignInHarness(), CookieJar()) }
 
   /// `redisURL` puts sessions in that Redis (shared mode) instead of the test's memory store; `fake`
   /// shares one GitHub between several harnesses (instances).

@@ -89,8 +89,7 @@ extension BrowserSuites {
         """
         const done = arguments[0];
         const list = makeList(200, 100);
-        const top = list.getBoundingClientRect().top + scrollY;
-        scrollTo(0, top + 5030);   // card 50 30 px above the viewport's top
+        scrollListTo(list, 5030);   // card 50 30 px above the viewport's top
         requestAnimationFrame(() => {
           const cards = Array.from(list.children);
           const h = innerHeight;
@@ -205,8 +204,7 @@ extension BrowserSuites {
         """
         const done = arguments[0];
         const list = makeList(500, 50);
-        const top = list.getBoundingClientRect().top + scrollY;
-        scrollTo(0, top + 50 * 321 + 20);   // card 321 (from 0) 20 px above the top
+        scrollListTo(list, 50 * 321 + 20);   // card 321 (from 0) 20 px above the top
         requestAnimationFrame(() => {
           const cards = list.children;
           done([m.place.firstBelow(cards, 0), m.place.firstBelow(cards, 31), m.place.firstBelow(cards, 1e6),
@@ -294,6 +292,8 @@ enum ModulePages {
       }
       return list;
     };
+    // Scrolls the page so that `y` px into `list` is at the viewport's top.
+    window.scrollListTo = (list, y) => scrollTo(0, list.getBoundingClientRect().top + scrollY + y);
     document.body.dataset.ready = 'yes';
     """
 }

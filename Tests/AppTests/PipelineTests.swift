@@ -1,0 +1,54 @@
+import HTTP
+import Synchronization
+import Testing
+
+@testable import App
+@testable import HTTPServer
+
+/// The steps every routed answer goes through (`Pipeline`), around handlers that fail on purpose.
+@Suite("Pipeline: errors as answers, counted, with no secret in the log", .timeLimit(.minutes(1)))
+struct PipelineTests {
+  static let secret = "ghp_PipelineSecret0000000000000000000000"
+
+  /// An error whose description carries what it should not (a token, a control character).
+  struct Leaky: Error, CustomStringConvertible {
+    var description: String { "upstream said Authorization: token \(PipelineTests.secret)\u{1B}[31m" }
+  }
+
+  /// `handler` inside the pipeline; its answer, the log lines and the metrics text.
+  func run(_ handler: @escaping HTTPHandler) async throws -> (HTTPResponse, [String], String) {
+    let lines = Mutex<[String]>([])
+    let log = AccessLog(sink: { line in lines.withLock { $0.append(line) } }, secrets: [Self.secret])
+    let metrics = Metrics()
+    let piped = HTTPMiddlewares.compose(
+      Pipeline.steps(metrics: metrics, accessLog: log, time: .system), handler)
+    var context = RequestContext(requestID: "req-1")
+    context.route = "fragment"
+    let response = try await piped(HTTPRequest(method: .get, target: "/fragments/results?q=x"), context)
+    var text = MetricsText()
+    metrics.render(into: &text)
+    return (response, lines.withLock { $0 }, text.text)
+  }
+
+  @Test func anyOtherErrorIsA500AndItsLogLineHoldsNoSecret() async throws {
+    let (response, lines, metrics) = try await run { _, _ in throw Leaky() }
+    #expect(response.status == .internalServerError)
+    #expect(response.headers["X-Content-Type-Options"] == "nosniff", "the security headers")
+    let line = try #require(lines.first { $0.contains("handler error") }, "\(lines)")
+    #expect(line.hasPrefix("req-1 "), line)
+    #expect(!line.contains(Self.secret), line)
+    #expect(!line.contains("\u{1B}"), "no control character reaches the log: \(line)")
+    #expect(!lines.joined().contains(Self.secret))
+    #expect(metrics.contains(#"route="fragment",status="500""#), metrics)
+  }
+
+  @Test func anHTTPErrorAnswersWithItselfAndIsNotLogged() async throws {
+    let (response, lines, metrics) = try await run { _, _ in
+      throw HTTPError(.badRequest, "q is too long")
+    }
+    #expect(response.status == .badRequest)
+    #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+    #expect(lines.isEmpty, "\(lines)")
+    #expect(metrics.contains(#"route="fragment",status="400""#), metrics)
+  }
+}
