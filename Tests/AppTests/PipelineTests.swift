@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import Synchronization
 import Testing
@@ -35,11 +36,11 @@ struct PipelineTests {
     #expect(response.status == .internalServerError)
     #expect(response.headers["X-Content-Type-Options"] == "nosniff", "the security headers")
     let line = try #require(lines.first { $0.contains("handler error") }, "\(lines)")
-    #expect(line.hasPrefix("req-1 "), line)
-    #expect(!line.contains(Self.secret), line)
+    #expect(line.hasPrefix("req-1 "), "\(line)")
+    #expect(!line.contains(Self.secret), "\(line)")
     #expect(!line.contains("\u{1B}"), "no control character reaches the log: \(line)")
     #expect(!lines.joined().contains(Self.secret))
-    #expect(metrics.contains(#"route="fragment",status="500""#), metrics)
+    #expect(metrics.contains(#"route="fragment",status="500""#), "\(metrics)")
   }
 
   @Test func anHTTPErrorAnswersWithItselfAndIsNotLogged() async throws {
@@ -49,6 +50,6 @@ struct PipelineTests {
     #expect(response.status == .badRequest)
     #expect(response.headers["X-Content-Type-Options"] == "nosniff")
     #expect(lines.isEmpty, "\(lines)")
-    #expect(metrics.contains(#"route="fragment",status="400""#), metrics)
+    #expect(metrics.contains(#"route="fragment",status="400""#), "\(metrics)")
   }
 }
