@@ -34,16 +34,10 @@ public struct PackedRecord: Sendable, Hashable {
   @inlinable public var byteCount: Int { storage.word(Layout.length) }
 
   /// Number `index` (`0..<numberCount`).
-  @inlinable public func number(_ index: Int) -> Int {
-    precondition(index >= 0 && index < numberCount, "no such number")
-    return storage.word(Layout.header + index)
-  }
+  @inlinable public func number(_ index: Int) -> Int { storage.block.number(index) }
 
   /// Whether text `index` is present (`0..<textCount`).
-  @inlinable public func hasText(_ index: Int) -> Bool {
-    precondition(index >= 0 && index < textCount, "no such text")
-    return storage.word(Layout.present) & (1 << index) != 0
-  }
+  @inlinable public func hasText(_ index: Int) -> Bool { storage.block.hasText(index) }
 
   /// Text `index` as a `String`, nil when absent.
   public func string(_ index: Int) -> String? {
@@ -52,8 +46,7 @@ public struct PackedRecord: Sendable, Hashable {
 
   /// `body` with the UTF-8 of text `index`, read in place; nil (and `body` not called) when absent.
   @inlinable public func withUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result? {
-    guard hasText(index) else { return nil }
-    return storage.withSlice(index, body)
+    storage.block.withText(index, body)
   }
 
   /// List element `index` (`0..<listCount`) as a `String`.
@@ -63,8 +56,7 @@ public struct PackedRecord: Sendable, Hashable {
 
   /// `body` with the UTF-8 of list element `index`, read in place.
   @inlinable public func withListUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
-    precondition(index >= 0 && index < listCount, "no such list element")
-    return storage.withSlice(textCount + index, body)
+    storage.block.withListElement(index, body)
   }
 
   /// Records are equal when their blocks hold the same bytes (numbers, presence, texts, list).
@@ -178,5 +170,28 @@ extension PackedRecord {
     let slice = UnsafeBufferPointer(
       start: (base + start).assumingMemoryBound(to: UInt8.self), count: end - start)
     return body(slice.span)
+  }
+
+  /// Number `index`, checked against the block's count.
+  @inlinable func number(_ index: Int) -> Int {
+    precondition(index >= 0 && index < word(Layout.numberCount), "no such number")
+    return word(Layout.header + index)
+  }
+
+  /// Whether text `index` is present, checked against the block's count.
+  @inlinable func hasText(_ index: Int) -> Bool {
+    precondition(index >= 0 && index < word(Layout.textCount), "no such text")
+    return word(Layout.present) & (1 << index) != 0
+  }
+
+  /// `body` with text `index`; nil (and `body` not called) when absent.
+  @inlinable func withText<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result? {
+    hasText(index) ? withSlice(index, body) : nil
+  }
+
+  /// `body` with list element `index`, checked against the block's count.
+  @inlinable func withListElement<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+    precondition(index >= 0 && index < word(Layout.listCount), "no such list element")
+    return withSlice(word(Layout.textCount) + index, body)
   }
 }

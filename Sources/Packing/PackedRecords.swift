@@ -25,21 +25,14 @@ public final class PackedRecords: Sendable {
   @inlinable public var count: Int { blocks.count }
 
   /// Number `index` of record `row`.
-  @inlinable public func number(_ row: Int, _ index: Int) -> Int {
-    let block = blocks[row]
-    precondition(index >= 0 && index < block.word(Layout.numberCount), "no such number")
-    return block.word(Layout.header + index)
-  }
+  @inlinable public func number(_ row: Int, _ index: Int) -> Int { blocks[row].number(index) }
 
   /// `body` with the UTF-8 of text `index` of record `row`, read in place; nil (and `body` not
   /// called) when absent.
   @inlinable public func withUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
     -> Result?
   {
-    let block = blocks[row]
-    precondition(index >= 0 && index < block.word(Layout.textCount), "no such text")
-    guard block.word(Layout.present) & (1 << index) != 0 else { return nil }
-    return block.withSlice(index, body)
+    blocks[row].withText(index, body)
   }
 
   /// Text `index` of record `row` as a `String`, nil when absent.
@@ -54,8 +47,6 @@ public final class PackedRecords: Sendable {
   @inlinable public func withListUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
     -> Result
   {
-    let block = blocks[row]
-    precondition(index >= 0 && index < block.word(Layout.listCount), "no such list element")
-    return block.withSlice(block.word(Layout.textCount) + index, body)
+    blocks[row].withListElement(index, body)
   }
 }
