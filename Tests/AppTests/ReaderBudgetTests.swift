@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import Foundation
 import GitHubDouble
@@ -20,17 +21,26 @@ struct DoubleSignIn: Sendable {
   let double: GitHubDouble
   let app: RepoScrollApp
 
-  init(double: GitHubDouble, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
+  /// The demo OAuth app unless `app` names the demo GitHub App; `time` and `log` as the app's.
+  init(
+    double: GitHubDouble, app kind: DoubleAppKind = .oauthApp, time: TimeSource = .system,
+    configure: (inout AppConfiguration) -> Void = { _ in },
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws {
     self.double = double
     var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
-    configuration.githubClientID = DoubleConfiguration.demoClientID
-    configuration.githubClientSecret = DoubleConfiguration.demoClientSecret
+    let githubApp = kind == .githubApp
+    configuration.githubClientID =
+      githubApp ? DoubleConfiguration.demoAppClientID : DoubleConfiguration.demoClientID
+    configuration.githubClientSecret =
+      githubApp ? DoubleConfiguration.demoAppClientSecret : DoubleConfiguration.demoClientSecret
     configuration.githubWebURL = AppHarness.inProcessBase
     configuration.publicURL = Self.publicURL
     configuration.sessionKey = Array(repeating: 9, count: 32)
     configure(&configuration)
     app = try RepoScrollApp(
-      configuration: configuration, transport: InProcessTransport(handler: double.handler), log: { _ in })
+      configuration: configuration, transport: InProcessTransport(handler: double.handler), time: time,
+      log: log)
   }
 
   /// GET `target` from the app with the jar's cookies, keeping what it sets.
