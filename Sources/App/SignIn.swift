@@ -17,6 +17,8 @@ final class SignIn: Sendable {
   private let origin: Mutex<PublicOrigin>
   /// Where sign-in events go (never with a token or session id).
   private let log: @Sendable (String) -> Void
+  /// Refreshes, revocations and refusals, for `/metrics`.
+  let metrics = SignInMetrics()
 
   /// Whether the public URL was derived from the listen address (then `start` fixes its port).
   let derivedOrigin: Bool
@@ -121,10 +123,12 @@ final class SignIn: Sendable {
   /// Revokes `token` at GitHub in the background; a failure is logged (one line, without the token)
   /// and never shown to the reader.
   func revokeInBackground(_ token: String) {
-    Task { [oauth, log] in
+    Task { [oauth, log, metrics] in
       do throws(OAuthError) {
         try await oauth.revoke(token: token)
+        metrics.revoked(.ok)
       } catch {
+        metrics.revoked(error == .unauthorized ? .refused : .failed)
         log("sign-in: token revocation at GitHub failed: \(error)")
       }
     }
@@ -134,6 +138,14 @@ final class SignIn: Sendable {
 extension SignIn: TokenRefresher {
   /// The refresh at GitHub, for the session book (which calls it once per refresh token).
   func refresh(_ refreshToken: String) async throws(OAuthError) -> OAuthGrant {
-    try await oauth.refresh(refreshToken: refreshToken)
+    do {
+      let grant = try await oauth.refresh(refreshToken: refreshToken)
+      metrics.refreshed(.ok)
+      return grant
+    } catch {
+      metrics.refreshed(error == .badRefreshToken ? .refused : .failed)
+      if error != .badRefreshToken { log("sign-in: token refresh at GitHub failed: \(error)") }
+      throw error
+    }
   }
 }

@@ -102,6 +102,7 @@ struct SignInHandler: Sendable {
     } catch {
       signIn.revokeInBackground(grant.accessToken)
       if error == .full {
+        signIn.metrics.refusedFull()
         accessLog?.note("sign-in: refused, the session store holds its maximum of sessions")
         var response = pages.problem(
           .serviceUnavailable, "Sign-in is full right now",

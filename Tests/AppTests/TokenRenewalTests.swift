@@ -85,6 +85,7 @@ struct TokenRenewalTests {
     #expect(statuses.allSatisfy { $0.0 == 200 && !$0.1 }, "\(statuses)")
     #expect(Self.refreshes(h.double).count == 1)
     #expect(Self.refreshes(h.double).first?.error == nil)
+    #expect(h.app.signIn?.metrics.refreshes(.ok) == 1)
     let upstream = h.double.requestLog().filter {
       [.search, .history].contains($0.endpoint) && $0.status == 200
     }
@@ -120,6 +121,10 @@ struct TokenRenewalTests {
     #expect(HTMLScan.cards(html).count == 20, "the batch came anonymously")
     #expect(fragment.headers.values(for: "Set-Cookie").contains { $0.contains("Max-Age=0") })
     #expect(Self.refreshes(h.double).map(\.error) == ["bad_refresh_token"])
+    #expect(h.app.signIn?.metrics.refreshes(.refused) == 1)
+    let metrics = String(decoding: try await h.get("/metrics", CookieJar()).body, as: UTF8.self)
+    #expect(metrics.contains("reposcroll_token_refreshes_total{outcome=\"refused\"} 1"))
+    #expect(metrics.contains("reposcroll_sign_ins_refused_full_total 0"))
     // Anonymous from then on, without a notice.
     let next = try await h.get("/?q=\(Self.list)", jar)
     #expect(next.status.code == 200 && !Self.text(next).contains("no longer accepts"))
