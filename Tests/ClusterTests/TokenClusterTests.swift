@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A GitHub App reader across 3 instances behind nginx with one Redis, against the standalone
-/// double's App mode: 8 hours on, 20 requests in flight through every instance refresh the token
+X through every instance refresh the token
 /// exactly once and are all served as the reader; a sign-in over a live session leaves one live
 /// token; an expired refresh token ends the session with the notice, never a 500; and no log of the
 /// run (the instances', nginx's in the shipped format, the double's) holds a `code=` or a `state=`.
