@@ -192,18 +192,10 @@ public final class SessionBook: Sendable {
   {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: Self.renewalWaitLimit)
+    var waiter: RenewalWaiter?
     while true {
-      // Made before the read, so a renewal that ends between the read and the wait is not missed.
-      let waiter = await store.renewalWaiter(name)
-      let read: (sealed: [UInt8], record: SessionRecord)
-      switch await current(id, name) {
-      case .failure(let stop): return stop.outcome
-      case .success(let found): read = found
-      }
-      switch need(read.record, refused: refused) {
-      case .none: return .renewed(Session(id: id, record: read.record, csrfKey: key.csrf))
-      case .end: return await endRefused(name, read.record, refused: refused, refresher)
-      case .refresh: break
+      if case .failure(let stop) = await settled(id, name, refused: refused, refresher) {
+        return stop.outcome
       }
       let lock: RenewalLock?
       do {
@@ -211,15 +203,39 @@ public final class SessionBook: Sendable {
       } catch {
         return .unavailable
       }
-      guard let lock else {
-        let left = deadline - clock.now
-        guard left > .zero else { return .unavailable }
-        await waiter.wait(timeout: min(left, Self.renewalPollInterval))
+      if let lock {
+        let outcome = await refreshHolding(lock, id: id, name: name, refused: refused, with: refresher)
+        await store.unlockRenewal(lock)
+        return outcome
+      }
+      let left = deadline - clock.now
+      guard left > .zero else { return .unavailable }
+      guard let waiting = waiter else {
+        // Another holder: listen for its end, then read again before waiting, so that an end between
+        // the first read and the listening is not missed.
+        waiter = await store.renewalWaiter(name)
         continue
       }
-      let outcome = await refreshHolding(lock, id: id, name: name, refused: refused, with: refresher)
-      await store.unlockRenewal(lock)
-      return outcome
+      await waiting.wait(timeout: min(left, Self.renewalPollInterval))
+      waiter = await store.renewalWaiter(name)
+    }
+  }
+
+  /// The record as stored now, when it needs a refresh from this request; else the outcome (its
+  /// token is good, or was renewed meanwhile, or the session is over).
+  private func settled(_ id: SessionID, _ name: String, refused: String?, _ refresher: any TokenRefresher)
+    async -> Result<(sealed: [UInt8], record: SessionRecord), RenewalStop>
+  {
+    switch await current(id, name) {
+    case .failure(let stop): return .failure(stop)
+    case .success(let read):
+      switch need(read.record, refused: refused) {
+      case .none:
+        return .failure(RenewalStop(.renewed(Session(id: id, record: read.record, csrfKey: key.csrf))))
+      case .end:
+        return .failure(RenewalStop(await endRefused(name, read.record, refused: refused, refresher)))
+      case .refresh: return .success(read)
+      }
     }
   }
 
@@ -265,14 +281,9 @@ public final class SessionBook: Sendable {
     _ lock: RenewalLock, id: SessionID, name: String, refused: String?, with refresher: any TokenRefresher
   ) async -> Renewal {
     var read: (sealed: [UInt8], record: SessionRecord)
-    switch await current(id, name) {
+    switch await settled(id, name, refused: refused, refresher) {
     case .failure(let stop): return stop.outcome
     case .success(let found): read = found
-    }
-    switch need(read.record, refused: refused) {
-    case .none: return .renewed(Session(id: id, record: read.record, csrfKey: key.csrf))
-    case .end: return await endRefused(name, read.record, refused: refused, refresher)
-    case .refresh: break
     }
     guard let refreshToken = read.record.expiry?.refreshToken else {
       return await endRefused(name, read.record, refused: refused, refresher)

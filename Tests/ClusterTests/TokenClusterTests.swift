@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// A GitHub App reader across 3 instances behind nginx with one Redis, against the standalone
-X through every instance refresh the token
-/// exactly once and are all served as the reader; a sign-in over a live session leaves one live
+/// double's App mode: in each of three 8-hour periods, 20 requests in flight through every instance
+/// refresh the token exactly once and are all served as the reader; a sign-in over a live session leaves one live
 /// token; an expired refresh token ends the session with the notice, never a 500; and no log of the
 /// run (the instances', nginx's in the shipped format, the double's) holds a `code=` or a `state=`.
 @Suite("GitHub App tokens across instances", .serialized, .timeLimit(.minutes(5)))
