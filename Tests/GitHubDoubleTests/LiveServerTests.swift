@@ -30,7 +30,7 @@ struct LiveServerTests {
         == true)
     let j = try SchemaJSON.parse(r.body)
     #expect(j["items"]?.array?.count == 5)
-    #expect(Fixtures.validator.validate(j, file: "search-repositories-200-response.schema.json").isEmpty)
+    #expect(try Fixtures.validator.validate(j, file: "search-repositories-200-response.schema.json").isEmpty)
     #expect(try SchemaJSON.parse(counters.body)["endpoints"]?["search"]?["calls"]?.int == 1)
   }
 

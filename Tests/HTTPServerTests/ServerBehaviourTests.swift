@@ -206,6 +206,7 @@ func streamingRouter() -> HTTPHandler {
 }
 
 func runCurl(_ arguments: [String]) throws -> String {
+  try TestTier.startingProcess("curl")
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
   process.arguments = ["--max-time", "10"] + arguments
