@@ -39,12 +39,13 @@ struct LiveServerTests {
     let d = Fixtures.small()
     _ = try await d.post("/_double/faults?hang=1&hangLimit=120000")
     let port = try d.start()
-    try await onThread {
+    let c = try await onThread {
       let c = try RawSocketClient(port: port)
       try c.send("GET /search/repositories?q=go HTTP/1.1\r\nHost: x\r\n\r\n")
-      sleepFor(.milliseconds(200))
-      c.close()
+      return c
     }
+    #expect(await eventually { d.counters().inFlight == 1 }, "the request reached the double")
+    c.close()
     // Generous bound: the cancellation normally lands within milliseconds.
     _ = await eventually { d.counters().cancelled > 0 }
     #expect(d.counters().cancelled == 1)
