@@ -25,9 +25,23 @@ public enum TestTier {
   }
 
   /// Call right before starting the child process `name`. In the in-process tier it ends the current
-  /// test as skipped ("skipped: starts NAME (not in-process)"); otherwise it returns.
+  /// test as skipped ("skipped: starts NAME (not in-process)"); otherwise it returns. Off the test's
+  /// task (on a thread of its own) there is no test to skip: it then throws `OffTask`, and the test
+  /// should ask first, on its task.
   public static func startingProcess(_ name: String) throws {
     guard isInProcessOnly else { return }
+    guard Test.current != nil else { throw OffTask(name: name) }
     try Test.cancel("skipped: starts \(name) (not in-process)")
+  }
+
+  /// A process was about to start off the test's task in the in-process tier.
+  public struct OffTask: Error, CustomStringConvertible {
+    /// What would have started.
+    public let name: String
+    /// What happened and what to do.
+    public var description: String {
+      "\(name) would start in the in-process tier, off the test's task: call "
+        + "TestTier.startingProcess(\"\(name)\") in the test itself before going to a thread"
+    }
   }
 }

@@ -133,15 +133,16 @@ def read_events(path, result):
                     place = f"{where.get('fileID', '?')}:{where.get('line', '?')}"
                     issues.setdefault(test, []).append(f"{place}: {text}"[:400])
     listed = set(result.listed)
-    # A suite skipped by a trait reports itself, not its tests.
-    suites_skipped = {test: reason for test, reason in skipped.items() if test not in listed}
+    # A suite skipped by a trait, or cancelled by its fixture, reports itself, not its tests.
+    suites_skipped = {test: reason for test, reason in list(skipped.items()) + list(cancelled.items())
+                      if test not in listed and not test.endswith("#case")}
     for test in result.listed:
         suite_skip = next((reason for suite, reason in suites_skipped.items()
                            if test.startswith(suite + "/") or test.startswith(suite + ".")), None)
         if test in issues:
             result.failed.append(test)
             result.issues[test] = issues[test]
-        elif test in skipped or suite_skip:
+        elif test in skipped or (suite_skip and test not in started):
             result.skipped.append(test)
             result.reasons[test] = skipped.get(test) or suite_skip
         elif test in cancelled:
