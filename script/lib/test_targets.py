@@ -162,6 +162,36 @@ def read_events(path, result):
             result.loose_issues.append((test or "(no test)", messages))
 
 
+def run_process(command, env, log_path, timeout, live, result):
+    """Runs `command` in its own process group, output to `log_path` (and the console when `live`),
+    killed after `timeout` seconds (0: never); sets the result's status, timed_out, wall and cpu."""
+    start = time.monotonic()
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE if live else log, stderr=subprocess.STDOUT,
+                                   env=env, start_new_session=True)
+        timer = None
+        if timeout:
+            def expire():
+                result.timed_out = True
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            timer = threading.Timer(timeout, expire)
+            timer.start()
+        if live:
+            for chunk in iter(lambda: process.stdout.read1(65536), b""):
+                log.write(chunk)
+                sys.stdout.buffer.write(chunk)
+                sys.stdout.flush()
+        _, status, usage = os.wait4(process.pid, 0)
+        if timer:
+            timer.cancel()
+    result.wall = time.monotonic() - start
+    result.cpu = usage.ru_utime + usage.ru_stime
+    result.status = os.waitstatus_to_exitcode(status)
+
+
 def run_target(target, listed, args, logs, live):
     result = Result(target, listed)
     log_path = os.path.join(logs, f"{target}.log")
@@ -173,32 +203,7 @@ def run_target(target, listed, args, logs, live):
         env["REPOSCROLL_TEST_TIER"] = "in-process"
     command = [args.bundle, "--testing-library", "swift-testing", "--filter", f"^{re.escape(target)}\\.",
                "--event-stream-output-path", events, "--event-stream-version", "0"]
-    start = time.monotonic()
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE if live else log, stderr=subprocess.STDOUT,
-                                   env=env, start_new_session=True)
-        timer = None
-        if args.target_timeout:
-            def expire():
-                result.timed_out = True
-                try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            timer = threading.Timer(args.target_timeout, expire)
-            timer.start()
-        if live:
-            for chunk in iter(lambda: process.stdout.read1(65536), b""):
-                log.write(chunk)
-                sys.stdout.buffer.write(chunk)
-                sys.stdout.flush()
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if timer:
-            timer.cancel()
-    result.wall = time.monotonic() - start
-    result.cpu = usage.ru_utime + usage.ru_stime
-    result.status = process.returncode
+    run_process(command, env, log_path, args.target_timeout, live, result)
     read_events(events, result)
     return result
 
@@ -218,32 +223,8 @@ class StepResult:
 
 def run_step(name, command, args, logs, live):
     result = StepResult(name)
-    log_path = os.path.join(logs, f"{name}.log")
-    start = time.monotonic()
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(["bash", "-c", command], stdout=subprocess.PIPE if live else log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-        timer = None
-        if args.target_timeout:
-            def expire():
-                result.timed_out = True
-                try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            timer = threading.Timer(args.target_timeout, expire)
-            timer.start()
-        if live:
-            for chunk in iter(lambda: process.stdout.read1(65536), b""):
-                log.write(chunk)
-                sys.stdout.buffer.write(chunk)
-                sys.stdout.flush()
-        _, status, usage = os.wait4(process.pid, 0)
-        if timer:
-            timer.cancel()
-    result.wall = time.monotonic() - start
-    result.cpu = usage.ru_utime + usage.ru_stime
-    result.status = os.waitstatus_to_exitcode(status)
+    run_process(["bash", "-c", command], dict(os.environ), os.path.join(logs, f"{name}.log"),
+                args.target_timeout, live, result)
     return result
 
 
