@@ -20,7 +20,8 @@ Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR]
   --tier in-process  sets REPOSCROLL_TEST_TIER=in-process: tests that start processes are skipped
   --logs DIR         each item's console output and event stream (default: a temporary folder)
   --timings FILE     JSON of each item's last wall time, read for the order and updated
-  --expect NAME=S    the expected wall time of an item the timings do not know yet (the order only)
+  --expect NAME=S    the expected wall time of an item the timings do not know yet (the order
+                     only; otherwise 30 s)
   --step NAME=CMD    a shell command run as one item of the queue (bash -c, from the package root)
   --all              every test target the bundle lists (the default when no target or step is named)
   --target-timeout   seconds before an item's process group is killed (it then counts as crashed)
@@ -317,9 +318,10 @@ def main():
                 timings = json.load(f)
         except ValueError:
             timings = {}
-    # Longest first, so the last to finish is a short one; an item never timed nor expected goes first.
+    # Longest first, so the last to finish is a short one; an item neither timed nor expected counts
+    # as 30 s (most targets take less).
     items = [t for t in targets if t not in unknown] + list(steps)
-    order = sorted(items, key=lambda t: -timings.get(t, expected.get(t, 1e9)))
+    order = sorted(items, key=lambda t: -timings.get(t, expected.get(t, 30.0)))
     live = args.live and args.jobs == 1
     results = {}
     lock = threading.Lock()
