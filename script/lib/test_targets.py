@@ -14,7 +14,8 @@ that the last to finish is a short one; each prints its summary when it ends, an
 a table of every item's wall and CPU time.
 
 Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR] [--timings FILE]
-                       [--expect NAME=SECONDS]... [--step NAME=COMMAND]... [--target-timeout S]
+                       [--expect NAME=SECONDS]... [--step NAME=COMMAND]... [--alone NAME]...
+                       [--target-timeout S]
                        [--live] [--all] [TARGET...]
   --jobs N           items run at once (default 1)
   --tier in-process  sets REPOSCROLL_TEST_TIER=in-process: tests that start processes are skipped
@@ -23,6 +24,7 @@ Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR]
   --expect NAME=S    the expected wall time of an item the timings do not know yet (the order
                      only; otherwise 30 s)
   --step NAME=CMD    a shell command run as one item of the queue (bash -c, from the package root)
+  --alone NAME       run this item with nothing else running, after the rest (timing-sensitive)
   --all              every test target the bundle lists (the default when no target or step is named)
   --target-timeout   seconds before an item's process group is killed (it then counts as crashed)
   --live             print the console output as it comes (only with --jobs 1)
@@ -290,6 +292,7 @@ def main():
     parser.add_argument("--timings")
     parser.add_argument("--expect", action="append", default=[])
     parser.add_argument("--step", action="append", default=[])
+    parser.add_argument("--alone", action="append", default=[])
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--target-timeout", type=float, default=0)
     parser.add_argument("--live", action="store_true")
@@ -322,6 +325,8 @@ def main():
     # as 30 s (most targets take less).
     items = [t for t in targets if t not in unknown] + list(steps)
     order = sorted(items, key=lambda t: -timings.get(t, expected.get(t, 30.0)))
+    alone = [t for t in order if t in args.alone]
+    order = [t for t in order if t not in alone]
     live = args.live and args.jobs == 1
     results = {}
     lock = threading.Lock()
@@ -361,6 +366,12 @@ def main():
         threads.append(thread)
     for thread in threads:
         thread.join()
+    # The items that must not share the machine, one by one after the rest.
+    for name in alone:
+        slots.acquire()
+        with lock:
+            print(f"-> {name} (alone; load {os.getloadavg()[0]:.2f})", flush=True)
+        job(name)
 
     if args.timings:
         timings.update({t: round(r.wall, 1) for t, r in results.items()})
@@ -383,6 +394,7 @@ def main():
                 reason = "skipped: needs ../shared"
             reasons[reason] = reasons.get(reason, 0) + 1
     print()
+    order += alone
     print("items, in the order they started (wall, cpu, tests passed/failed/skipped):")
     for name in order:
         r = results[name]
