@@ -100,7 +100,7 @@ final class Flag: Sendable {
       // The freed slot is reused once the server has seen the close.
       var status = 0
       for _ in 0..<50 where status != 200 {
-        sleepFor(.milliseconds(100))
+        sleepFor(.milliseconds(100))  // Polls: no event says the server has seen the close.
         let later = try RawSocketClient(port: port)
         status = (try? later.request("GET", "/hello").status) ?? 0
       }
