@@ -69,6 +69,12 @@ let package = Package(
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis"], path: "Bench/redis"),
     .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
+    // The fragment's render path (script/bench-mustache); it reads the app's internals, so it builds
+    // in debug (as `swift build` does) or in release with -enable-testing.
+    .executableTarget(
+      name: "mustache-bench",
+      dependencies: ["App", "GitHub", "GitHubDouble", "HTTP", "HTTPServer", "Mustache", "Paging"],
+      path: "Bench/mustache"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer"], path: "Tests/TestSupport"),

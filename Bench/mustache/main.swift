@@ -1,239 +1,74 @@
-// Compiled together with Sources/Mustache by script/bench-mustache (same module, -O -wmo).
+// The fragment's render path as the product runs it: the app's own templates (loaded as startup
+// loads them), a batch of 20 repositories decoded from the GitHub double's JSON by the app's decoder,
+// and `partials/cards` rendered over the batch's view (`BatchView`, whose cards are a `CardBatch`).
+// Reports CPU µs per render (median of 9 runs). script/bench-mustache builds it in release; the
+// debug build (`swift build`, so CI) compiles it. The app's types are internal, hence the testable
+// imports (script/bench-mustache builds with -enable-testing).
+import Dispatch
+import GitHubDouble
+import HTTP
+import HTTPServer
+import Paging
+import Synchronization
+
+@testable import App
+@testable import GitHub
+@testable import Mustache
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-let card = """
-  <article class="card" id="repo-{{id}}">
-    <img class="avatar" src="/avatars/{{owner.id}}?s=40" alt="" width="40" height="40" loading="lazy">
-    <h2><a href="{{url}}">{{owner.login}}/{{name}}</a>{{#archived}} <span class="tag">archived</span>{{/archived}}</h2>
-    {{#description}}<p class="desc">{{description}}</p>{{/description}}{{^description}}<p class="desc none">No description</p>{{/description}}
-    <ul class="meta">{{#language}}<li class="lang">{{language}}</li>{{/language}}<li class="stars">★ {{stars}}</li></ul>
-    {{#hasTopics}}<ul class="topics">{{#topics}}<li>{{.}}</li>{{/topics}}</ul>{{/hasTopics}}
-  </article>
+/// Cards per batch, as the app's default `--batch-size`.
+let batchSize = 20
+/// A fixed "now" (Unix seconds), so relative times render the same in every run.
+let fixedNow = 1_780_000_000
 
-  """
-let page = "{{#repos}}{{>card}}{{/repos}}"
-
-func repository(_ i: Int) -> MustacheValue {
-  [
-    "id": .int(100_000 + i),
-    "name": .string("repo-\(i) <beta>"),
-    "url": .string("https://github.com/owner\(i)/repo-\(i)?tab=\"readme\"&x='1'"),
-    "owner": ["login": .string("owner-\(i) & co"), "id": .int(5000 + i)],
-    "description": i % 5 == 4
-      ? .null
-      : .string("A <fast> & \"friendly\" library for 'things' number \(i), with more words to fill a line."),
-    "language": i % 3 == 0 ? .null : "Swift",
-    "stars": .int(1234 * i + 7),
-    "archived": .bool(i % 7 == 0),
-    "hasTopics": .bool(i % 4 != 3),
-    "topics": .list(["server", "html & css", "<templates>", "topic-\(i)"].map { .string($0) }),
-  ]
-}
-
-let data: MustacheValue = ["repos": .list((0..<20).map(repository))]
-
-/// The same card as a view model answering lookups itself (`MustacheValue.dynamic`): the values are
-/// made per lookup, as an app's view models do, instead of being stored in a dictionary.
-final class RepositoryObject: MustacheObject {
-  let fields: [String: MustacheValue]
-  let owner: OwnerObject
-
-  init(_ i: Int) {
-    guard case .object(let fields) = repository(i), case .object(let owner)? = fields["owner"] else {
-      fatalError("the bench's own data")
-    }
-    self.fields = fields
-    self.owner = OwnerObject(login: owner["login"] ?? .null, id: 5000 + i)
-  }
-
-  func value(for key: String) -> MustacheValue? {
-    switch key {
-    case "owner": return .dynamic(owner)
-    default: return fields[key]
-    }
-  }
-}
-
-/// A card's owner.
-final class OwnerObject: MustacheObject {
-  let login: MustacheValue
-  let id: Int
-
-  init(login: MustacheValue, id: Int) {
-    self.login = login
-    self.id = id
-  }
-
-  func value(for key: String) -> MustacheValue? {
-    switch key {
-    case "login": return login
-    case "id": return .int(id)
-    default: return nil
-    }
-  }
-}
-
-let objects: MustacheValue = ["repos": .list((0..<20).map { .dynamic(RepositoryObject($0)) })]
-
-/// Rows whose values are stored by field number (`MustacheRows`): a section over a list field renders
-/// once per element, over any other field once when the value is truthy; a text or a number is
-/// written as it is, a list's element likewise, anything else writes nothing.
-final class ValueRows: MustacheRows {
-  let schema: MustacheSchema
-  /// Each row's values by field number.
-  let fields: [[MustacheValue]]
-
-  /// `rows` by name, stored by the schema's numbering (`names`); a missing name is null.
-  init(_ name: String, names: [String], rows: [[String: MustacheValue]]) {
-    schema = MustacheSchema(name, names: names)
-    fields = rows.map { row in names.map { row[$0] ?? .null } }
-  }
-
-  var count: Int { fields.count }
-
-  func count(of field: Int, row: Int) -> Int {
-    switch fields[row][field] {
-    case .list(let items): return items.count
-    case let value: return value.isTruthy ? 1 : 0
-    }
-  }
-
-  func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    switch fields[row][field] {
-    case .string(let text): output.append(text)
-    case .int(let number): output.append(number)
-    case .list(let items): if case .string(let text) = items[element] { output.append(text) }
-    default: break
-    }
-  }
-}
-
-/// The same cards as rows that the card template is bound to when the library loads: fields by
-/// number, written in place.
-let repositoryRows = ValueRows(
-  "repository",
-  names: [
-    "id", "owner.id", "url", "owner.login", "name", "archived", "description", "language", "stars",
-    "hasTopics", "topics",
-  ],
-  rows: (0..<20).map { i in
-    guard case .object(var fields) = repository(i), case .object(let owner)? = fields["owner"] else {
-      fatalError("the bench's own data")
-    }
-    fields["owner.login"] = owner["login"]
-    fields["owner.id"] = owner["id"]
-    return fields
-  })
-
-let rows: MustacheValue = ["repos": .rows(repositoryRows)]
-
-/// The product's own card (`Templates/partials/card.mustache`, whitespace trimmed as the app loads it)
-/// over rows with the names it reads (the app's `CardField`), each a stored value written in place,
-/// so that the figure is mostly the renderer's walk, not the rows' formatting.
-let appCardRows = ValueRows(
-  "card",
-  names: [
-    "id", "position", "setsize", "prefetch", "fullName", "htmlURL", "description", "language",
-    "languageClass", "starsText", "stars", "forksLabel", "issuesLabel", "license", "archived", "fork",
-    "template", "topics", "updatedISO", "updatedText", "bar.percent", "bar.band", "owner.login",
-    "owner.page", "owner.initials", "owner.avatar", "owner.avatar2x", "stargazers",
-  ],
-  rows: (0..<20).map { i in
-    let login = "owner-\(i)"
-    let name = "repository-\(i)"
-    let language = ["C#", "Swift", "Python", "Rust", nil][i % 5]
-    let text = { (value: String?) in value.map(MustacheValue.string) ?? .null }
-    return [
-      "id": .int(8_101_320 + i * 7919), "position": .int(21 + i), "setsize": .int(1000),
-      "prefetch": .string(i == 14 ? "true" : "false"), "fullName": .string("\(login)/\(name)"),
-      "htmlURL": .string("https://github.com/\(login)/\(name)"),
-      "description": text(
-        i % 6 == 5 ? nil : "A safe HTTP client for static sites written in C#, number \(i)."),
-      "language": text(language), "languageClass": text(language.map { "lang-\($0.lowercased())" }),
-      "starsText": .string("\(36 - i).\(i % 10)k"), "stars": .int(36_588 - i * 997),
-      "forksLabel": .string("\(i).2k forks"), "issuesLabel": .string("\(250 + i) issues"),
-      "license": text(i % 2 == 0 ? "Apache-2.0" : nil), "archived": .bool(i % 9 == 0),
-      "fork": .bool(i % 11 == 0),
-      "topics": .list(i % 4 == 0 ? ["http", "client", "static-site"].map(MustacheValue.string) : []),
-      "updatedISO": .string("2024-0\(1 + i % 9)-01T00:00:00Z"), "updatedText": .string("\(i + 2) years ago"),
-      "bar.percent": .int(100 - i * 4), "bar.band": .int(1 + i % 5), "owner.login": .string(login),
-      "owner.page": .string("/owners/\(login)"), "owner.initials": .string("O\(i % 10)"),
-      "owner.avatar": .string("/avatars/\(36_554_090 + i)?s=80"),
-      "owner.avatar2x": .string("/avatars/\(36_554_090 + i)?s=160"),
-      "stargazers": .string("/fragments/stars/\(login)/\(name)"),
-    ]
-  })
-
-let appCards: MustacheValue = ["cards": .rows(appCardRows)]
-
-/// The same cards with every field written ahead into bytes that live as long as the bench: the rows
-/// copy them out (escaped as the tag says) and do nothing else, so the figure is mostly the renderer's.
-// @unchecked Sendable: the buffers are written in `init`, only read afterwards, and never freed.
-final class PreparedCardRows: MustacheRows, @unchecked Sendable {
-  static let width = appCardRows.schema.names.count
-  /// The list field (`topics`), written per element.
-  static let topicsField = appCardRows.schema.names.firstIndex(of: "topics") ?? -1
-  /// Field `f` of row `r` at `r * width + f`; the row's topic `element` at `topicStarts[r] + element`.
-  let fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>
-  let counts: UnsafeBufferPointer<Int>
-  let topics: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>
-  let topicStarts: UnsafeBufferPointer<Int>
-  let rows: Int
-
-  init(_ source: ValueRows) {
-    func bytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
-      let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, text.utf8.count))
-      _ = buffer.initialize(from: text.utf8)
-      return UnsafeBufferPointer(rebasing: buffer[0..<text.utf8.count])
-    }
-    func stored<T>(_ array: [T]) -> UnsafeBufferPointer<T> {
-      let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
-      _ = buffer.initialize(from: array)
-      return UnsafeBufferPointer(rebasing: buffer[0..<array.count])
-    }
-    var fields: [UnsafeBufferPointer<UInt8>] = []
-    var counts: [Int] = []
-    var topics: [UnsafeBufferPointer<UInt8>] = []
-    var topicStarts: [Int] = []
-    for row in 0..<source.count {
-      for field in 0..<Self.width {
-        var output = MustacheOutput(capacity: 256)
-        output.escapes = false
-        if field != Self.topicsField { source.write(field, row: row, element: 0, to: &output) }
-        fields.append(bytes(String(decoding: output.bytes, as: UTF8.self)))
-        counts.append(source.count(of: field, row: row))
-      }
-      topicStarts.append(topics.count)
-      for element in 0..<source.count(of: Self.topicsField, row: row) {
-        var output = MustacheOutput(capacity: 64)
-        output.escapes = false
-        source.write(Self.topicsField, row: row, element: element, to: &output)
-        topics.append(bytes(String(decoding: output.bytes, as: UTF8.self)))
+/// The body of `target` from an in-process GitHub double, waited for on this thread.
+func doubleBody(_ target: String) -> [UInt8] {
+  let double = GitHubDouble(configuration: DoubleConfiguration())
+  let result = Mutex<[UInt8]?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    var bytes: [UInt8] = []
+    if let response = try? await double.handler(
+      HTTPRequest(method: .get, target: target), RequestContext(requestID: "bench"))
+    {
+      switch response.body {
+      case .bytes(let body): bytes = body
+      case .stream(let stream):
+        do { for try await chunk in stream { bytes += chunk } } catch { bytes = [] }
       }
     }
-    self.fields = stored(fields)
-    self.counts = stored(counts)
-    self.topics = stored(topics)
-    self.topicStarts = stored(topicStarts)
-    rows = source.count
+    result.withLock { $0 = bytes }
+    done.signal()
   }
-
-  var schema: MustacheSchema { appCardRows.schema }
-  var count: Int { rows }
-
-  func count(of field: Int, row: Int) -> Int { counts[row * Self.width + field] }
-
-  func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    output.append(
-      utf8: field == Self.topicsField ? topics[topicStarts[row] + element] : fields[row * Self.width + field])
-  }
+  done.wait()
+  return result.withLock { $0 } ?? []
 }
 
-let preparedCards: MustacheValue = ["cards": .rows(PreparedCardRows(appCardRows))]
+/// The second batch of `q=swift` (cards 21 to 40 of 1,000), as the fragment handler builds it.
+func secondBatch() throws -> BatchView {
+  let body = doubleBody("/search/repositories?q=swift&sort=stars&order=desc&per_page=100&page=1")
+  let page = try ResponseDecoding.searchPage(body, headers: [:], page: 1, perPage: 100)
+  guard page.items.count >= 2 * batchSize else {
+    throw BenchError("the double answered \(page.items.count) repositories, not \(2 * batchSize)")
+  }
+  let items = (batchSize..<(2 * batchSize)).map { PositionedItem(position: $0 + 1, item: page.items[$0]) }
+  let largest = page.items.map { $0[.stargazersCount] }.max() ?? 0
+  let batch = ListBatch(
+    cursor: batchSize, items: items, nextCursor: 2 * batchSize, total: 1000, state: .items)
+  return BatchView(
+    batch: batch, kind: .search(SearchQuery(text: "swift", sort: .stars, order: .desc)), batchSize: batchSize,
+    prefetchMargin: 5, largestStars: largest, now: fixedNow)
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
 
 /// CPU time of this thread: steadier than wall time on a machine shared with other work.
 func now() -> Double {
@@ -242,18 +77,12 @@ func now() -> Double {
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Median CPU seconds per render of `value` (9 runs of 5,000 renders).
-func measure(_ library: TemplateLibrary, _ value: MustacheValue, into buffer: inout [UInt8]) throws
-  -> [Double]
-{
-  let iterations = 5_000
+/// CPU seconds per call of `body`, sorted (9 runs of `iterations` calls).
+func measure(iterations: Int, _ body: () throws -> Void) rethrows -> [Double] {
   var samples: [Double] = []
   for _ in 0..<9 {
     let start = now()
-    for _ in 0..<iterations {
-      buffer.removeAll(keepingCapacity: true)
-      try library.render("page", value, into: &buffer)
-    }
+    for _ in 0..<iterations { try body() }
     samples.append((now() - start) / Double(iterations))
   }
   return samples.sorted()
@@ -264,49 +93,54 @@ func microseconds(_ seconds: Double) -> String {
   return "\(tenths / 10).\(tenths % 10)"
 }
 
-do {
-  let library = try TemplateLibrary(templates: ["card": card, "page": page])
-  let bound = try TemplateLibrary(
-    templates: ["card": card, "page": page], bindings: ["card": repositoryRows.schema])
-  var buffer: [UInt8] = []
-  try library.render("page", objects, into: &buffer)
-  let fromObjects = buffer
-  buffer.removeAll()
-  try library.render("page", data, into: &buffer)
-  guard fromObjects == buffer else { fatalError("objects and dictionaries render differently") }
-  var fromRows: [UInt8] = []
-  try bound.render("page", rows, into: &fromRows)
-  guard fromRows == buffer else { fatalError("rows and dictionaries render differently") }
-  let bytesPerRender = buffer.count
-  print("mustache bench: 20 cards, \(bytesPerRender) bytes per render (\(bytesPerRender / 20) per card)")
-  let app = try TemplateLibrary(
+func run() throws {
+  let library = try Routes.loadTemplates(directory: "Templates")
+  let cardsOnly = try TemplateLibrary(
     templates: [
       "partials/card": try TemplateFiles.read("Templates/partials/card.mustache"),
       "page": "{{#cards}}\n{{> partials/card}}\n{{/cards}}\n",
-    ], bindings: ["partials/card": appCardRows.schema], trimWhitespace: true)
-  var fromApp: [UInt8] = []
-  try app.render("page", appCards, into: &fromApp)
-  var fromPrepared: [UInt8] = []
-  try app.render("page", preparedCards, into: &fromPrepared)
-  guard fromPrepared == fromApp else { fatalError("prepared and app rows render differently") }
-  print("app card bench: 20 cards, \(fromApp.count) bytes per render (\(fromApp.count / 20) per card)")
-  let cases: [(String, MustacheValue, TemplateLibrary)] = [
-    ("dictionaries", data, library), ("objects", objects, library), ("rows, bound at load", rows, bound),
-    ("app cards, rows", appCards, app), ("app cards, prepared rows", preparedCards, app),
+    ], bindings: ["partials/card": CardField.schema], trimWhitespace: true)
+  let view = try secondBatch()
+  let cards = view.cards
+  var buffer: [UInt8] = []
+  try library.render("partials/cards", view.mustacheValue, into: &buffer)
+  let fragment = buffer
+  let cardCount = String(decoding: fragment, as: UTF8.self).split(separator: "data-repo-id=").count - 1
+  guard cardCount == batchSize else {
+    throw BenchError("the fragment holds \(cardCount) cards, not \(batchSize)")
+  }
+  print(
+    "mustache bench: the fragment of cards 21-40 of q=swift: \(fragment.count) bytes "
+      + "(\(fragment.count / batchSize) per card)")
+  let cases: [(String, () throws -> Void)] = [
+    (
+      "fragment (partials/cards over BatchView, CardBatch built per render)",
+      {
+        buffer.removeAll(keepingCapacity: true)
+        try library.render("partials/cards", view.mustacheValue, into: &buffer)
+      }
+    ),
+    (
+      "cards only (partials/card over one CardBatch)",
+      {
+        buffer.removeAll(keepingCapacity: true)
+        try cardsOnly.render("page", MustacheValue.object(["cards": .rows(cards)]), into: &buffer)
+      }
+    ),
   ]
-  // `--app`: only the app's card (for profiling the bound path alone).
-  for (label, value, templates) in CommandLine.arguments.contains("--app") ? Array(cases[3...]) : cases {
-    let samples = try measure(templates, value, into: &buffer)
+  for (label, body) in cases {
+    let samples = try measure(iterations: 2_000, body)
     let median = samples[samples.count / 2]
     print("\(label): runs (CPU µs/render):", samples.map(microseconds).joined(separator: " "))
     print(
       "\(label): median \(microseconds(median)) µs CPU per render, \(Int((1 / median).rounded())) renders/s per core"
     )
   }
-  if CommandLine.arguments.contains("--print") {
-    print(String(decoding: buffer, as: UTF8.self))
-    print(String(decoding: fromApp, as: UTF8.self))
-  }
+  if CommandLine.arguments.contains("--print") { print(String(decoding: fragment, as: UTF8.self)) }
+}
+
+do {
+  try run()
 } catch {
   print("bench failed: \(error)")
   exit(1)

@@ -16,8 +16,7 @@ let now = 1_754_784_000.0
 
 /// libFuzzer entry: the whole input is a `Link` value; its lines are also header fields (`name: value`,
 /// or a bare value given to the next rate-limit field) for `RateLimitHeaders.parse`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func gitHubHeadersFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

@@ -11,8 +11,7 @@ let searchHeaders: HTTPHeaders = [
 
 /// libFuzzer entry: the bytes go to every decoder; each either returns a model that keeps its
 /// invariants or throws `GitHubError.decoding`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func gitHubJSONFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let body = Array(UnsafeBufferPointer(start: data, count: size))

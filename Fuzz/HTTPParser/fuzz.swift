@@ -94,8 +94,7 @@ func isTokenChar(_ c: UInt8) -> Bool {
 /// libFuzzer entry: the bytes are parsed in one feed, in two feeds split at an input-derived point and
 /// (short inputs) byte by byte, with small and default limits; all must give the same requests and the
 /// same final answer.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func httpParserFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data, size > 0 else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))

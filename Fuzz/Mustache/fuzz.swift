@@ -1,4 +1,6 @@
-// Compiled together with Sources/Mustache (same module) by script/fuzz.
+// The Mustache target's parser and renderer (internal, hence the testable import) on arbitrary
+// templates.
+@testable import Mustache
 
 /// Data with every value kind, so fuzzed templates reach every render path.
 let fuzzData: MustacheValue = [
@@ -15,8 +17,7 @@ let fuzzNames = ["main", "a", "b", "c"]
 
 /// libFuzzer entry: the input is parsed as one template and rendered; if it has NUL bytes, its parts
 /// become a library (main, a, b, c) and every template in it is rendered.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func mustacheFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data, size > 0 else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

@@ -1,4 +1,6 @@
-// The Redis target's incremental reply parser, driven the way a connection drives it.
+// The Redis target's incremental reply parser, driven the way a connection drives it (internal,
+// hence the testable import).
+@testable import Redis
 
 /// Small limits, so short inputs reach every limit check.
 let smallLimits = RESPParserLimits(
@@ -81,8 +83,7 @@ func encode(_ value: RESPValue, into out: inout [UInt8]) {
 
 /// libFuzzer entry: the bytes are parsed in one feed, in two feeds split at an input-derived point, and
 /// byte by byte, with small and default limits; all must agree, and the replies re-encode to themselves.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func redisReplyFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data, size > 0 else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -80,8 +80,7 @@ func check(_ answer: (Int, [UInt8]), _ what: String) -> Int {
 }
 
 /// libFuzzer entry.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func renderPathFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let input = Array(UnsafeBufferPointer(start: data, count: size))

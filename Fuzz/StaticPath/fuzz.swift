@@ -10,8 +10,7 @@ let files: StaticFiles = {
 /// libFuzzer entry: the input is a raw (still percent-encoded) request path, tried with and without a
 /// URL prefix. An accepted path must be exactly what a byte-wise reading of the rules gives, so it
 /// stays under the root: relative, no `..` or `.` segment, no NUL or backslash, no decoded slash.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func staticPathFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   guard let data else { return 0 }
   // libFuzzer guarantees `size` readable bytes at `data` for the duration of this call.
   let raw = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

@@ -66,7 +66,7 @@ public struct AppConfiguration: Sendable {
   /// Milliseconds a Redis command may take before the instance falls back to its local state.
   public var redisTimeoutMS = 50
 
-  // MARK: Sign in with GitHub (issue 18; see SignInSettings.swift)
+  // MARK: Sign in with GitHub (see SignInSettings.swift)
   /// The OAuth app's client id; nil turns sign-in off (no button, nothing else changes).
   public var githubClientID: String?
   /// The OAuth app's client secret, from `GITHUB_CLIENT_SECRET` or `--github-client-secret-file` only.
@@ -249,7 +249,7 @@ public struct AppConfiguration: Sendable {
     .int(
       "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
       help: "Redis command timeout before falling back to local state (50)", in: 1...10_000, \.redisTimeoutMS),
-    // MARK: Sign in with GitHub (issue 18)
+    // MARK: Sign in with GitHub
     Option(
       "--github-client-id", env: "GITHUB_CLIENT_ID", value: "ID",
       help: "OAuth app client id; turns on Sign in with GitHub (off)"

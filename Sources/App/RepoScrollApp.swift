@@ -42,6 +42,8 @@ public final class RepoScrollApp: Sendable {
   private let sessionStoreToClose: RedisSessionStore?
   /// The whole app as one handler (for in-process tests); the server runs the same one.
   let handler: HTTPHandler
+  /// The route table the handler was made from (`routeListing`).
+  let routes: Routes
 
   /// The GitHub client all routes share (its cache and rate-limit state live as long as the app).
   let client: GitHubClient
@@ -174,7 +176,6 @@ public final class RepoScrollApp: Sendable {
     draining = parts.draining
     readAhead = parts.readAhead
     warming = parts.warming
-    let routes: Routes
     do throws(TemplateRef.Missing) {
       routes = try parts.routes(
         templates: templates, assets: assets, staticFiles: staticFiles, modules: modules)

@@ -1,3 +1,4 @@
+import HTTP
 import HTTPServer
 import Mustache
 
@@ -82,4 +83,14 @@ struct Routes: Sendable {
   private static let pageNames = MustacheSchema(
     "the page view", names: PageView.templateNames + BatchView.templateNames + AccountView.templateNames)
   private static let starsNames = MustacheSchema("the stars view", names: StarsView.templateNames)
+}
+
+extension RepoScrollApp {
+  /// The routes this app serves, one a line: method, path pattern (`{name}` marks a parameter) and
+  /// the name that labels it in `/metrics`, in the order they are matched; the static files first.
+  /// `repo-scroll --list-routes` prints them; `script/redbot` lints every one.
+  public var routeListing: [String] {
+    ["GET /static/{file} static"]
+      + routes.router.registrations.map { "\($0.method.rawValue) \($0.pattern) \($0.name)" }
+  }
 }

@@ -70,6 +70,30 @@ public struct Router: Sendable {
   /// An empty router (everything is 404 until routes are added).
   public init() {}
 
+  /// One route as it was added: its method, its pattern (`{name}` marks a parameter) and its name.
+  public struct Registration: Sendable, Equatable {
+    /// The method it answers (a GET route answers HEAD too).
+    public let method: HTTPMethod
+    /// The path pattern, as given to `get`, `post` or `delete`.
+    public let pattern: String
+    /// The name it is counted under.
+    public let name: String
+  }
+
+  /// The routes added so far, in the order they are matched (read-only: for listings of the routes,
+  /// such as `repo-scroll --list-routes`).
+  public var registrations: [Registration] {
+    routes.map { route in
+      let parts = route.segments.map { segment -> String in
+        switch segment {
+        case .literal(let text): return String(text)
+        case .parameter(let name): return "{\(name)}"
+        }
+      }
+      return Registration(method: route.method, pattern: parts.joined(separator: "/"), name: route.name)
+    }
+  }
+
   /// Adds a GET route (HEAD is served by it too), named `name` (the pattern when nil).
   public mutating func get(_ pattern: String, name: String? = nil, _ handler: @escaping HTTPHandler) {
     add(.get, pattern, name, handler)

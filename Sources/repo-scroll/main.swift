@@ -18,12 +18,18 @@ func fail(_ message: String) -> Never {
 signal(SIGPIPE, SIG_IGN)
 
 var configuration = AppConfiguration()
+/// `--list-routes`: print the route table of the app these flags configure, then exit (read by
+/// `script/redbot`). Taken here, by the executable, since it configures nothing.
+let listRoutesHelp = "  --list-routes               print the routes (method, path, metrics name), then exit"
+let listRoutes = CommandLine.arguments.dropFirst().contains("--list-routes")
 do {
-  let arguments = Array(CommandLine.arguments.dropFirst())
+  let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--list-routes" }
   if case .help(let text) = try configuration.parse(
     arguments: arguments, environment: ProcessInfo.processInfo.environment)
   {
-    print(text)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let at = lines.firstIndex { $0.hasPrefix("  --version") } ?? lines.endIndex
+    print((lines[..<at] + [Substring(listRoutesHelp)] + lines[at...]).joined(separator: "\n"))
     exit(0)
   }
   if configuration.showVersion {
@@ -98,6 +104,11 @@ do {
   app = try RepoScrollApp(configuration: configuration, sharedStore: sharedStore, time: time)
 } catch {
   fail("\(error)")
+}
+
+if listRoutes {
+  for line in app.routeListing { print(line) }
+  exit(0)
 }
 
 do {

@@ -53,11 +53,27 @@ extension BrowserSuites {
       }
     }
 
-    /// Lets lazy images, star histories and any payload get their chance to run.
+    /// Waits until the page has settled, by its own signals: loaded, the feed not busy
+    /// (`aria-busy`), no avatar or star history loading (`data-state`), every image finished (loaded
+    /// or failed, so an `onerror` payload has had its event), and all of that still true after two
+    /// frames and a task: the loads those frames start have started, and the events queued by what
+    /// finished (an error handler, a CSP violation report) have run.
     private func settle(_ session: BrowserSession) async throws {
       try await session.waitForScript("document.readyState === 'complete'", timeout: .seconds(15))
-      try await Task.sleep(for: .milliseconds(1200))
+      try await waitUntil("the page settled", timeout: .seconds(20)) {
+        try await session.executeAsyncScript(Self.settled).bool == true
+      }
     }
+
+    /// Answers whether the page is idle by its own signals, twice, two frames and a task apart.
+    static let settled = """
+      const done = arguments[arguments.length - 1];
+      const idle = () => document.readyState === 'complete'
+        && !document.querySelector('[aria-busy="true"], [data-state="loading"]')
+        && Array.from(document.images).every((image) => image.complete || image.loading === 'lazy');
+      if (!idle()) { done(false); return; }
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done(idle()), 0)));
+      """
 
     private func expectClean(_ findings: XSSFindings, _ where_: String) {
       #expect(findings.flagWrites.isEmpty, "window.__xss was set on \(where_): \(findings.flagWrites)")
@@ -180,16 +196,18 @@ extension BrowserSuites {
             "/fragments/results?q=" + Self.encode("<img src=x onerror=window.__xss=1> xss") + "&after=0"
           try await session.navigate(to: p.baseURL + "/?q=xss")
           try await settle(session)
-          try await session.executeAsyncScript(
+          let appended = try await session.executeAsyncScript(
             """
             const done = arguments[arguments.length - 1];
             fetch(arguments[0]).then((r) => r.text()).then((html) => {
               const t = document.createElement('template');
               t.innerHTML = html;
               document.querySelector('[role=feed]').append(t.content);
-              setTimeout(() => done(true), 1000);
+              done(true);
             }, () => done(false));
             """, args: [.string(fragment)])
+          #expect(appended.bool == true, "the fragment was fetched and appended")
+          try await settle(session)
           expectClean(try await XSSProbe.findings(session), fragment)
         }
       }

@@ -30,7 +30,7 @@ struct LiveServerTests {
         == true)
     let j = try SchemaJSON.parse(r.body)
     #expect(j["items"]?.array?.count == 5)
-    #expect(Fixtures.validator.validate(j, file: "search-repositories-200-response.schema.json").isEmpty)
+    #expect(try Fixtures.validator.validate(j, file: "search-repositories-200-response.schema.json").isEmpty)
     #expect(try SchemaJSON.parse(counters.body)["endpoints"]?["search"]?["calls"]?.int == 1)
   }
 
@@ -39,12 +39,13 @@ struct LiveServerTests {
     let d = Fixtures.small()
     _ = try await d.post("/_double/faults?hang=1&hangLimit=120000")
     let port = try d.start()
-    try await onThread {
+    let c = try await onThread {
       let c = try RawSocketClient(port: port)
       try c.send("GET /search/repositories?q=go HTTP/1.1\r\nHost: x\r\n\r\n")
-      sleepFor(.milliseconds(200))
-      c.close()
+      return c
     }
+    #expect(await eventually { d.counters().inFlight == 1 }, "the request reached the double")
+    c.close()
     // Generous bound: the cancellation normally lands within milliseconds.
     _ = await eventually { d.counters().cancelled > 0 }
     #expect(d.counters().cancelled == 1)

@@ -6,7 +6,9 @@ import Testing
 @Suite("OpenAPI conformance", .timeLimit(.minutes(3)))
 struct SchemaConformanceTests {
   let double = Fixtures.shared
-  let v = Fixtures.validator
+  let v: JSONSchemaValidator
+
+  init() throws { v = try Fixtures.validator }
 
   @Test(
     "search responses validate against GitHub's 200 schema",
@@ -124,11 +126,11 @@ struct RecordedResponseTests {
       "079-get-search-repositories.json",
     ])
   func recorded(file: String) throws {
-    let path = Fixtures.sharedDirectory() + "/github-recordings/normalized/" + file
+    let path = try SharedData.path("github-recordings/normalized/" + file)
     let recording = try JSONSchemaValidator.loadJSON(path: path)
     let body = try #require(recording["response"]?["body_json"])
     #expect((body["items"]?.array?.count ?? 0) > 0)
-    let errors = Fixtures.validator.validate(body, file: "search-repositories-200-response.schema.json")
+    let errors = try Fixtures.validator.validate(body, file: "search-repositories-200-response.schema.json")
     #expect(errors.isEmpty, "\(errors.prefix(5))")
   }
 }

@@ -49,7 +49,7 @@ func openServerSockets(port: Int) throws -> Int {
       keep.close()
       var open = -1
       for _ in 0..<50 {
-        sleepFor(.milliseconds(100))
+        sleepFor(.milliseconds(100))  // Polls: the kernel's descriptor table has no event to await.
         open = try openServerSockets(port: port)
         if open == 0 { break }
       }

@@ -171,7 +171,7 @@ func fileDescriptors(under folder: String) throws -> Int {
       // The server notices the closes asynchronously; its descriptors must all be gone soon after.
       var open = try socketDescriptors(port: port)
       for _ in 0..<100 where open != baseline {
-        sleepFor(.milliseconds(50))
+        sleepFor(.milliseconds(50))  // Polls: the kernel's descriptor table has no event to await.
         open = try socketDescriptors(port: port)
       }
       if open != baseline { problems.append("socket descriptors: \(baseline) before, \(open) after") }

@@ -1,17 +1,40 @@
+import Dispatch
 import HTTP
 import HTTPServer
 import Synchronization
 import TestSupport
 import Testing
 
-/// A flag that handler tasks set and tests poll.
+/// A flag that handler tasks set and tests wait for.
 final class Flag: Sendable {
   private let value = Mutex(false)
-  func set() { value.withLock { $0 = true } }
+  /// Signalled once, when the flag is first set.
+  private let raised = DispatchSemaphore(value: 0)
+  func set() {
+    if value.withLock({ old in
+      defer { old = true }; return !old
+    }) {
+      raised.signal()
+    }
+  }
   var isSet: Bool { value.withLock { $0 } }
 
   /// Polls until set or `timeout` passes.
   func wait(timeout: Duration) async -> Bool { await eventually(within: timeout) { isSet } }
+
+  /// Blocks this thread until the flag is set (true) or `timeout` passes (false): for the blocking
+  /// bodies of `withServer`.
+  func waitBlocking(timeout: Duration) -> Bool {
+    guard
+      raised.wait(
+        timeout: .now()
+          + .nanoseconds(
+            Int(timeout.components.seconds) * 1_000_000_000
+              + Int(timeout.components.attoseconds / 1_000_000_000))) == .success
+    else { return isSet }
+    raised.signal()  // later waits return at once
+    return true
+  }
 
   /// A server handler whose one route, `path`, never answers: it sets `started`, waits until its task
   /// is cancelled, then sets `cancelled` and rethrows.
@@ -77,7 +100,7 @@ final class Flag: Sendable {
       // The freed slot is reused once the server has seen the close.
       var status = 0
       for _ in 0..<50 where status != 200 {
-        sleepFor(.milliseconds(100))
+        sleepFor(.milliseconds(100))  // Polls: no event says the server has seen the close.
         let later = try RawSocketClient(port: port)
         status = (try? later.request("GET", "/hello").status) ?? 0
       }
@@ -90,13 +113,12 @@ final class Flag: Sendable {
       let client = try RawSocketClient(port: port)
       // Trickling does not reset the deadline: it covers the whole head.
       try client.trickle("GET /hello HTTP/1.1\r\nHo", pieceSize: 4, pause: .milliseconds(60))
-      sleepFor(.milliseconds(500))
+      // The read waits for the server's answer, which the header timeout sends.
       let response = try client.readResponse()
       #expect(response.status == 408)
       #expect(client.closesConnection())
       // A silent new connection is closed too.
       let silent = try RawSocketClient(port: port)
-      sleepFor(.milliseconds(600))
       let bytes = try silent.readUntilClose()
       #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
     }
@@ -117,7 +139,7 @@ final class Flag: Sendable {
       // Activity before the deadline keeps the connection (together longer than one idle period).
       let busy = try RawSocketClient(port: port)
       for _ in 0..<8 {
-        sleepFor(.milliseconds(100))
+        sleepFor(.milliseconds(100))  // Real time: requests spread over more than one idle period.
         #expect(try busy.request("GET", "/hello").status == 200)
       }
     }
@@ -129,7 +151,8 @@ final class Flag: Sendable {
     try await withServer({ $0.writeTimeout = .milliseconds(300) }, handler: router.handler) { port in
       let client = try RawSocketClient(port: port, timeout: .seconds(5))
       try client.send("GET /huge HTTP/1.1\r\nHost: a\r\n\r\n")
-      sleepFor(.milliseconds(1200))  // read nothing while the server's buffers fill
+      // Real time: read nothing for longer than the write timeout, while the server's buffers fill.
+      sleepFor(.milliseconds(1200))
       let received = try client.readUntilClose()
       #expect(received.count < 16 << 20)
     }
@@ -140,11 +163,9 @@ final class Flag: Sendable {
     try await withServer(handler: handler) { port in
       let client = try RawSocketClient(port: port)
       try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-      for _ in 0..<200 where !started.isSet { sleepFor(.milliseconds(10)) }
+      #expect(started.waitBlocking(timeout: .seconds(10)), "the handler started")
       client.close()
-      for _ in 0..<300 where !cancelled.isSet { sleepFor(.milliseconds(10)) }
-      #expect(started.isSet)
-      #expect(cancelled.isSet)
+      #expect(cancelled.waitBlocking(timeout: .seconds(10)), "the handler was cancelled")
     }
   }
 

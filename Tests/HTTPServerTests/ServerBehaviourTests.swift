@@ -191,6 +191,7 @@ func streamingRouter() -> HTTPHandler {
   }
 
   @Test func curlCommandLineInterop() async throws {
+    try TestTier.startingProcess("curl")  // here, on the test's task: runCurl runs on the server's thread
     try await withServer(handler: streamingRouter()) { port in
       let base = "http://127.0.0.1:\(port)"
       let output = try runCurl(["-s", "-i", "\(base)/hello", "\(base)/stream", "-d", "x=1"])
@@ -206,6 +207,7 @@ func streamingRouter() -> HTTPHandler {
 }
 
 func runCurl(_ arguments: [String]) throws -> String {
+  try TestTier.startingProcess("curl")
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
   process.arguments = ["--max-time", "10"] + arguments

@@ -69,7 +69,7 @@ struct TrickleReport: Sendable {
     let start = ContinuousClock.now
     while ContinuousClock.now - start < .seconds(10) && !connections.allSatisfy(\.isClosed) {
       for connection in connections { connection.step() }
-      sleepFor(.milliseconds(200))
+      sleepFor(.milliseconds(200))  // Real time: one byte per connection every 200 ms, as a slowloris.
     }
     var report = TrickleReport()
     var delays: [Duration] = []
@@ -115,7 +115,7 @@ struct TrickleReport: Sendable {
         failures.append("round \(round): \(error)")
         keeper = try? RawSocketClient(port: port)
       }
-      sleepFor(.milliseconds(20))
+      sleepFor(.milliseconds(20))  // Real time: a steady reader, one request every 20 ms.
     }
     return (successes, failures)
   }

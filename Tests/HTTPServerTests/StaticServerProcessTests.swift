@@ -10,6 +10,7 @@ import Testing
 
   @Test func servesFilesAndExitsZeroOnSIGTERM() async throws {
     let fixture = try StaticFixture()
+    try TestTier.startingProcess("static-server")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try Self.binary())
     process.arguments = ["--root", fixture.root, "--port", "0"]

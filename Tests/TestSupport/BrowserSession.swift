@@ -154,7 +154,7 @@ public final class BrowserSession: Sendable {
         throw WebDriverError.timeout(
           "\(driver.name) not ready within \(timeout) (last: \(last))\n\(driver.transcript)")
       }
-      try await Task.sleep(for: .milliseconds(50))
+      try await Task.sleep(for: .milliseconds(50))  // Polls: the driver answers /status when ready.
     }
   }
 

@@ -37,7 +37,8 @@ public final class ProcessRunner: Sendable {
   private let outputDirectory: String
   private let status = Mutex<ExitStatus?>(nil)
 
-  /// Spawns `executable` (a path, or a bare name looked up in PATH) with `arguments`.
+  /// Spawns `executable` (a path, or a bare name looked up in PATH) with `arguments`. In the
+  /// in-process tier (`script/test --quick`) the current test is skipped instead (`TestTier`).
   /// `environment` entries are added to (and override) the test process's environment.
   /// `lineBuffered` runs the child under `stdbuf -oL -eL`, because C stdio (and Swift's `print`) fully
   /// buffers output to a file, which would hide a "listening on" line until the child exits.
@@ -47,6 +48,7 @@ public final class ProcessRunner: Sendable {
   ) throws {
     let path = try Self.resolveExecutable(executable)
     let label = name ?? (path as NSString).lastPathComponent
+    try TestTier.startingProcess(label)
     let directory = NSTemporaryDirectory() + "processrunner-\(label)-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var merged = ProcessInfo.processInfo.environment

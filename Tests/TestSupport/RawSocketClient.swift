@@ -99,7 +99,7 @@ public final class RawSocketClient: @unchecked Sendable {
     while i < bytes.count {
       try send(Array(bytes[i..<min(i + pieceSize, bytes.count)]))
       i += pieceSize
-      sleepFor(pause)
+      sleepFor(pause)  // Real time: the trickle's pace is the point.
     }
   }
 

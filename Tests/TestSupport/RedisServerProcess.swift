@@ -24,6 +24,8 @@ public final class RedisServerProcess: Sendable {
 
   /// Starts a server (with `--requirepass` when `password` is given) and waits until it accepts connections.
   public init(password: String? = nil, extraArguments: [String] = []) async throws {
+    // Asked before the retries below, which would otherwise take the skip for a failed start.
+    try TestTier.startingProcess("redis-server")
     self.password = password
     directory = NSTemporaryDirectory() + "redis-test-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

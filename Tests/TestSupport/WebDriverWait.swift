@@ -17,7 +17,7 @@ public func waitForValue<T>(
       let suffix = lastError.map { " (last error: \($0))" } ?? ""
       throw WebDriverError.timeout("\(description) within \(timeout)\(suffix)")
     }
-    // The one polling loop of the tests (`eventually` and `waitUntil` use it); cancellable.
+    // Polls: the one polling loop of the tests (`eventually` and `waitUntil` use it); cancellable.
     try await Task.sleep(for: poll)
   }
 }
