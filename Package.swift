@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium) are linked.
+// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium,
+// OpenSSL) are linked.
 
 // The domain code App runs per card and per batch is compiled in release with cross-module
 // optimisation: its bodies go into the module, so App specialises and inlines them, and the sources
@@ -33,6 +34,7 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
     // MARK: Libraries
     .target(name: "Clocks"),
@@ -52,7 +54,8 @@ let package = Package(
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
       name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
-    .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP"]),
+    .target(name: "TLS", dependencies: ["COpenSSL"]),
+    .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP", "TLS"]),
     .target(name: "Sessions", dependencies: ["GitHub", "Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
@@ -71,7 +74,9 @@ let package = Package(
     .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
 
     // MARK: Tests
-    .target(name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer", "Redis", "TLS"],
+      path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
@@ -87,7 +92,7 @@ let package = Package(
       ]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
-    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport", "TLS"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"]),
