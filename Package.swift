@@ -61,7 +61,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks",
+        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks", "TLS",
       ]),
 
     // MARK: Executables
@@ -100,7 +100,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
-        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks",
+        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks", "Redis",
       ]
     ),
     .testTarget(

@@ -181,3 +181,12 @@ public final class RedisServerProcess: Sendable {
     }
   }
 }
+
+extension RedisConfiguration {
+  /// This configuration trusting only `caFile` over TLS (a plain one is returned as it is).
+  public func trusting(_ caFile: String) -> RedisConfiguration {
+    var configuration = self
+    configuration.tls?.caFile = caFile
+    return configuration
+  }
+}
