@@ -30,7 +30,8 @@ extension RedisTelemetry.Snapshot {
   /// The `/healthz` line: the server, its role and the failovers followed; nil before a connection.
   var healthLine: String? {
     guard let server else { return nil }
-    return "redis: \(role?.rawValue ?? "unknown role") at \(server), \(failovers) failovers followed\n"
+    let checked = role.map { "(\($0.rawValue))" } ?? "(role not checked yet)"
+    return "redis: \(server) \(checked), failovers followed: \(failovers)\n"
   }
 
   /// `host:port` with only the characters an address has.

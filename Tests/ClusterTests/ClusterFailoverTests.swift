@@ -118,7 +118,7 @@ extension ClusterTests {
             "instance \(port) follows the new master", timeout: .seconds(60), poll: .milliseconds(50)
           ) {
             let health = try await Cluster.get(port: port, "/healthz").text
-            return health.contains("redis available") && health.contains("master at 127.0.0.1:\(replicaPort)")
+            return health.contains("redis available") && health.contains("127.0.0.1:\(replicaPort) (master)")
           }
           return Self.now() - (readings.killedAt ?? 0)
         }
