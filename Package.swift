@@ -70,7 +70,7 @@ let package = Package(
       dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
-    .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis"], path: "Bench/redis"),
+    .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
     .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
 
     // MARK: Tests
@@ -113,6 +113,7 @@ let package = Package(
     .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(name: "SessionsTests", dependencies: ["Sessions", "GitHub", "Redis", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+    .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

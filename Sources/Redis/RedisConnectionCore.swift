@@ -3,7 +3,8 @@ import Sockets
 import Synchronization
 import TLS
 
-/// One TCP connection's state, confined to the loop thread: the descriptor, the bytes waiting to be
+/// One TCP connection's state, confined to the loop thread (its fields are internal only so that the
+/// TLS paths in `RedisConnectionCore+TLS.swift` can use them): the descriptor, the bytes waiting to be
 /// written, the reply parser, and the callers waiting for replies in the order their commands were
 /// sent. With TLS, the bytes go through a `RedisTLSLayer` on their way to and from the socket, and
 /// the connection is ready only once the handshake has verified the server.
@@ -21,7 +22,7 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     let timeoutKind: RedisTimeoutKind
   }
 
-  private enum State {
+  enum State {
     case connecting(ReplySlot<Void>, deadline: Int)
     case handshaking(ReplySlot<Void>, deadline: Int)
     case open
@@ -29,11 +30,11 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   }
 
   let io: RedisIOLoop
-  private let fd: Int32
-  private var state: State
-  private var parser: RESPParser
-  private var output: [UInt8] = []
-  private var outputOffset = 0
+  let fd: Int32
+  var state: State
+  var parser: RESPParser
+  var output: [UInt8] = []
+  var outputOffset = 0
   private var pending: [Pending] = []
   private var pendingHead = 0
   private var interest: UInt32 = 0
@@ -47,14 +48,14 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   /// Reads per readiness event, so one busy connection cannot starve the others on the loop.
   private static let readsPerEvent = 16
   /// Plaintext bytes sealed per TLS write, so the ciphertext waiting for the socket stays bounded.
-  private static let sealSize = 64 * 1024
+  static let sealSize = 64 * 1024
   private let scratch: UnsafeMutableRawBufferPointer
-  private let tls: RedisTLSLayer?
+  let tls: RedisTLSLayer?
   /// Where decrypted bytes land before the parser takes them (TLS only).
-  private let plaintext: UnsafeMutableRawBufferPointer?
+  let plaintext: UnsafeMutableRawBufferPointer?
   /// True while `SSL_read` waits for the socket to take output (`SSL_ERROR_WANT_WRITE`).
-  private var readWaitsForOutput = false
-  private let telemetry: RedisTelemetry?
+  var readWaitsForOutput = false
+  let telemetry: RedisTelemetry?
 
   /// Wraps a socket whose nonblocking connect has started; `connected` finishes when it completes
   /// (and, with `tls`, once the handshake has).
@@ -229,38 +230,6 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     closed?(error)
   }
 
-  /// Runs the handshake as far as the bytes read so far allow; once it is done the connection is
-  /// open and its caller resumes.
-  private func advanceHandshake() {
-    guard let tls, case .handshaking(let slot, _) = state else { return }
-    let wait: TLSWait?
-    do {
-      wait = try tls.session.handshake()
-    } catch {
-      fail(.tls(error))
-      return
-    }
-    guard sendCiphertext(tls) else { return }
-    if wait == nil {
-      let nanoseconds = TimeSource.system.monotonicNanoseconds() - tls.handshakeStarted
-      telemetry?.handshook(after: Double(max(0, nanoseconds)) / 1e9)
-      state = .open
-      slot.finish(.success(()))
-    }
-    updateInterest()
-  }
-
-  /// Sends what the TLS layer holds; false when the socket failed (the connection is then closed).
-  private func sendCiphertext(_ tls: RedisTLSLayer) -> Bool {
-    do {
-      _ = try tls.send(to: fd)
-      return true
-    } catch {
-      fail(.connectionLost(error.description))
-      return false
-    }
-  }
-
   /// Writes queued commands until the socket would block; with TLS, seals them into records first.
   private func flush() {
     if let tls {
@@ -304,53 +273,8 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     outputWritten()
   }
 
-  /// Seals queued commands and sends the records until the socket would block or the session waits.
-  private func flushSealed(_ tls: RedisTLSLayer) {
-    while true {
-      let sent: Bool
-      do {
-        sent = try tls.send(to: fd)
-      } catch {
-        fail(.connectionLost(error.description))
-        return
-      }
-      guard sent else {
-        updateInterest()
-        return
-      }
-      if outputOffset == output.count { break }
-      let offset = outputOffset
-      let end = min(output.count, offset + Self.sealSize)
-      let attempt: Result<TLSWrite, TLSError> = output.withUnsafeBytes { raw in
-        // The buffer is only read during the call; a retry after a wait passes the same bytes
-        // again (the session accepts a buffer that moved).
-        Result { () throws(TLSError) in
-          try tls.session.write(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
-        }
-      }
-      let result: TLSWrite
-      switch attempt {
-      case .success(let value): result = value
-      case .failure(let error):
-        fail(.tls(error))
-        return
-      }
-      switch result {
-      case .accepted(let count):
-        outputOffset += count
-      case .wait(.input):
-        tls.writeWaitsForInput = true
-        updateInterest()
-        return
-      case .wait(.output):
-        continue
-      }
-    }
-    outputWritten()
-  }
-
   /// Everything queued is on its way: a buffer grown for a large value is released, a small one kept.
-  private func outputWritten() {
+  func outputWritten() {
     if output.capacity > 1 << 20 { output = [] } else { output.removeAll(keepingCapacity: true) }
     outputOffset = 0
     updateInterest()
@@ -392,43 +316,7 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     }
   }
 
-  /// Moves the handshake on, then hands every complete record's plaintext to the parser; output the
-  /// reading produced (a TLS 1.3 key update's answer) is sent, and a write that waited for input
-  /// goes on.
-  private func decryptAvailable(_ tls: RedisTLSLayer) {
-    if case .handshaking = state { advanceHandshake() }
-    guard let plaintext else { return }
-    while case .open = state {
-      let result: TLSRead
-      do {
-        result = try tls.session.read(into: plaintext)
-      } catch {
-        fail(.tls(error))
-        return
-      }
-      switch result {
-      case .bytes(let count):
-        parser.append(UnsafeRawBufferPointer(rebasing: plaintext[0..<count]))
-        deliverParsed()
-      case .wait(.input):
-        if tls.writeWaitsForInput || tls.hasPendingOutput {
-          tls.writeWaitsForInput = false
-          flushSealed(tls)
-        }
-        return
-      case .wait(.output):
-        readWaitsForOutput = true
-        guard sendCiphertext(tls) else { return }
-        updateInterest()
-        return
-      case .closed:
-        fail(.connectionLost("closed by the server (TLS close_notify)"))
-        return
-      }
-    }
-  }
-
-  private func deliverParsed() {
+  func deliverParsed() {
     while true {
       let value: RESPValue?
       do {
@@ -472,7 +360,7 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   }
 
   /// Asks for writability only while bytes wait for the socket (or a TLS read waits to write).
-  private func updateInterest() {
+  func updateInterest() {
     let waiting: Bool
     if let tls {
       waiting = tls.hasPendingOutput || readWaitsForOutput

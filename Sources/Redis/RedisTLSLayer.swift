@@ -11,38 +11,37 @@ final class RedisTLSLayer {
   /// True while `SSL_write` waits for the peer's input (`SSL_ERROR_WANT_READ` while writing):
   /// writing resumes after the next read rather than on writability.
   var writeWaitsForInput = false
-  private var pending: [UInt8] = []
-  private var pendingOffset = 0
+  /// Ciphertext taken from the session and not yet sent: `outgoing[sentUpTo..<filledUpTo]`.
+  private let outgoing: UnsafeMutableRawBufferPointer
+  private var sentUpTo = 0
+  private var filledUpTo = 0
 
-  init(session: TLSClientSession) { self.session = session }
+  init(session: TLSClientSession) {
+    self.session = session
+    // Freed in deinit; only this layer reads and writes it, on the loop thread.
+    outgoing = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+  }
+
+  deinit { outgoing.deallocate() }
 
   /// True while ciphertext waits for the socket to become writable.
-  var hasPendingOutput: Bool { pendingOffset < pending.count || session.pendingOutput > 0 }
+  var hasPendingOutput: Bool { sentUpTo < filledUpTo || session.pendingOutput > 0 }
 
   /// Sends what the session produced until the socket would block: true when everything went out,
   /// false when some waits (ask for writability). Throws the socket's error.
   func send(to fd: Int32) throws(SocketError) -> Bool {
-    if session.pendingOutput > 0 {
-      if pendingOffset == pending.count {
-        pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-        pendingOffset = 0
+    while true {
+      if sentUpTo == filledUpTo {
+        filledUpTo = session.readOutput(into: outgoing)
+        sentUpTo = 0
+        if filledUpTo == 0 { return true }
       }
-      session.takeOutput(into: &pending)
-    }
-    while pendingOffset < pending.count {
-      let offset = pendingOffset
-      let attempt: Result<IOResult<Int>, SocketError> = pending.withUnsafeBytes { raw in
-        // The array is only read during the call.
-        Result { () throws(SocketError) in
-          try Socket.write(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
-        }
-      }
-      switch try attempt.get() {
+      let unsent = UnsafeRawBufferPointer(rebasing: outgoing[sentUpTo..<filledUpTo])
+      switch try Socket.write(fd, unsent) {
       case .wouldBlock: return false
-      case .done(let written): pendingOffset += written
+      case .done(let written): sentUpTo += written
       }
     }
-    return true
   }
 
   /// The peer's `close_notify` is answered, and ours queued and sent once without waiting: an

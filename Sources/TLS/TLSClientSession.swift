@@ -95,17 +95,21 @@ public final class TLSClientSession {
   /// Ciphertext waiting to be sent to the peer, in bytes.
   public var pendingOutput: Int { Int(copenssl_bio_pending(output)) }
 
+  /// Moves up to `buffer.count` bytes of the ciphertext waiting to be sent into `buffer`; returns how
+  /// many (0 when none waits).
+  public func readOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+    // Writes at most `buffer.count` bytes into the caller's buffer.
+    return max(0, Int(BIO_read(output, base, Int32(clamping: buffer.count))))
+  }
+
   /// Appends the ciphertext waiting to be sent to `buffer` and forgets it.
   public func takeOutput(into buffer: inout [UInt8]) {
     let count = pendingOutput
     guard count > 0 else { return }
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: count))
-    let read = buffer.withUnsafeMutableBytes { raw in
-      // Writes at most `count` bytes into the room just appended.
-      BIO_read(output, raw.baseAddress! + start, Int32(clamping: count))
+    buffer += [UInt8](unsafeUninitializedCapacity: count) { room, initialized in
+      initialized = readOutput(into: UnsafeMutableRawBufferPointer(room))
     }
-    buffer.removeLast(count - max(0, Int(read)))
   }
 
   /// Runs the handshake as far as the bytes fed so far allow: true once it is complete (the

@@ -91,6 +91,16 @@ import Testing
     #expect(try await check.get("leaked") == nil, "the command reached the server in plain text")
   }
 
+  @Test func aServerThatAcceptsButNeverAnswersTheHandshakeTimesOutAsTLS() async throws {
+    let silent = try FakeRedisServer(reply: [])
+    defer { silent.stop() }
+    var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:\(silent.port)/0")
+    configuration.tls?.caFile = try Self.certificates().ca
+    configuration.connectTimeout = .milliseconds(200)
+    await #expect(throws: RedisError.timeout(.handshake)) { try await RedisConnection.connect(configuration) }
+    #expect(RedisError.timeout(.handshake).description.contains("does the server speak TLS"))
+  }
+
   @Test func aTLSServerOnAPlainURLIsALostConnectionNotAHang() async throws {
     let server = try await Self.server()
     var configuration = try RedisConfiguration.relaxed(server)
