@@ -29,7 +29,8 @@ import Testing
 
   @Test func aPeerThatAnswersInPlainTextIsAProtocolFailure() throws {
     let session = try TLSClientSession(
-      context: TLSClientContext(TLSClientConfiguration(caFile: Self.certificates().ca)), serverName: "127.0.0.1")
+      context: TLSClientContext(TLSClientConfiguration(caFile: Self.certificates().ca)),
+      serverName: "127.0.0.1")
     _ = try session.handshake()
     let reply = Array("-ERR unknown command '\u{16}\u{03}\u{01}'\r\n".utf8)
     reply.withUnsafeBytes { session.feed($0) }
@@ -54,7 +55,8 @@ import Testing
     // Another certificate's key.
     #expect {
       _ = try TLSClientContext(
-        TLSClientConfiguration(certificateFile: certificates.client.certificate, keyFile: certificates.server().key))
+        TLSClientConfiguration(
+          certificateFile: certificates.client.certificate, keyFile: certificates.server().key))
     } throws: { ($0 as? TLSError)?.message.contains("mismatch") == true }
     #expect(throws: TLSError(.configuration, "a client key needs its certificate file")) {
       _ = try TLSClientContext(TLSClientConfiguration(keyFile: certificates.client.key))
@@ -63,14 +65,16 @@ import Testing
     _ = try TLSClientContext(TLSClientConfiguration())
     _ = try TLSClientContext(
       TLSClientConfiguration(
-        caFile: certificates.ca, certificateFile: certificates.client.certificate, keyFile: certificates.client.key))
+        caFile: certificates.ca, certificateFile: certificates.client.certificate,
+        keyFile: certificates.client.key))
   }
 
   @Test func errorsSayWhatFailedWithoutKeyMaterial() {
     #expect(
       TLSError(.verification, "certificate has expired").description
         == "server certificate refused: certificate has expired")
-    #expect(TLSError(.protocolFailure, "wrong version number").description == "TLS failed: wrong version number")
+    #expect(
+      TLSError(.protocolFailure, "wrong version number").description == "TLS failed: wrong version number")
   }
 }
 
