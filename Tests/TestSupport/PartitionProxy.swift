@@ -24,9 +24,9 @@ public final class PartitionProxy: Sendable {
 
   /// Starts forwarding a free loopback port to `127.0.0.1:targetPort`.
   public init(targetPort: Int) async throws {
+    let script = try ProcessRunner.packageRoot() + "/script/lib/partition_proxy.py"
     process = try ProcessRunner(
-      executable: "python3", arguments: ["-u", "-c", Self.script, String(targetPort)], name: "partition-proxy"
-    )
+      executable: "python3", arguments: ["-u", script, String(targetPort)], name: "partition-proxy")
     port = try await process.waitForListeningPort(pattern: #"proxy listening on (\d+)"#)
   }
 
