@@ -207,12 +207,13 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
 
   /// Closes the connection and fails every waiting caller with `error`; loop thread only.
   func fail(_ error: RedisError) {
-    switch state {
-    case .closed: return
-    case .connecting(let slot, _), .handshaking(let slot, _): slot.finish(.failure(error))
-    case .open: break
-    }
+    if case .closed = state { return }
+    // Counted before anyone waiting is resumed, so a caller that sees the error sees it counted.
     if case .tls = error { telemetry?.tlsFailed() }
+    switch state {
+    case .connecting(let slot, _), .handshaking(let slot, _): slot.finish(.failure(error))
+    case .open, .closed: break
+    }
     state = .closed(error)
     isOpen.store(false, ordering: .relaxed)
     io.loop.unregister(fd: fd)
