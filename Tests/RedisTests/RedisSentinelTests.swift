@@ -86,6 +86,27 @@ import Testing
     await second.stop()
   }
 
+  @Test func theSwitchMasterAnnouncementAloneMovesTheClient() async throws {
+    let topology = try await SentinelTopology.start(.plain)
+    let client = try Self.client(topology)
+    defer { client.shutdown() }
+    try await client.set("k", [1])
+    var configuration = try RedisConfiguration(url: "redis://127.0.0.1:\(topology.sentinelPorts[2])")
+      .relaxed()
+    configuration.asksRole = false
+    let sentinel = try await RedisConnection.connect(configuration)
+    try await sentinel.execute(["SENTINEL", "FAILOVER", "reposcroll"])
+    // No call from the client meanwhile: only its +switch-master subscription can tell it.
+    try await waitUntil("the client follows the announcement", timeout: .seconds(30), poll: .milliseconds(20))
+    {
+      client.telemetry.snapshot.failovers == 1
+    }
+    #expect(client.telemetry.snapshot.server == "127.0.0.1:\(topology.replica.port)")
+    try await client.set("k", [2])
+    #expect(client.telemetry.snapshot.role == .master)
+    await topology.stop()
+  }
+
   @Test func noReachableSentinelIsAClearErrorAndAWrongSentinelPasswordIsAnAuthFailure() async throws {
     var configuration = RedisConfiguration().relaxed()
     let ports = try (0..<2).map { _ in try ProcessRunner.freeLoopbackPort() }

@@ -141,6 +141,12 @@ struct RedisSessionStoreTests {
     // A sign-out is replicated the same way, so a failover cannot bring the session back.
     try await book.end(session.id)
     #expect(try await admin.get(store.redisKey(book.storeName(session.id))) == nil)
+    // Both writes asked the master to wait for the replica (replication on loopback is fast enough to
+    // look synchronous without it, so the command count is what proves the wait).
+    let onMaster = try RedisClient(try master.configuration())
+    defer { onMaster.shutdown() }
+    let stats = try await onMaster.execute(["INFO", "commandstats"]).string ?? ""
+    #expect(stats.contains("cmdstat_wait:calls=2,"), "\(stats)")
 
     await replica.stop()
     let alone = try await book.create(userID: 2, login: "b", token: Self.token, seesPrivate: false)
