@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium) are linked.
+// No package dependencies by design: only C system libraries (libcurl, zlib, libdeflate, libsodium,
+// OpenSSL) are linked.
 
 // The domain code App runs per card and per batch is compiled in release with cross-module
 // optimisation: its bodies go into the module, so App specialises and inlines them, and the sources
@@ -33,6 +34,7 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
     // MARK: Libraries
     .target(name: "Clocks"),
@@ -52,13 +54,14 @@ let package = Package(
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
       name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
-    .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP"]),
+    .target(name: "TLS", dependencies: ["COpenSSL"]),
+    .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP", "TLS"]),
     .target(name: "Sessions", dependencies: ["GitHub", "Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks",
+        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks", "TLS",
       ]),
 
     // MARK: Executables
@@ -67,7 +70,7 @@ let package = Package(
       dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
-    .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis"], path: "Bench/redis"),
+    .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
     .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
     // The fragment's render path (script/bench-mustache); it reads the app's internals, so it builds
     // in debug (as `swift build` does) or in release with -enable-testing.
@@ -77,7 +80,9 @@ let package = Package(
       path: "Bench/mustache"),
 
     // MARK: Tests
-    .target(name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer", "Redis", "TLS"],
+      path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
@@ -93,7 +98,7 @@ let package = Package(
       ]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
-    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport"]),
+    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport", "TLS"]),
     .testTarget(
       name: "GitHubDoubleTests",
       dependencies: ["GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"]),
@@ -101,7 +106,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
-        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks",
+        "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks", "Redis",
       ]
     ),
     .testTarget(
@@ -116,6 +121,7 @@ let package = Package(
       name: "SessionsTests",
       dependencies: ["Sessions", "GitHub", "Redis", "Sealing", "SharedStore", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+    .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

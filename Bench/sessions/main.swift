@@ -9,6 +9,50 @@ import Glibc
 import Redis
 import Sessions
 
+// `session-bench wait MASTER_PORT WRITES`: what waiting for a replica costs a session write. The master
+// at MASTER_PORT must have a replica; WRITES sign-ins (a session save each) are timed with
+// `WAIT 1 100` after each save and without, alternating in blocks, and the µs per sign-in printed.
+if CommandLine.arguments.dropFirst().first == "wait" {
+  let numbers = CommandLine.arguments.dropFirst(2).compactMap { Int($0) }
+  guard numbers.count == 2 else {
+    print("usage: session-bench wait MASTER_PORT WRITES")
+    exit(2)
+  }
+  let configuration = RedisConfiguration(port: numbers[0], commandTimeout: .seconds(5))
+  let now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+  var books: [(String, SessionBook)] = []
+  for (label, wait) in [("no wait", nil), ("WAIT 1 100", Duration.milliseconds(100))] as [(String, Duration?)]
+  {
+    let store = try RedisSessionStore(
+      configuration: configuration, namespace: "bench-wait:", replicaWait: wait,
+      clock: { Date().timeIntervalSince1970 }, log: { print($0) })
+    books.append((label, SessionBook(key: .random(), store: store, now: now)))
+  }
+  var totals = [Double](repeating: 0, count: books.count)
+  var samples = [[Double]](repeating: [], count: books.count)
+  let block = 100
+  for round in 0..<max(1, numbers[1] / block / books.count) {
+    for (index, (_, book)) in books.enumerated() {
+      for n in 0..<block {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try await book.create(userID: round * block + n, login: "r", token: "gho_x", seesPrivate: false)
+        let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+        totals[index] += micros
+        samples[index].append(micros)
+      }
+    }
+  }
+  for (index, (label, _)) in books.enumerated() {
+    let sorted = samples[index].sorted()
+    print(
+      String(
+        format: "%@: %.0f µs mean, p50 %.0f µs, p99 %.0f µs per sign-in's session write (%d writes)", label,
+        totals[index] / Double(sorted.count), sorted[sorted.count / 2], sorted[sorted.count * 99 / 100],
+        sorted.count))
+  }
+  exit(0)
+}
+
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let redisPort = arguments.first
 let lookups = arguments.count > 1 ? arguments[1] : 200_000

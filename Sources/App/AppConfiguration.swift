@@ -65,6 +65,8 @@ public struct AppConfiguration: Sendable {
   public var redisURL: String?
   /// Milliseconds a Redis command may take before the instance falls back to its local state.
   public var redisTimeoutMS = 50
+  /// TLS and Sentinel for Redis, and its passwords (see `AppConfiguration+Redis.swift`).
+  public var redis = RedisSettings()
 
   // MARK: Sign in with GitHub (see SignInSettings.swift)
   /// The OAuth app's client id; nil turns sign-in off (no button, nothing else changes).
@@ -101,7 +103,7 @@ public struct AppConfiguration: Sendable {
   public init() {}
 
   /// Every secret the configuration holds, which log lines redact.
-  var secrets: [String?] { [githubToken, githubClientSecret] }
+  var secrets: [String?] { [githubToken, githubClientSecret, redis.password, redis.sentinelPassword] }
 
   /// What parsing the command line produced.
   public typealias ParseResult = CommandLineOptions.ParseResult
@@ -139,6 +141,7 @@ public struct AppConfiguration: Sendable {
     if sessionKey == nil, let path = SecretSource.credentialPath("session-key", environment: environment) {
       sessionKey = try SignInSettings.sessionKey(fromFile: path)
     }
+    try settleRedis(arguments: arguments, environment: environment)
     return result
   }
 
@@ -152,153 +155,159 @@ public struct AppConfiguration: Sendable {
       "environment only:",
       "  GITHUB_TOKEN                raises GitHub's rate limits; sent only to the API host, never logged",
       "  GITHUB_CLIENT_SECRET        the OAuth app's secret for sign-in (or --github-client-secret-file)",
-      "  CREDENTIALS_DIRECTORY       systemd credentials (LoadCredential=): github-token, github-client-secret",
-      "                              and session-key are read from it when not given otherwise",
+      "  REDIS_PASSWORD              the Redis password (or --redis-password-file, or in REDIS_URL)",
+      "  REDIS_SENTINEL_PASSWORD     the sentinels' password (or --redis-sentinel-password-file)",
+      "  CREDENTIALS_DIRECTORY       systemd credentials (LoadCredential=): github-token, github-client-secret,",
+      "                              session-key, redis-password and redis-sentinel-password are read from it",
+      "                              when not given otherwise",
     ])
 
-  static let options: [Option<AppConfiguration>] = [
-    .text("--host", env: "REPOSCROLL_HOST", value: "ADDR", help: "listen address (127.0.0.1)", \.host),
-    .int("--port", env: "PORT", help: "listen port, 0 for any (8080)", in: 0...65535, \.port),
-    .url(
-      "--github-api", env: "GITHUB_API_URL", help: "GitHub REST base URL (https://api.github.com)",
-      \.githubAPI),
-    .url(
-      "--avatar-base", env: "AVATAR_BASE_URL",
-      help: "the only avatar host (https://avatars.githubusercontent.com)", \.avatarBase),
-    .text(
-      "--templates", env: "TEMPLATES_DIR", value: "DIR", help: "template folder (Templates)",
-      \.templatesDirectory),
-    .text(
-      "--public", env: "PUBLIC_DIR", value: "DIR", help: "static file folder (Public)", \.publicDirectory),
-    .int("--batch-size", env: "BATCH_SIZE", help: "cards per batch (20)", in: 1...100, \.batchSize),
-    .int(
-      "--prefetch-margin", env: "PREFETCH_MARGIN",
-      help: "cards before the end that trigger the next batch (5)",
-      in: 0...100, \.prefetchMargin),
-    .int(
-      "--read-ahead", env: "READ_AHEAD",
-      help: "rows ahead of a batch to have from GitHub already; 0 is off (40)",
-      in: 0...1000, \.readAhead),
-    .int(
-      "--warm-histories", env: "WARM_HISTORIES",
-      help:
-        "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)",
-      in: 0...20, \.warmHistories),
-    .bool(
-      "--warm-avatars", env: "WARM_AVATARS",
-      help: "fetch the avatars of each batch sent into the cache (true)",
-      \.warmAvatars),
-    Option("--cache-mb", env: "CACHE_MB", value: "N", help: "GitHub response cache size in MiB (16)") {
-      $0.cacheBytes = try OptionValue.int($1, in: 1...4096) * 1024 * 1024
-    },
-    .int(
-      "--search-ttl", env: "SEARCH_TTL", value: "S", help: "seconds a search page stays fresh (60)",
-      in: 0...86400, \.searchTTL),
-    .int(
-      "--history-ttl", env: "HISTORY_TTL", value: "S",
-      help: "seconds before star histories are revalidated (600)",
-      in: 0...86400, \.historyTTL),
-    .int(
-      "--max-connections", env: "MAX_CONNECTIONS", help: "open connection cap (1024)", in: 1...100_000,
-      \.maxConnections),
-    .int(
-      "--header-timeout", env: "HEADER_TIMEOUT", value: "S", help: "seconds to receive a request head (10)",
-      in: 1...3600, \.headerTimeout),
-    .int(
-      "--idle-timeout", env: "IDLE_TIMEOUT", value: "S", help: "keep-alive idle seconds (60)", in: 1...3600,
-      \.idleTimeout),
-    .int(
-      "--drain-timeout", env: "DRAIN_TIMEOUT", value: "S",
-      help: "seconds to finish requests on shutdown (10)",
-      in: 0...3600, \.drainTimeout),
-    .bool(
-      "--demo", env: "REPOSCROLL_DEMO", value: nil, help: "serve an offline GitHub double in-process (off)",
-      \.demo),
-    .text(
-      "--demo-latency", env: "DEMO_LATENCY", value: "MS..MS",
-      help: "upstream latency the demo adds (80..400)",
-      \.demoLatency),
-    Option("--demo-seed", env: "DEMO_SEED", value: "N", help: "seed of the demo catalog (1)") {
-      guard let seed = UInt64($1) else { throw OptionError("not a number: \($1)") }
-      $0.demoSeed = seed
-    },
-    Option(
-      "--demo-app", env: "DEMO_APP", value: "github-app|oauth-app",
-      help: "the demo's sign-in: a GitHub App (8-hour tokens, refreshed) or an OAuth app (github-app)"
-    ) {
-      guard ["github-app", "oauth-app"].contains($1) else {
-        throw OptionError("expected github-app or oauth-app")
-      }
-      $0.demoApp = $1
-    },
-    .text(
-      "--ca-file", env: "CA_FILE", value: "PATH",
-      help: "PEM CA bundle trusted for upstream TLS (system bundle)",
-      \.caFile),
-    .int(
-      "--api-transfers", env: "API_TRANSFERS", help: "upstream API transfers in flight (32)", in: 1...1024,
-      \.apiTransfers),
-    .int(
-      "--avatar-transfers", env: "AVATAR_TRANSFERS",
-      help: "avatar transfers in flight, apart from the API's (16)",
-      in: 1...1024, \.avatarTransfers),
-    .bool("--access-log", env: "ACCESS_LOG", help: "one log line per request (true)", \.accessLog),
-    .text(
-      "--redis", env: "REDIS_URL", value: "URL",
-      help: "share cache, rate limits and coalescing via redis://[:pw@]host:port/db (off)", \.redisURL),
-    .int(
-      "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
-      help: "Redis command timeout before falling back to local state (50)", in: 1...10_000, \.redisTimeoutMS),
-    // MARK: Sign in with GitHub
-    Option(
-      "--github-client-id", env: "GITHUB_CLIENT_ID", value: "ID",
-      help: "OAuth app client id; turns on Sign in with GitHub (off)"
-    ) { $0.githubClientID = try SignInSettings.clientID($1) },
-    Option(
-      "--github-client-secret-file", env: "GITHUB_CLIENT_SECRET_FILE", value: "PATH",
-      help: "file holding the OAuth client secret (or GITHUB_CLIENT_SECRET)"
-    ) { $0.githubClientSecret = try SignInSettings.secret(fromFile: $1) },
-    Option(
-      "--public-url", env: "PUBLIC_URL", value: "URL",
-      help: "the site's URL as readers reach it; OAuth returns to URL/login/callback (http://host:port)"
-    ) { $0.publicURL = try SignInSettings.publicURL($1) },
-    .url(
-      "--github-web-url", env: "GITHUB_WEB_URL",
-      help: "GitHub web host readers authorize on (https://github.com)",
-      \.githubWebURL),
-    Option(
-      "--session-key-file", env: "SESSION_KEY_FILE", value: "PATH",
-      help: "32-byte key (raw or 64 hex digits) sealing sessions; random per start if absent"
-    ) { $0.sessionKey = try SignInSettings.sessionKey(fromFile: $1) },
-    .bool(
-      "--insecure-cookies", env: "INSECURE_COOKIES", value: nil,
-      help: "allow a plain-http public URL that is not loopback (off)", \.insecureCookies),
-    .int(
-      "--max-sessions", env: "MAX_SESSIONS",
-      help: "signed-in sessions kept at most, 10 per account; past it sign-ins get a 503 (100000)",
-      in: 1...100_000_000, \.maxSessions),
-    // Operations: version, proxies, log format, secrets from files.
-    .bool("--version", value: nil, help: "print the version and commit, then exit", \.showVersion),
-    Option(
-      "--trusted-proxies", env: "TRUSTED_PROXIES", value: "CIDR,...",
-      help: "believe X-Forwarded-For/-Proto and X-Request-Id only from these (none)"
-    ) { $0.trustedProxies = try TrustedProxies(parsing: $1) },
-    Option(
-      "--log-format", env: "LOG_FORMAT", value: "text|json", help: "log lines as text or JSON lines (text)"
-    ) {
-      guard let format = LogFormat(rawValue: $1) else {
-        throw OptionError("expected text or json, got \($1)")
-      }
-      $0.logFormat = format
-    },
-    .text(
-      "--instance", env: "INSTANCE_NAME", value: "NAME", help: "instance name in JSON logs (host-pid)",
-      \.instance),
-    .text(
-      "--github-token-file", env: "GITHUB_TOKEN_FILE", value: "PATH",
-      help: "read the GitHub token from this file (else $GITHUB_TOKEN, else credential github-token)",
-      \.githubTokenFile),
-  ]
+  static let options: [Option<AppConfiguration>] =
+    [
+      .text("--host", env: "REPOSCROLL_HOST", value: "ADDR", help: "listen address (127.0.0.1)", \.host),
+      .int("--port", env: "PORT", help: "listen port, 0 for any (8080)", in: 0...65535, \.port),
+      .url(
+        "--github-api", env: "GITHUB_API_URL", help: "GitHub REST base URL (https://api.github.com)",
+        \.githubAPI),
+      .url(
+        "--avatar-base", env: "AVATAR_BASE_URL",
+        help: "the only avatar host (https://avatars.githubusercontent.com)", \.avatarBase),
+      .text(
+        "--templates", env: "TEMPLATES_DIR", value: "DIR", help: "template folder (Templates)",
+        \.templatesDirectory),
+      .text(
+        "--public", env: "PUBLIC_DIR", value: "DIR", help: "static file folder (Public)", \.publicDirectory),
+      .int("--batch-size", env: "BATCH_SIZE", help: "cards per batch (20)", in: 1...100, \.batchSize),
+      .int(
+        "--prefetch-margin", env: "PREFETCH_MARGIN",
+        help: "cards before the end that trigger the next batch (5)",
+        in: 0...100, \.prefetchMargin),
+      .int(
+        "--read-ahead", env: "READ_AHEAD",
+        help: "rows ahead of a batch to have from GitHub already; 0 is off (40)",
+        in: 0...1000, \.readAhead),
+      .int(
+        "--warm-histories", env: "WARM_HISTORIES",
+        help:
+          "star histories warmed after each one asked for, while the core budget is over half; 0 is off (4)",
+        in: 0...20, \.warmHistories),
+      .bool(
+        "--warm-avatars", env: "WARM_AVATARS",
+        help: "fetch the avatars of each batch sent into the cache (true)",
+        \.warmAvatars),
+      Option("--cache-mb", env: "CACHE_MB", value: "N", help: "GitHub response cache size in MiB (16)") {
+        $0.cacheBytes = try OptionValue.int($1, in: 1...4096) * 1024 * 1024
+      },
+      .int(
+        "--search-ttl", env: "SEARCH_TTL", value: "S", help: "seconds a search page stays fresh (60)",
+        in: 0...86400, \.searchTTL),
+      .int(
+        "--history-ttl", env: "HISTORY_TTL", value: "S",
+        help: "seconds before star histories are revalidated (600)",
+        in: 0...86400, \.historyTTL),
+      .int(
+        "--max-connections", env: "MAX_CONNECTIONS", help: "open connection cap (1024)", in: 1...100_000,
+        \.maxConnections),
+      .int(
+        "--header-timeout", env: "HEADER_TIMEOUT", value: "S", help: "seconds to receive a request head (10)",
+        in: 1...3600, \.headerTimeout),
+      .int(
+        "--idle-timeout", env: "IDLE_TIMEOUT", value: "S", help: "keep-alive idle seconds (60)", in: 1...3600,
+        \.idleTimeout),
+      .int(
+        "--drain-timeout", env: "DRAIN_TIMEOUT", value: "S",
+        help: "seconds to finish requests on shutdown (10)",
+        in: 0...3600, \.drainTimeout),
+      .bool(
+        "--demo", env: "REPOSCROLL_DEMO", value: nil, help: "serve an offline GitHub double in-process (off)",
+        \.demo),
+      .text(
+        "--demo-latency", env: "DEMO_LATENCY", value: "MS..MS",
+        help: "upstream latency the demo adds (80..400)",
+        \.demoLatency),
+      Option("--demo-seed", env: "DEMO_SEED", value: "N", help: "seed of the demo catalog (1)") {
+        guard let seed = UInt64($1) else { throw OptionError("not a number: \($1)") }
+        $0.demoSeed = seed
+      },
+      Option(
+        "--demo-app", env: "DEMO_APP", value: "github-app|oauth-app",
+        help: "the demo's sign-in: a GitHub App (8-hour tokens, refreshed) or an OAuth app (github-app)"
+      ) {
+        guard ["github-app", "oauth-app"].contains($1) else {
+          throw OptionError("expected github-app or oauth-app")
+        }
+        $0.demoApp = $1
+      },
+      .text(
+        "--ca-file", env: "CA_FILE", value: "PATH",
+        help: "PEM CA bundle trusted for upstream TLS (system bundle)",
+        \.caFile),
+      .int(
+        "--api-transfers", env: "API_TRANSFERS", help: "upstream API transfers in flight (32)", in: 1...1024,
+        \.apiTransfers),
+      .int(
+        "--avatar-transfers", env: "AVATAR_TRANSFERS",
+        help: "avatar transfers in flight, apart from the API's (16)",
+        in: 1...1024, \.avatarTransfers),
+      .bool("--access-log", env: "ACCESS_LOG", help: "one log line per request (true)", \.accessLog),
+      .text(
+        "--redis", env: "REDIS_URL", value: "URL",
+        help: "share cache, rate limits and coalescing via redis[s]://[user@]host:port/db (off)", \.redisURL),
+      .int(
+        "--redis-timeout", env: "REDIS_TIMEOUT_MS", value: "MS",
+        help: "Redis command timeout before falling back to local state (50)", in: 1...10_000,
+        \.redisTimeoutMS),
+    ] + redisOptions + [
+      // MARK: Sign in with GitHub
+      Option(
+        "--github-client-id", env: "GITHUB_CLIENT_ID", value: "ID",
+        help: "OAuth app client id; turns on Sign in with GitHub (off)"
+      ) { $0.githubClientID = try SignInSettings.clientID($1) },
+      Option(
+        "--github-client-secret-file", env: "GITHUB_CLIENT_SECRET_FILE", value: "PATH",
+        help: "file holding the OAuth client secret (or GITHUB_CLIENT_SECRET)"
+      ) { $0.githubClientSecret = try SignInSettings.secret(fromFile: $1) },
+      Option(
+        "--public-url", env: "PUBLIC_URL", value: "URL",
+        help: "the site's URL as readers reach it; OAuth returns to URL/login/callback (http://host:port)"
+      ) { $0.publicURL = try SignInSettings.publicURL($1) },
+      .url(
+        "--github-web-url", env: "GITHUB_WEB_URL",
+        help: "GitHub web host readers authorize on (https://github.com)",
+        \.githubWebURL),
+      Option(
+        "--session-key-file", env: "SESSION_KEY_FILE", value: "PATH",
+        help: "32-byte key (raw or 64 hex digits) sealing sessions; random per start if absent"
+      ) { $0.sessionKey = try SignInSettings.sessionKey(fromFile: $1) },
+      .bool(
+        "--insecure-cookies", env: "INSECURE_COOKIES", value: nil,
+        help: "allow a plain-http public URL that is not loopback (off)", \.insecureCookies),
+      .int(
+        "--max-sessions", env: "MAX_SESSIONS",
+        help: "signed-in sessions kept at most, 10 per account; past it sign-ins get a 503 (100000)",
+        in: 1...100_000_000, \.maxSessions),
+      // Operations: version, proxies, log format, secrets from files.
+      .bool("--version", value: nil, help: "print the version and commit, then exit", \.showVersion),
+      Option(
+        "--trusted-proxies", env: "TRUSTED_PROXIES", value: "CIDR,...",
+        help: "believe X-Forwarded-For/-Proto and X-Request-Id only from these (none)"
+      ) { $0.trustedProxies = try TrustedProxies(parsing: $1) },
+      Option(
+        "--log-format", env: "LOG_FORMAT", value: "text|json", help: "log lines as text or JSON lines (text)"
+      ) {
+        guard let format = LogFormat(rawValue: $1) else {
+          throw OptionError("expected text or json, got \($1)")
+        }
+        $0.logFormat = format
+      },
+      .text(
+        "--instance", env: "INSTANCE_NAME", value: "NAME", help: "instance name in JSON logs (host-pid)",
+        \.instance),
+      .text(
+        "--github-token-file", env: "GITHUB_TOKEN_FILE", value: "PATH",
+        help: "read the GitHub token from this file (else $GITHUB_TOKEN, else credential github-token)",
+        \.githubTokenFile),
+    ]
 }
 
 extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -307,6 +316,7 @@ extension AppConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
     "AppConfiguration(host: \(host), port: \(port), githubAPI: \(githubAPI), avatarBase: \(avatarBase), "
       + "token: \(githubToken == nil ? "none" : "[redacted]"), batchSize: \(batchSize), "
       + "prefetchMargin: \(prefetchMargin), demo: \(demo), redis: \(redisURL == nil ? "off" : "on"), "
+      + "redisPassword: \(redis.password == nil ? "none" : "[redacted]"), "
       + "signIn: \(githubClientID == nil ? "off" : "on"), "
       + "clientSecret: \(githubClientSecret == nil ? "none" : "[redacted]"), "
       + "sessionKey: \(sessionKey == nil ? "random" : "[redacted]"))"

@@ -71,14 +71,9 @@ final class Metrics: Sendable {
     let name = "reposcroll_http_request_duration_seconds"
     out.family(name, .histogram, "Time from the request to its last byte queued, by route.")
     for (route, histogram) in snapshot.durations.sorted(by: { $0.key < $1.key }) {
-      var cumulative = 0
-      for (bound, count) in zip(Self.bucketBounds, histogram.buckets) {
-        cumulative += count
-        out.sample(name + "_bucket", labels: "route=\"\(route)\",le=\"\(bound)\"", cumulative)
-      }
-      out.sample(name + "_bucket", labels: "route=\"\(route)\",le=\"+Inf\"", histogram.count)
-      out.sample(name + "_sum", labels: "route=\"\(route)\"", histogram.sum)
-      out.sample(name + "_count", labels: "route=\"\(route)\"", histogram.count)
+      out.histogram(
+        name, labels: "route=\"\(route)\"", bounds: Self.bucketBounds, buckets: histogram.buckets,
+        count: histogram.count, sum: histogram.sum)
     }
     out.single("reposcroll_http_requests_in_flight", .gauge, "Requests being handled now.", snapshot.inFlight)
   }

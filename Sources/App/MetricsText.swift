@@ -26,6 +26,22 @@ struct MetricsText {
     text += labels.isEmpty ? "\(name) \(value)\n" : "\(name){\(labels)} \(value)\n"
   }
 
+  /// A histogram's samples from per-bucket counts (not cumulative) for `bounds`: the cumulative
+  /// `_bucket` lines, `+Inf` (every observation, `count`), `_sum` and `_count`.
+  mutating func histogram(
+    _ name: String, labels: String = "", bounds: [Double], buckets: [Int], count: Int, sum: Double
+  ) {
+    let prefix = labels.isEmpty ? "" : labels + ","
+    var cumulative = 0
+    for (bound, inBucket) in zip(bounds, buckets) {
+      cumulative += inBucket
+      sample(name + "_bucket", labels: prefix + "le=\"\(bound)\"", cumulative)
+    }
+    sample(name + "_bucket", labels: prefix + "le=\"+Inf\"", count)
+    sample(name + "_sum", labels: labels, sum)
+    sample(name + "_count", labels: labels, count)
+  }
+
   /// A family with a single unlabelled sample.
   mutating func single(_ name: String, _ kind: Kind, _ help: String, _ value: some CustomStringConvertible) {
     family(name, kind, help)

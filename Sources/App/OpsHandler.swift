@@ -113,6 +113,7 @@ struct OpsHandler: Sendable {
         out.family("reposcroll_" + name, kind, help)
         out.sample("reposcroll_" + name, labels: backend, value)
       }
+      store.redis?.render(into: &out)
     }
     let limits = await client.rateLimitSnapshots().sorted { $0.resource < $1.resource }
     out.family("reposcroll_ratelimit_remaining", .gauge, "GitHub requests left in the window, by resource.")
@@ -150,6 +151,7 @@ struct OpsHandler: Sendable {
         store.available
         ? "shared store: \(store.backend) available (\(seconds) s)\n"
         : "shared store: \(store.backend) unavailable for \(seconds) s; serving from local state\n"
+      if let line = store.redis?.healthLine { text += line }
     }
     return HTTPResponse(
       status: .ok, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],

@@ -69,14 +69,11 @@ extension RepoScrollApp {
     let store: any SessionStore
     if let sessionStore {
       store = sessionStore
-    } else if let url = configuration.redisURL {
+    } else if let redis = try redisConfiguration(configuration) {
       do {
-        var redis = try RedisConfiguration(url: url)
-        redis.commandTimeout = .milliseconds(configuration.redisTimeoutMS)
-        redis.connectTimeout = .milliseconds(max(200, configuration.redisTimeoutMS))
-        redis.poolTimeout = .milliseconds(configuration.redisTimeoutMS)
         let made = try RedisSessionStore(
-          configuration: redis, clock: { time.wallSeconds() }, log: note)
+          configuration: redis, replicaWait: sessionReplicaWait(configuration), clock: { time.wallSeconds() },
+          log: note)
         redisStore = made
         store = made
       } catch {

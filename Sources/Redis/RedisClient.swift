@@ -1,6 +1,7 @@
 import HTTP
 import Sockets
 import Synchronization
+import TLS
 
 /// A pooled Redis client: at most `poolSize` connections, opened on demand and reused; callers beyond
 /// that wait up to `poolTimeout`. A connection that fails or times out is dropped and the next call
@@ -10,6 +11,12 @@ import Synchronization
 /// Every call takes one connection for its duration, so a pipeline's commands run back to back on one
 /// socket. All I/O runs on one epoll thread owned by the client; call `shutdown()` when done (it also
 /// happens when the client is released).
+///
+/// With `tls` set, every connection is TLS, verified before its first command. With `sentinel`
+/// set, connections go to the master the sentinels name (checked with `ROLE`); a failed connection
+/// or a `READONLY` answer makes the next connection ask them again, a pipeline answered `READONLY`
+/// is sent once more to the new master, and a change of master closes the pooled connections to
+/// the old one. `telemetry` holds what the client has seen (role, failovers, handshakes).
 public final class RedisClient: RedisCommandRunner {
   /// A waiter is handed a connection, or the right to open one in a freed slot.
   enum Grant: Sendable {
@@ -36,8 +43,14 @@ public final class RedisClient: RedisCommandRunner {
 
   /// The settings the client was created with.
   public let configuration: RedisConfiguration
+  /// The server's role, failovers followed and TLS handshakes, for metrics.
+  public let telemetry = RedisTelemetry()
   private let io: RedisIOLoop
   private let pool: Pool
+  private let tls: TLSClientContext?
+  private let locator: SentinelLocator?
+  /// Listens for `+switch-master` while the client runs (sentinels only).
+  private let watcher: Task<Void, Never>?
 
   /// The pool state behind a lock, shared with the loop's tick that expires waiters.
   private final class Pool: Sendable {
@@ -50,30 +63,60 @@ public final class RedisClient: RedisCommandRunner {
     }
   }
 
-  /// Creates the client and its I/O thread. No connection is opened until the first call.
+  /// Creates the client and its I/O thread, and loads the TLS files (`.tls` if one cannot be used).
+  /// No connection to Redis is opened until the first call; with sentinels, listening for
+  /// `+switch-master` starts at once.
   public init(_ configuration: RedisConfiguration) throws(RedisError) {
     self.configuration = configuration
+    let tls = try configuration.tls.map { (settings) throws(RedisError) in
+      try RedisConnection.context(settings)
+    }
+    self.tls = tls
+    let io: RedisIOLoop
     do {
       io = try RedisIOLoop()
     } catch {
       throw .connectionLost(error.description)
     }
+    self.io = io
     let pool = Pool(
       RedisPoolState(
         size: configuration.poolSize, maxWaiters: configuration.maxWaiters,
         reconnectDelay: configuration.reconnectDelay.wholeMilliseconds))
     self.pool = pool
     io.execute { [io] in io.addTickHandler { now in pool.expire(now: now) } }
+    if let sentinel = configuration.sentinel {
+      let locator = SentinelLocator(
+        sentinel, base: configuration, io: io, tls: tls, telemetry: telemetry,
+        onSwitch: {
+          for connection in pool.state.withLock({ $0.drainIdle() }) { connection.close() }
+        })
+      self.locator = locator
+      watcher = Task { await locator.watch() }
+    } else {
+      locator = nil
+      watcher = nil
+    }
   }
 
   deinit { shutdown() }
 
   /// Sends `commands` together on one pooled connection and returns their replies in order. Error
   /// replies stay in the array as `.error` values; `timeout` replaces the command timeout for this call.
+  /// With sentinels, a pipeline answered `READONLY` (its master was demoted) ran no write, so it is
+  /// sent once more, to the master the sentinels name then.
   public func pipeline(_ commands: [RedisCommand], timeout: Duration?) async throws(RedisError) -> [RESPValue]
   {
-    try await withConnection { connection throws(RedisError) in
-      try await connection.pipeline(commands, timeout: timeout)
+    var attempt = 0
+    while true {
+      attempt += 1
+      let replies = try await withConnection { connection throws(RedisError) in
+        try await connection.pipeline(commands, timeout: timeout)
+      }
+      // The connection that answered READONLY was dropped on release; the next one asks the sentinels.
+      guard locator != nil, attempt == 1, replies.contains(where: RedisConnection.isReadOnly) else {
+        return replies
+      }
     }
   }
 
@@ -100,6 +143,7 @@ public final class RedisClient: RedisCommandRunner {
 
   /// Closes every connection and stops the I/O thread; calls in flight and later fail with `.shutDown`.
   public func shutdown() {
+    watcher?.cancel()
     let (idle, waiters) = pool.state.withLock { $0.shutDown() }
     for waiter in waiters { waiter.finish(.failure(.shutDown)) }
     for connection in idle { connection.close() }
@@ -109,7 +153,41 @@ public final class RedisClient: RedisCommandRunner {
   /// A connection on the client's loop that the pool does not manage.
   func openDedicatedConnection() async throws(RedisError) -> RedisConnection {
     if pool.state.withLock({ $0.isShutDown }) { throw .shutDown }
-    return try await RedisConnection.connect(configuration, io: io)
+    return try await connect()
+  }
+
+  /// Opens a connection to the configured server, or to the master the sentinels name (forgotten
+  /// again if the connection fails, so the next one asks them anew).
+  private func connect() async throws(RedisError) -> RedisConnection {
+    guard let locator else {
+      return try await RedisConnection.connect(
+        configuration, io: io, dial: RedisConnection.Dial(tls: tls, telemetry: telemetry))
+    }
+    let located = try await locator.master()
+    var target = configuration
+    target.host = located.master.host
+    target.port = located.master.port
+    do {
+      return try await RedisConnection.connect(
+        target, io: io,
+        dial: RedisConnection.Dial(
+          tls: tls, requireMaster: true, generation: located.generation, telemetry: telemetry))
+    } catch {
+      if error != .cancelled { locator.invalidate(located.master) }
+      throw error
+    }
+  }
+
+  /// True when `connection` may go back to the pool: open, and (with sentinels) of the current
+  /// master; one that is not also makes the sentinels be asked again.
+  private func reusable(_ connection: RedisConnection) -> Bool {
+    guard let locator else { return connection.isOpen }
+    if connection.isOpen && connection.generation == locator.generation && !connection.answeredReadOnly {
+      return true
+    }
+    locator.invalidate(
+      RedisServerAddress(host: connection.configuration.host, port: connection.configuration.port))
+    return false
   }
 
   private func acquire() async throws(RedisError) -> RedisConnection {
@@ -123,7 +201,7 @@ public final class RedisClient: RedisCommandRunner {
       }
       switch action {
       case .use(let connection):
-        if connection.isOpen { return connection }
+        if reusable(connection) { return connection }
         release(connection)
       case .open:
         return try await open()
@@ -132,7 +210,7 @@ public final class RedisClient: RedisCommandRunner {
       case .wait:
         switch try await slot.wait(start: {}).get() {
         case .connection(let connection):
-          if connection.isOpen { return connection }
+          if reusable(connection) { return connection }
           release(connection)
         case .open:
           return try await open()
@@ -144,7 +222,7 @@ public final class RedisClient: RedisCommandRunner {
   /// Opens a connection in a slot the pool already reserved.
   private func open() async throws(RedisError) -> RedisConnection {
     do {
-      return try await RedisConnection.connect(configuration, io: io)
+      return try await connect()
     } catch {
       slotFreed(by: error)
       throw error
@@ -152,12 +230,13 @@ public final class RedisClient: RedisCommandRunner {
   }
 
   private func release(_ connection: RedisConnection) {
+    let keep = reusable(connection)
     let handoff = pool.state.withLock {
-      $0.release(connection, reusable: connection.isOpen, now: Milliseconds.now)
+      $0.release(connection, reusable: keep, now: Milliseconds.now)
     }
     switch handoff {
     case .none:
-      if !connection.isOpen || pool.state.withLock({ $0.isShutDown }) { connection.close() }
+      if !keep || pool.state.withLock({ $0.isShutDown }) { connection.close() }
     case .give(let waiter, let next):
       // A waiter that gave up (cancelled) meanwhile passes the connection on.
       if !waiter.finish(.success(.connection(next))) { release(next) }

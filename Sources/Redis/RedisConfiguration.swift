@@ -1,11 +1,23 @@
 import HTTP
+import TLS
 
 /// Where the server is and how the client behaves. Build it from a URL or field by field.
+///
+/// ```swift
+/// var configuration = try RedisConfiguration(url: "rediss://app@redis.internal:6380/0")
+/// configuration.password = secretFromAFile
+/// configuration.tls?.caFile = "/etc/reposcroll/redis-ca.pem"
+/// ```
 public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
-  /// Host name or IP address (IPv6 without brackets).
+  /// Host name or IP address (IPv6 without brackets); with `sentinel`, only a name for logs.
   public var host: String
-  /// TCP port.
+  /// TCP port; with `sentinel`, unused.
   public var port: Int
+  /// TLS for every connection (`rediss://`), the server's certificate verified against `caFile` or
+  /// the system store and its name (`host`, or the address a sentinel gives); nil speaks plain RESP.
+  public var tls: TLSClientConfiguration?
+  /// Sentinels that name the master to connect to, instead of `host:port`; nil connects to `host:port`.
+  public var sentinel: RedisSentinelConfiguration?
   /// ACL user for `AUTH user password`; nil sends `AUTH password` (the `default` user).
   public var username: String?
   /// Password sent with `AUTH` right after connecting; nil sends no `AUTH`.
@@ -27,6 +39,10 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
   public var maxWaiters: Int
   /// Bounds on what the server may send.
   public var parserLimits: RESPParserLimits
+  /// Ask `ROLE` as each connection opens, so `RedisClient.telemetry` knows what the server is. Turn
+  /// it off only for a proxy that drops connections on commands it does not know; the role then
+  /// stays unknown. With `sentinel` it is always asked: the spec requires checking the master.
+  public var asksRole = true
 
   /// A configuration with explicit fields; the defaults suit a local server.
   public init(
@@ -38,6 +54,8 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
   ) {
     self.host = host
     self.port = port
+    self.tls = nil
+    self.sentinel = nil
     self.username = username
     self.password = password
     self.database = database
@@ -51,13 +69,17 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Parses `redis://[[user]:password@]host[:port][/db]` (port 6379 and database 0 by default; user and
-  /// password percent-decoded; IPv6 hosts in brackets). The other fields keep their defaults.
+  /// password percent-decoded; IPv6 hosts in brackets); `rediss://` is the same over TLS, trusting the
+  /// system store until `tls.caFile` is set. The other fields keep their defaults.
   public init(url: String) throws(RedisURLError) {
     self.init()
     guard let schemeEnd = url.firstRange(of: "://") else { throw .unsupportedScheme(url.isEmpty ? "" : "?") }
     let scheme = url[..<schemeEnd.lowerBound].lowercased()
-    if scheme == "rediss" { throw .tlsNotSupported }
-    guard scheme == "redis" else { throw .unsupportedScheme(String(scheme.prefix(16))) }
+    switch scheme {
+    case "redis": tls = nil
+    case "rediss": tls = TLSClientConfiguration()
+    default: throw .unsupportedScheme(String(scheme.prefix(16)))
+    }
     let rest = url[schemeEnd.upperBound...]
     if rest.contains("?") || rest.contains("#") { throw .unexpectedQueryOrFragment }
     let slash = rest.firstIndex(of: "/") ?? rest.endIndex
@@ -75,28 +97,9 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
         username = user.isEmpty ? nil : user
       }
     }
-    var portText: Substring?
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { throw .missingHost }
-      host = String(authority[authority.index(after: authority.startIndex)..<close])
-      let after = authority[authority.index(after: close)...]
-      if !after.isEmpty {
-        guard after.hasPrefix(":") else { throw .invalidPort(String(after.prefix(16))) }
-        portText = after.dropFirst()
-      }
-    } else if let colon = authority.lastIndex(of: ":") {
-      host = String(authority[..<colon])
-      portText = authority[authority.index(after: colon)...]
-    } else {
-      host = String(authority)
-    }
-    if host.isEmpty { throw .missingHost }
-    if let portText {
-      guard portText.count <= 5, portText.allSatisfy(\.isASCII), let value = Int(portText),
-        (1...65535).contains(value)
-      else { throw .invalidPort(String(portText.prefix(16))) }
-      port = value
-    }
+    let address = try RedisServerAddress(parsing: authority, defaultPort: port)
+    host = address.host
+    port = address.port
     let db = path.dropFirst()
     if !db.isEmpty {
       guard db.count <= 5, db.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(db), value <= 65535
@@ -107,11 +110,16 @@ public struct RedisConfiguration: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// `redis://host:port/db`, with the password shown as `***`.
+  /// `redis://host:port/db` (`rediss://` with TLS), with the password shown as `***`; with
+  /// sentinels, the master's name and the sentinels instead of the host.
   public var description: String {
     let auth = password == nil ? (username.map { "\($0)@" } ?? "") : "\(username ?? ""):***@"
-    let shownHost = host.contains(":") ? "[\(host)]" : host
-    return "redis://\(auth)\(shownHost):\(port)/\(database)"
+    let scheme = tls == nil ? "redis" : "rediss"
+    if let sentinel {
+      let list = sentinel.sentinels.map(\.description).joined(separator: ",")
+      return "\(scheme)://\(auth)\(sentinel.masterName)/\(database) via sentinels \(list)"
+    }
+    return "\(scheme)://\(auth)\(RedisServerAddress(host: host, port: port))/\(database)"
   }
 
   /// Percent-decodes user info with the HTTP target's decoder (`+` stays a plus here).

@@ -1,8 +1,13 @@
+import Clocks
 import Sockets
 import Synchronization
+import TLS
 
-/// One TCP connection's state, confined to the loop thread: the descriptor, the bytes waiting to be
-/// written, the reply parser, and the callers waiting for replies in the order their commands were sent.
+/// One TCP connection's state, confined to the loop thread (its fields are internal only so that the
+/// TLS paths in `RedisConnectionCore+TLS.swift` can use them): the descriptor, the bytes waiting to be
+/// written, the reply parser, and the callers waiting for replies in the order their commands were
+/// sent. With TLS, the bytes go through a `RedisTLSLayer` on their way to and from the socket, and
+/// the connection is ready only once the handshake has verified the server.
 final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   // @unchecked Sendable: every mutable field is touched only on the loop thread (through
   // `io.execute`, the loop's events or its tick), except `abandon` on a core the loop never saw;
@@ -17,18 +22,19 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     let timeoutKind: RedisTimeoutKind
   }
 
-  private enum State {
+  enum State {
     case connecting(ReplySlot<Void>, deadline: Int)
+    case handshaking(ReplySlot<Void>, deadline: Int)
     case open
     case closed(RedisError)
   }
 
   let io: RedisIOLoop
-  private let fd: Int32
-  private var state: State
-  private var parser: RESPParser
-  private var output: [UInt8] = []
-  private var outputOffset = 0
+  let fd: Int32
+  var state: State
+  var parser: RESPParser
+  var output: [UInt8] = []
+  var outputOffset = 0
   private var pending: [Pending] = []
   private var pendingHead = 0
   private var interest: UInt32 = 0
@@ -41,19 +47,38 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   private static let readSize = 64 * 1024
   /// Reads per readiness event, so one busy connection cannot starve the others on the loop.
   private static let readsPerEvent = 16
+  /// Plaintext bytes sealed per TLS write, so the ciphertext waiting for the socket stays bounded.
+  static let sealSize = 64 * 1024
   private let scratch: UnsafeMutableRawBufferPointer
+  let tls: RedisTLSLayer?
+  /// Where decrypted bytes land before the parser takes them (TLS only).
+  let plaintext: UnsafeMutableRawBufferPointer?
+  /// True while `SSL_read` waits for the socket to take output (`SSL_ERROR_WANT_WRITE`).
+  var readWaitsForOutput = false
+  let telemetry: RedisTelemetry?
 
-  /// Wraps a socket whose nonblocking connect has started; `connected` finishes when it completes.
-  init(io: RedisIOLoop, fd: Int32, limits: RESPParserLimits, connected: ReplySlot<Void>, deadline: Int) {
+  /// Wraps a socket whose nonblocking connect has started; `connected` finishes when it completes
+  /// (and, with `tls`, once the handshake has).
+  init(
+    io: RedisIOLoop, fd: Int32, limits: RESPParserLimits, tls: TLSClientSession?, telemetry: RedisTelemetry?,
+    connected: ReplySlot<Void>, deadline: Int
+  ) {
     self.io = io
     self.fd = fd
     self.parser = RESPParser(limits: limits)
     self.state = .connecting(connected, deadline: deadline)
-    // Freed in deinit; only this object reads into it, on the loop thread.
+    self.tls = tls.map(RedisTLSLayer.init)
+    self.telemetry = telemetry
+    // Both freed in deinit; only this object reads into them, on the loop thread.
     self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
+    self.plaintext =
+      tls == nil ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
   }
 
-  deinit { scratch.deallocate() }
+  deinit {
+    scratch.deallocate()
+    plaintext?.deallocate()
+  }
 
   /// Registers the socket with the loop; loop thread only.
   func start() {
@@ -71,6 +96,7 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
 
   /// Closes a socket that was never handed to the loop (it had shut down); any thread.
   func abandon(_ error: RedisError) {
+    // Only a core the loop never saw gets here, so nothing else touches it meanwhile.
     guard case .connecting(let slot, _) = state else { return }
     state = .closed(error)
     isOpen.store(false, ordering: .relaxed)
@@ -86,7 +112,7 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     case .closed(let error):
       slot.finish(.failure(error))
       return
-    case .connecting:
+    case .connecting, .handshaking:
       slot.finish(.failure(.connectionLost("not connected yet")))
       return
     case .open:
@@ -107,22 +133,34 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
   }
 
   func handle(events: UInt32) {
-    if case .connecting(let slot, _) = state {
+    let readable =
+      events & (EpollEvents.input | EpollEvents.readHangUp | EpollEvents.hangUp | EpollEvents.error)
+    switch state {
+    case .connecting(let slot, let deadline):
       guard events & (EpollEvents.output | EpollEvents.error | EpollEvents.hangUp) != 0 else { return }
       let code = SocketAddress.pendingError(fd)
       guard code == 0 else {
         fail(.connectionLost(SocketError("connect", code: code).description))
         return
       }
-      state = .open
-      setInterest(EpollEvents.input | EpollEvents.readHangUp)
-      slot.finish(.success(()))
-      return
+      guard let tls else {
+        state = .open
+        updateInterest()
+        slot.finish(.success(()))
+        return
+      }
+      state = .handshaking(slot, deadline: deadline)
+      tls.handshakeStarted = TimeSource.system.monotonicNanoseconds()
+      advanceHandshake()
+    case .handshaking:
+      if readable != 0 { readAvailable() }
+      if events & EpollEvents.output != 0 { flush() }
+    case .open:
+      if readable != 0 { readAvailable() }
+      if events & EpollEvents.output != 0 { flush() }
+    case .closed:
+      break
     }
-    if events & (EpollEvents.input | EpollEvents.readHangUp | EpollEvents.hangUp | EpollEvents.error) != 0 {
-      readAvailable()
-    }
-    if events & EpollEvents.output != 0 { flush() }
   }
 
   /// Sends pub/sub messages to `onMessage` instead of the reply queue; `onClose` runs once when the
@@ -143,6 +181,8 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     switch state {
     case .connecting(_, let deadline):
       if now >= deadline { fail(.timeout(.connect)) }
+    case .handshaking(_, let deadline):
+      if now >= deadline { fail(.timeout(.handshake)) }
     case .open:
       var index = pendingHead
       while index < pending.count {
@@ -158,10 +198,22 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     }
   }
 
+  /// Closes the connection at the client's wish (with TLS, after queueing `close_notify`) and fails
+  /// every waiting caller with `error`; loop thread only.
+  func close(_ error: RedisError) {
+    if case .open = state, let tls { tls.closeQuietly(fd: fd) }
+    fail(error)
+  }
+
   /// Closes the connection and fails every waiting caller with `error`; loop thread only.
   func fail(_ error: RedisError) {
     if case .closed = state { return }
-    if case .connecting(let slot, _) = state { slot.finish(.failure(error)) }
+    // Counted before anyone waiting is resumed, so a caller that sees the error sees it counted.
+    if case .tls = error { telemetry?.tlsFailed() }
+    switch state {
+    case .connecting(let slot, _), .handshaking(let slot, _): slot.finish(.failure(error))
+    case .open, .closed: break
+    }
     state = .closed(error)
     isOpen.store(false, ordering: .relaxed)
     io.loop.unregister(fd: fd)
@@ -179,7 +231,22 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     closed?(error)
   }
 
+  /// Writes queued commands until the socket would block; with TLS, seals them into records first.
   private func flush() {
+    if let tls {
+      if readWaitsForOutput {
+        readWaitsForOutput = false
+        decryptAvailable(tls)
+      }
+      if case .handshaking = state {
+        guard sendCiphertext(tls) else { return }
+        updateInterest()
+        return
+      }
+      guard case .open = state else { return }
+      flushSealed(tls)
+      return
+    }
     while outputOffset < output.count {
       let fd = self.fd
       let offset = outputOffset
@@ -198,21 +265,28 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
       }
       switch result {
       case .wouldBlock:
-        setInterest(EpollEvents.input | EpollEvents.readHangUp | EpollEvents.output)
+        updateInterest()
         return
       case .done(let written):
         outputOffset += written
       }
     }
-    // Everything is written: a buffer grown for a large value is released, a small one kept.
+    outputWritten()
+  }
+
+  /// Everything queued is on its way: a buffer grown for a large value is released, a small one kept.
+  func outputWritten() {
     if output.capacity > 1 << 20 { output = [] } else { output.removeAll(keepingCapacity: true) }
     outputOffset = 0
-    setInterest(EpollEvents.input | EpollEvents.readHangUp)
+    updateInterest()
   }
 
   private func readAvailable() {
     for _ in 0..<Self.readsPerEvent {
-      guard case .open = state else { return }
+      switch state {
+      case .open, .handshaking: break
+      case .connecting, .closed: return
+      }
       let result: IOResult<Int>
       do {
         result = try Socket.read(fd, into: scratch)
@@ -224,16 +298,26 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
       case .wouldBlock:
         return
       case .done(0):
-        fail(.connectionLost("closed by the server"))
+        if case .handshaking = state {
+          fail(.tls(TLSError(.protocolFailure, "the server closed the connection during the handshake")))
+        } else {
+          fail(.connectionLost("closed by the server"))
+        }
         return
       case .done(let count):
-        parser.append(UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-        deliverParsed()
+        let bytes = UnsafeRawBufferPointer(rebasing: scratch[0..<count])
+        if let tls {
+          tls.session.feed(bytes)
+          decryptAvailable(tls)
+        } else {
+          parser.append(bytes)
+          deliverParsed()
+        }
       }
     }
   }
 
-  private func deliverParsed() {
+  func deliverParsed() {
     while true {
       let value: RESPValue?
       do {
@@ -274,6 +358,17 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
     guard case .array(let items) = value, let kind = items.first?.bytes else { return false }
     return (items.count == 3 && kind == Array("message".utf8))
       || (items.count == 4 && kind == Array("pmessage".utf8))
+  }
+
+  /// Asks for writability only while bytes wait for the socket (or a TLS read waits to write).
+  func updateInterest() {
+    let waiting: Bool
+    if let tls {
+      waiting = tls.hasPendingOutput || readWaitsForOutput
+    } else {
+      waiting = outputOffset < output.count
+    }
+    setInterest(EpollEvents.input | EpollEvents.readHangUp | (waiting ? EpollEvents.output : 0))
   }
 
   private func setInterest(_ events: UInt32) {

@@ -1,3 +1,5 @@
+import TLS
+
 /// Why a Redis call failed. Every failure of the client is one of these.
 public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The server answered with an error reply (`ERR …`, `WRONGTYPE …`, `NOSCRIPT …`); the connection is fine.
@@ -9,6 +11,10 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
   case timeout(RedisTimeoutKind)
   /// The server sent bytes that are not RESP2 or break the parser's limits; the connection is closed.
   case protocolViolation(RESPProtocolError)
+  /// TLS failed: a CA, certificate or key file could not be used, the server's certificate was
+  /// refused (unknown issuer, expired, another name), or the server does not speak TLS. The client
+  /// never falls back to plain text.
+  case tls(TLSError)
   /// `AUTH` was refused (wrong password or user), or the server requires a password none was given for.
   case authFailed(String)
   /// Every pooled connection stayed busy for the pool timeout, or too many callers were already waiting.
@@ -23,8 +29,11 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .server(let message): return "redis error reply: \(message)"
     case .connectionLost(let reason): return "redis connection lost: \(reason)"
+    case .timeout(.handshake):
+      return "redis TLS handshake timeout (does the server speak TLS on this port?)"
     case .timeout(let kind): return "redis \(kind) timeout"
     case .protocolViolation(let error): return "redis protocol violation: \(error)"
+    case .tls(let error): return "redis \(error)"
     case .authFailed(let message): return "redis authentication failed: \(message)"
     case .poolExhausted: return "redis pool exhausted"
     case .cancelled: return "redis call cancelled"
@@ -35,8 +44,11 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Which deadline a `RedisError.timeout` missed.
 public enum RedisTimeoutKind: String, Sendable, Equatable {
-  /// Opening the TCP connection plus the `AUTH`/`SELECT` handshake.
+  /// Opening the TCP connection plus the `AUTH`/`SELECT`/`ROLE` handshake.
   case connect
+  /// The TLS handshake, within the connect timeout: the server accepted TCP but did not finish
+  /// TLS (a plain-text server on a `rediss://` URL, or a stalled one).
+  case handshake
   /// Waiting for a command's (or a pipeline's) replies.
   case command
 }

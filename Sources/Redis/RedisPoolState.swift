@@ -89,6 +89,15 @@ struct RedisPoolState<Connection, Waiter> {
     return (waiters.map(\.waiter), nil)
   }
 
+  /// Removes and returns the idle connections, to close (the master changed: they lead to the old one).
+  mutating func drainIdle() -> [Connection] {
+    defer {
+      opened -= idle.count
+      idle.removeAll()
+    }
+    return idle
+  }
+
   /// Removes and returns waiters whose deadline has passed.
   mutating func expire(now: Int) -> [Waiter] {
     guard waiters.contains(where: { $0.deadline <= now }) else { return [] }

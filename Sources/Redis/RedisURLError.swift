@@ -1,9 +1,7 @@
-/// Why a `redis://` URL was rejected. The descriptions never include the password.
+/// Why a `redis://` or `rediss://` URL, or a sentinel's `host:port`, was rejected. The descriptions never include the password.
 public enum RedisURLError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The scheme is not `redis`.
+  /// The scheme is not `redis` or `rediss`.
   case unsupportedScheme(String)
-  /// `rediss://` asks for TLS, which this client does not speak.
-  case tlsNotSupported
   /// No host between `//` (or `@`) and the port or path.
   case missingHost
   /// The port is not a number from 1 to 65535.
@@ -14,17 +12,20 @@ public enum RedisURLError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidPercentEncoding
   /// The URL has a `?query` or `#fragment`, which carry no meaning here.
   case unexpectedQueryOrFragment
+  /// A sentinel master name that is empty, longer than 256 bytes, or holds a space or line break.
+  case invalidMasterName
 
   /// A one-line explanation for startup errors.
   public var description: String {
     switch self {
-    case .unsupportedScheme(let scheme): return "unsupported scheme '\(scheme)' (expected redis://)"
-    case .tlsNotSupported: return "rediss:// (TLS) is not supported; use redis://"
+    case .unsupportedScheme(let scheme):
+      return "unsupported scheme '\(scheme)' (expected redis:// or rediss://)"
     case .missingHost: return "the URL has no host"
     case .invalidPort(let port): return "invalid port '\(port)'"
     case .invalidDatabase(let db): return "invalid database '\(db)' (expected /0 to /65535)"
     case .invalidPercentEncoding: return "invalid percent-encoding in the user or password"
     case .unexpectedQueryOrFragment: return "the URL must not have a query or fragment"
+    case .invalidMasterName: return "the master name must be 1 to 256 bytes without spaces"
     }
   }
 }

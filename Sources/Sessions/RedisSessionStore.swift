@@ -17,6 +17,12 @@ import Synchronization
 /// when Redis cannot answer, which is right for a cache (a miss costs an upstream call) but would
 /// sign readers out during an outage; and it has no delete. Availability is tracked the same way
 /// (`StoreHealth`): while Redis is down, only one probe per interval waits on a timeout.
+///
+/// Replication is asynchronous, so a write the master acknowledged can be lost in a failover. With
+/// `replicaWait`, each write and delete is followed by `WAIT 1 <ms>`: the reader's sign-in (or
+/// sign-out) completes once one replica has it, so it survives the master's loss. When no replica
+/// answers in time the write still counts (sign-in stays available with a replica down) and one
+/// line says so until a replica acknowledges again.
 public final class RedisSessionStore: SessionStore {
   private let client: RedisClient
   private let namespace: String
@@ -32,17 +38,22 @@ public final class RedisSessionStore: SessionStore {
     case starting(Task<Void, Never>)
     case live(RedisSubscription)
   }
+  private let replicaWait: Duration?
+  /// True after a write no replica acknowledged, until one is acknowledged again.
+  private let unreplicated = Mutex(false)
 
   /// A store over a new client for `configuration` (it connects on first use and reconnects by
   /// itself). `log` gets one line per change of availability.
   public init(
     configuration: RedisConfiguration, namespace: String = "reposcroll:v1:", retryInterval: Double = 0.5,
-    clock: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void
+    replicaWait: Duration? = nil, clock: @escaping @Sendable () -> Double,
+    log: @escaping @Sendable (String) -> Void
   ) throws(RedisError) {
     client = try RedisClient(configuration)
     self.namespace = namespace
     self.clock = clock
     self.log = log
+    self.replicaWait = replicaWait
     health = Mutex(StoreHealth(available: true, now: clock(), retryInterval: retryInterval))
   }
 
@@ -78,9 +89,7 @@ public final class RedisSessionStore: SessionStore {
       RedisArgument(limits.perAccount), RedisArgument(limits.total), RedisArgument(name),
       RedisArgument(namespace + "session:"), RedisArgument(min(limits.indexLifetime, 366 * 86_400) * 1000),
     ]
-    let reply = try await run { client throws(RedisError) in
-      try await client.evaluate(SessionScripts.create, keys: keys, arguments: arguments)
-    }
+    let reply = try await write(SessionScripts.create, keys: keys, arguments: arguments)
     if reply.integer == -1 { throw .full }
   }
 
@@ -93,9 +102,7 @@ public final class RedisSessionStore: SessionStore {
     let arguments: [RedisArgument] = [
       .bytes(expected), .bytes(sealed), RedisArgument(ttl), RedisArgument(until), RedisArgument(name),
     ]
-    let reply = try await run { client throws(RedisError) in
-      try await client.evaluate(SessionScripts.replace, keys: keys, arguments: arguments)
-    }
+    let reply = try await write(SessionScripts.replace, keys: keys, arguments: arguments)
     return reply.integer == 1
   }
 
@@ -103,9 +110,7 @@ public final class RedisSessionStore: SessionStore {
   @discardableResult
   public func delete(_ name: String) async throws(SessionStoreError) -> Bool {
     let keys = [redisKey(name), allSessionsKey]
-    let reply = try await run { client throws(RedisError) in
-      try await client.evaluate(SessionScripts.delete, keys: keys, arguments: [RedisArgument(name)])
-    }
+    let reply = try await write(SessionScripts.delete, keys: keys, arguments: [RedisArgument(name)])
     return reply.integer == 1
   }
 
@@ -189,6 +194,47 @@ public final class RedisSessionStore: SessionStore {
     } catch {
       listener.withLock { $0 = .idle }
     }
+  }
+
+  /// Runs a writing `script`, then `WAIT 1 <ms>` in the same pipeline (so on the same connection,
+  /// which is what `WAIT` counts) when `replicaWait` is set. With the wait the script goes as `EVAL`,
+  /// since an `EVALSHA` that misses would need a second round trip outside the pipeline.
+  private func write(_ script: RedisScript, keys: [String], arguments: [RedisArgument])
+    async throws(SessionStoreError) -> RESPValue
+  {
+    guard let wait = replicaWait else {
+      return try await run { client throws(RedisError) in
+        try await client.evaluate(script, keys: keys, arguments: arguments)
+      }
+    }
+    let milliseconds = max(1, Int((wait / .milliseconds(1)).rounded(.up)))
+    let tail = [RedisArgument(keys.count)] + keys.map { RedisArgument($0) } + arguments
+    let replies = try await run { client throws(RedisError) in
+      try await client.pipeline(
+        [
+          RedisCommand(arguments: ["EVAL", RedisArgument(script.source)] + tail),
+          RedisCommand("WAIT", 1, RedisArgument(milliseconds)),
+        ],
+        timeout: client.configuration.commandTimeout + wait)
+    }
+    guard let reply = replies.first else { throw .unavailable("redis: no reply to a session write") }
+    if let message = reply.errorMessage { throw .unavailable("redis error reply: \(message)") }
+    noteReplication(acknowledged: (replies.last?.integer ?? 0) >= 1, within: milliseconds)
+    return reply
+  }
+
+  /// One log line when writes stop being acknowledged by a replica, one when they are again.
+  private func noteReplication(acknowledged: Bool, within milliseconds: Int) {
+    let changed = unreplicated.withLock { flag -> Bool in
+      defer { flag = !acknowledged }
+      return flag == acknowledged
+    }
+    guard changed else { return }
+    log(
+      acknowledged
+        ? "redis: sessions: a replica acknowledges session writes again"
+        : "redis: sessions: no replica acknowledged a session write within \(milliseconds) ms; "
+          + "sessions written meanwhile may be lost if the master fails")
   }
 
   /// Runs `body` unless Redis is known down (between probes), tracking availability.

@@ -141,7 +141,8 @@ public final class RedisStore: SharedStore {
     return health.withLock {
       SharedStoreStatus(
         backend: "redis", available: $0.available, since: $0.since, transitions: $0.transitions,
-        failures: $0.failures, errorReplies: $0.errorReplies, lastError: $0.lastError)
+        failures: $0.failures, errorReplies: $0.errorReplies, lastError: $0.lastError,
+        redis: client.telemetry.snapshot)
     }
   }
 

@@ -1,3 +1,5 @@
+import Redis
+
 /// The tier several instances share: cached values, a rate-limit ledger and coalescing locks.
 ///
 /// The GitHub layer keeps its own in-process layer (decoded cache, ledger, requests in flight) in
@@ -77,12 +79,16 @@ public struct SharedStoreStatus: Sendable, Equatable {
   public var errorReplies: Int
   /// The last failure, without secrets.
   public var lastError: String?
+  /// What the Redis client has seen (the server's role, failovers, TLS handshakes); nil for other
+  /// backends.
+  public var redis: RedisTelemetry.Snapshot?
 
   /// A status from its parts.
   public init(
     backend: String, available: Bool, since: Double, transitions: Int, failures: Int, errorReplies: Int = 0,
-    lastError: String?
+    lastError: String?, redis: RedisTelemetry.Snapshot? = nil
   ) {
+    self.redis = redis
     self.errorReplies = errorReplies
     self.backend = backend
     self.available = available

@@ -3,6 +3,7 @@ import CurlClient
 import Foundation
 import HTTP
 import HTTPServer
+import Redis
 import SharedStore
 import TestSupport
 import Testing
@@ -70,6 +71,81 @@ struct SharedModeTests {
     }
     #expect(
       AppConfiguration.helpText.contains("--redis URL") && AppConfiguration.helpText.contains("REDIS_URL"))
+  }
+
+  @Test func redisPasswordsComeFromTheEnvironmentOrFilesNeverAFlag() throws {
+    var flagged = AppConfiguration()
+    #expect {
+      try flagged.parse(arguments: ["--redis", "rediss://:hunter2@10.0.0.5/0"], environment: [:])
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("--redis") && text.contains("REDIS_PASSWORD") && !text.contains("hunter2")
+    }
+    var environment = AppConfiguration()
+    _ = try environment.parse(
+      arguments: ["--redis", "rediss://app@10.0.0.5:6380/1"],
+      environment: ["REDIS_PASSWORD": "from-env", "REDIS_SENTINEL_PASSWORD": "s-env"])
+    #expect(environment.redis.password == "from-env" && environment.redis.sentinelPassword == "s-env")
+    let redis = try #require(try RepoScrollApp.redisConfiguration(environment))
+    #expect(redis.username == "app" && redis.password == "from-env" && redis.port == 6380 && redis.tls != nil)
+    #expect(!environment.description.contains("from-env") && !"\(redis)".contains("from-env"))
+
+    let file = NSTemporaryDirectory() + "redis-password-\(UUID().uuidString.prefix(6))"
+    try "from-file\n".write(toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var fromFile = AppConfiguration()
+    _ = try fromFile.parse(
+      arguments: ["--redis-password-file", file],
+      environment: ["REDIS_URL": "redis://:in-url@10.0.0.5/0", "REDIS_PASSWORD": "from-env"])
+    #expect(try RepoScrollApp.redisConfiguration(fromFile)?.password == "from-file")
+    var inURL = AppConfiguration()
+    _ = try inURL.parse(arguments: [], environment: ["REDIS_URL": "redis://:in-url@10.0.0.5/0"])
+    #expect(try RepoScrollApp.redisConfiguration(inURL)?.password == "in-url")
+  }
+
+  @Test func sentinelAndTLSFlagsMakeTheClientSettings() throws {
+    var configuration = AppConfiguration()
+    _ = try configuration.parse(
+      arguments: [
+        "--redis-sentinels", "10.0.0.5:26379,10.0.0.6:26380", "--redis-master-name", "reposcroll",
+        "--redis-sentinel-user", "watcher", "--redis-timeout", "80",
+      ], environment: [:])
+    #expect(configuration.redisURL == "redis://reposcroll/0")
+    let redis = try #require(try RepoScrollApp.redisConfiguration(configuration))
+    #expect(redis.sentinel?.masterName == "reposcroll" && redis.sentinel?.username == "watcher")
+    #expect(redis.sentinel?.sentinels.map(\.port) == [26379, 26380])
+    #expect(redis.sentinel?.timeout == .milliseconds(300) && redis.commandTimeout == .milliseconds(80))
+
+    var named = AppConfiguration()
+    _ = try named.parse(
+      arguments: [
+        "--redis", "rediss://cache/2", "--redis-sentinels", "10.0.0.5", "--redis-ca-file", "/etc/ca.pem",
+      ], environment: [:])
+    let tls = try #require(try RepoScrollApp.redisConfiguration(named))
+    #expect(
+      tls.sentinel?.masterName == "cache" && tls.database == 2 && tls.connectTimeout == .milliseconds(500))
+    #expect(tls.description == "rediss://cache/2 via sentinels 10.0.0.5:26379")
+
+    var nameless = AppConfiguration()
+    #expect(throws: AppConfiguration.ConfigurationError.self) {
+      try nameless.parse(arguments: ["--redis-sentinels", "10.0.0.5"], environment: [:])
+    }
+    var badList = AppConfiguration()
+    #expect(throws: AppConfiguration.ConfigurationError.self) {
+      try badList.parse(arguments: ["--redis-sentinels", "10.0.0.5:x"], environment: [:])
+    }
+    var plainWithCA = AppConfiguration()
+    _ = try plainWithCA.parse(
+      arguments: ["--redis", "redis://10.0.0.5/0", "--redis-ca-file", "/x"], environment: [:])
+    #expect {
+      try RepoScrollApp.redisConfiguration(plainWithCA)
+    } throws: { "\($0)".contains("need a rediss:// URL") }
+    for flag in [
+      "--redis-ca-file", "--redis-cert-file", "--redis-key-file", "--redis-sentinels", "--redis-master-name",
+      "--redis-password-file", "--redis-sentinel-password-file", "--redis-session-wait", "REDIS_PASSWORD",
+    ] {
+      #expect(AppConfiguration.helpText.contains(flag), "\(flag) in --help")
+    }
   }
 
   @Test func aMalformedRedisURLStopsStartupNamingTheFlagButNotThePassword() async throws {

@@ -1,11 +1,43 @@
 import Foundation
 import TestSupport
 
+/// How an instance reaches Redis: the flags and environment it gets. A password goes in the
+/// environment only (repo-scroll refuses one in a flag value).
+struct RedisTarget: Sendable {
+  var arguments: [String] = []
+  var environment: [String: String] = [:]
+
+  /// `server` directly, trusting the test CA when it speaks TLS; `url` replaces its own URL (a
+  /// proxy in front of it).
+  static func server(_ server: RedisServerProcess, url: String? = nil) -> RedisTarget {
+    var target = RedisTarget(environment: ["REDIS_URL": url ?? server.url()])
+    if let tls = server.tls { target.arguments += ["--redis-ca-file", tls.certificates.ca] }
+    return target
+  }
+
+  /// The master `topology`'s sentinels name, with its passwords and TLS.
+  static func sentinels(_ topology: SentinelTopology) -> RedisTarget {
+    let scheme = topology.tls == nil ? "redis" : "rediss"
+    var target = RedisTarget(arguments: [
+      "--redis", "\(scheme)://\(topology.masterName)/0", "--redis-sentinels", topology.sentinelList,
+    ])
+    if let tls = topology.tls { target.arguments += ["--redis-ca-file", tls.certificates.ca] }
+    if let password = topology.password { target.environment["REDIS_PASSWORD"] = password }
+    if let password = topology.sentinelPassword { target.environment["REDIS_SENTINEL_PASSWORD"] = password }
+    return target
+  }
+}
+
 /// A local deployment over loopback for the shared-mode tests: a real `redis-server` (optional, with
-/// an optional password), one `github-double` whose counters all instances share, N `repo-scroll`
-/// instances, and optionally `nginx` round-robin in front, as `script/cluster` starts them.
+/// an optional password) or a Sentinel topology, one `github-double` whose counters all instances
+/// share, N `repo-scroll` instances, and optionally `nginx` round-robin in front, as `script/cluster`
+/// starts them.
 final class Cluster: Sendable {
   let redis: RedisServerProcess?
+  /// The Sentinel topology the instances use instead of `redis`, if any.
+  let sentinels: SentinelTopology?
+  /// How each instance reaches Redis (nil: not shared).
+  let targets: [RedisTarget?]
   let double: ProcessRunner
   let doublePort: Int
   let instances: [ProcessRunner]
@@ -25,13 +57,15 @@ final class Cluster: Sendable {
   }
 
   private init(
-    redis: RedisServerProcess?, double: ProcessRunner, doublePort: Int, instances: [ProcessRunner],
-    ports: [Int],
-    nginx: ProcessRunner?, nginxPort: Int, nginxLogs: String?, extra: InstanceExtras
+    redis: RedisServerProcess?, sentinels: SentinelTopology?, targets: [RedisTarget?], double: ProcessRunner,
+    doublePort: Int, instances: [ProcessRunner], ports: [Int], nginx: ProcessRunner?, nginxPort: Int,
+    nginxLogs: String?, extra: InstanceExtras
   ) {
     self.nginxLogs = nginxLogs
     self.extra = extra
     self.redis = redis
+    self.sentinels = sentinels
+    self.targets = targets
     self.double = double
     self.doublePort = doublePort
     self.instances = instances
@@ -40,15 +74,20 @@ final class Cluster: Sendable {
     self.nginxPort = nginxPort
   }
 
-  /// Starts everything; `shared` runs the instances with `--redis`. `nginxPort` fixes nginx's port
-  /// ahead (sign-in needs the public URL before the instances start); `redisArguments` go to
-  /// `redis-server` (persistence, for the tests that restart it).
+  /// Starts everything; `shared` runs the instances with `--redis` (over `transport`), or with
+  /// `sentinels` through that topology. `nginxPort` fixes nginx's port ahead (sign-in needs the
+  /// public URL before the instances start); `redisArguments` go to `redis-server` (persistence, for
+  /// the tests that restart it); `target` picks how instance `i` reaches the server (a proxy).
   static func start(
     instances count: Int = 3, shared: Bool = true, doubleArguments: [String] = [], withNginx: Bool = false,
-    nginxPort fixedNginxPort: Int? = nil, redisArguments: [String] = [],
+    nginxPort fixedNginxPort: Int? = nil, redisArguments: [String] = [], transport: RedisTransport = .plain,
+    sentinels: SentinelTopology? = nil,
+    target: (@Sendable (Int, RedisServerProcess) async throws -> RedisTarget)? = nil,
     extra: InstanceExtras = InstanceExtras()
   ) async throws -> Cluster {
-    let redis = shared ? try await RedisServerProcess(extraArguments: redisArguments) : nil
+    let redis =
+      shared && sentinels == nil
+      ? try await RedisServerProcess(transport, extraArguments: redisArguments) : nil
     let double = try ProcessRunner(
       executable: try ProcessRunner.builtProduct("github-double"),
       arguments: ["--port", "0", "--search-limit", "100000", "--core-limit", "1000000"] + doubleArguments,
@@ -56,10 +95,14 @@ final class Cluster: Sendable {
     let doublePort = try await double.waitForListeningPort()
     var instances: [ProcessRunner] = []
     var ports: [Int] = []
-    for _ in 0..<count {
-      let app = try launchInstance(doublePort: doublePort, redisURL: redis?.url(), extra: extra)
+    var targets: [RedisTarget?] = []
+    for index in 0..<count {
+      var redisTarget = sentinels.map(RedisTarget.sentinels)
+      if let redis { redisTarget = try await target?(index, redis) ?? .server(redis) }
+      let app = try launchInstance(doublePort: doublePort, redis: redisTarget, extra: extra)
       instances.append(app)
       ports.append(try await app.waitForListeningPort())
+      targets.append(redisTarget)
     }
     var nginx: ProcessRunner?
     var nginxPort = 0
@@ -72,13 +115,14 @@ final class Cluster: Sendable {
       try await waitUntilAnswering(port: nginxPort)
     }
     return Cluster(
-      redis: redis, double: double, doublePort: doublePort, instances: instances, ports: ports, nginx: nginx,
-      nginxPort: nginxPort, nginxLogs: nginxLogs, extra: extra)
+      redis: redis, sentinels: sentinels, targets: targets, double: double, doublePort: doublePort,
+      instances: instances, ports: ports, nginx: nginx, nginxPort: nginxPort, nginxLogs: nginxLogs,
+      extra: extra)
   }
 
-  /// One `repo-scroll` against the double, in shared mode when `redisURL` is given.
+  /// One `repo-scroll` against the double, in shared mode when `redis` is given.
   static func launchInstance(
-    doublePort: Int, redisURL: String?, port: Int = 0, extra: InstanceExtras = InstanceExtras()
+    doublePort: Int, redis: RedisTarget?, port: Int = 0, extra: InstanceExtras = InstanceExtras()
   ) throws -> ProcessRunner {
     let root = try ProcessRunner.packageRoot()
     let doubleURL = "http://127.0.0.1:\(doublePort)"
@@ -89,11 +133,15 @@ final class Cluster: Sendable {
     ]
     // The tests check sharing, not the 50 ms default: on a heavily shared test machine a Redis
     // command can take longer, and an outage it caused would change the call counts asserted here.
-    if let redisURL { arguments += ["--redis", redisURL, "--redis-timeout", "1000"] }
+    var environment = extra.environment
+    if let redis {
+      arguments += redis.arguments + ["--redis-timeout", "1000"]
+      environment.merge(redis.environment) { _, new in new }
+    }
     return try ProcessRunner(
       executable: try ProcessRunner.builtProduct("repo-scroll"),
       arguments: arguments + extra.arguments.map { $0.replacingOccurrences(of: "{double}", with: doubleURL) },
-      environment: extra.environment, name: "repo-scroll")
+      environment: environment, name: "repo-scroll")
   }
 
   /// How long nginx skips a port that refused a connection (`fail_timeout`).
@@ -164,7 +212,7 @@ final class Cluster: Sendable {
     let status = await old.terminate(signal: SIGTERM, grace: .seconds(15))
     guard status == .exited(0) else { throw WebDriverError.process("instance \(index) ended with \(status)") }
     let fresh = try Self.launchInstance(
-      doublePort: doublePort, redisURL: redis?.url(), port: ports[index], extra: extra)
+      doublePort: doublePort, redis: targets[index], port: ports[index], extra: extra)
     let port = ports[index]
     let ready = await eventually(poll: .milliseconds(50)) {
       (try? await Self.get(port: port, "/healthz"))?.status == 200
@@ -181,6 +229,7 @@ final class Cluster: Sendable {
     for instance in instances { await instance.terminate() }
     await double.terminate()
     await redis?.stop()
+    await sentinels?.stop()
   }
 
   /// One GET on loopback.

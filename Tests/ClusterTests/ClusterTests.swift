@@ -33,8 +33,10 @@ struct ClusterTests {
     return (ids, statuses)
   }
 
-  @Test func aThousandRowWalkOverThreeInstancesCostsTenSearches() async throws {
-    let cluster = try await Cluster.start()
+  @Test(arguments: RedisTransport.allCases) func aThousandRowWalkOverThreeInstancesCostsTenSearches(
+    _ transport: RedisTransport
+  ) async throws {
+    let cluster = try await Cluster.start(transport: transport)
     let ports = cluster.ports
     let walked = try await Self.walk(ports: { ports[$0 % 3] })
     #expect(walked.statuses.allSatisfy { $0 == 200 })
@@ -42,7 +44,48 @@ struct ClusterTests {
     #expect(try await cluster.searchCalls() == 10)
     let sharedHits = try await Cluster.metricSum("reposcroll_shared_hits_total", ports: ports)
     #expect(sharedHits >= 20, "consecutive fragments on other instances read the shared pages")
+    // The Redis lines of /metrics: the role, the TLS handshakes, in a format Prometheus reads.
+    let metrics = try await Cluster.get(port: ports[0], "/metrics").text
+    #expect(metrics.contains("reposcroll_redis_role{role=\"master\"} 1"))
+    #expect(
+      metrics.contains(
+        "reposcroll_redis_server_info{server=\"127.0.0.1:\(try #require(cluster.redis).port)\"} 1"))
+    let handshakes = try await Cluster.metric("reposcroll_redis_tls_handshake_seconds_count", port: ports[0])
+    #expect(transport == .tls ? (handshakes ?? 0) >= 1 : handshakes == 0)
+    #expect(try Self.promtoolAccepts(metrics))
+    if transport == .tls { try await Self.anInstanceThatDoesNotTrustRedisFallsBack(cluster) }
     await cluster.stop()
+  }
+
+  /// An instance given another CA than the one Redis's certificate chains to: it starts, says why
+  /// it cannot share, counts the refusal, and serves from local state.
+  static func anInstanceThatDoesNotTrustRedisFallsBack(_ cluster: Cluster) async throws {
+    let redis = try #require(cluster.redis)
+    let certificates = try TestCertificates.shared()
+    let instance = try Cluster.launchInstance(
+      doublePort: cluster.doublePort,
+      redis: RedisTarget(
+        arguments: ["--redis-ca-file", certificates.otherCA], environment: ["REDIS_URL": redis.url()]))
+    let port = try await instance.waitForListeningPort()
+    #expect(try await Cluster.get(port: port, Self.query).status == 200)
+    #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis unavailable"))
+    #expect(instance.errorOutput.contains("server certificate refused"), "\(instance.errorOutput)")
+    #expect((try await Cluster.metric("reposcroll_redis_tls_errors_total", port: port) ?? 0) >= 1)
+    await instance.terminate()
+  }
+
+  /// Whether `promtool check metrics` accepts `text`.
+  static func promtoolAccepts(_ text: String) throws -> Bool {
+    let file = NSTemporaryDirectory() + "metrics-\(UUID().uuidString.prefix(8)).txt"
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    try TestTier.startingProcess("promtool")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "promtool check metrics < \"$1\"", "sh", file]
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus == 0
   }
 
   @Test func fiftyConcurrentIdenticalFragmentsOverThreeInstancesCostOneSearch() async throws {
@@ -174,13 +217,13 @@ struct ClusterTests {
       executable: try ProcessRunner.builtProduct("github-double"), arguments: ["--port", "0"],
       name: "github-double")
     let doublePort = try await double.waitForListeningPort()
-    let good = try Cluster.launchInstance(doublePort: doublePort, redisURL: redis.url())
+    let good = try Cluster.launchInstance(doublePort: doublePort, redis: .server(redis))
     let port = try await good.waitForListeningPort()
     #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
     #expect(try await Cluster.get(port: port, Self.query).status == 200)
 
     let wrongURL = "redis://:wrong-Pa55@127.0.0.1:\(redis.port)/0"
-    let bad = try Cluster.launchInstance(doublePort: doublePort, redisURL: wrongURL)
+    let bad = try Cluster.launchInstance(doublePort: doublePort, redis: .server(redis, url: wrongURL))
     let status = try await bad.waitForExit(timeout: .seconds(10))
     #expect(status != .exited(0))
     #expect(bad.errorOutput.contains("--redis") && bad.errorOutput.contains("authentication failed"))

@@ -12,7 +12,14 @@ final class FakeRedisServer: Sendable {
   /// Signalled when the serving thread has closed its connections.
   private let finished = DispatchSemaphore(value: 0)
 
-  init(reply: [UInt8], greet: Bool = false, closeAfterReply: Bool = false) throws {
+  convenience init(reply: [UInt8], greet: Bool = false, closeAfterReply: Bool = false) throws {
+    try self.init(replying: { reply }, greet: greet, closeAfterReply: closeAfterReply)
+  }
+
+  /// A server whose reply is read from `reply` for each connection as it is answered.
+  init(replying reply: @escaping @Sendable () -> [UInt8], greet: Bool = false, closeAfterReply: Bool = false)
+    throws
+  {
     let (fd, port) = try Socket.listen(host: "127.0.0.1", port: 0)
     self.listener = fd
     self.port = port
@@ -27,7 +34,7 @@ final class FakeRedisServer: Sendable {
     Socket.close(listener)
   }
 
-  private func serve(reply: [UInt8], greet: Bool, closeAfterReply: Bool) {
+  private func serve(reply: @Sendable () -> [UInt8], greet: Bool, closeAfterReply: Bool) {
     var clients: [Int32] = []
     var answered: Set<Int32> = []
     // Freed when this thread ends; only this thread uses it.
@@ -41,13 +48,13 @@ final class FakeRedisServer: Sendable {
       if case .done(let client)? = try? Socket.accept(listener) {
         clients.append(client.fd)
         if greet {
-          send(reply, to: client.fd)
+          send(reply(), to: client.fd)
           answered.insert(client.fd)
         }
       }
       for client in clients where !answered.contains(client) {
         if case .done(let count)? = try? Socket.read(client, into: buffer), count > 0 {
-          send(reply, to: client)
+          send(reply(), to: client)
           answered.insert(client)
           if closeAfterReply { Socket.shutdownWrite(client) }
         }

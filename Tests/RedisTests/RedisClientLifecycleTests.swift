@@ -5,9 +5,11 @@ import Testing
 
 /// Exclusive connections, cancelled waiters and shutdown.
 @Suite(.timeLimit(.minutes(3))) struct RedisClientLifecycleTests {
-  @Test func aTransactionRunsOnOneExclusiveConnection() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func aTransactionRunsOnOneExclusiveConnection(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     let replies = try await client.withConnection { connection throws(RedisError) in
       try await connection.pipeline([
@@ -18,9 +20,11 @@ import Testing
     #expect(replies.last == .array([.integer(1), .integer(2)]))
   }
 
-  @Test func aCancelledWaiterDoesNotKeepTheConnectionItWasOffered() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()).pool(1))
+  @Test(arguments: RedisTransport.allCases) func aCancelledWaiterDoesNotKeepTheConnectionItWasOffered(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server).pool(1))
     defer { client.shutdown() }
     // Structured (as every wait below): a suite's time limit cancels it, so a hang fails the test.
     _ = try await client.whileAConnectionSleeps("0.3") {
@@ -34,9 +38,11 @@ import Testing
     #expect(client.statistics == RedisClient.Statistics(open: 1, idle: 1, waiting: 0))
   }
 
-  @Test func callsRacingShutdownAllFinish() async throws {
-    let server = try await RedisServerProcess()
-    let configuration = try RedisConfiguration.relaxed(url: server.url())
+  @Test(arguments: RedisTransport.allCases) func callsRacingShutdownAllFinish(_ transport: RedisTransport)
+    async throws
+  {
+    let server = try await RedisServerProcess(transport)
+    let configuration = try RedisConfiguration.relaxed(server)
     // Shutting down while calls are connecting, sending or waiting for the pool: each must end with a
     // reply or a typed error rather than wait for a loop that has stopped.
     for round in 0..<20 {
@@ -58,9 +64,11 @@ import Testing
     }
   }
 
-  @Test func shutdownFailsCallsInFlightAndLater() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func shutdownFailsCallsInFlightAndLater(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     async let sleeping: RESPValue = client.execute(["DEBUG", "SLEEP", "1"])
     try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
       client.statistics.open == 1 && client.statistics.idle == 0

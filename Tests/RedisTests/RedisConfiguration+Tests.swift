@@ -1,10 +1,11 @@
 import Redis
+import TestSupport
 
 extension RedisConfiguration {
-  /// A configuration whose connect, command and pool timeouts are long enough for a loaded test machine;
-  /// tests that check a timeout shorten the one they check.
-  static func relaxed(url: String) throws -> RedisConfiguration {
-    try RedisConfiguration(url: url).relaxed()
+  /// A configuration for `server` (plain or TLS) whose connect, command and pool timeouts are long
+  /// enough for a loaded test machine; tests that check a timeout shorten the one they check.
+  static func relaxed(_ server: RedisServerProcess, database: Int = 0) throws -> RedisConfiguration {
+    try server.configuration(database: database).relaxed()
   }
 
   /// This configuration with the relaxed timeouts.

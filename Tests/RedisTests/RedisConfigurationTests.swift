@@ -1,4 +1,5 @@
 import Redis
+import TLS
 import Testing
 
 /// `redis://` URLs.
@@ -24,6 +25,42 @@ import Testing
 
     let ipv6 = try RedisConfiguration(url: "redis://[fe80::1]")
     #expect(ipv6.host == "fe80::1" && ipv6.port == 6379)
+    #expect(plain.tls == nil)
+
+    // rediss:// is TLS, trusting the system store until a CA file is given.
+    let tls = try RedisConfiguration(url: "rediss://app:pw@redis.internal:6380/2")
+    #expect(tls.tls == TLSClientConfiguration())
+    #expect(tls.host == "redis.internal" && tls.port == 6380 && tls.database == 2)
+    #expect(tls.username == "app" && tls.password == "pw")
+    #expect(tls.description == "rediss://app:***@redis.internal:6380/2")
+  }
+
+  @Test func parsesSentinelLists() throws {
+    let sentinel = try RedisSentinelConfiguration(
+      sentinels: "10.0.0.5:26380, 10.0.0.6,[::1]:26381", masterName: "reposcroll")
+    #expect(
+      sentinel.sentinels == [
+        RedisServerAddress(host: "10.0.0.5", port: 26380), RedisServerAddress(host: "10.0.0.6", port: 26379),
+        RedisServerAddress(host: "::1", port: 26381),
+      ])
+    #expect(sentinel.masterName == "reposcroll")
+    var configuration = try RedisConfiguration(url: "rediss://:secret@reposcroll/1")
+    configuration.sentinel = sentinel
+    #expect(
+      configuration.description
+        == "rediss://:***@reposcroll/1 via sentinels 10.0.0.5:26380,10.0.0.6:26379,[::1]:26381")
+    #expect(throws: RedisURLError.missingHost) {
+      try RedisSentinelConfiguration(sentinels: "", masterName: "m")
+    }
+    #expect(throws: RedisURLError.invalidPort("x")) {
+      try RedisSentinelConfiguration(sentinels: "a:x", masterName: "m")
+    }
+    #expect(throws: RedisURLError.invalidMasterName) {
+      try RedisSentinelConfiguration(sentinels: "a:1", masterName: "two words")
+    }
+    #expect(throws: RedisURLError.invalidMasterName) {
+      try RedisSentinelConfiguration(sentinels: "a:1", masterName: "")
+    }
   }
 
   @Test func rejectsBadURLsWithTypedErrors() {
@@ -31,7 +68,7 @@ import Testing
       ("http://localhost", .unsupportedScheme("http")),
       ("localhost:6379", .unsupportedScheme("?")),
       ("", .unsupportedScheme("")),
-      ("rediss://localhost", .tlsNotSupported),
+      ("rediss://", .missingHost),
       ("redis://", .missingHost),
       ("redis://:pw@:6379/0", .missingHost),
       ("redis://[::1", .missingHost),

@@ -21,7 +21,7 @@ final class Peak: Sendable {
 /// The client when the server is slow, dies, restarts, or is busy beyond the pool.
 @Suite(.timeLimit(.minutes(3))) struct RedisFailureTests {
   static func configuration(_ server: RedisServerProcess) throws -> RedisConfiguration {
-    var configuration = try RedisConfiguration.relaxed(url: server.url())
+    var configuration = try RedisConfiguration.relaxed(server)
     configuration.commandTimeout = .seconds(10)
     configuration.reconnectDelay = .milliseconds(20)
     return configuration
@@ -36,8 +36,10 @@ final class Peak: Sendable {
     return try RedisClient(configuration)
   }
 
-  @Test func aServerKilledMidCommandFailsTheCallWithConnectionLost() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func aServerKilledMidCommandFailsTheCallWithConnectionLost(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server)
     defer { client.shutdown() }
     try await client.ping()
@@ -56,8 +58,10 @@ final class Peak: Sendable {
     } throws: { RedisError.lostReason(of: $0) != nil }
   }
 
-  @Test func reconnectsByItselfAfterTheServerRestarts() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func reconnectsByItselfAfterTheServerRestarts(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server)
     defer { client.shutdown() }
     try await client.set("before", [1])
@@ -71,8 +75,10 @@ final class Peak: Sendable {
     #expect(try await client.get("after") == [2])
   }
 
-  @Test func aSlowCommandTimesOutAndTheNextCallGetsAFreshConnection() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func aSlowCommandTimesOutAndTheNextCallGetsAFreshConnection(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server) { $0.commandTimeout = .milliseconds(100) }
     defer { client.shutdown() }
     await #expect(throws: RedisError.timeout(.command)) {
@@ -83,8 +89,10 @@ final class Peak: Sendable {
     #expect(client.statistics.open == 1)
   }
 
-  @Test func aPerCallTimeoutOverridesTheConfiguredOne() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func aPerCallTimeoutOverridesTheConfiguredOne(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server) { $0.commandTimeout = .milliseconds(50) }
     defer { client.shutdown() }
     // A blocking pop longer than the configured timeout, allowed for this call only.
@@ -94,8 +102,10 @@ final class Peak: Sendable {
     }
   }
 
-  @Test func manyCallersThroughARestartAllFinishWithRepliesOrTypedErrors() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func manyCallersThroughARestartAllFinishWithRepliesOrTypedErrors(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server) {
       $0.commandTimeout = .milliseconds(500)
       $0.poolSize = 4
@@ -145,9 +155,11 @@ final class Peak: Sendable {
     #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
   }
 
-  @Test func aHandshakeThatNeverAnswersTimesOutAsConnect() async throws {
+  @Test(arguments: RedisTransport.allCases) func aHandshakeThatNeverAnswersTimesOutAsConnect(
+    _ transport: RedisTransport
+  ) async throws {
     // A server that is paused answers nothing, so AUTH hangs until the connect timeout.
-    let server = try await RedisServerProcess(password: "pw")
+    let server = try await RedisServerProcess(transport, password: "pw")
     var configuration = try Self.configuration(server)
     configuration.password = "pw"
     let admin = try RedisClient(configuration)
@@ -157,8 +169,10 @@ final class Peak: Sendable {
     await #expect(throws: RedisError.timeout(.connect)) { try await RedisConnection.connect(configuration) }
   }
 
-  @Test func cancellingACallEndsItAtOnceAndKeepsTheConnectionUsable() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func cancellingACallEndsItAtOnceAndKeepsTheConnectionUsable(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server)
     defer { client.shutdown() }
     let task = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
@@ -171,8 +185,10 @@ final class Peak: Sendable {
     #expect(try await client.execute(["ECHO", "mine"]) == .bulkString(Array("mine".utf8)))
   }
 
-  @Test func thePoolNeverOpensMoreThanItsBound() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func thePoolNeverOpensMoreThanItsBound(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server) { $0.poolSize = 3 }
     defer { client.shutdown() }
     let peak = Peak()
@@ -198,8 +214,10 @@ final class Peak: Sendable {
     #expect(try await client.execute(["DBSIZE"]) == .integer(60))
   }
 
-  @Test func callersBeyondTheBoundGetPoolExhaustedAfterThePoolTimeout() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func callersBeyondTheBoundGetPoolExhaustedAfterThePoolTimeout(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let client = try Self.client(server) {
       $0.poolSize = 1
       $0.poolTimeout = .milliseconds(50)

@@ -4,9 +4,9 @@ import Testing
 
 /// The client against a real `redis-server` on a loopback port.
 @Suite(.timeLimit(.minutes(3))) struct RedisLiveTests {
-  @Test func everyReplyType() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func everyReplyType(_ transport: RedisTransport) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     #expect(try await client.execute(["PING"]) == .simpleString("PONG"))
     try await client.set("k", Array("hello".utf8))
@@ -41,27 +41,34 @@ import Testing
     #expect(try await client.get("bin") == binary)
   }
 
-  @Test func selectsTheDatabaseFromTheURL() async throws {
-    let server = try await RedisServerProcess()
-    let db3 = try RedisClient(try RedisConfiguration.relaxed(url: server.url(database: 3)))
+  @Test(arguments: RedisTransport.allCases) func selectsTheDatabaseFromTheURL(_ transport: RedisTransport)
+    async throws
+  {
+    let server = try await RedisServerProcess(transport)
+    let db3 = try RedisClient(try RedisConfiguration.relaxed(server, database: 3))
     defer { db3.shutdown() }
-    let db0 = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+    let db0 = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { db0.shutdown() }
     try await db3.set("where", Array("three".utf8))
     #expect(try await db0.get("where") == nil)
     #expect(try await db3.get("where") == Array("three".utf8))
   }
 
-  @Test func authenticatesWithTheRightPasswordAndRejectsTheWrongOne() async throws {
-    let server = try await RedisServerProcess(password: "s3cret:/@")
-    var right = RedisConfiguration(port: server.port).relaxed()
-    right.password = "s3cret:/@"
+  @Test(arguments: RedisTransport.allCases) func authenticatesWithTheRightPasswordAndRejectsTheWrongOne(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport, password: "s3cret:/@")
+    let right = try RedisConfiguration.relaxed(server)
+    #expect(right.password == "s3cret:/@")
     let client = try RedisClient(right)
     defer { client.shutdown() }
     try await client.ping()
     // The same password through a percent-encoded URL.
-    let fromURL = try RedisConfiguration.relaxed(url: "redis://:s3cret%3A%2F%40@127.0.0.1:\(server.port)/0")
+    let scheme = transport == .tls ? "rediss" : "redis"
+    var fromURL = try RedisConfiguration(url: "\(scheme)://:s3cret%3A%2F%40@127.0.0.1:\(server.port)/0")
+      .relaxed()
     #expect(fromURL.password == "s3cret:/@")
+    fromURL.tls = right.tls
     try await RedisConnection.connect(fromURL).ping()
 
     var wrong = right
@@ -70,7 +77,9 @@ import Testing
       try await RedisConnection.connect(wrong)
     } throws: { RedisError.authMessage(of: $0)?.contains("WRONGPASS") == true }
     // No password at all: the first command says so.
-    let anonymous = try RedisClient(RedisConfiguration(port: server.port).relaxed())
+    var withoutPassword = right
+    withoutPassword.password = nil
+    let anonymous = try RedisClient(withoutPassword)
     defer { anonymous.shutdown() }
     await #expect {
       try await anonymous.ping()

@@ -4,9 +4,11 @@ import Testing
 
 /// Pub/sub on a dedicated subscriber connection.
 @Suite(.timeLimit(.minutes(3))) struct RedisSubscriptionTests {
-  @Test func receivesChannelAndPatternMessagesInOrder() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func receivesChannelAndPatternMessagesInOrder(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     let subscription = try await client.subscribe(to: ["filled"])
     try await subscription.subscribe(patterns: ["lock.*"])
@@ -27,9 +29,11 @@ import Testing
     #expect(await iterator.next() == nil)
   }
 
-  @Test func theStreamEndsWhenTheServerGoesAway() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func theStreamEndsWhenTheServerGoesAway(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     let subscription = try await client.subscribe(to: ["filled"])
     await server.kill()

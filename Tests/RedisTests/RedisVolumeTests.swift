@@ -4,9 +4,11 @@ import Testing
 
 /// Large values, long pipelines and Lua scripts against a real server.
 @Suite(.timeLimit(.minutes(3))) struct RedisVolumeTests {
-  @Test func largeValuesRoundTrip() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func largeValuesRoundTrip(_ transport: RedisTransport)
+    async throws
+  {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     var value = [UInt8](repeating: UInt8(ascii: "v"), count: 6 << 20)
     for index in stride(from: 0, to: value.count, by: 65_521) {
@@ -16,7 +18,7 @@ import Testing
     #expect(try await client.get("big") == value)
     #expect(try await client.execute(["STRLEN", "big"]) == .integer(Int64(value.count)))
     // A reply over the client's bulk limit closes that connection with a typed error, nothing more.
-    var limited = try RedisConfiguration.relaxed(url: server.url())
+    var limited = try RedisConfiguration.relaxed(server)
     limited.parserLimits.maxBulkLength = 1 << 20
     let small = try RedisClient(limited)
     defer { small.shutdown() }
@@ -28,9 +30,11 @@ import Testing
     try await small.ping()
   }
 
-  @Test func pipelinesThousandsOfCommandsInOrder() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func pipelinesThousandsOfCommandsInOrder(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     let count = 5000
     let sets = (0..<count).map { RedisCommand("SET", RedisArgument("key:\($0)"), RedisArgument($0 * 7)) }
@@ -41,7 +45,7 @@ import Testing
     let values = try await client.pipeline(gets)
     #expect(values.map(\.integer) == (0..<count).map { Int64($0 * 7) })
     // Concurrent pipelines on a shared connection each get their own replies.
-    let connection = try await RedisConnection.connect(try RedisConfiguration.relaxed(url: server.url()))
+    let connection = try await RedisConnection.connect(try RedisConfiguration.relaxed(server))
     try await withThrowingTaskGroup(of: Void.self) { group in
       for start in stride(from: 0, to: count, by: 500) {
         group.addTask {
@@ -55,9 +59,11 @@ import Testing
     }
   }
 
-  @Test func scriptsRunBySHAAndFallBackToEvalAfterAFlush() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func scriptsRunBySHAAndFallBackToEvalAfterAFlush(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     let script = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1])")
     // The locally computed digest is the one Redis uses.
@@ -72,9 +78,11 @@ import Testing
     } throws: { RedisError.serverMessage(of: $0)?.hasPrefix("MINE") == true }
   }
 
-  @Test func lockHelpersSetOnlyIfAbsentWithExpiry() async throws {
-    let server = try await RedisServerProcess()
-    let client = try RedisClient(try RedisConfiguration.relaxed(url: server.url()))
+  @Test(arguments: RedisTransport.allCases) func lockHelpersSetOnlyIfAbsentWithExpiry(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try RedisClient(try RedisConfiguration.relaxed(server))
     defer { client.shutdown() }
     #expect(try await client.setIfAbsent("lock", [1], expiresIn: .seconds(5)))
     #expect(try await !client.setIfAbsent("lock", [2], expiresIn: .seconds(5)))

@@ -12,25 +12,30 @@ struct RedisSessionStoreTests {
   static let token = "gho_RedisDumpMustNotShowThis0123456789"
 
   /// A server with persistence on (append-only file, fsync'd each write), so a restart keeps sessions.
-  static func persistentServer() async throws -> RedisServerProcess {
-    try await RedisServerProcess(extraArguments: ["--appendonly", "yes", "--appendfsync", "always"])
+  static func persistentServer(_ transport: RedisTransport = .plain) async throws -> RedisServerProcess {
+    try await RedisServerProcess(
+      transport, extraArguments: ["--appendonly", "yes", "--appendfsync", "always"])
   }
 
-  static func store(_ server: RedisServerProcess, log: @escaping @Sendable (String) -> Void = { _ in })
-    throws -> RedisSessionStore
-  {
-    var configuration = try RedisConfiguration(url: server.url())
+  static func store(
+    _ server: RedisServerProcess, replicaWait: Duration? = nil,
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws -> RedisSessionStore {
+    var configuration = try server.configuration()
     configuration.commandTimeout = .seconds(2)
     configuration.connectTimeout = .seconds(2)
     configuration.reconnectDelay = .milliseconds(20)
     return try RedisSessionStore(
-      configuration: configuration, retryInterval: 0.05, clock: { Date().timeIntervalSince1970 }, log: log)
+      configuration: configuration, retryInterval: 0.05, replicaWait: replicaWait,
+      clock: { Date().timeIntervalSince1970 }, log: log)
   }
 
   static func now() -> Int { Int(Date().timeIntervalSince1970) }
 
-  @Test func sessionsSurviveARedisRestartAndAnotherInstanceFindsThem() async throws {
-    let server = try await Self.persistentServer()
+  @Test(arguments: RedisTransport.allCases) func sessionsSurviveARedisRestartAndAnotherInstanceFindsThem(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await Self.persistentServer(transport)
     let key = SessionKey.random()
     let first = SessionBook(key: key, store: try Self.store(server), now: Self.now)
     let session = try await first.create(userID: 7, login: "mona", token: Self.token, seesPrivate: false)
@@ -61,7 +66,7 @@ struct RedisSessionStoreTests {
         userID: n, login: "reader\(n)", token: Self.token + "\(n)", seesPrivate: n == 0)
       ids.append(s.id.cookieValue)
     }
-    let client = try RedisClient(try RedisConfiguration(url: server.url()))
+    let client = try RedisClient(try server.configuration())
     defer { client.shutdown() }
     // Every key and value, as a reader of the live server sees them: 5 sessions, 5 accounts' indexes
     // and the index of all sessions.
@@ -106,8 +111,10 @@ struct RedisSessionStoreTests {
     await server.stop()
   }
 
-  @Test func redisDownIsUnavailableNotSignedOut() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func redisDownIsUnavailableNotSignedOut(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let lines = Mutex<[String]>([])
     let book = SessionBook(
       key: .random(), store: try Self.store(server, log: { line in lines.withLock { $0.append(line) } }),
@@ -121,5 +128,44 @@ struct RedisSessionStoreTests {
     }
     #expect(lines.withLock { $0.contains { $0.contains("sessions unavailable") } })
     #expect(!lines.withLock { $0.joined() }.contains(Self.token))
+  }
+
+  /// With a replica, a session write returns once the replica has it; with none answering, the
+  /// write still counts and one line says sessions may be lost in a failover.
+  @Test func sessionWritesWaitForAReplicaAndSayWhenNoneAnswers() async throws {
+    let master = try await RedisServerProcess()
+    let replica = try await RedisServerProcess(extraArguments: [
+      "--replicaof", "127.0.0.1", String(master.port),
+    ])
+    let lines = Mutex<[String]>([])
+    let store = try Self.store(master, replicaWait: .milliseconds(2000)) { line in
+      lines.withLock { $0.append(line) }
+    }
+    let book = SessionBook(key: .random(), store: store, now: Self.now)
+    let admin = try RedisClient(try replica.configuration())
+    defer { admin.shutdown() }
+    try await waitUntil("the replica is in sync", timeout: .seconds(20), poll: .milliseconds(50)) {
+      let info = try await admin.execute(["INFO", "replication"]).string ?? ""
+      return info.contains("master_link_status:up")
+    }
+    let session = try await book.create(userID: 1, login: "a", token: Self.token, seesPrivate: false)
+    // Read straight from the replica: the write was on it before `create` returned.
+    #expect(try await admin.get(store.redisKey(book.storeName(session.id))) != nil)
+    #expect(lines.withLock { $0.isEmpty })
+    // A sign-out is replicated the same way, so a failover cannot bring the session back.
+    try await book.end(session.id)
+    #expect(try await admin.get(store.redisKey(book.storeName(session.id))) == nil)
+    // Both writes asked the master to wait for the replica (replication on loopback is fast enough to
+    // look synchronous without it, so the command count is what proves the wait).
+    let onMaster = try RedisClient(try master.configuration())
+    defer { onMaster.shutdown() }
+    let stats = try await onMaster.execute(["INFO", "commandstats"]).string ?? ""
+    #expect(stats.contains("cmdstat_wait:calls=2,"), "\(stats)")
+
+    await replica.stop()
+    let alone = try await book.create(userID: 2, login: "b", token: Self.token, seesPrivate: false)
+    #expect(await book.lookup(cookieValue: alone.id.cookieValue[...]).session != nil, "still signed in")
+    #expect(lines.withLock { $0.count == 1 && $0[0].contains("may be lost if the master fails") })
+    await master.stop()
   }
 }

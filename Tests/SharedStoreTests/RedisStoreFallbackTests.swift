@@ -16,8 +16,12 @@ struct RedisStoreFallbackTests {
     var all: [String] { lines.withLock { $0 } }
   }
 
-  static func store(_ url: String, _ lines: Lines) async throws -> RedisStore {
-    var configuration = try RedisConfiguration(url: url)
+  static func store(_ server: RedisServerProcess, _ lines: Lines) async throws -> RedisStore {
+    try await store(server.configuration(), lines)
+  }
+
+  static func store(_ configuration: RedisConfiguration, _ lines: Lines) async throws -> RedisStore {
+    var configuration = configuration
     configuration.commandTimeout = .milliseconds(50)
     configuration.connectTimeout = .milliseconds(200)
     configuration.reconnectDelay = .milliseconds(50)
@@ -25,10 +29,12 @@ struct RedisStoreFallbackTests {
       configuration, retryInterval: 0.1, now: { Date().timeIntervalSince1970 }, log: { lines.append($0) })
   }
 
-  @Test func aKilledServerIsOneLogLineAndARestartIsAnother() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func aKilledServerIsOneLogLineAndARestartIsAnother(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let lines = Lines()
-    let store = try await Self.store(server.url(), lines)
+    let store = try await Self.store(server, lines)
     defer { store.shutdown() }
     await store.setValue([7], for: "k", keepFor: 60)
     #expect(await store.value(for: "k") == [7])
@@ -53,10 +59,12 @@ struct RedisStoreFallbackTests {
     await server.stop()
   }
 
-  @Test func aStalledServerTimesOutAndFallsBack() async throws {
-    let server = try await RedisServerProcess()
+  @Test(arguments: RedisTransport.allCases) func aStalledServerTimesOutAndFallsBack(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
     let lines = Lines()
-    let store = try await Self.store(server.url(), lines)
+    let store = try await Self.store(server, lines)
     defer { store.shutdown() }
     let pid = try #require(server.pid)
     kill(pid, SIGSTOP)
@@ -70,17 +78,59 @@ struct RedisStoreFallbackTests {
     await server.stop()
   }
 
-  @Test func aWrongPasswordStopsStartupAndAnUnreachableServerDoesNot() async throws {
-    let server = try await RedisServerProcess(password: "secret-1")
+  @Test(arguments: RedisTransport.allCases) func aWrongPasswordStopsStartupAndAnUnreachableServerDoesNot(
+    _ transport: RedisTransport
+  ) async throws {
+    let server = try await RedisServerProcess(transport, password: "secret-1")
+    var wrong = try server.configuration()
+    wrong.password = "nope"
     await #expect(throws: RedisError.self) {
-      _ = try await Self.store("redis://:nope@127.0.0.1:\(server.port)/0", Lines())
+      _ = try await Self.store(wrong, Lines())
     }
     let lines = Lines()
-    let port = try ProcessRunner.freeLoopbackPort()
-    let store = try await Self.store("redis://127.0.0.1:\(port)/0", lines)
+    var unreachable = try server.configuration()
+    unreachable.port = try ProcessRunner.freeLoopbackPort()
+    let store = try await Self.store(unreachable, lines)
     defer { store.shutdown() }
     #expect(await store.status().available == false)
     #expect(lines.all.count == 1 && lines.all[0].contains("unavailable at startup"))
     await server.stop()
+  }
+
+  /// A wrong CA, an expired or misnamed certificate, or a plain-text server behind a rediss:// URL:
+  /// the store starts on local state with a line that says what is wrong, keeps probing (each probe
+  /// refused the same way, never in plain text), and shares nothing.
+  @Test func aServerTheClientCannotTrustLeavesTheStoreOnLocalStateWithAClearLine() async throws {
+    let certificates = try TestCertificates.shared()
+    let expired = try await RedisServerProcess(
+      tls: RedisTLSOptions(certificates: certificates, serverCertificate: .expired))
+    let misnamed = try await RedisServerProcess(
+      tls: RedisTLSOptions(certificates: certificates, serverCertificate: .wrongHost))
+    let trusted = try await RedisServerProcess(.tls)
+    let otherCA = try trusted.configuration().trusting(certificates.otherCA)
+    let plain = try await RedisServerProcess()
+    let plainAsTLS = try RedisConfiguration(url: "rediss://127.0.0.1:\(plain.port)/0").trusting(
+      certificates.ca)
+    let cases: [(RedisConfiguration, String)] = [
+      (try expired.configuration(), "certificate has expired"),
+      (try misnamed.configuration(), "IP address mismatch"),
+      (otherCA, "server certificate refused"),
+      (plainAsTLS, "TLS"),
+    ]
+    for (configuration, words) in cases {
+      let lines = Lines()
+      let store = try await Self.store(configuration, lines)
+      defer { store.shutdown() }
+      await store.setValue([1], for: "k", keepFor: 60)
+      #expect(await store.value(for: "k") == nil)
+      #expect(await store.lock("k", for: 1) == .unshared)
+      let status = await store.status()
+      #expect(status.available == false)
+      #expect(lines.all.first?.contains("unavailable at startup") == true)
+      #expect(lines.all.first?.contains(words) == true, "\(lines.all)")
+    }
+    let check = try RedisClient(try plain.configuration())
+    defer { check.shutdown() }
+    #expect(try await check.execute(["DBSIZE"]) == .integer(0), "nothing reached the plain server")
   }
 }

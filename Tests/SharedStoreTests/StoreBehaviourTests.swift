@@ -10,7 +10,7 @@ import Testing
 /// so the two cannot drift apart.
 @Suite("SharedStore behaviour, in memory and on redis-server", .serialized, .timeLimit(.minutes(3)))
 struct StoreBehaviourTests {
-  enum Kind: String, CaseIterable, Sendable { case memory, redis }
+  enum Kind: String, CaseIterable, Sendable { case memory, redis, redisOverTLS }
 
   /// Runs `body` with a store of `kind`, then lets `seconds` pass for it: on the memory store's
   /// manual clock, or in real time for redis-server, which expires keys on its own clock.
@@ -21,10 +21,10 @@ struct StoreBehaviourTests {
     case .memory:
       let clock = ManualClock()
       try await body(MemoryStore(now: { clock.seconds }), { clock.advance($0) })
-    case .redis:
-      let server = try await RedisServerProcess()
+    case .redis, .redisOverTLS:
+      let server = try await RedisServerProcess(kind == .redis ? .plain : .tls)
       let store = try await RedisStore.connect(
-        RedisConfiguration(url: server.url()), now: { Date().timeIntervalSince1970 }, log: { _ in })
+        server.configuration(), now: { Date().timeIntervalSince1970 }, log: { _ in })
       try await body(store, { try await Task.sleep(for: .seconds($0)) })
       store.shutdown()
       await server.stop()
