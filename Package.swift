@@ -68,7 +68,8 @@ let package = Package(
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis"], path: "Bench/redis"),
-    .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
+    .executableTarget(
+      name: "session-bench", dependencies: ["GitHub", "Sessions", "Redis"], path: "Bench/sessions"),
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer"], path: "Tests/TestSupport"),

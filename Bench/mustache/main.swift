@@ -140,7 +140,7 @@ let appCardRows = ValueRows(
     "id", "position", "setsize", "prefetch", "fullName", "htmlURL", "description", "language",
     "languageClass", "starsText", "stars", "forksLabel", "issuesLabel", "license", "archived", "fork",
     "template", "topics", "updatedISO", "updatedText", "bar.percent", "bar.band", "owner.login",
-    "owner.page", "owner.initials", "owner.avatar", "owner.avatar2x", "stargazers",
+    "owner.page", "owner.initials", "owner.avatar", "owner.avatar2x", "stargazers", "private",
   ],
   rows: (0..<20).map { i in
     let login = "owner-\(i)"
@@ -164,7 +164,7 @@ let appCardRows = ValueRows(
       "owner.page": .string("/owners/\(login)"), "owner.initials": .string("O\(i % 10)"),
       "owner.avatar": .string("/avatars/\(36_554_090 + i)?s=80"),
       "owner.avatar2x": .string("/avatars/\(36_554_090 + i)?s=160"),
-      "stargazers": .string("/fragments/stars/\(login)/\(name)"),
+      "stargazers": .string("/fragments/stars/\(login)/\(name)"), "private": .bool(false),
     ]
   })
 

@@ -83,8 +83,7 @@ struct SignInHandler: Sendable {
     let session: Session
     do {
       session = try await signIn.book.create(
-        userID: user.id, login: user.login, token: grant.accessToken,
-        seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes))
+        userID: user.id, login: user.login, token: grant.accessToken, access: user.access)
     } catch {
       signIn.revokeInBackground(grant.accessToken)
       return pages.problem(

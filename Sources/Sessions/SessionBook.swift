@@ -8,7 +8,7 @@ import Sealing
 ///
 /// ```swift
 /// let book = SessionBook(key: .random(), store: MemorySessionStore(now: clock), now: clock)
-/// let (id, _) = try await book.create(userID: 1, login: "octocat", token: t, seesPrivate: false)
+/// let (id, _) = try await book.create(userID: 1, login: "octocat", token: t, access: .publicOnly)
 /// if case .found(let session) = await book.lookup(cookieValue: id.cookieValue[...]) { … }
 /// ```
 public final class SessionBook: Sendable {
@@ -44,12 +44,12 @@ public final class SessionBook: Sendable {
 
   /// A new session for a reader who just signed in, under a new random id (never one the browser
   /// offered, so a planted cookie cannot fix the session).
-  public func create(userID: Int, login: String, token: String, seesPrivate: Bool)
+  public func create(userID: Int, login: String, token: String, access: RepositoryAccess)
     async throws(SessionStoreError) -> Session
   {
     let time = now()
     let record = SessionRecord(
-      reader: ReaderCredential(login: login, userID: userID, token: token, seesPrivate: seesPrivate),
+      reader: ReaderCredential(login: login, userID: userID, token: token, access: access),
       created: time, lastSeen: time)
     let id = SessionID.random()
     try await save(record, id: id, now: time)

@@ -30,7 +30,8 @@ extension SessionRecord {
     writer.signed(reader.userID)
     writer.string(reader.login)
     writer.string(reader.token)
-    writer.bool(reader.seesPrivate)
+    // One byte: 0 public only, 1 `repo`, 2 unknown (records from when this was a bool read the same).
+    writer.byte(reader.access.rawValue)
     writer.signed(created)
     writer.signed(lastSeen)
     return writer.bytes
@@ -41,11 +42,12 @@ extension SessionRecord {
     var reader = ByteReader(bytes)
     guard reader.byte() == Self.version, let userID = reader.signed(),
       let login = reader.string(maxBytes: 256), let token = reader.string(maxBytes: 1024),
-      let seesPrivate = reader.bool(), let created = reader.signed(), let lastSeen = reader.signed(),
+      let access = reader.byte().flatMap(RepositoryAccess.init(rawValue:)), let created = reader.signed(),
+      let lastSeen = reader.signed(),
       reader.isAtEnd
     else { return nil }
     self.init(
-      reader: ReaderCredential(login: login, userID: userID, token: token, seesPrivate: seesPrivate),
+      reader: ReaderCredential(login: login, userID: userID, token: token, access: access),
       created: created, lastSeen: lastSeen)
   }
 }

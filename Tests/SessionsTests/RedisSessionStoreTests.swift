@@ -33,7 +33,7 @@ struct RedisSessionStoreTests {
     let server = try await Self.persistentServer()
     let key = SessionKey.random()
     let first = SessionBook(key: key, store: try Self.store(server), now: Self.now)
-    let session = try await first.create(userID: 7, login: "mona", token: Self.token, seesPrivate: false)
+    let session = try await first.create(userID: 7, login: "mona", token: Self.token, access: .publicOnly)
     await server.stop()
     try await server.restart()
     // A second instance (its own client, the same key) finds the session after the restart.
@@ -58,7 +58,7 @@ struct RedisSessionStoreTests {
     var ids: [String] = []
     for n in 0..<5 {
       let s = try await book.create(
-        userID: n, login: "reader\(n)", token: Self.token + "\(n)", seesPrivate: n == 0)
+        userID: n, login: "reader\(n)", token: Self.token + "\(n)", access: n == 0 ? .repoScope : .publicOnly)
       ids.append(s.id.cookieValue)
     }
     let client = try RedisClient(try RedisConfiguration(url: server.url()))
@@ -98,7 +98,7 @@ struct RedisSessionStoreTests {
     let book = SessionBook(
       key: .random(), store: try Self.store(server, log: { line in lines.withLock { $0.append(line) } }),
       now: Self.now)
-    let session = try await book.create(userID: 1, login: "a", token: Self.token, seesPrivate: false)
+    let session = try await book.create(userID: 1, login: "a", token: Self.token, access: .publicOnly)
     await server.kill()
     for _ in 0..<3 {
       #expect(
