@@ -49,6 +49,8 @@ public struct AppConfiguration: Sendable {
   public var demoLatency = "80..400"
   /// Seed of the demo catalog.
   public var demoSeed: UInt64 = 1
+  /// Which app readers sign in to in the demo: `github-app` (expiring tokens, refreshed) or `oauth-app`.
+  public var demoApp = "github-app"
   /// Write one access-log line per request to standard error.
   public var accessLog = true
   /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
@@ -217,6 +219,15 @@ public struct AppConfiguration: Sendable {
     Option("--demo-seed", env: "DEMO_SEED", value: "N", help: "seed of the demo catalog (1)") {
       guard let seed = UInt64($1) else { throw OptionError("not a number: \($1)") }
       $0.demoSeed = seed
+    },
+    Option(
+      "--demo-app", env: "DEMO_APP", value: "github-app|oauth-app",
+      help: "the demo's sign-in: a GitHub App (8-hour tokens, refreshed) or an OAuth app (github-app)"
+    ) {
+      guard ["github-app", "oauth-app"].contains($1) else {
+        throw OptionError("expected github-app or oauth-app")
+      }
+      $0.demoApp = $1
     },
     .text(
       "--ca-file", env: "CA_FILE", value: "PATH",

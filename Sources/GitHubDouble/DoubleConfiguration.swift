@@ -16,8 +16,10 @@ public enum DoubleEndpoint: String, Sendable, CaseIterable {
   case userRepos = "user_repos"
   /// `GET /user` (the signed-in user).
   case user
-  /// The OAuth web flow: `/login/oauth/authorize` and `/login/oauth/access_token`.
+  /// The OAuth web flow: `/login/oauth/authorize` and the code exchange at `/login/oauth/access_token`.
   case oauth
+  /// A refresh (`grant_type=refresh_token`) at `/login/oauth/access_token`.
+  case tokenRefresh = "token_refresh"
   /// `DELETE /applications/{client_id}/token`.
   case revokeToken = "revoke_token"
   /// Anything else (404s).
@@ -110,6 +112,19 @@ public struct FaultSettings: Sendable, Equatable {
   public init() {}
 }
 
+/// The two kinds of app a reader signs in to, whose user tokens GitHub issues differently.
+public enum DoubleAppKind: String, Sendable, CaseIterable {
+  /// An OAuth app: `gho_` tokens that carry the scopes granted (`X-OAuth-Scopes`) and do not expire.
+  case oauthApp = "oauth-app"
+  /// A GitHub App with expiring user tokens (GitHub's default): `ghu_` tokens without scopes (no
+  /// `X-OAuth-Scopes` header) that expire after `appTokenLifetime`, each with a single-use `ghr_`
+  /// refresh token; a refresh rotates both.
+  case githubApp = "github-app"
+
+  /// The prefix of the user tokens issued to this kind of app.
+  var tokenPrefix: String { self == .oauthApp ? "gho_" : "ghu_" }
+}
+
 /// Everything that shapes a double: the catalog seed and size, limits and faults.
 public struct DoubleConfiguration: Sendable {
   /// The catalog seed: the same seed gives the same catalog.
@@ -151,11 +166,20 @@ public struct DoubleConfiguration: Sendable {
   /// as GitHub does when a search times out on its side. Each page is short or not for good.
   public var shortPageRate = 0.03
 
-  /// OAuth apps the double knows, client id → client secret. The demo app is there by default, so
-  /// `--demo` can turn sign-in on without any setup.
+  /// Apps the double knows, client id → client secret: OAuth apps, and GitHub Apps where `appKinds`
+  /// says so. The demo OAuth app and the demo GitHub App are there by default, so `--demo` can turn
+  /// sign-in on without any setup.
   public var oauthClients: [String: String] = [
-    DoubleConfiguration.demoClientID: DoubleConfiguration.demoClientSecret
+    DoubleConfiguration.demoClientID: DoubleConfiguration.demoClientSecret,
+    DoubleConfiguration.demoAppClientID: DoubleConfiguration.demoAppClientSecret,
   ]
+  /// The kind of each client id in `oauthClients`; one not listed is an OAuth app.
+  public var appKinds: [String: DoubleAppKind] = [DoubleConfiguration.demoAppClientID: .githubApp]
+  /// Seconds a GitHub App's user token lives (GitHub: 8 hours, `expires_in` 28800).
+  public var appTokenLifetime = 28_800
+  /// Seconds a GitHub App's refresh token lives (about 6 months, as github.com answers
+  /// `refresh_token_expires_in`).
+  public var refreshTokenLifetime = 15_897_600
   /// Registered callback URLs by client id. A client without one accepts any http(s) `redirect_uri`
   /// at authorization (the demo's port is not known in advance); the exchange always checks that
   /// the `redirect_uri` is the one the code was issued for.
@@ -175,6 +199,13 @@ public struct DoubleConfiguration: Sendable {
   public static let demoClientID = "Iv1.demo-client"
   /// The demo OAuth app's client secret (public on purpose: it only opens the double).
   public static let demoClientSecret = "demo-secret"
+  /// The demo GitHub App's client id (its tokens expire after 8 hours and are refreshed).
+  public static let demoAppClientID = "Iv23.demo-app"
+  /// The demo GitHub App's client secret (public on purpose: it only opens the double).
+  public static let demoAppClientSecret = "demo-app-secret"
+
+  /// The kind of app `clientID` is.
+  public func appKind(_ clientID: String) -> DoubleAppKind { appKinds[clientID] ?? .oauthApp }
 
   /// The defaults above.
   public init() {}

@@ -1,7 +1,8 @@
 import HTTP
 import Synchronization
 
-/// Whom a request to the double is made as, read from its `Authorization` header.
+/// Whom a request to the double is made as, read from its `Authorization` header (for a refresh,
+/// from the refresh token it presents): which kind of token, whose, and whether it still works.
 enum DoubleIdentity: Equatable {
   /// No credential.
   case anonymous
@@ -9,7 +10,11 @@ enum DoubleIdentity: Equatable {
   case server
   /// A live token the double issued to a signed-in user.
   case reader(OAuthTokenRecord)
-  /// A `gho_` token that is revoked (whose it was, when known) or was never issued: GitHub answers 401.
+  /// A token the double issued that is past its expiry (a GitHub App's, 8 hours on): GitHub answers
+  /// 401 until it is refreshed.
+  case expired(OAuthTokenRecord)
+  /// A user token that is revoked or rotated away (whose it was, when known) or was never issued:
+  /// GitHub answers 401.
   case invalid(OAuthUser?)
 
   /// The request log's `identity`: the user's login, `server` or `anonymous`.
@@ -17,8 +22,24 @@ enum DoubleIdentity: Equatable {
     switch self {
     case .anonymous: "anonymous"
     case .server: "server"
-    case .reader(let record): record.user.login
+    case .reader(let record), .expired(let record): record.user.login
     case .invalid(let user): user?.login ?? "anonymous"
+    }
+  }
+
+  /// Whether GitHub refuses the credential (401 on the API).
+  var isRefused: Bool {
+    switch self {
+    case .expired, .invalid: true
+    default: false
+    }
+  }
+
+  /// The kind of app a user token was issued to; nil for anything but a user token.
+  var tokenKind: DoubleAppKind? {
+    switch self {
+    case .reader(let record), .expired(let record): record.kind
+    default: nil
     }
   }
 
@@ -36,17 +57,37 @@ enum DoubleIdentity: Equatable {
 }
 
 extension GitHubDouble {
-  /// The prefix of the tokens the double issues (GitHub's for OAuth app user tokens).
-  static let oauthTokenPrefix = "gho_"
+  /// The prefixes of the user tokens the double issues (GitHub's for OAuth app and GitHub App user tokens).
+  static let userTokenPrefixes = ["gho_", "ghu_"]
 
-  /// Whom `request` is made as.
-  func identify(_ request: HTTPRequest) -> DoubleIdentity {
+  /// Whom `request` is made as; a refresh is made as the owner of the refresh token it presents.
+  func identify(_ request: HTTPRequest, route: Route? = nil) -> DoubleIdentity {
+    let now = clock()
+    if route == .refreshToken {
+      guard let presented = Self.formValue("refresh_token", request) else { return .anonymous }
+      return oauth.withLock { state in
+        if let record = state.refreshTokenRecord(presented) {
+          switch state.status(record.accessToken, now: now) {
+          case .live(let token): return .reader(token)
+          case .expired(let token): return .expired(token)
+          default: break
+          }
+        }
+        return state.refreshTokenUser(presented).map { .invalid($0) } ?? .anonymous
+      }
+    }
     guard let value = request.headers["Authorization"] else { return .anonymous }
     if value.hasPrefix("Basic ") { return .server }
-    guard let token = Self.token(of: request), token.hasPrefix(Self.oauthTokenPrefix) else { return .server }
+    guard let token = Self.token(of: request), Self.userTokenPrefixes.contains(where: token.hasPrefix) else {
+      return .server
+    }
     return oauth.withLock { state in
-      if let record = state.record(token) { return .reader(record) }
-      return .invalid(state.revoked[token])
+      switch state.status(token, now: now) {
+      case .live(let record): .reader(record)
+      case .expired(let record): .expired(record)
+      case .revoked(let user): .invalid(user)
+      case .unknown: .invalid(nil)
+      }
     }
   }
 

@@ -10,7 +10,7 @@ import Synchronization
 
 /// GitHub's OAuth web application flow, as documented: the authorize page (a form here, so a test
 /// or a reader can sign in as any login), the code exchange with GitHub's error JSON, `GET /user`
-/// and token revocation. Codes and tokens come from the system's CSPRNG, not the seeded generator:
+/// and token revocation; for a GitHub App, expiring `ghu_` tokens and the refresh that rotates them. Codes and tokens come from the system's CSPRNG, not the seeded generator:
 /// they are bearer secrets the product must never leak, so tests that grep for them need values
 /// nobody can predict, and two doubles with the same seed must not hand out the same tokens.
 extension GitHubDouble {
@@ -60,7 +60,9 @@ extension GitHubDouble {
         return consentForm(
           items, clientID: clientID, error: "Type the login of a GitHub user (not an organisation).")
       }
-      let scopes = ["on", "1", "true", "yes"].contains(value("private") ?? "") ? ["repo"] : []
+      let asked = ["on", "1", "true", "yes"].contains(value("private") ?? "")
+      // A GitHub App asks for permissions, not scopes: its tokens carry none.
+      let scopes = asked && configuration.appKind(clientID) == .oauthApp ? ["repo"] : []
       let now = clock()
       let code = oauth.withLock { state in
         var random = SystemRandomNumberGenerator()
@@ -77,8 +79,14 @@ extension GitHubDouble {
     }
   }
 
-  /// `POST /login/oauth/access_token`: a code for a token, or GitHub's error, both with status 200.
-  /// JSON when the request accepts it, else GitHub's form encoding.
+  /// The internal header an answer of the token endpoint carries its OAuth `error` in, for the
+  /// request log; `serve` removes it before the answer leaves.
+  static let flowErrorHeader = "X-Double-Flow-Error"
+
+  /// `POST /login/oauth/access_token`: a code for a token, or a refresh token for a new pair
+  /// (`grant_type=refresh_token`), or GitHub's error; all with status 200. JSON when the request
+  /// accepts it, else GitHub's form encoding. A GitHub App's token comes with `expires_in`,
+  /// `refresh_token` and `refresh_token_expires_in`, and an empty `scope`.
   func accessToken(_ request: HTTPRequest) -> HTTPResponse {
     let items = Self.formItems(request) + request.queryItems
     func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
@@ -87,37 +95,86 @@ extension GitHubDouble {
     let secretMatches =
       configuration.oauthClients[clientID].map { constantTimeEquals(Array($0.utf8), secret) } ?? false
     let now = clock()
-    let lifetime = Double(configuration.oauthCodeLifetime)
-    let result = oauth.withLock { state in
+    let kind = configuration.appKind(clientID)
+    let lifetimes = kind == .githubApp ? tokenLifetimes : nil
+    let result = oauth.withLock { state -> Result<IssuedToken, OAuthFlowError> in
       var random = SystemRandomNumberGenerator()
-      return state.exchange(
-        clientID: clientID, secretMatches: secretMatches, code: value("code") ?? "",
-        redirectURI: value("redirect_uri"),
-        verifier: value("code_verifier"), now: now, lifetime: lifetime, random: &random)
+      switch value("grant_type") {
+      case nil, "authorization_code":
+        return state.exchange(
+          clientID: clientID, secretMatches: secretMatches, code: value("code") ?? "",
+          redirectURI: value("redirect_uri"), verifier: value("code_verifier"), now: now,
+          lifetime: Double(configuration.oauthCodeLifetime), kind: kind, lifetimes: lifetimes, random: &random
+        )
+      case "refresh_token":
+        return state.refresh(
+          clientID: clientID, secretMatches: secretMatches, refreshToken: value("refresh_token") ?? "",
+          now: now, lifetimes: lifetimes ?? tokenLifetimes, random: &random)
+      default:
+        return .failure(secretMatches ? .unsupportedGrantType : .incorrectClientCredentials)
+      }
     }
-    let fields: [(StaticString, String)]
+    var fields: [(StaticString, FlowValue)]
+    var headers: HTTPHeaders = ["Cache-Control": "no-store"]
     switch result {
     case .success(let issued):
-      fields = [
-        ("access_token", issued.token), ("token_type", "bearer"),
-        ("scope", issued.record.scopes.joined(separator: ",")),
+      fields = [("access_token", .text(issued.token))]
+      if let refresh = issued.refreshToken, let lifetimes = issued.lifetimes {
+        fields += [
+          ("expires_in", .number(lifetimes.access)), ("refresh_token", .text(refresh)),
+          ("refresh_token_expires_in", .number(lifetimes.refresh)),
+        ]
+      }
+      fields += [
+        ("token_type", .text("bearer")), ("scope", .text(issued.record.scopes.joined(separator: ","))),
       ]
     case .failure(let error):
       fields = [
-        ("error", error.rawValue), ("error_description", error.description), ("error_uri", error.uri),
+        ("error", .text(error.rawValue)), ("error_description", .text(error.description)),
+        ("error_uri", .text(error.uri)),
       ]
+      headers.add(name: Self.flowErrorHeader, value: error.rawValue)
     }
-    var headers: HTTPHeaders = ["Cache-Control": "no-store"]
     guard request.headers["Accept"]?.contains("application/json") == true else {
       headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded; charset=utf-8")
-      let form = URLEncoding.formatQuery(fields.map { ("\($0.0)", $0.1) })
+      let form = URLEncoding.formatQuery(fields.map { ("\($0.0)", $0.1.text) })
       return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(form.utf8)))
     }
     var w = JSONWriter()
     w.objectStart()
-    for (name, text) in fields { w.field(name, text) }
+    for (name, field) in fields {
+      switch field {
+      case .text(let text): w.field(name, text)
+      case .number(let number): w.field(name, number)
+      }
+    }
     w.objectEnd()
     return GitHubResponses.json(.ok, w.bytes, extra: headers)
+  }
+
+  /// A field of the token endpoint's answer: JSON numbers for the lifetimes, strings for the rest.
+  private enum FlowValue {
+    case text(String)
+    case number(Int)
+
+    /// The form-encoded value.
+    var text: String {
+      switch self {
+      case .text(let text): text
+      case .number(let number): String(number)
+      }
+    }
+  }
+
+  /// The configured lifetimes of a GitHub App's tokens.
+  var tokenLifetimes: TokenLifetimes {
+    TokenLifetimes(
+      access: max(1, configuration.appTokenLifetime), refresh: max(1, configuration.refreshTokenLifetime))
+  }
+
+  /// A field of a form body, or of the query.
+  static func formValue(_ name: String, _ request: HTTPRequest) -> String? {
+    (formItems(request) + request.queryItems).first { $0.name == name }?.value
   }
 
   /// `GET /user`: the signed-in user behind a token the double issued; 401 otherwise.
@@ -172,8 +229,9 @@ extension GitHubDouble {
     guard let token = (try? JSONDecoder().decode(Body.self, from: Data(request.body)))?.access_token else {
       return GitHubResponses.validationFailed(code: "missing_field", message: "access_token is required")
     }
+    // An expired token can still be revoked (with the refresh token issued with it).
     let revoked = oauth.withLock { state -> Bool in
-      guard state.record(token)?.clientID == clientID else { return false }
+      guard state.issued(token)?.clientID == clientID else { return false }
       return state.revoke(token)
     }
     guard revoked else {
@@ -188,37 +246,75 @@ extension GitHubDouble {
   @discardableResult
   public func revokeTokens(login: String) -> Int { oauth.withLock { $0.revokeAll(login: login) } }
 
-  /// Live tokens of `login`, for tests that check sign-out revoked the reader's token.
-  public func liveTokenCount(login: String) -> Int { oauth.withLock { $0.liveTokens(login: login) } }
+  /// Tokens of `login` that still give access (live, or expired with a live refresh token), for
+  /// tests that check sign-out or expiry revoked the reader's token.
+  public func liveTokenCount(login: String) -> Int {
+    let now = clock()
+    return oauth.withLock { $0.liveTokens(login: login, now: now) }
+  }
 
   /// Makes every outstanding authorization code expired (a live double's stand-in for the clock).
   public func expireAuthorizationCodes() { oauth.withLock { $0.expireCodes() } }
+
+  /// Moves the clock tokens and refresh tokens expire by `seconds` forward (8 hours on, a GitHub
+  /// App's tokens need refreshing); codes and rate limits keep to the wall clock. The total offset.
+  @discardableResult
+  public func advanceTokenClock(by seconds: Double) -> Double {
+    oauth.withLock { $0.advanceTokenClock(by: seconds) }
+  }
 
   /// Signs `login` in without the browser steps (authorize, then exchange) and returns the token;
   /// nil for a login that cannot sign in or an unknown client.
   public func signIn(
     login: String, seesPrivate: Bool, clientID: String = DoubleConfiguration.demoClientID
   ) -> String? {
+    grant(login: login, seesPrivate: seesPrivate, clientID: clientID)?.accessToken
+  }
+
+  /// Signs `login` in without the browser steps and returns what the exchange gave: the token and,
+  /// for a GitHub App, its refresh token and lifetimes; nil for a login that cannot sign in or an
+  /// unknown client.
+  public func grant(
+    login: String, seesPrivate: Bool = false, clientID: String = DoubleConfiguration.demoAppClientID
+  ) -> DoubleGrant? {
     guard configuration.oauthClients[clientID] != nil, let user = oauthUser(login: login) else { return nil }
     let now = clock()
     let lifetime = Double(configuration.oauthCodeLifetime)
-    return oauth.withLock { state -> String? in
+    let kind = configuration.appKind(clientID)
+    let lifetimes = kind == .githubApp ? tokenLifetimes : nil
+    let scopes = seesPrivate && kind == .oauthApp ? ["repo"] : []
+    return oauth.withLock { state -> DoubleGrant? in
       var random = SystemRandomNumberGenerator()
       let code = state.issueCode(
-        clientID: clientID, redirectURI: "http://127.0.0.1/", challenge: nil, user: user,
-        scopes: seesPrivate ? ["repo"] : [], now: now, random: &random)
+        clientID: clientID, redirectURI: "http://127.0.0.1/", challenge: nil, user: user, scopes: scopes,
+        now: now, random: &random)
       let issued = state.exchange(
         clientID: clientID, secretMatches: true, code: code, redirectURI: nil, verifier: nil, now: now,
-        lifetime: lifetime, random: &random)
-      return try? issued.get().token
+        lifetime: lifetime, kind: kind, lifetimes: lifetimes, random: &random)
+      return (try? issued.get()).map {
+        DoubleGrant(
+          accessToken: $0.token, refreshToken: $0.refreshToken, expiresIn: $0.lifetimes?.access,
+          refreshTokenExpiresIn: $0.lifetimes?.refresh)
+      }
     }
   }
 
-  /// `POST /_double/oauth/revoke?login=…`, `POST /_double/oauth/expire-codes`, `GET /_double/oauth/tokens?login=…`.
+  /// `POST /_double/oauth/revoke?login=…`, `POST /_double/oauth/expire-codes`,
+  /// `POST /_double/oauth/advance?seconds=N`, `GET /_double/oauth/tokens?login=…`.
   func oauthControl(_ request: HTTPRequest, _ action: String) -> HTTPResponse {
     if action == "expire-codes" {
       expireAuthorizationCodes()
       return controlJSON(Array("{\"ok\":true}".utf8))
+    }
+    if action == "advance" {
+      guard let text = request.queryValue("seconds"), let seconds = Int(text),
+        (0...400_000_000).contains(seconds)
+      else { return HTTPResponse.text(.badRequest, "seconds must be an integer in 0...400000000") }
+      var w = JSONWriter()
+      w.objectStart()
+      w.field("token_clock_offset", Int(advanceTokenClock(by: Double(seconds))))
+      w.objectEnd()
+      return controlJSON(w.bytes)
     }
     guard let login = request.queryValue("login"), !login.isEmpty else {
       return HTTPResponse.text(.badRequest, "login is required")
@@ -256,6 +352,13 @@ extension GitHubDouble {
       ? ""
       : "<p>Users with private repositories here: "
         + privateOwners.map { "<code>\($0)</code>" }.joined(separator: ", ") + ".</p>"
+    let scopeChoice =
+      configuration.appKind(clientID) == .oauthApp
+      ? """
+      <p><input type="checkbox" id="private" name="private" value="on">
+      <label for="private">Also grant <code>repo</code>: my private repositories appear in my searches</label></p>
+      """
+      : "<p>A GitHub App: its tokens carry no scopes and expire after 8 hours; it refreshes them.</p>"
     let body = """
       <p>The GitHub double signs you in to <strong>\(Self.escapeHTML(clientID))</strong> as any GitHub login.</p>
       \(hint)
@@ -263,8 +366,7 @@ extension GitHubDouble {
       <form method="post" action="/login/oauth/authorize">
       \(hidden)<p><label for="login">Login</label>
       <input id="login" name="login" value="\(Self.escapeHTML(login))" required autocomplete="username" maxlength="39"></p>
-      <p><input type="checkbox" id="private" name="private" value="on">
-      <label for="private">Also grant <code>repo</code>: my private repositories appear in my searches</label></p>
+      \(scopeChoice)
       <p><button type="submit" name="action" value="authorize">Authorize</button>
       <button type="submit" name="action" value="cancel" formnovalidate>Cancel</button></p>
       </form>

@@ -52,13 +52,17 @@ extension GitHubDouble {
     r.get("/user") { [self] req, ctx in try await serve(.user, req, ctx) }
     r.get("/login/oauth/authorize") { [self] req, ctx in try await serve(.authorize, req, ctx) }
     r.post("/login/oauth/authorize") { [self] req, ctx in try await serve(.authorize, req, ctx) }
-    r.post("/login/oauth/access_token") { [self] req, ctx in try await serve(.accessToken, req, ctx) }
+    r.post("/login/oauth/access_token") { [self] req, ctx in
+      let refresh = Self.formValue("grant_type", req) == "refresh_token"
+      return try await serve(refresh ? .refreshToken : .accessToken, req, ctx)
+    }
     r.delete("/applications/{client_id}/token") { [self] req, ctx in
       try await serve(.revokeToken(ctx.parameters["client_id"] ?? ""), req, ctx)
     }
     r.post("/_double/oauth/revoke") { [self] req, _ in oauthControl(req, "revoke") }
     r.post("/_double/oauth/expire-codes") { [self] req, _ in oauthControl(req, "expire-codes") }
     r.get("/_double/oauth/tokens") { [self] req, _ in oauthControl(req, "tokens") }
+    r.post("/_double/oauth/advance") { [self] req, _ in oauthControl(req, "advance") }
     r.get("/_double/counters") { [self] _, _ in controlJSON(counters().json()) }
     r.get("/_double/requests") { [self] req, _ in
       let name = req.queryValue("endpoint")

@@ -107,24 +107,27 @@ public final class GitHubDouble: Sendable {
   /// Counts the call, then serves it.
   func serve(_ route: Route, _ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
     let arrived = milliseconds()
-    let identity = identify(request)
+    let identity = identify(request, route: route)
     state.withLock { $0.counters.inFlight += 1 }
     defer { state.withLock { $0.counters.inFlight -= 1 } }
     do {
       var answer = try await serveUncounted(route, request, context, identity)
       if !route.isOAuthApp, route.endpoint != .avatar {
         switch identity {
-        case .reader(let record):
+        // GitHub App user tokens carry no scopes, and GitHub sends no `X-OAuth-Scopes` for them.
+        case .reader(let record) where record.kind == .oauthApp:
           answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: record.scopes.joined(separator: ", "))
         case .server: answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: "")
         default: break
         }
       }
+      let flowError = answer.headers[Self.flowErrorHeader]
+      answer.headers.remove(name: Self.flowErrorHeader)
       let response = wire(answer, route, request, context)
       let record = DoubleRequestRecord(
         endpoint: route.endpoint, arrivedMs: arrived, finishedMs: milliseconds(),
         status: response.status.code,
-        identity: identity.logName)
+        identity: identity.logName, error: flowError)
       state.withLock {
         $0.counters.record(route.endpoint, status: response.status.code)
         $0.requests.append(record)
@@ -158,7 +161,7 @@ public final class GitHubDouble: Sendable {
       return GitHubResponses.error(
         HTTPStatus(code: 404), message: "Not Found", documentation: "https://docs.github.com/rest")
     }
-    if case .invalid = identity, !route.isOAuthApp, route.endpoint != .avatar {
+    if identity.isRefused, !route.isOAuthApp, route.endpoint != .avatar {
       return GitHubResponses.error(
         HTTPStatus(code: 401), message: "Bad credentials", documentation: "https://docs.github.com/rest")
     }
@@ -213,7 +216,7 @@ public final class GitHubDouble: Sendable {
     case .rateLimit: return rateLimitStatus(user: identity.userID)
     case .user: return authenticatedUser(request, context, identity, base: base)
     case .authorize: return authorize(request)
-    case .accessToken: return accessToken(request)
+    case .accessToken, .refreshToken: return accessToken(request)
     case .revokeToken(let clientID): return revokeToken(clientID: clientID, request)
     case .notFound:
       return GitHubResponses.error(

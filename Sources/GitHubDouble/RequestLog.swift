@@ -12,6 +12,9 @@ public struct DoubleRequestRecord: Sendable, Equatable {
   /// Whom the request was made as: a signed-in user's login, `server` (any other credential) or
   /// `anonymous` (none, or a token the double never issued).
   public var identity: String = "anonymous"
+  /// The OAuth `error` of a code exchange or refresh that GitHub answers with status 200 and error
+  /// JSON (`bad_refresh_token`, …); nil otherwise.
+  public var error: String? = nil
 }
 
 /// The most recent requests, oldest first, bounded so a long benchmark cannot grow it without end.
@@ -33,7 +36,8 @@ struct RequestLog {
   }
 
   /// `{"dropped":N,"requests":[{"endpoint":"search","arrived_ms":…,"finished_ms":…,"status":200,
-  /// "identity":"anonymous"}]}`, optionally for one endpoint only.
+  /// "identity":"anonymous"}]}` (with `"error"` for a refused exchange or refresh), optionally for
+  /// one endpoint only.
   func json(endpoint: DoubleEndpoint?) -> [UInt8] {
     var w = JSONWriter()
     w.objectStart()
@@ -47,6 +51,7 @@ struct RequestLog {
       w.field("finished_ms", r.finishedMs)
       w.field("status", r.status)
       w.field("identity", r.identity)
+      if let error = r.error { w.field("error", error) }
       w.objectEnd()
     }
     w.arrayEnd()

@@ -13,8 +13,10 @@ enum Route: Equatable {
   case user
   /// `GET` (the form) and `POST` (the decision) `/login/oauth/authorize`.
   case authorize
-  /// `POST /login/oauth/access_token`.
+  /// `POST /login/oauth/access_token` exchanging a code.
   case accessToken
+  /// `POST /login/oauth/access_token` with `grant_type=refresh_token`.
+  case refreshToken
   /// `DELETE /applications/{client_id}/token`.
   case revokeToken(String)
   case notFound
@@ -30,6 +32,7 @@ enum Route: Equatable {
     case .rateLimit: .rateLimit
     case .user: .user
     case .authorize, .accessToken: .oauth
+    case .refreshToken: .tokenRefresh
     case .revokeToken: .revokeToken
     case .notFound: .other
     }
@@ -40,7 +43,7 @@ enum Route: Equatable {
     switch self {
     case .search: .search
     case .history, .count, .repository, .userRepos, .user, .notFound: .core
-    case .avatar, .rateLimit, .authorize, .accessToken, .revokeToken: nil
+    case .avatar, .rateLimit, .authorize, .accessToken, .refreshToken, .revokeToken: nil
     }
   }
 
@@ -48,7 +51,7 @@ enum Route: Equatable {
   var methods: [HTTPMethod] {
     switch self {
     case .authorize: [.get, .post]
-    case .accessToken: [.post]
+    case .accessToken, .refreshToken: [.post]
     case .revokeToken: [.delete]
     default: [.get]
     }
@@ -57,7 +60,7 @@ enum Route: Equatable {
   /// The OAuth web flow and app endpoints, which take no bearer token and no hostile mode.
   var isOAuthApp: Bool {
     switch self {
-    case .authorize, .accessToken, .revokeToken: true
+    case .authorize, .accessToken, .refreshToken, .revokeToken: true
     default: false
     }
   }

@@ -20,6 +20,8 @@ struct DoubleLaunch: Sendable {
   var oauthClientID: String?
   var oauthClientSecret: String?
   var oauthCallback: String?
+  /// The kind of that app (an OAuth app unless told).
+  var oauthClientKind = DoubleAppKind.oauthApp
 
   /// The configuration with `--tidy` and the rate flags applied.
   var finished: DoubleConfiguration {
@@ -35,6 +37,7 @@ struct DoubleLaunch: Sendable {
     if let oauthClientID {
       c.oauthClients[oauthClientID] = oauthClientSecret ?? ""
       if let oauthCallback { c.oauthCallbacks[oauthClientID] = oauthCallback }
+      c.appKinds[oauthClientID] = oauthClientKind
     }
     return c
   }
@@ -152,8 +155,27 @@ struct DoubleLaunch: Sendable {
         \.configuration.hostileNames),
       Option(
         "--oauth-client-id", env: "DOUBLE_OAUTH_CLIENT_ID", value: "ID",
-        help: "an OAuth app to accept besides the demo one (Iv1.demo-client / demo-secret)"
+        help:
+          "an app to accept besides the demo OAuth app (Iv1.demo-client / demo-secret) and GitHub App (Iv23.demo-app / demo-app-secret)"
       ) { $0.oauthClientID = $1 },
+      Option(
+        "--oauth-client-kind", env: "DOUBLE_OAUTH_CLIENT_KIND", value: "oauth-app|github-app",
+        help:
+          "that app's kind: an OAuth app's gho_ tokens, or a GitHub App's expiring ghu_ tokens (oauth-app)"
+      ) {
+        guard let kind = DoubleAppKind(rawValue: $1) else {
+          throw OptionError("expected oauth-app or github-app")
+        }
+        $0.oauthClientKind = kind
+      },
+      .int(
+        "--app-token-lifetime", env: "DOUBLE_APP_TOKEN_LIFETIME",
+        help: "seconds a GitHub App's user token lives (28800)", in: 1...Int(Int32.max),
+        \.configuration.appTokenLifetime),
+      .int(
+        "--refresh-token-lifetime", env: "DOUBLE_REFRESH_TOKEN_LIFETIME",
+        help: "seconds a GitHub App's refresh token lives (15897600)", in: 1...Int(Int32.max),
+        \.configuration.refreshTokenLifetime),
       Option(
         "--oauth-client-secret-file", env: "DOUBLE_OAUTH_CLIENT_SECRET_FILE", value: "PATH",
         help: "file whose first line is that app's client secret"
@@ -181,9 +203,11 @@ struct DoubleLaunch: Sendable {
       "Control API on the same port: GET /_double/counters, POST /_double/reset,",
       "POST /_double/faults?rate5xx=0.1&latency=500..2000, POST /_double/ratelimit?resource=search&remaining=0&reset=T,",
       "GET /_double/requests[?endpoint=search] (arrival and finish times, ms, status and identity of recent requests),",
-      "OAuth: GET/POST /login/oauth/authorize (a consent form), POST /login/oauth/access_token, GET /user,",
-      "DELETE /applications/{client_id}/token; POST /_double/oauth/revoke?login=L, POST /_double/oauth/expire-codes,",
-      "GET /_double/oauth/tokens?login=L, POST /_double/ratelimit?…&login=L (a signed-in user's own window).",
+      "OAuth: GET/POST /login/oauth/authorize (a consent form), POST /login/oauth/access_token (a code, or",
+      "grant_type=refresh_token for a GitHub App), GET /user, DELETE /applications/{client_id}/token;",
+      "POST /_double/oauth/revoke?login=L, POST /_double/oauth/expire-codes, GET /_double/oauth/tokens?login=L,",
+      "POST /_double/oauth/advance?seconds=N (moves the clock tokens expire by: 28800 expires an App's tokens),",
+      "POST /_double/ratelimit?…&login=L (a signed-in user's own window).",
       "POST /_double/faults?mode=NAME (mode=none clears it). Modes, seeded by --seed and the request target:",
     ] + modeList())
 

@@ -34,12 +34,6 @@ do {
   fail("\(error)")
 }
 
-/// The OAuth app the demo double knows (`DoubleConfiguration.oauthClients` defaults to it).
-enum DemoSignIn {
-  static let clientID = "Iv1.demo-client"
-  static let clientSecret = "demo-secret"
-}
-
 // The one clock: everything below that reads the time gets it from here.
 let time = TimeSource.system
 
@@ -58,9 +52,13 @@ if configuration.demo {
     configuration.avatarBase = "http://127.0.0.1:\(port)"
     configuration.githubToken = nil
     // Sign in with GitHub against the double's OAuth side, unless the operator configured their own app.
+    // The demo double knows both apps (`DoubleConfiguration.oauthClients`); `--demo-app` picks one.
     if configuration.githubClientID == nil {
-      configuration.githubClientID = DemoSignIn.clientID
-      configuration.githubClientSecret = DemoSignIn.clientSecret
+      let app = configuration.demoApp == "oauth-app"
+      configuration.githubClientID =
+        app ? DoubleConfiguration.demoClientID : DoubleConfiguration.demoAppClientID
+      configuration.githubClientSecret =
+        app ? DoubleConfiguration.demoClientSecret : DoubleConfiguration.demoAppClientSecret
       configuration.githubWebURL = "http://127.0.0.1:\(port)"
     }
   } catch {
