@@ -20,7 +20,10 @@ struct DoubleSignIn: Sendable {
   let double: GitHubDouble
   let app: RepoScrollApp
 
-  init(double: GitHubDouble, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
+  init(
+    double: GitHubDouble, log: @escaping @Sendable (String) -> Void = { _ in },
+    configure: (inout AppConfiguration) -> Void = { _ in }
+  ) throws {
     self.double = double
     var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     configuration.githubClientID = DoubleConfiguration.demoClientID
@@ -30,12 +33,15 @@ struct DoubleSignIn: Sendable {
     configuration.sessionKey = Array(repeating: 9, count: 32)
     configure(&configuration)
     app = try RepoScrollApp(
-      configuration: configuration, transport: InProcessTransport(handler: double.handler), log: { _ in })
+      configuration: configuration, transport: InProcessTransport(handler: double.handler), log: log)
   }
 
-  /// GET `target` from the app with the jar's cookies, keeping what it sets.
-  func get(_ target: String, _ jar: CookieJar) async throws -> ClientResponse {
+  /// GET `target` from the app with the jar's cookies (and `extra` headers), keeping what it sets.
+  func get(_ target: String, _ jar: CookieJar, headers extra: HTTPHeaders = [:]) async throws
+    -> ClientResponse
+  {
     var headers: HTTPHeaders = ["Host": "reposcroll.test"]
+    for field in extra { headers.add(name: field.name, value: field.value) }
     if let cookie = jar.header { headers.add(name: "Cookie", value: cookie) }
     let response = try await InProcessTransport.call(
       app.handler, HTTPRequest(method: .get, target: target, headers: headers))
@@ -84,7 +90,7 @@ struct ReaderBudgetTests {
     let frozen = Date().timeIntervalSince1970
     let double = GitHubDouble(configuration: c, now: { frozen })
     // The server's own token: GitHub's 30 searches a minute for everyone not signed in.
-    let h = try DoubleSignIn(double: double) { $0.githubToken = "server-token-for-the-budget-test" }
+    let h = try DoubleSignIn(double: double, configure: { $0.githubToken = "server-token-for-the-budget-test" })
     var outcome = Outcome()
     for reader in 0..<readers {
       let jar = CookieJar()
