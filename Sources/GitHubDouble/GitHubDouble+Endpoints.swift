@@ -64,7 +64,8 @@ extension GitHubDouble {
 
   /// `GET /repos/{owner}/{repo}/stargazers/history`: weekly buckets, newest first.
   func history(
-    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String, viewer: DoubleViewer
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String,
+    viewer: DoubleViewer
   )
     -> HTTPResponse
   {
@@ -106,7 +107,9 @@ extension GitHubDouble {
   }
 
   /// `GET /repos/{owner}/{repo}/stargazers/count`.
-  func count(owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, viewer: DoubleViewer)
+  func count(
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, viewer: DoubleViewer
+  )
     -> HTTPResponse
   {
     guard let index = catalog.repositoryIndex(owner: owner, name: repo), catalog.isVisible(index, to: viewer)
@@ -122,7 +125,8 @@ extension GitHubDouble {
 
   /// `GET /repos/{owner}/{repo}`.
   func repository(
-    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String, viewer: DoubleViewer
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String,
+    viewer: DoubleViewer
   )
     -> HTTPResponse
   {

@@ -78,7 +78,9 @@ enum PrivateRepositories {
     for _ in 0..<max(0, min(config.installation.privateRepositories, 50)) {
       let noun = V.nouns[rng.below(V.nouns.count)]
       var name = installedPrefix + noun.lowercased().replacingSpacesAndSymbols()
-      while used.contains(login.lowercased() + "/" + name.lowercased()) { name += "-" + String(rng.below(100)) }
+      while used.contains(login.lowercased() + "/" + name.lowercased()) {
+        name += "-" + String(rng.below(100))
+      }
       used.insert(login.lowercased() + "/" + name.lowercased())
       let pushed = now - 86_400 * rng.below(30)
       var repo = CatalogRepository(
@@ -86,7 +88,8 @@ enum PrivateRepositories {
         description:
           "Private to \(login): \(V.adjectives[rng.below(V.adjectives.count)]) \(noun) "
           + "that only the organisation's members see.",
-        topics: [topic, installedTopic], language: "Swift", stars: 300 + rng.below(3000), forks: rng.below(20),
+        topics: [topic, installedTopic], language: "Swift", stars: 300 + rng.below(3000),
+        forks: rng.below(20),
         openIssues: rng.below(10), helpWantedIssues: 0, size: 100 + rng.below(9000),
         createdAt: now - 86_400 * (100 + rng.below(600)), updatedAt: pushed, pushedAt: pushed, fork: false,
         archived: false, licenseIndex: nil, homepage: nil, defaultBranch: "main", hasPages: false)

@@ -90,7 +90,8 @@ struct ReaderBudgetTests {
     let frozen = Date().timeIntervalSince1970
     let double = GitHubDouble(configuration: c, now: { frozen })
     // The server's own token: GitHub's 30 searches a minute for everyone not signed in.
-    let h = try DoubleSignIn(double: double, configure: { $0.githubToken = "server-token-for-the-budget-test" })
+    let h = try DoubleSignIn(
+      double: double, configure: { $0.githubToken = "server-token-for-the-budget-test" })
     var outcome = Outcome()
     for reader in 0..<readers {
       let jar = CookieJar()
