@@ -31,7 +31,7 @@ extension GitHubState {
     }
     var waited = false
     while true {
-      switch await store.lock(fetch.key, for: Self.lockSeconds) {
+      switch await store.lock(Self.lockName(fetch.key), for: Self.lockSeconds) {
       case .unshared:
         return await callUpstream(fetch, request, basis: basis, store: store)
       case .acquired(let token):
@@ -64,6 +64,19 @@ extension GitHubState {
         }
       }
     }
+  }
+
+  /// The shared lock's name for a cache key: its SHA-256, so that no lock (nor the append-only file
+  /// that records it) names a query or a repository in clear, whoever asked for it.
+  static func lockName(_ key: String) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var name: [UInt8] = []
+    name.reserveCapacity(64)
+    for byte in SHA256.hash(Array(key.utf8)) {
+      name.append(digits[Int(byte >> 4)])
+      name.append(digits[Int(byte & 0xF)])
+    }
+    return String(decoding: name, as: UTF8.self)
   }
 
   /// A value that answers a waiting request: fresh, or for a reload stored after the reload began

@@ -214,6 +214,22 @@ struct PrivacyTests {
     #expect(store.keys.allSatisfy { !$0.contains(Self.app.login) && !$0.contains(Self.app.token) })
   }
 
+  @Test func sharedLocksNameNoQueryAndNoRepository() async throws {
+    let clock = ManualClock(epochSeconds: 1_700_000_000)
+    let store = RecordingStore(clock: clock)
+    let transport = FakeTransport { request in
+      request.url.contains("/search/") ? Fixtures.search(ids: [1]) : Fixtures.response(Fixtures.historyJSON)
+    }
+    let client = Self.client(transport, token: nil, store: store, clock: clock)
+    _ = try await client.searchRepositories(Self.query, page: 1)
+    _ = try await client.starHistory(owner: "owner", repo: "hidden-name")
+    let locks = store.keys.filter { $0.hasPrefix("lock ") }
+    #expect(locks.count == 2, "\(store.keys)")
+    for lock in locks {
+      #expect(!lock.contains("secret") && !lock.contains("hidden-name") && !lock.contains("/"), "\(lock)")
+    }
+  }
+
   @Test func aHistoryFollowsWhatSearchItemsSaidOfItsRepository() async throws {
     let transport = FakeTransport { request in
       request.url.contains("/search/") ? Self.seenBy(request) : Fixtures.response(Fixtures.historyJSON)
