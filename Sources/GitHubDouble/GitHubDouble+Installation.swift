@@ -25,6 +25,15 @@ extension GitHubDouble {
     }
   }
 
+  /// The consent form's line about the installed organisation: who its members are (they see its
+  /// private repositories with the GitHub App, or with `repo`).
+  var installationHint: String {
+    guard let org = catalog.installedOrganisation, !configuration.installation.members.isEmpty else { return "" }
+    let members = configuration.installation.members.map { "<code>\(Self.escapeHTML($0))</code>" }
+    return "<p>The GitHub App is installed on <code>\(Self.escapeHTML(org.login))</code>: its members "
+      + members.joined(separator: ", ") + " see its private <code>vault-…</code> repositories.</p>"
+  }
+
   /// `GET /user` with the server's token: the operator's account, with the server token's scopes
   /// header (none for a fine-grained token), so a server can check what its token may see.
   func serverUser(_ request: HTTPRequest, _ context: RequestContext, base: String) -> HTTPResponse {
