@@ -28,7 +28,9 @@ extension GitHubDouble {
   /// The consent form's line about the installed organisation: who its members are (they see its
   /// private repositories with the GitHub App, or with `repo`).
   var installationHint: String {
-    guard let org = catalog.installedOrganisation, !configuration.installation.members.isEmpty else { return "" }
+    guard let org = catalog.installedOrganisation, !configuration.installation.members.isEmpty else {
+      return ""
+    }
     let members = configuration.installation.members.map { "<code>\(Self.escapeHTML($0))</code>" }
     return "<p>The GitHub App is installed on <code>\(Self.escapeHTML(org.login))</code>: its members "
       + members.joined(separator: ", ") + " see its private <code>vault-…</code> repositories.</p>"

@@ -338,8 +338,10 @@ extension GitHubDouble {
   private func consentForm(_ items: [(name: String, value: String)], clientID: String, error: String?)
     -> HTTPResponse
   {
-    let owners = catalog.privateRepositories.map { catalog.owners[$0.ownerIndex] }.filter { !$0.isOrganization }
-      .map(\.login)
+    let owners = catalog.privateRepositories.map { catalog.owners[$0.ownerIndex] }.filter {
+      !$0.isOrganization
+    }
+    .map(\.login)
     var seen = Set<String>()
     let privateOwners = owners.filter { seen.insert($0).inserted }
     var hidden = ""
