@@ -72,7 +72,7 @@ struct ListBatches: Sendable {
     let readAs = revoked ? nil : reader
     await readAhead.consider(batch, query: kind.query, as: readAs)
     // Rows that are a reader's own (some may be private) never become shared card positions.
-    if revoked || owner == .everyone { warming.sent(batch, list: kind) }
+    warming.sent(batch, list: kind, shared: revoked || owner == .everyone)
     return Fetched(batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: revoked)
   }
 
