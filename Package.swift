@@ -107,7 +107,9 @@ let package = Package(
     .testTarget(
       name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
-    .testTarget(name: "SessionsTests", dependencies: ["Sessions", "GitHub", "Redis", "TestSupport"]),
+    .testTarget(
+      name: "SessionsTests",
+      dependencies: ["Sessions", "GitHub", "Redis", "Sealing", "SharedStore", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
   ],
   swiftLanguageModes: [.v6]

@@ -6,8 +6,9 @@ import HTTPServer
 /// One line per request: id, method, target with its query string, status, body bytes, duration and
 /// client, as text or as JSON lines (`--log-format`). The server formats the lines on its loop
 /// threads and writes them in batches (`writer`). Secrets (the token, the OAuth client secret) are
-/// never in a target we log, but any line that somehow holds one is redacted anyway; cookies and
-/// `Authorization` are never logged at all.
+/// never in a target we log, but any line that somehow holds one is redacted anyway; the sign-in
+/// callback's query (GitHub's one-time `code` and the `state`) is never logged, in either format;
+/// cookies and `Authorization` are never logged at all.
 struct AccessLog: Sendable {
   /// Receives each line without its newline (tests); nil writes batches to standard error.
   let sink: (@Sendable (String) -> Void)?
@@ -51,6 +52,8 @@ struct AccessLog: Sendable {
       flushBytes: sink == nil ? 16 * 1024 : 0,
       format: { entry, buffer in
         let start = buffer.count
+        var entry = entry
+        if let redacted = Self.withoutCallbackQuery(entry.target) { entry.target = redacted }
         if json {
           entry.writeJSON(instance: instance, time: time, into: &buffer)
         } else {
@@ -62,6 +65,19 @@ struct AccessLog: Sendable {
         guard let sink else { return AccessLogWriter.standardError(batch) }
         for line in batch.split(separator: 10) { sink(String(decoding: line, as: UTF8.self)) }
       })
+  }
+
+  /// The path whose query carries GitHub's one-time code and the sign-in state.
+  static let callbackPath = "/login/callback"
+
+  /// `target` with its query replaced by `[redacted]` when its path holds the sign-in callback's
+  /// (however it is spelt around it: `//login/callback`, an absolute URL, a trailing `/`); nil for
+  /// any other target, which is logged as it came. Two byte searches, no allocation, for the usual line.
+  static func withoutCallbackQuery(_ target: String) -> String? {
+    guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+    let path = target[..<question]
+    guard path.utf8.firstRange(of: callbackPath.utf8) != nil else { return nil }
+    return String(path) + "?[redacted]"
   }
 
   /// A free-form event line (errors), redacted and made printable like the request lines, written at

@@ -82,6 +82,8 @@ public struct AppConfiguration: Sendable {
   public var sessionKey: [UInt8]?
   /// Allow a plain-http public URL that is not loopback (cookies then travel in clear).
   public var insecureCookies = false
+  /// Sessions kept at most (in memory, or in Redis across instances); past it new sign-ins get a 503.
+  public var maxSessions = 100_000
 
   // Operations: what a production host needs (see README "Deploying").
   /// `--version` was given: print `BuildInfo.versionLine` and exit.
@@ -271,6 +273,10 @@ public struct AppConfiguration: Sendable {
     .bool(
       "--insecure-cookies", env: "INSECURE_COOKIES", value: nil,
       help: "allow a plain-http public URL that is not loopback (off)", \.insecureCookies),
+    .int(
+      "--max-sessions", env: "MAX_SESSIONS",
+      help: "signed-in sessions kept at most, 10 per account; past it sign-ins get a 503 (100000)",
+      in: 1...100_000_000, \.maxSessions),
     // Operations: version, proxies, log format, secrets from files.
     .bool("--version", value: nil, help: "print the version and commit, then exit", \.showVersion),
     Option(

@@ -31,7 +31,7 @@ struct DetailsHandler: Sendable {
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
     var reader = await readers.reader(request)
-    let revocation = Revocation()
+    let revocation = reader.revocation
     await warming.historyRequested(owner: owner, repo: repo, as: reader.credential)
     let view: StarsView
     do {
@@ -52,20 +52,15 @@ struct DetailsHandler: Sendable {
   }
 
   /// A star history read as `reader` on their own budget; when GitHub refuses their token, it is
-  /// read anonymously instead and `revocation` is told, so that the route ends the session.
+  /// renewed, or read anonymously instead and `revocation` is told, so that the route ends the session.
   func history(owner: String, repo: String, as reader: ReaderCredential?, revocation: Revocation)
     async throws(GitHubError) -> StarHistory
   {
-    let refused: GitHubError
-    do {
-      return try await client.starHistory(
-        owner: owner, repo: repo, perPage: StarsView.maxWeeks, as: revocation.happened ? nil : reader)
-    } catch {
-      refused = error
+    func read(as credential: ReaderCredential?) async throws(GitHubError) -> StarHistory {
+      try await client.starHistory(owner: owner, repo: repo, perPage: StarsView.maxWeeks, as: credential)
     }
-    guard refused == .unauthorized, reader != nil else { throw refused }
-    revocation.record()
-    return try await client.starHistory(owner: owner, repo: repo, perPage: StarsView.maxWeeks, as: nil)
+    guard let reader else { return try await read(as: nil) }
+    return try await revocation.run(as: reader, read)
   }
 
   /// Most histories one batched request may ask for.
@@ -90,7 +85,7 @@ struct DetailsHandler: Sendable {
     }
     var reader = await readers.reader(request)
     let credential = reader.credential
-    let revocation = Revocation()
+    let revocation = reader.revocation
     // The browser lists the nearest cards first, so the last one is the furthest ahead.
     if let last = repositories.last {
       await warming.historyRequested(owner: last.owner, repo: last.repo, as: credential)

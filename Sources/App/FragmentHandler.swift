@@ -44,7 +44,8 @@ struct FragmentHandler: Sendable {
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
     var reader = await readers.reader(request)
-    let fetched = await lists.batch(kind, after: after, reload: false, reader: reader.credential)
+    let fetched = await lists.batch(
+      kind, after: after, reload: false, reader: reader.credential, revocation: reader.revocation)
     // A refused token ends the session; the batch already came anonymously, so no row is lost.
     if fetched.revoked { await readers.tokenRevoked(&reader) }
     var view = lists.view(fetched, kind: kind, firstOnPage: after == 0)

@@ -13,8 +13,8 @@ struct GitHubSearchSource: PageSource {
   let query: SearchQuery
   /// The signed-in reader whose token and rate limit the search goes on; nil for anonymous.
   var reader: ReaderCredential? = nil
-  /// Told when GitHub refuses the reader's token; the page is then read anonymously, so the list
-  /// loses no rows while the route ends the session.
+  /// Told when GitHub refuses the reader's token, which it renews when it can; otherwise the page
+  /// is read anonymously, so the list loses no rows while the route ends the session.
   var revocation: Revocation? = nil
 
   var upstreamPageSize: Int { Self.pageSize }
@@ -26,23 +26,15 @@ struct GitHubSearchSource: PageSource {
       incomplete: page.incompleteResults)
   }
 
-  /// One search page as the reader, or anonymously once GitHub has refused their token.
+  /// One search page as the reader (with their renewed token once GitHub refused the old one), or
+  /// anonymously once their token cannot be used.
   private func search(_ number: Int, reload: Bool) async throws(GitHubError) -> SearchPage {
-    guard let reader, revocation?.happened != true else {
-      return try await client.searchRepositories(
-        query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
+    func page(as credential: ReaderCredential?) async throws(GitHubError) -> SearchPage {
+      try await client.searchRepositories(
+        query, page: number, perPage: Self.pageSize, reload: reload, as: credential)
     }
-    let refused: GitHubError
-    do {
-      return try await client.searchRepositories(
-        query, page: number, perPage: Self.pageSize, reload: reload, as: reader)
-    } catch {
-      refused = error
-    }
-    guard refused == .unauthorized else { throw refused }
-    revocation?.record()
-    return try await client.searchRepositories(
-      query, page: number, perPage: Self.pageSize, reload: reload, as: nil)
+    guard let reader else { return try await page(as: nil) }
+    return try await (revocation ?? Revocation()).run(as: reader, page)
   }
 
   /// The largest star count on the page: a batch reports the largest over the pages up to it, the

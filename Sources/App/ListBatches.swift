@@ -5,13 +5,15 @@ import Paging
 /// read feeds read-ahead and warming. Used by the page and fragment handlers.
 struct ListBatches: Sendable {
   /// One batch as fetched: the batch, the largest star count up to it (the bars' scale), upstream's
-  /// result count (0 when no page was read), and whether GitHub refused the reader's token (the
-  /// batch then came anonymously).
+  /// result count (0 when no page was read), whether GitHub refused the reader's token (the batch
+  /// then came anonymously), and the credential it was read as (the renewed one after a renewal;
+  /// nil when anonymous), the one to warm with.
   struct Fetched: Sendable {
     let batch: ListBatch<Repository>
     let largest: Int
     let total: Int
     let revoked: Bool
+    var readAs: ReaderCredential? = nil
   }
 
   let client: GitHubClient
@@ -53,10 +55,11 @@ struct ListBatches: Sendable {
   /// depth read only the pages its cards come from; a reader whose answers are their own (their token
   /// may see private repositories) has other rows, so their lists have their own index entries and
   /// read-ahead, and never feed the shared card positions.
-  func batch(_ kind: ListKind, after cursor: Int, reload: Bool, reader: ReaderCredential? = nil) async
-    -> Fetched
-  {
-    let revocation = reader == nil ? nil : Revocation()
+  func batch(
+    _ kind: ListKind, after cursor: Int, reload: Bool, reader: ReaderCredential? = nil,
+    revocation given: Revocation? = nil
+  ) async -> Fetched {
+    let revocation = reader == nil ? nil : given ?? Revocation()
     let source = GitHubSearchSource(client: client, query: kind.query, reader: reader, revocation: revocation)
     let list = PagedList(source: source, batchSize: batchSize, classify: GitHubSearchSource.classify)
     let batch: ListBatch<Repository>
@@ -69,11 +72,13 @@ struct ListBatches: Sendable {
       batch = await list.batch(after: cursor, reload: reload, index: listIndex, key: kind)
     }
     let revoked = revocation?.happened ?? false
-    let readAs = revoked ? nil : reader
+    // The renewed credential, or none once the token was refused (read-ahead then goes anonymously).
+    let readAs = reader.flatMap { reader in revocation.map { $0.usable(reader) } ?? reader }
     await readAhead.consider(batch, query: kind.query, as: readAs)
     // Rows that are a reader's own (some may be private) never become shared card positions.
     warming.sent(batch, list: kind, shared: revoked || owner == .everyone)
-    return Fetched(batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: revoked)
+    return Fetched(
+      batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: revoked, readAs: readAs)
   }
 
   /// The view of a fetched batch now; on a full page (`resultCount` given) it is the page's first.

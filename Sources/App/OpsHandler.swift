@@ -19,6 +19,8 @@ struct OpsHandler: Sendable {
   let draining: Draining
   /// Unix seconds now.
   let now: @Sendable () -> Int
+  /// Sign-in's refreshes, revocations and refusals; nil when sign-in is off.
+  var signIn: SignInMetrics? = nil
 
   /// `GET /metrics`: requests by route and status, in flight, upstream calls by endpoint and status,
   /// cache counters and rate-limit remaining by resource, in Prometheus text format.
@@ -34,6 +36,7 @@ struct OpsHandler: Sendable {
     requests.render(into: &out)
     readAhead.render(into: &out)
     warming.render(into: &out)
+    signIn?.render(into: &out)
     let github = await client.metrics()
     out.family(
       "reposcroll_upstream_calls_total", .counter, "Calls to GitHub, by endpoint and status (0: no answer).")

@@ -86,9 +86,10 @@ struct PageHandler: Sendable {
     let base = view
     let work = Task { [self] in
       await withDiscardingTaskGroup { group in
-        let fetched = await lists.batch(kind, after: cursor, reload: reload, reader: credential)
+        let fetched = await lists.batch(
+          kind, after: cursor, reload: reload, reader: credential, revocation: reader.revocation)
         // The first screen's histories are on their way before the browser asks for them.
-        let warmAs = fetched.revoked ? nil : credential
+        let warmAs = fetched.readAs
         group.addTask { await lists.warming.pageSent(fetched.batch, as: warmAs) }
         if handoff.offer(fetched) { return }
         // The head is out: a session ended now is cleared from the cookie on the next request.

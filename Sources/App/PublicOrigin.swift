@@ -3,7 +3,8 @@
 struct PublicOrigin: Sendable, Equatable {
   /// `https://host[:port][/prefix]` or `http://…`, without a trailing slash.
   let url: String
-  /// `scheme://host[:port]`: what browsers send in `Origin`.
+  /// `scheme://host[:port]`, lowercase and without a default port (443 for https, 80 for http): what
+  /// browsers send in `Origin`.
   let origin: String
   /// True for https.
   let secure: Bool
@@ -38,11 +39,35 @@ struct PublicOrigin: Sendable, Equatable {
     guard !host.isEmpty else { return nil }
     let lower = host.lowercased()
     self.url = trimmed
-    self.origin = (secure ? "https://" : "http://") + authority.lowercased()
+    self.origin = Self.withoutDefaultPort(secure: secure, authority.lowercased())
     self.secure = secure
     self.loopback =
       lower == "localhost" || lower == "[::1]" || lower.hasSuffix(".localhost")
       || (lower.hasPrefix("127.") && lower.split(separator: ".").count == 4
         && lower.split(separator: ".").allSatisfy { UInt8($0) != nil })
+  }
+
+  /// An `Origin` header's value as `origin` is written: lowercase, without a default port; nil for
+  /// `null` or anything but `http(s)://authority`.
+  static func normalized(_ sent: String) -> String? {
+    let lower = sent.lowercased()
+    let secure: Bool
+    if lower.hasPrefix("https://") {
+      secure = true
+    } else if lower.hasPrefix("http://") {
+      secure = false
+    } else {
+      return nil
+    }
+    let authority = lower.dropFirst(secure ? 8 : 7)
+    guard !authority.isEmpty, !authority.contains("/") else { return nil }
+    return withoutDefaultPort(secure: secure, String(authority))
+  }
+
+  /// `scheme://authority` with `:443` (https) or `:80` (http) dropped.
+  private static func withoutDefaultPort(secure: Bool, _ authority: String) -> String {
+    let port = secure ? ":443" : ":80"
+    let host = authority.hasSuffix(port) ? String(authority.dropLast(port.count)) : authority
+    return (secure ? "https://" : "http://") + host
   }
 }

@@ -9,7 +9,8 @@ struct Reader: Sendable {
   enum Notice: Sendable, Equatable {
     /// The session timed out or was signed out elsewhere.
     case ended
-    /// GitHub refused the reader's token (revoked, or an eleventh sign-in replaced it).
+    /// GitHub refused the reader's token (revoked, or an eleventh sign-in replaced it) or its
+    /// refresh token (used, revoked or expired).
     case revoked
     /// The session store cannot be reached: reading goes on anonymously for now.
     case unavailable
@@ -39,6 +40,10 @@ struct Reader: Sendable {
   var notice: Notice?
   /// `Set-Cookie` values for this answer.
   var setCookies: [String] = []
+  /// The request's hold on the reader's token: renewed when GitHub refuses it. Anonymous readers
+  /// share one that is never used (their calls carry no credential).
+  var revocation = Reader.noHold
+  private static let noHold = Revocation()
 
   init(signInEnabled: Bool) { self.signInEnabled = signInEnabled }
 

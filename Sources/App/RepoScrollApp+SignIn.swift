@@ -89,8 +89,11 @@ extension RepoScrollApp {
     settings.webBase = configuration.githubWebURL
     settings.apiBase = configuration.githubAPI
     let oauth = GitHubOAuth(configuration: settings, transport: transport)
+    var policy = SessionPolicy()
+    policy.maxSessions = configuration.maxSessions
     let signIn = SignIn(
-      oauth: oauth, book: SessionBook(key: key, store: store, now: now), key: key, cookies: cookies,
+      oauth: oauth, book: SessionBook(key: key, store: store, policy: policy, now: now), key: key,
+      cookies: cookies,
       origin: origin, derivedOrigin: derived, now: now, log: note)
     return (signIn, redisStore)
   }

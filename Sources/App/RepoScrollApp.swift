@@ -235,7 +235,7 @@ public final class RepoScrollApp: Sendable {
         signIn: signIn.map { SignInHandler(signIn: $0, pages: pages, accessLog: accessLog) },
         ops: OpsHandler(
           requests: metrics, processMetrics: ProcessMetrics(), readAhead: readAhead, warming: warming,
-          client: client, sharedStore: sharedStore, draining: draining, now: now),
+          client: client, sharedStore: sharedStore, draining: draining, now: now, signIn: signIn?.metrics),
         statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
         notFound: pages,
         steps: Pipeline.steps(metrics: metrics, accessLog: accessLog, time: time))

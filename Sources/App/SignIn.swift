@@ -17,6 +17,8 @@ final class SignIn: Sendable {
   private let origin: Mutex<PublicOrigin>
   /// Where sign-in events go (never with a token or session id).
   private let log: @Sendable (String) -> Void
+  /// Refreshes, revocations and refusals, for `/metrics`.
+  let metrics = SignInMetrics()
 
   /// Whether the public URL was derived from the listen address (then `start` fixes its port).
   let derivedOrigin: Bool
@@ -45,7 +47,9 @@ final class SignIn: Sendable {
   var redirectURI: String { publicOrigin.url + "/login/callback" }
 
   /// The reader behind `request`: anonymous without a session cookie (no store is asked then), else
-  /// what the session book says.
+  /// what the session book says. A token about to expire is renewed first (once for every request
+  /// and instance); one that cannot be renewed ends the session with a notice; a session found past
+  /// its timeout is ended and its token revoked.
   func reader(for request: HTTPRequest) async -> Reader {
     guard let value = CookiePolicy.value(of: cookies.session, in: request.headers) else {
       return Reader(signInEnabled: true)
@@ -53,16 +57,53 @@ final class SignIn: Sendable {
     var reader = Reader(signInEnabled: true)
     switch await book.lookup(cookieValue: value) {
     case .found(let session):
-      reader.session = session
+      guard let usable = await renewedIfDue(session, &reader) else { return reader }
+      reader.session = usable
+      reader.revocation = Revocation { [self] refused in await self.renew(usable, refused: refused) }
     case .invalid:
       reader.setCookies.append(cookies.clearCookie(cookies.session))
     case .ended:
+      reader.setCookies.append(cookies.clearCookie(cookies.session))
+      reader.notice = .ended
+    case .expired(let stale):
+      revokeInBackground(stale.token)
       reader.setCookies.append(cookies.clearCookie(cookies.session))
       reader.notice = .ended
     case .unavailable:
       reader.notice = .unavailable
     }
     return reader
+  }
+
+  /// `session` ready for use: as it is, or with its token renewed when the policy says so. Nil when
+  /// it cannot be used for this request (then `reader` carries the notice and cookie to send).
+  private func renewedIfDue(_ session: Session, _ reader: inout Reader) async -> Session? {
+    let verdict = book.policy.tokenVerdict(session.record, now: now())
+    if verdict == .use { return session }
+    switch await book.renew(session, refused: nil, with: self) {
+    case .renewed(let renewed):
+      return renewed
+    case .refused, .ended:
+      reader.setCookies.append(cookies.clearCookie(cookies.session))
+      reader.notice = verdict == .cannotRenew ? .ended : .revoked
+      return nil
+    case .unavailable:
+      // Not renewed now: the token is used while it lasts; past its expiry the reader reads
+      // anonymously for now, and keeps the session for when GitHub or the store is back.
+      if let expiry = session.record.expiry, now() < expiry.accessExpires { return session }
+      reader.notice = .unavailable
+      return nil
+    }
+  }
+
+  /// A request's renewal after GitHub refused `refused` (401): the session's renewed credential, or
+  /// why there is none. The book makes one refresh for all the requests and instances that ask.
+  func renew(_ session: Session, refused: ReaderCredential) async -> Revocation.Outcome {
+    switch await book.renew(session, refused: refused.token, with: self) {
+    case .renewed(let renewed): return .renewed(renewed.record.reader)
+    case .refused, .ended: return .refused
+    case .unavailable: return .unavailable
+    }
   }
 
   /// Ends a session whose token GitHub no longer accepts (401): deleted everywhere, cookie cleared,
@@ -79,14 +120,32 @@ final class SignIn: Sendable {
     }
   }
 
-  /// Revokes `token` at GitHub in the background; a failure is logged (without the token).
+  /// Revokes `token` at GitHub in the background; a failure is logged (one line, without the token)
+  /// and never shown to the reader.
   func revokeInBackground(_ token: String) {
-    Task { [oauth, log] in
+    Task { [oauth, log, metrics] in
       do throws(OAuthError) {
         try await oauth.revoke(token: token)
+        metrics.revoked(.ok)
       } catch {
+        metrics.revoked(error == .unauthorized ? .refused : .failed)
         log("sign-in: token revocation at GitHub failed: \(error)")
       }
+    }
+  }
+}
+
+extension SignIn: TokenRefresher {
+  /// The refresh at GitHub, for the session book (which calls it once per refresh token).
+  func refresh(_ refreshToken: String) async throws(OAuthError) -> OAuthGrant {
+    do {
+      let grant = try await oauth.refresh(refreshToken: refreshToken)
+      metrics.refreshed(.ok)
+      return grant
+    } catch {
+      metrics.refreshed(error == .badRefreshToken ? .refused : .failed)
+      if error != .badRefreshToken { log("sign-in: token refresh at GitHub failed: \(error)") }
+      throw error
     }
   }
 }

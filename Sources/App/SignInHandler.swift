@@ -72,28 +72,55 @@ struct SignInHandler: Sendable {
         back: ticket.returnTo)
     }
     let grant: OAuthGrant
-    let user: GitHubUser
     do throws(OAuthError) {
       grant = try await signIn.oauth.exchange(
         code: code, verifier: ticket.verifier, redirectURI: signIn.redirectURI)
-      user = try await signIn.oauth.user(token: grant.accessToken)
     } catch {
       return oauthProblem(error, previous, back: ticket.returnTo)
+    }
+    let user: GitHubUser
+    do throws(OAuthError) {
+      user = try await signIn.oauth.user(token: grant.accessToken)
+    } catch {
+      // Nobody will use this token: it is revoked rather than left live at GitHub.
+      signIn.revokeInBackground(grant.accessToken)
+      return oauthProblem(error, previous, back: ticket.returnTo)
+    }
+    let granted = signIn.now()
+    let expiry = grant.expiresIn.map {
+      TokenExpiry(
+        grantedAt: granted, expiresIn: $0, refreshToken: grant.refreshToken,
+        refreshExpiresIn: grant.refreshTokenExpiresIn)
     }
     let session: Session
     do {
       session = try await signIn.book.create(
-        userID: user.id, login: user.login, token: grant.accessToken, access: user.access)
+        reader: ReaderCredential(
+          login: user.login, userID: user.id, token: grant.accessToken, access: user.access),
+        expiry: expiry)
     } catch {
       signIn.revokeInBackground(grant.accessToken)
+      if error == .full {
+        signIn.metrics.refusedFull()
+        accessLog?.note("sign-in: refused, the session store holds its maximum of sessions")
+        var response = pages.problem(
+          .serviceUnavailable, "Sign-in is full right now",
+          "This site has as many signed-in readers as it can hold. You can keep browsing anonymously "
+            + "and try signing in again later.", previous, back: ticket.returnTo)
+        response.headers.add(name: "Retry-After", value: "600")
+        return response
+      }
       return pages.problem(
         .serviceUnavailable, "Sign-in is unavailable right now",
         "Your session could not be stored. You can keep browsing anonymously and try again shortly.",
         previous,
         back: ticket.returnTo)
     }
-    // A session the browser had before is ended: the reader now has exactly the new one.
-    if let old = previous.session { try? await signIn.book.end(old.id) }
+    // A session the browser had before is ended and its token revoked: the reader now has exactly
+    // the new one, and GitHub one live token for it.
+    if let old = previous.session, (try? await signIn.book.end(old.id)) == true {
+      signIn.revokeInBackground(old.record.reader.token)
+    }
     var response = HTTPResponse(status: .seeOther, headers: ["Location": ticket.returnTo])
     response.headers.add(
       name: "Set-Cookie",
@@ -108,7 +135,7 @@ struct SignInHandler: Sendable {
     case .accessDenied:
       return pages.problem(
         .forbidden, "Sign-in cancelled", "You did not authorize RepoScroll on GitHub.", reader, back: back)
-    case .badVerificationCode, .badVerifier:
+    case .badVerificationCode, .badVerifier, .badRefreshToken:
       return pages.problem(
         .badRequest, "Sign-in expired",
         "This sign-in code has expired or was already used. Please sign in again.",
@@ -187,10 +214,11 @@ struct SignInHandler: Sendable {
   }
 
   /// Whether a state-changing request comes from this site: `Origin` (when sent) must be the public
-  /// origin, and `Sec-Fetch-Site` (when sent) must be `same-origin`.
+  /// origin, compared with default ports left out (`https://host:443` is `https://host`), and
+  /// `Sec-Fetch-Site` (when sent) must be `same-origin`.
   static func isSameOrigin(_ request: HTTPRequest, origin: String) -> Bool {
     if let site = request.headers["Sec-Fetch-Site"], site != "same-origin" { return false }
-    if let sent = request.headers["Origin"], sent.lowercased() != origin { return false }
+    if let sent = request.headers["Origin"], PublicOrigin.normalized(sent) != origin { return false }
     return true
   }
 }

@@ -8,8 +8,9 @@ import HTTP
 #endif
 
 /// GitHub's OAuth web application flow, against `{web}` and `{api}`: the authorize URL (PKCE S256,
-/// no scope), the code exchange, the user behind a token, and revocation. Every failure is a typed
-/// `OAuthError`; upstream answers are bounded in size and time and never trusted.
+/// no scope), the code exchange, the refresh of an expiring token, the user behind a token, and
+/// revocation. Every failure is a typed `OAuthError`; upstream answers are bounded in size and time
+/// and never trusted.
 ///
 /// ```swift
 /// let oauth = GitHubOAuth(configuration: c, transport: curl)
@@ -57,18 +58,40 @@ public final class GitHubOAuth: Sendable {
   public func exchange(code: String, verifier: String, redirectURI: String) async throws(OAuthError)
     -> OAuthGrant
   {
-    let form = URLEncoding.formatQuery([
-      ("client_id", configuration.clientID), ("client_secret", configuration.clientSecret), ("code", code),
-      ("redirect_uri", redirectURI), ("code_verifier", verifier),
-    ])
+    try await tokenRequest(
+      [
+        ("client_id", configuration.clientID), ("client_secret", configuration.clientSecret), ("code", code),
+        ("redirect_uri", redirectURI), ("code_verifier", verifier),
+      ], redactor: redactor.adding(code).adding(verifier))
+  }
+
+  /// `POST {web}/login/oauth/access_token` with `grant_type=refresh_token`: a new access token and
+  /// a new refresh token for a single-use refresh token. GitHub rotates both at once: after this
+  /// call the old refresh token and the old access token no longer work, so the caller must keep
+  /// the new pair (and must never refresh one token twice). A used, revoked or expired refresh
+  /// token is `.badRefreshToken`.
+  public func refresh(refreshToken: String) async throws(OAuthError) -> OAuthGrant {
+    guard Self.isTokenShaped(refreshToken) else { throw .badRefreshToken }
+    return try await tokenRequest(
+      [
+        ("client_id", configuration.clientID), ("client_secret", configuration.clientSecret),
+        ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
+      ], redactor: redactor.adding(refreshToken))
+  }
+
+  /// One call to the token endpoint with `form`, its answer checked: a token (and, for an expiring
+  /// one, positive lifetimes and a refresh token), or GitHub's error as its case.
+  private func tokenRequest(_ form: [(String, String)], redactor: Redactor) async throws(OAuthError)
+    -> OAuthGrant
+  {
     let headers: HTTPHeaders = [
       "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded",
       "User-Agent": GitHubClient.headerSafe(configuration.userAgent),
     ]
-    let redactor = self.redactor.adding(code).adding(verifier)
     let response = try await send(
       ClientRequest(
-        url: webBase + "/login/oauth/access_token", method: .post, headers: headers, body: Array(form.utf8)),
+        url: webBase + "/login/oauth/access_token", method: .post, headers: headers,
+        body: Array(URLEncoding.formatQuery(form).utf8)),
       redactor: redactor)
     let status = response.status.code
     guard status == 200 else { throw Self.statusError(status) }
@@ -82,7 +105,20 @@ public final class GitHubOAuth: Sendable {
     if let type = answer.token_type, type.lowercased() != "bearer" {
       throw .hostile("token_type is not bearer")
     }
-    return OAuthGrant(accessToken: token, scopes: Self.scopes(fromHeader: answer.scope ?? ""))
+    var grant = OAuthGrant(accessToken: token, scopes: Self.scopes(fromHeader: answer.scope ?? ""))
+    if let expiresIn = answer.expires_in {
+      guard let seconds = expiresIn.seconds else { throw .hostile("expires_in is not a positive number") }
+      grant.expiresIn = seconds
+      if let refresh = answer.refresh_token {
+        guard Self.isTokenShaped(refresh), refresh != token else { throw .hostile("no usable refresh_token") }
+        guard let refreshSeconds = answer.refresh_token_expires_in?.seconds else {
+          throw .hostile("refresh_token_expires_in is not a positive number")
+        }
+        grant.refreshToken = refresh
+        grant.refreshTokenExpiresIn = refreshSeconds
+      }
+    }
+    return grant
   }
 
   /// `GET {api}/user` with the token: login, id and avatar, and the token's scopes from `X-OAuth-Scopes`
@@ -187,6 +223,7 @@ public final class GitHubOAuth: Sendable {
     case "redirect_uri_mismatch": return .redirectURIMismatch
     case "access_denied": return .accessDenied
     case "invalid_grant", "bad_code_verifier", "invalid_code_verifier": return .badVerifier
+    case "bad_refresh_token": return .badRefreshToken
     case "unverified_user_email": return .unavailable("the GitHub account has no verified email address")
     default: return .hostile("unknown error code")
     }
@@ -213,8 +250,31 @@ public final class GitHubOAuth: Sendable {
     var access_token: String?
     var token_type: String?
     var scope: String?
+    var expires_in: Lifetime?
+    var refresh_token: String?
+    var refresh_token_expires_in: Lifetime?
     var error: String?
     var error_description: String?
+  }
+
+  /// A lifetime in seconds as GitHub sends it: a JSON number today, a numeric string in its first
+  /// announcement. Anything else, zero or negative has no `seconds`; huge values saturate at ten years.
+  private struct Lifetime: Decodable {
+    var seconds: Int?
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      let value: Double?
+      if let number = try? container.decode(Double.self) {
+        value = number
+      } else if let text = try? container.decode(String.self), text.utf8.count <= 20 {
+        value = Double(text)
+      } else {
+        value = nil
+      }
+      guard let value, value.isFinite, value >= 1 else { return }
+      seconds = Int(min(value, 10 * 366 * 86_400))
+    }
   }
 
   // swift-format-ignore: AlwaysUseLowerCamelCase

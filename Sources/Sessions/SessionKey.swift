@@ -27,6 +27,8 @@ public struct SessionKey: Sendable, CustomStringConvertible, CustomDebugStringCo
   let storeNames: [UInt8]
   /// Derives each session's CSRF token from its id.
   let csrf: [UInt8]
+  /// Names accounts in the store (keyed BLAKE2b of the user id), so the store never holds a login.
+  let accounts: [UInt8]
 
   /// A key from exactly 32 bytes (a `--session-key-file`).
   public init(bytes: [UInt8]) throws(LengthError) {
@@ -35,6 +37,7 @@ public struct SessionKey: Sendable, CustomStringConvertible, CustomDebugStringCo
     tickets = Sodium.deriveKey(bytes, id: 2, context: "rsession")
     storeNames = Sodium.deriveKey(bytes, id: 3, context: "rsession")
     csrf = Sodium.deriveKey(bytes, id: 4, context: "rsession")
+    accounts = Sodium.deriveKey(bytes, id: 5, context: "rsession")
   }
 
   /// A fresh key from the kernel: sessions sealed under it end when the process does.

@@ -27,13 +27,7 @@ struct PrivacyAttackTests {
   static func appMode(
     _ double: GitHubDouble, lines: Lines, _ configure: (inout AppConfiguration) -> Void = { _ in }
   ) throws -> DoubleSignIn {
-    try DoubleSignIn(
-      double: double, log: lines.add,
-      configure: { configuration in
-        configuration.githubClientID = DoubleConfiguration.demoAppClientID
-        configuration.githubClientSecret = DoubleConfiguration.demoAppClientSecret
-        configure(&configuration)
-      })
+    try DoubleSignIn(double: double, app: .githubApp, configure: configure, log: lines.add)
   }
 
   /// The installed organisation's login, its private repositories' names and every private text.

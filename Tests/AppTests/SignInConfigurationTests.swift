@@ -1,6 +1,7 @@
 import App
 import CurlClient
 import Foundation
+import HTTP
 import Testing
 
 @testable import App
@@ -74,8 +75,33 @@ struct SignInConfigurationTests {
     #expect(PublicOrigin("http://[::1]:8080")?.loopback == true)
     #expect(PublicOrigin("http://127.0.0.1.evil.example")?.loopback == false)
     #expect(PublicOrigin("http://scroll.example")?.loopback == false)
+    // Default ports are not part of an origin: browsers leave them out of `Origin`.
+    #expect(PublicOrigin("https://Scroll.Example:443/app")?.origin == "https://scroll.example")
+    #expect(PublicOrigin("https://scroll.example:443")?.url == "https://scroll.example:443")
+    #expect(PublicOrigin("http://scroll.example:80")?.origin == "http://scroll.example")
+    #expect(PublicOrigin("http://scroll.example:443")?.origin == "http://scroll.example:443")
+    #expect(PublicOrigin("https://[::1]:443")?.origin == "https://[::1]")
     for bad in ["ftp://x", "https://", "https://user@host", "https://h/?q", "https://h/#f", "https://h\\x"] {
       #expect(PublicOrigin(bad) == nil, "\(bad)")
     }
+  }
+
+  @Test func signOutComparesOriginsWithDefaultPortsLeftOut() throws {
+    func sameOrigin(_ sent: String?, publicURL: String) throws -> Bool {
+      let origin = try #require(PublicOrigin(publicURL)).origin
+      var headers: HTTPHeaders = [:]
+      if let sent { headers.add(name: "Origin", value: sent) }
+      return SignInHandler.isSameOrigin(
+        HTTPRequest(method: .post, target: "/logout", headers: headers), origin: origin)
+    }
+    #expect(try sameOrigin("https://host", publicURL: "https://host:443"))
+    #expect(try sameOrigin("https://HOST:443", publicURL: "https://host"))
+    #expect(try sameOrigin("http://host", publicURL: "http://host:80"))
+    #expect(try sameOrigin(nil, publicURL: "https://host:443"))
+    #expect(try !sameOrigin("https://host:8443", publicURL: "https://host:443"))
+    #expect(try !sameOrigin("http://host", publicURL: "https://host:443"))
+    #expect(try !sameOrigin("https://host.evil", publicURL: "https://host"))
+    #expect(try !sameOrigin("null", publicURL: "https://host"))
+    #expect(try !sameOrigin("https://host/path", publicURL: "https://host"))
   }
 }

@@ -12,6 +12,8 @@ final class Cluster: Sendable {
   let ports: [Int]
   let nginx: ProcessRunner?
   let nginxPort: Int
+  /// nginx's folder of logs (`access.log` in the shipped site's format, `error.log`); nil without nginx.
+  let nginxLogs: String?
   /// Arguments and environment every instance is started with besides the defaults.
   let extra: InstanceExtras
 
@@ -25,8 +27,9 @@ final class Cluster: Sendable {
   private init(
     redis: RedisServerProcess?, double: ProcessRunner, doublePort: Int, instances: [ProcessRunner],
     ports: [Int],
-    nginx: ProcessRunner?, nginxPort: Int, extra: InstanceExtras
+    nginx: ProcessRunner?, nginxPort: Int, nginxLogs: String?, extra: InstanceExtras
   ) {
+    self.nginxLogs = nginxLogs
     self.extra = extra
     self.redis = redis
     self.double = double
@@ -60,14 +63,17 @@ final class Cluster: Sendable {
     }
     var nginx: ProcessRunner?
     var nginxPort = 0
+    var nginxLogs: String?
     if withNginx {
       nginxPort = try fixedNginxPort ?? ProcessRunner.freeLoopbackPort()
-      nginx = try startNginx(port: nginxPort, upstreams: ports)
+      let started = try startNginx(port: nginxPort, upstreams: ports)
+      nginx = started.runner
+      nginxLogs = started.logs
       try await waitUntilAnswering(port: nginxPort)
     }
     return Cluster(
       redis: redis, double: double, doublePort: doublePort, instances: instances, ports: ports, nginx: nginx,
-      nginxPort: nginxPort, extra: extra)
+      nginxPort: nginxPort, nginxLogs: nginxLogs, extra: extra)
   }
 
   /// One `repo-scroll` against the double, in shared mode when `redisURL` is given.
@@ -93,7 +99,8 @@ final class Cluster: Sendable {
   /// How long nginx skips a port that refused a connection (`fail_timeout`).
   static let failTimeoutSeconds = 1
 
-  private static func startNginx(port: Int, upstreams: [Int]) throws -> ProcessRunner {
+  private static func startNginx(port: Int, upstreams: [Int]) throws -> (runner: ProcessRunner, logs: String)
+  {
     let directory = NSTemporaryDirectory() + "cluster-nginx-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
     let servers = upstreams.map {
@@ -107,7 +114,8 @@ final class Cluster: Sendable {
       error_log \(directory)/logs/error.log warn;
       events { worker_connections 1024; }
       http {
-        access_log off;
+      \(try shippedLogFormat())
+        access_log \(directory)/logs/access.log reposcroll;
         upstream reposcroll {
       \(servers)
           keepalive 16;
@@ -126,8 +134,19 @@ final class Cluster: Sendable {
       }
       """
     try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-    return try ProcessRunner(
+    let runner = try ProcessRunner(
       executable: "nginx", arguments: ["-p", directory, "-c", directory + "/nginx.conf"], name: "nginx")
+    return (runner, directory + "/logs")
+  }
+
+  /// The access-log format of the shipped site (`deploy/nginx-reposcroll.conf`, between its
+  /// `# log format:` markers), so that these tests log as production does.
+  static func shippedLogFormat() throws -> String {
+    let site = try String(
+      contentsOfFile: try ProcessRunner.packageRoot() + "/deploy/nginx-reposcroll.conf", encoding: .utf8)
+    guard let begin = site.range(of: "# log format: begin\n"), let end = site.range(of: "# log format: end")
+    else { throw WebDriverError.process("deploy/nginx-reposcroll.conf has no log format markers") }
+    return String(site[begin.upperBound..<end.lowerBound])
   }
 
   private static func waitUntilAnswering(port: Int) async throws {

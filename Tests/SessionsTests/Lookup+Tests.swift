@@ -3,7 +3,7 @@ import Sessions
 extension SessionBook.Lookup {
   /// A lookup's outcome without the session, so that a test states the one it expects in one line.
   enum Outcome: Equatable {
-    case invalid, ended, found, unavailable
+    case invalid, ended, expired, found, unavailable
   }
 
   /// Which outcome this is.
@@ -11,6 +11,7 @@ extension SessionBook.Lookup {
     switch self {
     case .invalid: .invalid
     case .ended: .ended
+    case .expired: .expired
     case .found: .found
     case .unavailable: .unavailable
     }

@@ -63,15 +63,29 @@ struct RedisSessionStoreTests {
     }
     let client = try RedisClient(try RedisConfiguration(url: server.url()))
     defer { client.shutdown() }
-    // Every key and value, as a reader of the live server sees them.
+    // Every key and value, as a reader of the live server sees them: 5 sessions, 5 accounts' indexes
+    // and the index of all sessions.
     let keys = try await client.execute(["KEYS", "*"]).array?.compactMap { $0.bytes } ?? []
-    #expect(keys.count == 5)
+    #expect(keys.count == 11)
     var everything: [UInt8] = []
     for key in keys {
       everything += key
-      everything += try await client.get(String(decoding: key, as: UTF8.self)) ?? []
+      let type = try await client.execute(["TYPE", .bytes(key)]).string
+      if type == "zset" {
+        let members = try await client.execute(["ZRANGE", .bytes(key), "0", "-1"]).array ?? []
+        for member in members { everything += member.bytes ?? [] }
+      } else {
+        everything += try await client.get(String(decoding: key, as: UTF8.self)) ?? []
+      }
       let ttl = try await client.execute(["TTL", .bytes(key)]).integer ?? -1
-      #expect(ttl > 0 && ttl <= 7 * 86_400, "session keys expire")
+      let name = String(decoding: key, as: UTF8.self)
+      if name.hasSuffix(":sessions") {
+        #expect(ttl == -1, "the index of all sessions is kept")
+      } else {
+        #expect(ttl > 0 && ttl <= 37 * 86_400, "session and account keys expire")
+      }
+      // Accounts are keyed hashes, not user ids.
+      if name.contains("session-account:") { #expect(!(0..<5).contains { name.hasSuffix(":\($0)") }) }
     }
     // And the files on disk: an RDB snapshot and the append-only file.
     try await client.execute(["SAVE"])

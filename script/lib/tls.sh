@@ -16,7 +16,7 @@ make_test_cert() {
 
 # start_site_nginx DIR HTTPS_PORT HTTP_PORT APP_PORT...: nginx running deploy/nginx-reposcroll.conf
 # as shipped, with this run's ports, the certificate from make_test_cert DIR, server_name localhost
-# and no IPv6 listeners (loopback only). Its pid is added to PIDS (stopped by cleanup).
+# and no IPv6 listeners (loopback only), its logs in DIR/logs. Its pid is added to PIDS (stopped by cleanup).
 start_site_nginx() {
   local dir=$1 https=$2 http=$3
   shift 3
@@ -31,7 +31,7 @@ start_site_nginx() {
       -e '/listen \[::\]/d' \
       -e "s#/etc/letsencrypt/live/reposcroll.example.com/fullchain.pem#$dir/server.pem#" \
       -e "s#/etc/letsencrypt/live/reposcroll.example.com/privkey.pem#$dir/server.key#" \
-      -e "s#reposcroll.example.com#localhost#" > "$dir/site.conf"
+      -e "s#reposcroll.example.com#localhost#" -e "s#/var/log/nginx/#$dir/logs/#" > "$dir/site.conf"
   cat > "$dir/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;

@@ -1,0 +1,183 @@
+import CurlClient
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// A GitHub App reader across 3 instances behind nginx with one Redis, against the standalone
+/// double's App mode: in each of three 8-hour periods, 20 requests in flight through every instance
+/// refresh the token exactly once and are all served as the reader; a sign-in over a live session leaves one live
+/// token; an expired refresh token ends the session with the notice, never a 500; and no log of the
+/// run (the instances', nginx's in the shipped format, the double's) holds a `code=` or a `state=`.
+@Suite("GitHub App tokens across instances", .serialized, .timeLimit(.minutes(5)))
+struct TokenClusterTests {
+  typealias Jar = SignInClusterTests.Jar
+  static let login = "app-reader"
+  static let http = SignInClusterTests.http
+
+  @Test func eightHoursOnTwentyRequestsInFlightRefreshOnceAndEveryLogStaysClean() async throws {
+    let keyFile = NSTemporaryDirectory() + "session-key-\(UUID().uuidString.prefix(8))"
+    try String(repeating: "6b", count: 32).write(toFile: keyFile, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: keyFile) }
+    let nginxPort = try ProcessRunner.freeLoopbackPort()
+    let site = "http://127.0.0.1:\(nginxPort)"
+    var extra = Cluster.InstanceExtras()
+    extra.environment = ["GITHUB_CLIENT_SECRET": "demo-app-secret"]
+    extra.arguments = [
+      "--github-client-id", "Iv23.demo-app", "--public-url", site, "--github-web-url", "{double}",
+      "--session-key-file", keyFile, "--access-log", "true",
+    ]
+    let cluster = try await Cluster.start(
+      instances: 3, shared: true, withNginx: true, nginxPort: nginxPort, extra: extra)
+    do {
+      try await Self.run(cluster, site: site)
+    } catch {
+      await cluster.stop()
+      throw error
+    }
+    await cluster.stop()
+    // Every log of the run, once every process has flushed and stopped.
+    var logs = cluster.instances.map { $0.output + $0.errorOutput }
+    logs.append(cluster.double.output + cluster.double.errorOutput)
+    let nginxLogs = try #require(cluster.nginxLogs)
+    for file in try FileManager.default.contentsOfDirectory(atPath: nginxLogs) {
+      logs.append((try? String(contentsOfFile: nginxLogs + "/" + file, encoding: .utf8)) ?? "")
+    }
+    let all = logs.joined(separator: "\n")
+    #expect(all.contains("/login/callback?[redacted]"), "the callbacks were logged, without their query")
+    for line in all.split(separator: "\n") where line.contains("code=") || line.contains("state=") {
+      Issue.record("a log line holds the callback's query: \(line)")
+    }
+  }
+
+  static func run(_ cluster: Cluster, site: String) async throws {
+    let jar = Jar()
+    try await signIn(cluster, site: site, jar)
+    let session = try #require(jar.cookies["reposcroll_session"])
+    // Scrolling a little first: the reader's token works as it is, and nothing is refreshed.
+    _ = try await SignInClusterTests.send(site + "/fragments/results?q=stars%3A%3E%3D0&after=20", jar)
+    #expect(try await refreshes(cluster).isEmpty)
+
+    let repositories = try await repositoryNames(cluster, jar)
+    // Eight hours on at GitHub, three times (the instances' clocks do not move: GitHub refuses the
+    // token first): each time, 20 requests in flight through every instance refresh it once.
+    for cycle in 1...3 {
+      try await cluster.control("POST", "/_double/oauth/advance?seconds=28800")
+      try await cluster.control("POST", "/_double/reset")
+      let outcomes = try await inFlight(
+        20, site: site, session: session, repositories: repositories, cycle: cycle)
+      #expect(outcomes.allSatisfy { $0.0 == 200 }, "\(outcomes.map(\.0))")
+      #expect(
+        !outcomes.contains {
+          $0.1 == "cleared" || $0.1.contains("no longer accepts") || $0.1.contains("unavailable")
+        })
+      let refreshed = try await refreshes(cluster)
+      #expect(refreshed.count == 1, "8 hours #\(cycle): refreshes \(refreshed)")
+      #expect(refreshed.allSatisfy { $0.error == nil && $0.identity == login })
+      let served = try await records(cluster, endpoints: ["search", "history"]).filter { $0.status == 200 }
+      #expect(!served.isEmpty)
+      #expect(served.filter { $0.identity != login } == [], "served otherwise")
+    }
+    // Every instance still knows the reader, on the rotated token.
+    for port in cluster.ports {
+      let page = SignInClusterTests.text(
+        try await SignInClusterTests.send("http://127.0.0.1:\(port)/?q=swift", jar))
+      #expect(page.contains("account-login") && page.contains(login), "instance \(port) lost the reader")
+    }
+    #expect(try await liveTokens(cluster) == 1)
+
+    // Signing in again over the live session leaves one live token at GitHub.
+    try await signIn(cluster, site: site, jar)
+    #expect(jar.cookies["reposcroll_session"] != session)
+    #expect(await eventually(within: .seconds(20)) { (try? await liveTokens(cluster)) == 1 })
+
+    // Six months on, the refresh token has expired: the session ends with the notice, no 500.
+    try await cluster.control("POST", "/_double/oauth/advance?seconds=15897600")
+    try await cluster.control("POST", "/_double/reset")
+    let ended = try await SignInClusterTests.send(site + "/?q=topic%3Aended", jar)
+    #expect(ended.status.code == 200)
+    #expect(SignInClusterTests.text(ended).contains("GitHub no longer accepts your sign-in"))
+    #expect(try await refreshes(cluster).map(\.error) == ["bad_refresh_token"])
+    // The cookie is cleared by that answer, or (when its head was already out) by the next one.
+    let after = try await SignInClusterTests.send(site + "/?q=topic%3Aended", jar)
+    #expect(!SignInClusterTests.text(after).contains("account-login"))
+    #expect(jar.cookies["reposcroll_session"] == nil)
+  }
+
+  /// `count` requests at once through nginx with the session cookie (fragments of queries nobody
+  /// asked, and star histories): each one's status, and its body or "cleared" when it cleared the cookie.
+  static func inFlight(_ count: Int, site: String, session: String, repositories: [String], cycle: Int)
+    async throws -> [(Int, String)]
+  {
+    try await withThrowingTaskGroup(of: (Int, String).self) { group in
+      for index in 0..<count {
+        let target =
+          index.isMultiple(of: 2)
+          ? "/fragments/results?q=topic%3Ac\(cycle)x\(index)&after=20"
+          : "/fragments/stars/\(repositories[(index / 2 + cycle) % repositories.count])"
+        group.addTask {
+          let response = try await http.execute(
+            ClientRequest(url: site + target, headers: ["Cookie": "reposcroll_session=\(session)"]))
+          let cleared = response.headers.values(for: "Set-Cookie").contains { $0.contains("Max-Age=0") }
+          return (response.status.code, cleared ? "cleared" : String(decoding: response.body, as: UTF8.self))
+        }
+      }
+      var all: [(Int, String)] = []
+      for try await outcome in group { all.append(outcome) }
+      return all
+    }
+  }
+
+  /// `/login` through nginx, the double's Authorize form as `login`, and the callback.
+  static func signIn(_ cluster: Cluster, site: String, _ jar: Jar) async throws {
+    let start = try await SignInClusterTests.send(site + "/login", jar)
+    let authorize = try #require(start.headers["Location"])
+    let query = try #require(authorize.split(separator: "?", maxSplits: 1).last.map(String.init))
+    let consent = try await SignInClusterTests.send(
+      "http://127.0.0.1:\(cluster.doublePort)/login/oauth/authorize", Jar(), method: .post,
+      form: query + "&login=\(login)&action=authorize")
+    let callback = try #require(consent.headers["Location"])
+    #expect(callback.hasPrefix(site + "/login/callback?code="))
+    #expect(try await SignInClusterTests.send(callback, jar).status.code == 303)
+  }
+
+  /// A few `owner/repo` names from the first page, for star histories.
+  static func repositoryNames(_ cluster: Cluster, _ jar: Jar) async throws -> [String] {
+    let page = try await Cluster.get(
+      port: cluster.doublePort, "/search/repositories?q=stars%3A%3E%3D0&per_page=10")
+    let names = page.text.matches(of: #/"full_name":"([^"/]+/[^"]+)"/#).map { String($0.1) }
+    #expect(names.count == 10)
+    return names
+  }
+
+  struct Record: Equatable, CustomStringConvertible {
+    var identity: String
+    var status: Int
+    var error: String?
+    var description: String { "\(identity) \(status) \(error ?? "")" }
+  }
+
+  /// The double's log of `endpoints`.
+  static func records(_ cluster: Cluster, endpoints: [String]) async throws -> [Record] {
+    var all: [Record] = []
+    for endpoint in endpoints {
+      let log = try await cluster.control("GET", "/_double/requests?endpoint=\(endpoint)")
+      for index in 0..<(log["requests"]?.array?.count ?? 0) {
+        guard let entry = log["requests"]?[index] else { continue }
+        all.append(
+          Record(
+            identity: entry["identity"]?.string ?? "", status: entry["status"]?.int ?? 0,
+            error: entry["error"]?.string))
+      }
+    }
+    return all
+  }
+
+  static func refreshes(_ cluster: Cluster) async throws -> [Record] {
+    try await records(cluster, endpoints: ["token_refresh"])
+  }
+
+  static func liveTokens(_ cluster: Cluster) async throws -> Int? {
+    try await cluster.control("GET", "/_double/oauth/tokens?login=\(login)")["live"]?.int
+  }
+}
