@@ -91,8 +91,9 @@ struct CardFieldTests {
     }
     #expect(try card([.isTemplate, .isPublic]).contains(" · Template · updated"))
     #expect(try !card([.isPublic]).contains("Template"))
-    // A repository GitHub did not call public shows it: only its reader's own answers hold one.
-    #expect(try card([.isTemplate]).contains(" · Template · Private · updated"))
+    // A repository GitHub did not call public says so first (only its reader's own answers hold one).
+    #expect(try card([.isTemplate]).contains("\">Private · 1 fork"))
+    #expect(try card([.isTemplate]).contains(" · Template · updated"))
     #expect(try !card([.isPublic]).contains("Private"))
   }
 }

@@ -60,7 +60,7 @@ struct PrivacyAttackTests {
     } else {
       for secret in texts { #expect(!page.contains(secret), "\(who) got \(secret) from \(target)") }
     }
-    #expect(!page.contains(" · Private"), "\(who) got a private card from \(target)")
+    #expect(!page.contains(">Private · "), "\(who) got a private card from \(target)")
   }
 
   @Test(arguments: [true, false])
@@ -86,7 +86,7 @@ struct PrivacyAttackTests {
     func member() async throws {
       let page = Self.text(try await h.get("/?q=vault", a))
       for name in names { #expect(page.contains("\(org)/\(name)<"), "A sees \(name) in the search") }
-      #expect(page.contains(" · Private"))
+      #expect(page.contains(">Private · "))
       let owned = Self.text(try await h.get("/owners/\(org)", a))
       #expect(names.contains { owned.contains("/\($0)<") }, "A sees them in the owner list")
       for name in names {

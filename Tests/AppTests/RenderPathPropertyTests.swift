@@ -127,7 +127,7 @@ struct RenderPathPropertyTests {
       let cards = checkRendered(status, body, "fragment \(run)")
       #expect(cards <= 20)
       #expect(
-        !String(decoding: body, as: UTF8.self).contains(" · Private"),
+        !String(decoding: body, as: UTF8.self).contains(">Private · "),
         "an anonymous reader got a non-public item (run \(run))")
       cardsSeen += cards
       let (starsStatus, stars) = try await ScriptedTransport.get(app, "/fragments/stars/o/r\(run)")

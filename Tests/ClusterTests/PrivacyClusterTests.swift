@@ -79,7 +79,7 @@ struct PrivacyClusterTests {
           #expect(!page.contains(secret), "\(who) got \(secret) at \(base)\(target)")
         }
       }
-      #expect(!page.contains(" · Private"), "\(who) got a private card at \(base)\(target)")
+      #expect(!page.contains(">Private · "), "\(who) got a private card at \(base)\(target)")
     }
   }
 
