@@ -71,7 +71,8 @@ let package = Package(
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
-    .executableTarget(name: "session-bench", dependencies: ["Sessions", "Redis"], path: "Bench/sessions"),
+    .executableTarget(
+      name: "session-bench", dependencies: ["GitHub", "Sessions", "Redis"], path: "Bench/sessions"),
     // The fragment's render path (script/bench-mustache); it reads the app's internals, so it builds
     // in debug (as `swift build` does) or in release with -enable-testing.
     .executableTarget(

@@ -5,6 +5,7 @@
 // lookup of the same sealed bytes (so the difference is parsing the id, hashing it and opening the
 // seal); in Redis, a plain GET of a value of the same size (the round trip any lookup needs).
 import Foundation
+import GitHub
 import Glibc
 import Redis
 import Sessions
@@ -35,7 +36,7 @@ if CommandLine.arguments.dropFirst().first == "wait" {
     for (index, (_, book)) in books.enumerated() {
       for n in 0..<block {
         let start = DispatchTime.now().uptimeNanoseconds
-        _ = try await book.create(userID: round * block + n, login: "r", token: "gho_x", seesPrivate: false)
+        _ = try await book.create(userID: round * block + n, login: "r", token: "gho_x", access: .publicOnly)
         let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
         totals[index] += micros
         samples[index].append(micros)
@@ -87,7 +88,7 @@ func measure(_ book: SessionBook, count: Int) async throws -> (wall: Double, cpu
   var cookies: [String] = []
   for n in 0..<1000 {
     cookies.append(
-      try await book.create(userID: n, login: "reader\(n)", token: token, seesPrivate: false).id.cookieValue)
+      try await book.create(userID: n, login: "reader\(n)", token: token, access: .publicOnly).id.cookieValue)
   }
   var found = 0
   let figures = await perCall(count) { index in

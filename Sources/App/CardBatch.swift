@@ -10,7 +10,7 @@ import Paging
 enum CardField: Int, CaseIterable {
   case id, position, setsize, prefetch, fullName, htmlURL, description, language, languageClass
   case starsText, stars, forksLabel, issuesLabel, license, archived, fork, template, topics, updatedISO
-  case updatedText
+  case updatedText, nonPublic
   case barPercent, barBand, ownerLogin, ownerPage, ownerInitials, ownerAvatar, ownerAvatar2x, stargazers
 
   /// The name as templates write it: a dotted name for the nested ones (`bar.percent`).
@@ -23,6 +23,7 @@ enum CardField: Int, CaseIterable {
     case .ownerInitials: return "owner.initials"
     case .ownerAvatar: return "owner.avatar"
     case .ownerAvatar2x: return "owner.avatar2x"
+    case .nonPublic: return "private"
     default: return String(describing: self)
     }
   }
@@ -115,6 +116,7 @@ final class CardBatch: MustacheRows {
     case .archived: return repositories[row, .archived] ? 1 : 0
     case .fork: return repositories[row, .fork] ? 1 : 0
     case .template: return repositories[row, .isTemplate] ? 1 : 0
+    case .nonPublic: return repositories[row, .isPublic] ? 0 : 1
     case .topics: return min(repositories.topicCount(row), Self.maxTopics)
     case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
     case .fullName: return some(.fullName)
@@ -154,6 +156,7 @@ final class CardBatch: MustacheRows {
     case .archived: output.append(literal: repositories[row, .archived] ? "true" : "false")
     case .fork: output.append(literal: repositories[row, .fork] ? "true" : "false")
     case .template: output.append(literal: repositories[row, .isTemplate] ? "true" : "false")
+    case .nonPublic: output.append(literal: repositories[row, .isPublic] ? "false" : "true")
     case .topics:
       if element < min(repositories.topicCount(row), Self.maxTopics) {
         repositories.withTopicUTF8(row, element) { output.append(utf8: $0) }

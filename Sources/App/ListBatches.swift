@@ -26,6 +26,15 @@ struct ListBatches: Sendable {
   /// Where each list's upstream pages fall in its de-duplicated rows, for as long as search pages stay
   /// fresh: a fragment at any depth reads only the pages its cards come from.
   let listIndex: ListIndex<ListKind, Int>
+  /// The same for readers whose answers are their own (`AnswerOwner.reader`): their rows differ, so
+  /// their lists are kept apart, under the reader's id.
+  let ownIndex: ListIndex<OwnList, Int>
+
+  /// A list as one reader's own answers make it.
+  struct OwnList: Hashable, Sendable {
+    let kind: ListKind
+    let reader: Int
+  }
 
   /// Batches of `batchSize` rows; the index forgets a list `lifetime` seconds (by `now`) after it learnt it.
   init(
@@ -39,11 +48,13 @@ struct ListBatches: Sendable {
     self.warming = warming
     self.now = now
     listIndex = ListIndex(capacity: 64, lifetime: lifetime, clock: now)
+    ownIndex = ListIndex(capacity: 256, lifetime: lifetime, clock: now)
   }
 
   /// One batch of a list, read as `reader` (nil: anonymously). The list index lets a batch at any
-  /// depth read only the pages its cards come from; a reader who sees private repositories has other
-  /// rows, so their lists neither use nor feed the shared index and card positions.
+  /// depth read only the pages its cards come from; a reader whose answers are their own (their token
+  /// may see private repositories) has other rows, so their lists have their own index entries and
+  /// read-ahead, and never feed the shared card positions.
   func batch(
     _ kind: ListKind, after cursor: Int, reload: Bool, reader: ReaderCredential? = nil,
     revocation given: Revocation? = nil
@@ -52,15 +63,20 @@ struct ListBatches: Sendable {
     let source = GitHubSearchSource(client: client, query: kind.query, reader: reader, revocation: revocation)
     let list = PagedList(source: source, batchSize: batchSize, classify: GitHubSearchSource.classify)
     let batch: ListBatch<Repository>
-    if reader?.seesPrivate == true {
-      batch = await list.batch(after: cursor, reload: reload)
-    } else {
+    let owner = client.owner(of: reader)
+    switch owner {
+    case .reader(let id):
+      batch = await list.batch(
+        after: cursor, reload: reload, index: ownIndex, key: OwnList(kind: kind, reader: id))
+    case .everyone:
       batch = await list.batch(after: cursor, reload: reload, index: listIndex, key: kind)
     }
     let revoked = revocation?.happened ?? false
-    let readAs = reader.flatMap { revocation?.usable($0) ?? $0 }
+    // The renewed credential, or none once the token was refused (read-ahead then goes anonymously).
+    let readAs = reader.flatMap { reader in revocation.map { $0.usable(reader) } ?? reader }
     await readAhead.consider(batch, query: kind.query, as: readAs)
-    if readAs?.seesPrivate != true { warming.sent(batch, list: kind) }
+    // Rows that are a reader's own (some may be private) never become shared card positions.
+    warming.sent(batch, list: kind, shared: revoked || owner == .everyone)
     return Fetched(
       batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: revoked, readAs: readAs)
   }

@@ -72,8 +72,23 @@ struct OpsHandler: Sendable {
         "upstream_cancelled_total", "Calls to GitHub cancelled because every client waiting for them left.",
         github.cancelledUpstream
       ),
+      (
+        "private_items_withheld_total",
+        "Non-public items left out of anonymous readers' answers, and star histories of non-public "
+          + "repositories refused to them.",
+        github.privateWithheld
+      ),
+      (
+        "upstream_own_answers_total",
+        "Answers kept as their reader's own, in this process's memory only (they held a non-public item).",
+        github.ownAnswers
+      ),
     ]
     for (name, help, value) in counters { out.single("reposcroll_" + name, .counter, help, value) }
+    out.single(
+      "reposcroll_github_token_may_see_private", .gauge,
+      "1 when the server's GitHub token may see private repositories (repo scope, no scopes, or not checked).",
+      client.serverTokenMaySeePrivate ? 1 : 0)
     out.single(
       "reposcroll_cache_bytes", .gauge, "Bytes held by the GitHub response cache.", github.cacheBytes)
     out.single(

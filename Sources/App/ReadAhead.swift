@@ -23,12 +23,12 @@ final class ReadAhead: Sendable {
     case recent
   }
 
-  /// A page of a query that read-ahead started, for everyone (scope 0: public answers are shared)
-  /// or for one reader who sees private repositories (their user id).
+  /// A page of a query that read-ahead started, for everyone (public answers are shared) or for one
+  /// reader whose answers are their own.
   private struct Started: Hashable {
     let query: SearchQuery
     let page: Int
-    var scope = 0
+    var owner = AnswerOwner.everyone
   }
 
   /// Most pages remembered as started; the memory is cleared when full (a page then costs one more
@@ -69,7 +69,7 @@ final class ReadAhead: Sendable {
       let page = readAheadPage(
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
-    let key = Started(query: query, page: page, scope: reader?.seesPrivate == true ? reader?.userID ?? 0 : 0)
+    let key = Started(query: query, page: page, owner: client.owner(of: reader))
     let now = time.epochSeconds()
     let recent = started.withLock { pages in
       pages[key].map { now >= $0 && now - $0 < freshFor } ?? false

@@ -40,6 +40,8 @@ public final class RepoScrollApp: Sendable {
   private let server = Mutex<HTTPServer?>(nil)
   /// The Redis session store the app made (shared mode with sign-in), closed on shutdown.
   private let sessionStoreToClose: RedisSessionStore?
+  /// Where startup events go: the test log, else standard error.
+  private let events: AccessLog
   /// The whole app as one handler (for in-process tests); the server runs the same one.
   let handler: HTTPHandler
   /// The route table the handler was made from (`routeListing`).
@@ -157,6 +159,7 @@ public final class RepoScrollApp: Sendable {
     // Startup lines go where upstream failures go: the test log, else standard error.
     let startupLog = AccessLog(
       sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
+    events = startupLog
     let note: @Sendable (String) -> Void = { startupLog.note($0) }
     let made = try Self.makeSignIn(
       configuration, transport: apiTransport, sessionStore: sessionStore,
@@ -247,6 +250,37 @@ public final class RepoScrollApp: Sendable {
       sink: nil, secrets: configuration.secrets, format: configuration.logFormat,
       instance: configuration.instance ?? AccessLog.defaultInstance
     ).note(configuration.logFormat == .json ? message : "repo-scroll: " + message, level: level)
+  }
+
+  /// Asks GitHub what the server's token may see (`GET /user`'s `X-OAuth-Scopes`) and logs one
+  /// warning when it may see private repositories (the executable calls it once, after `start`): anonymous readers' answers are then screened (and
+  /// always are), and their star histories need a visibility check when no search told it. Returns
+  /// what GitHub said; nil without a token or without an answer (the token then counts as one that may
+  /// see private data, and the warning says that).
+  @discardableResult
+  public func checkServerToken() async -> RepositoryAccess? {
+    guard configuration.githubToken?.isEmpty == false else { return nil }
+    let access = await client.checkServerToken()
+    switch access {
+    case .publicOnly:
+      break
+    case .repoScope:
+      events.note(
+        "warning: the GitHub token has the repo scope, so it sees private repositories; anonymous readers "
+          + "are never shown them (they are left out and counted), but a token with public access only is safer",
+        level: "warn")
+    case .unknown:
+      events.note(
+        "warning: the GitHub token has no OAuth scopes (a fine-grained or GitHub App token), so it may see "
+          + "private repositories; anonymous readers are never shown them (they are left out and counted)",
+        level: "warn")
+    case nil:
+      events.note(
+        "warning: could not check what the GitHub token may see (GET /user failed); until then it counts as "
+          + "one that sees private repositories, which anonymous readers are never shown",
+        level: "warn")
+    }
+    return access
   }
 
   /// Starts listening; returns the bound port.

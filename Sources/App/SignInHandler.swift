@@ -96,8 +96,7 @@ struct SignInHandler: Sendable {
     do {
       session = try await signIn.book.create(
         reader: ReaderCredential(
-          login: user.login, userID: user.id, token: grant.accessToken,
-          seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes)),
+          login: user.login, userID: user.id, token: grant.accessToken, access: user.access),
         expiry: expiry)
     } catch {
       signIn.revokeInBackground(grant.accessToken)

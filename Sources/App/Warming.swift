@@ -68,11 +68,13 @@ final class Warming: Sendable {
     self.time = time
   }
 
-  /// Notes where each card of `batch` sits in `list` and warms their avatars in the background.
-  func sent(_ batch: ListBatch<Repository>, list: ListKind) {
+  /// Notes where each card of `batch` sits in `list` (unless its rows are one reader's own: then
+  /// `shared` is false and they never become shared positions) and warms their avatars in the
+  /// background (an avatar is public whoever's the card is).
+  func sent(_ batch: ListBatch<Repository>, list: ListKind, shared: Bool = true) {
     guard !batch.items.isEmpty else { return }
     let items = batch.items
-    if historiesAhead > 0 {
+    if historiesAhead > 0, shared {
       // A batch sent again (another reader, a reload) is usually known already: its first and last
       // cards tell, and the rest need not be hashed again. Their names are made before the lock is
       // taken, so that the other loop waits for the lookups only.

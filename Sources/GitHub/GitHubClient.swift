@@ -19,6 +19,8 @@ public final class GitHubClient: Sendable {
   public static let maxAvatarSize = 460
 
   private let state: GitHubState
+  /// The API transport (the avatar host is not asked for anything but avatars).
+  private let transport: any HTTPClientTransport
   private let apiBase: String
   private let avatarBase: String
   private let apiHeaders: HTTPHeaders
@@ -31,6 +33,9 @@ public final class GitHubClient: Sendable {
   private let text: UpstreamText
   /// Removes the server's token; a reader's call adds the reader's.
   private let redactor: Redactor
+  /// What answers taught about who sees what: repositories' visibility, readers whose answers
+  /// contradicted their scopes, and what the server's token may see.
+  let facts: PrivacyFacts
 
   /// A client over `transport`. Avatar fetches use `avatarTransport` when given, so they have their
   /// own budget of transfers and connections; otherwise they share `transport`.
@@ -57,6 +62,7 @@ public final class GitHubClient: Sendable {
     historyTTL = configuration.historyTTL.seconds
     avatarTTL = configuration.avatarTTL.seconds
     maxAvatarBytes = max(0, configuration.maxAvatarBytes)
+    self.transport = transport
     var routed = transport
     if let avatarTransport {
       let prefix = GitHubClient.trimmedBase(configuration.avatarBase) + "/u/"
@@ -65,16 +71,23 @@ public final class GitHubClient: Sendable {
     let redactor = Redactor(secret: configuration.token)
     self.redactor = redactor
     text = UpstreamText(redactor: redactor)
+    // A token not checked yet may see private repositories (`checkServerToken` tells).
+    let facts = PrivacyFacts(serverAccess: token?.isEmpty == false ? .unknown : nil)
+    self.facts = facts
     state = GitHubState(
       transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
-      log: configuration.eventLog, shared: sharedStore)
+      log: configuration.eventLog, shared: sharedStore, facts: facts,
+      visibilityLifetime: max(configuration.searchTTL.seconds, configuration.historyTTL.seconds))
   }
 
   /// One page of `GET /search/repositories`. `perPage` is 1…100 and `page` starts at 1; a page
   /// past the first 1000 results is refused locally with GitHub's own 422 message.
   /// `reload` bypasses a fresh cache entry (still coalesced, still rate-limit-guarded).
   /// With `reader`, the call goes out with the reader's token and counts on the reader's ledger; a
-  /// 401 then throws `.unauthorized`. Without, it uses the server's token (or none).
+  /// 401 then throws `.unauthorized`. Without, it uses the server's token (or none), and the page
+  /// holds public repositories only: anything else the token sees is left out (and counted).
+  /// A page with any non-public item is the reader's own: it is cached for them alone, in this
+  /// process only. A reader whose token may see private repositories always gets their own answer.
   public func searchRepositories(
     _ query: SearchQuery, page: Int, perPage: Int = 100, reload: Bool = false,
     as reader: ReaderCredential? = nil
@@ -86,15 +99,21 @@ public final class GitHubClient: Sendable {
     let (last, overflow) = page.multipliedReportingOverflow(by: perPage)
     guard !overflow, last <= 1000 else { throw .validation(GitHubClient.searchCapMessage) }
     let url = try searchURL(query, page: page, perPage: perPage)
-    let scope = reader.map { ReaderScope($0, redactor: redactor) }
+    let scope = readerScope(reader)
     let text = scope.map { UpstreamText(redactor: $0.redactor) } ?? self.text
     var fetch = Fetch(
-      key: scope?.key(url) ?? url, endpoint: .search, resource: .search,
+      key: url, endpoint: .search, resource: .search,
       request: ClientRequest(url: url, headers: reader.map(readerHeaders) ?? apiHeaders), ttl: searchTTL
     ) { body, headers throws(GitHubError) in
       try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text)
     }
     fetch.reader = scope
+    if let scope, scope.access.maySeePrivate {
+      fetch.key = scope.ownKey(url)
+      fetch.scope = .own(publicKey: url)
+    } else if scope == nil {
+      fetch.screen = Self.screen
+    }
     var (result, stale) = try await load(fetch, reload: reload)
     result.isStale = stale
     return result
@@ -102,6 +121,12 @@ public final class GitHubClient: Sendable {
 
   /// The weekly star history, newest first (`GET /repos/{owner}/{repo}/stargazers/history`).
   /// With `reader`, as in `searchRepositories`: the reader's token and ledger.
+  ///
+  /// A history says nothing of its repository's visibility, so what search answers said decides
+  /// whose it is: a repository known to be public has a shared history; any other, fetched with a
+  /// token that may see private repositories, is the reader's own. An anonymous reader never gets
+  /// the history of a repository that is not public (`.notFound`, counted): when no answer has said
+  /// yet and the server's token may see private data, `GET /repos/{owner}/{repo}` is asked first.
   public func starHistory(
     owner: String, repo: String, perPage: Int = 30, as reader: ReaderCredential? = nil
   ) async throws(GitHubError)
@@ -109,16 +134,101 @@ public final class GitHubClient: Sendable {
   {
     guard (1...30).contains(perPage) else { throw .invalidInput("perPage must be between 1 and 30") }
     let url = try repoURL(owner: owner, repo: repo, suffix: "/stargazers/history?per_page=\(perPage)")
-    let scope = reader.map { ReaderScope($0, redactor: redactor) }
+    let scope = readerScope(reader)
     let text = scope.map { UpstreamText(redactor: $0.redactor) } ?? self.text
     var fetch = Fetch(
-      key: scope?.key(url) ?? url, endpoint: .history, resource: .core,
+      key: url, endpoint: .history, resource: .core,
       request: ClientRequest(url: url, headers: reader.map(readerHeaders) ?? apiHeaders), ttl: historyTTL
     ) { body, _ throws(GitHubError) in try ResponseDecoding.starHistory(body, text: text) }
     fetch.reader = scope
+    let known = facts.visibility(of: owner + "/" + repo, now: state.now())
+    if let scope {
+      // Known not public, or unknown to a token that may see private data: the reader's own.
+      if known == false || (known == nil && scope.access.maySeePrivate) {
+        fetch.key = scope.ownKey(url)
+        fetch.scope = .own(publicKey: url)
+      }
+    } else if known == false {
+      throw await withheldHistory()
+    } else if known == nil, facts.serverMaySeePrivate {
+      switch try await visibility(owner: owner, repo: repo) {
+      case true: break
+      case false: throw await withheldHistory()
+      case nil: throw .notFound
+      }
+    }
     var (result, stale) = try await load(fetch, reload: false)
     result.isStale = stale
     return result
+  }
+
+  /// Whether `owner/repo` is public, as `GET /repos/{owner}/{repo}` with the server's token says
+  /// (cached; a public answer is shared, any other stays in this process under the server's name);
+  /// nil when GitHub knows no such repository.
+  private func visibility(owner: String, repo: String) async throws(GitHubError) -> Bool? {
+    let url = try repoURL(owner: owner, repo: repo, suffix: "")
+    var fetch = Fetch(
+      key: AnswerScope.serverKey(url), endpoint: .repository, resource: .core,
+      request: ClientRequest(url: url, headers: apiHeaders), ttl: historyTTL
+    ) { body, _ throws(GitHubError) in try ResponseDecoding.repositoryVisibility(body) }
+    fetch.scope = .own(publicKey: url)
+    let visibility: RepositoryVisibility
+    do {
+      visibility = try await load(fetch, reload: false).value
+    } catch .notFound {
+      return nil
+    }
+    facts.learn(owner + "/" + repo, isPublic: visibility.isPublic, until: state.now() + historyTTL)
+    return visibility.isPublic
+  }
+
+  /// The refusal of a non-public repository's history to an anonymous reader, counted and logged.
+  private func withheldHistory() async -> GitHubError {
+    await state.withhold(1, .history)
+    return .notFound
+  }
+
+  /// Leaves the non-public items out of a page for an anonymous reader, and lowers the total by as
+  /// many (GitHub counted them); the count left out.
+  @Sendable private static func screen(_ page: inout SearchPage) -> Int {
+    let before = page.items.count
+    page.items.removeAll { !$0.isPublic }
+    let withheld = before - page.items.count
+    page.totalCount = max(0, page.totalCount - withheld)
+    return withheld
+  }
+
+  /// Whose answers `reader`'s calls get: their own when their token may see private repositories
+  /// (or an answer showed it does), else everyone's (anonymous readers included: their answers hold
+  /// public repositories only).
+  public func owner(of reader: ReaderCredential?) -> AnswerOwner {
+    guard let reader, facts.access(of: reader).maySeePrivate else { return .everyone }
+    return .reader(reader.userID)
+  }
+
+  /// What the state needs of `reader`, with what their answers taught about their token.
+  private func readerScope(_ reader: ReaderCredential?) -> ReaderScope? {
+    reader.map { ReaderScope($0, access: facts.access(of: $0), redactor: redactor) }
+  }
+
+  /// Asks `GET /user` with the server's token and reads what its `X-OAuth-Scopes` says it may see:
+  /// nil without a token, or when GitHub did not answer 200 (the token then still counts as one that
+  /// may see private data). What it finds decides, from then on, whether anonymous readers' star
+  /// histories need a visibility check.
+  public func checkServerToken() async -> RepositoryAccess? {
+    guard facts.serverAccess != nil, GitHubClient.isHTTPURL(apiBase) else { return nil }
+    let response: ClientResponse
+    do {
+      var request = ClientRequest(url: apiBase + "/user", headers: apiHeaders)
+      request.maxResponseBytes = 64 * 1024
+      response = try await transport.execute(request)
+    } catch {
+      return nil
+    }
+    guard response.status.code == 200 else { return nil }
+    let access = RepositoryAccess(scopesHeader: response.headers["x-oauth-scopes"])
+    facts.setServerAccess(access)
+    return access
   }
 
   /// Avatar bytes from the configured avatar host only (`/u/{id}?s={size}`, size clamped to
@@ -157,6 +267,10 @@ public final class GitHubClient: Sendable {
   public func rateLimitSnapshots(for reader: ReaderCredential? = nil) async -> [RateLimitSnapshot] {
     await state.snapshots(readerID: reader?.userID)
   }
+
+  /// Whether the server's token may see private repositories: its scopes include `repo`, it has no
+  /// scopes header, it has not been checked (`checkServerToken`), or an answer showed it does.
+  public var serverTokenMaySeePrivate: Bool { facts.serverMaySeePrivate }
 
   /// Upstream calls by endpoint and status, and cache counters.
   public func metrics() async -> GitHubMetrics { await state.metrics() }

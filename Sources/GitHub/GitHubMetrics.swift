@@ -6,6 +6,8 @@ public enum GitHubEndpoint: String, Sendable, Hashable, CaseIterable {
   case history
   /// `GET {avatarBase}/u/{id}`.
   case avatar
+  /// `GET /repos/{owner}/{repo}`, asked for a repository's visibility only.
+  case repository
 }
 
 /// Counters of the client's work since it was created.
@@ -34,6 +36,12 @@ public struct GitHubMetrics: Sendable, Equatable {
   public var sharedWaits = 0
   /// Shared values refused as malformed or foreign (treated as misses).
   public var sharedRejected = 0
+  /// Non-public items an anonymous reader's answer held (fetched with the server's token) and that
+  /// were left out, plus star histories of non-public repositories refused to anonymous readers.
+  public var privateWithheld = 0
+  /// Answers kept as their fetcher's own (in this process's memory only) because they held a
+  /// non-public item or might have.
+  public var ownAnswers = 0
   /// Bytes the cache accounts for now.
   public var cacheBytes = 0
   /// Entries in the cache now.

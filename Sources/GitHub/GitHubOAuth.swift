@@ -121,7 +121,8 @@ public final class GitHubOAuth: Sendable {
     return grant
   }
 
-  /// `GET {api}/user` with the token: login, id and avatar, and the token's scopes from `X-OAuth-Scopes`.
+  /// `GET {api}/user` with the token: login, id and avatar, and the token's scopes from `X-OAuth-Scopes`
+  /// (no such header: `access` is `.unknown`, a token that may see private repositories).
   public func user(token: String) async throws(OAuthError) -> GitHubUser {
     guard Self.isTokenShaped(token) else { throw .unauthorized }
     let headers: HTTPHeaders = [
@@ -139,9 +140,11 @@ public final class GitHubOAuth: Sendable {
     }
     guard let id = user.id, id > 0 else { throw .hostile("id is not a positive integer") }
     let avatar = UpstreamText(redactor: redactor.adding(token)).clean(user.avatar_url ?? "")
+    let scopesHeader = response.headers["x-oauth-scopes"]
     return GitHubUser(
       login: login, id: id, avatarURL: String(avatar.prefix(2048)),
-      scopes: Self.scopes(fromHeader: response.headers["x-oauth-scopes"] ?? ""))
+      scopes: Self.scopes(fromHeader: scopesHeader ?? ""),
+      access: RepositoryAccess(scopesHeader: scopesHeader))
   }
 
   /// `DELETE {api}/applications/{client_id}/token` with Basic client_id:client_secret and
@@ -168,9 +171,6 @@ public final class GitHubOAuth: Sendable {
     case let status: throw Self.statusError(status)
     }
   }
-
-  /// Whether these scopes grant private repositories: `repo` (full access to private repositories).
-  public static func seesPrivate(scopes: [String]) -> Bool { scopes.contains("repo") }
 
   // MARK: - Helpers
 

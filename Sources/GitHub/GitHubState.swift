@@ -21,8 +21,9 @@ actor GitHubState {
     var owner: Int?
   }
 
-  /// What a waiter gets: the flight's result, or a refusal that concerned the flight's caller only
-  /// (their rate limit, their revoked token), so the waiter loads again as itself.
+  /// What a waiter gets: the flight's result, or a refusal or an answer that concerned the flight's
+  /// caller only (their rate limit, their revoked token, an answer that is theirs alone), so the
+  /// waiter loads again as itself.
   private enum Answer {
     case result(Result<Delivered, GitHubError>)
     case retry(GitHubError)
@@ -40,6 +41,10 @@ actor GitHubState {
   private let shared: (any SharedStore)?
   private let text: UpstreamText
   private let log: (@Sendable (String) -> Void)?
+  /// What the answers taught about who sees what (shared with the client, which scopes fetches by it).
+  let facts: PrivacyFacts
+  /// How long a repository's visibility learnt from an answer is trusted, in seconds.
+  let visibilityLifetime: Double
   /// Read and written on the actor, except `freshHit`'s lookups.
   nonisolated let cache: LockedResponseCache<any CachedPayload>
   /// Hits answered by `freshHit`, off the actor (added to `counters.cacheHits` in `metrics()`).
@@ -54,8 +59,11 @@ actor GitHubState {
 
   init(
     transport: any HTTPClientTransport, now: @escaping @Sendable () -> Double, cacheBytes: Int,
-    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil, shared: (any SharedStore)? = nil
+    redactor: Redactor, log: (@Sendable (String) -> Void)? = nil, shared: (any SharedStore)? = nil,
+    facts: PrivacyFacts = PrivacyFacts(serverAccess: nil), visibilityLifetime: Double = 600
   ) {
+    self.facts = facts
+    self.visibilityLifetime = visibilityLifetime
     self.transport = transport
     self.shared = shared
     self.now = now
@@ -107,12 +115,20 @@ actor GitHubState {
       return .result(.failure(refusal))
     }
     var request = fetch.request
-    if let etag = cache.peek(fetch.key)?.etag {
+    // The entry a 304 would confirm: the caller's own, else (for an own answer) the public one, whose
+    // ETag proves the caller's answer equal to it.
+    var basis: String?
+    for key in [fetch.key, fetch.scope.publicKey] {
+      guard let key, let etag = cache.peek(key)?.etag else { continue }
       request.headers.replaceOrAdd(name: "If-None-Match", value: etag)
+      basis = key
+      break
     }
     if let resource = fetch.resource { withLedger(fetch.reader) { $0.reserve(resource, now: start) } }
     let flightID = newID()
-    let task = Task { await self.fly(fetch, request, reload: reload, flightID: flightID) }
+    let task = Task { [basis] in
+      await self.fly(fetch, request, basis: basis, reload: reload, flightID: flightID)
+    }
     flights[fetch.key] = Flight(id: flightID, task: task, owner: owner)
     return await wait(for: fetch.key, owner: owner)
   }
@@ -168,15 +184,19 @@ actor GitHubState {
 
   /// Runs the upstream call, then answers every waiter still there. A flight abandoned by all its
   /// waiters has already left `flights`, and a newer flight under the same key is not touched.
-  private func fly<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, reload: Bool, flightID: UInt64)
+  private func fly<Value>(
+    _ fetch: Fetch<Value>, _ request: ClientRequest, basis: String?, reload: Bool, flightID: UInt64
+  )
     async
   {
-    let result = await route(fetch, request, reload: reload)
+    let result = await route(fetch, request, basis: basis, reload: reload)
     guard let flight = flights[fetch.key], flight.id == flightID else { return }
     flights[fetch.key] = nil
     let personal: GitHubError?
     switch result {
     case .failure(let error) where Self.concernsCallerOnly(error): personal = error
+    // An answer that is the caller's own: a waiter calling as someone else loads as themselves.
+    case .success(let delivered) where delivered.own: personal = .cancelled
     default: personal = nil
     }
     for waiter in flight.waiters.values {
@@ -216,19 +236,25 @@ actor GitHubState {
     return readerLedgers[readerID]?.snapshots ?? []
   }
 
-  /// Through the shared store when there is one, else straight upstream.
-  private func route<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, reload: Bool) async
-    -> Result<Delivered, GitHubError>
+  /// Through the shared store when there is one, else straight upstream; a caller's own answer
+  /// never goes through the shared store's values or locks.
+  private func route<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, basis: String?, reload: Bool)
+    async -> Result<Delivered, GitHubError>
   {
+    if fetch.scope != .shared {
+      return await loadOwn(fetch, request, basis: basis, store: Value.sharedKind == nil ? nil : shared)
+    }
     // Kinds that are not shared (avatars: large, per instance, outside the API's limits) stay local.
     if let shared, Value.sharedKind != nil {
-      return await loadShared(fetch, request, reload: reload, store: shared)
+      return await loadShared(fetch, request, basis: basis, reload: reload, store: shared)
     }
-    return await perform(fetch, request)
+    return await perform(fetch, request, basis: basis)
   }
 
   /// One upstream call and the local bookkeeping of its answer (mirrored to the shared ledger).
-  func perform<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest) async -> Result<Delivered, GitHubError>
+  /// `basis` is the key of the entry whose ETag the request carries (a 304 answers with it).
+  func perform<Value>(_ fetch: Fetch<Value>, _ request: ClientRequest, basis: String?) async
+    -> Result<Delivered, GitHubError>
   {
     let outcome = await Self.send(transport, request, decode: fetch.decode)
     let arrived = now()
@@ -246,10 +272,18 @@ actor GitHubState {
       counters.recordCall(fetch.endpoint, status: status)
       if status == 304 {
         if let resource = fetch.resource { await refund(resource, fetch.reader) }
-        guard let entry = cache.peek(fetch.key) else { return .failure(.upstream(status: 304)) }
-        cache.refresh(fetch.key, expires: arrived + fetch.ttl, etag: response.headers["etag"])
+        guard let basis, let entry = cache.peek(basis) else { return .failure(.upstream(status: 304)) }
+        cache.refresh(basis, expires: arrived + fetch.ttl, etag: response.headers["etag"])
         counters.revalidated += 1
-        return .success(Delivered(payload: entry.value, stale: false))
+        guard basis == fetch.key else {
+          // The public entry answered an own call: GitHub says the caller's answer is that one.
+          storeLocally(fetch.key, entry.value, etag: entry.etag, expires: arrived + fetch.ttl)
+          return .success(Delivered(payload: entry.value, stale: false, sharable: true))
+        }
+        // The caller's own entry stays theirs unless it says it is public.
+        let own = fetch.scope != .shared && entry.value.saysPublic != true
+        return .success(
+          Delivered(payload: entry.value, stale: false, own: own, sharable: fetch.scope == .shared))
       }
       if let resource = fetch.resource, let limits = RateLimitHeaders.parse(response.headers) {
         withLedger(fetch.reader) { $0.record(limits, resource: resource, now: arrived) }
@@ -274,12 +308,61 @@ actor GitHubState {
       switch decoded {
       case .success(let payload):
         noteSkipped(payload, fetch: fetch)
-        storeLocally(fetch.key, payload, etag: response.headers["etag"], expires: arrived + fetch.ttl)
-        return .success(Delivered(payload: payload, stale: false))
+        return .success(keep(payload, fetch: fetch, etag: response.headers["etag"], arrived: arrived))
       case .failure(let error):
         return .failure(error)
       }
     }
+  }
+
+  /// Caches a fresh answer where its items say it belongs: screened first for an anonymous reader
+  /// (what is not public is left out, counted and logged), then under the URL when it is public
+  /// (and, for an own call, the caller's key too), else under the caller's own key only.
+  private func keep<Value>(_ payload: Value, fetch: Fetch<Value>, etag: String?, arrived: Double) -> Delivered
+  {
+    var payload = payload
+    var etag = etag
+    if let page = payload as? SearchPage { facts.learn(page.items, until: arrived + visibilityLifetime) }
+    if let screen = fetch.screen {
+      let withheld = screen(&payload)
+      if withheld > 0 {
+        // The ETag is the unscreened answer's: a 304 to it must not stand for the screened one.
+        etag = nil
+        withhold(withheld, fetch.endpoint)
+      }
+    }
+    let expires = arrived + fetch.ttl
+    // What the items say; a kind that cannot tell is what its scope made it.
+    if payload.saysPublic ?? (fetch.scope == .shared) {
+      storeLocally(fetch.key, payload, etag: etag, expires: expires)
+      if let publicKey = fetch.scope.publicKey {
+        storeLocally(publicKey, payload, etag: etag, expires: expires)
+      }
+      return Delivered(payload: payload, stale: false, sharable: true)
+    }
+    counters.ownAnswers += 1
+    if fetch.scope == .shared {
+      // The headers said this caller sees public data only; the items say otherwise. From now on
+      // their answers are their own (and an old shared entry under this URL is not touched).
+      if let reader = fetch.reader {
+        facts.contradicted(reader: reader.id)
+        storeLocally(reader.ownKey(fetch.key), payload, etag: etag, expires: expires)
+      } else {
+        facts.serverSawPrivate()
+        storeLocally(AnswerScope.serverKey(fetch.key), payload, etag: etag, expires: expires)
+      }
+    } else {
+      storeLocally(fetch.key, payload, etag: etag, expires: expires)
+    }
+    return Delivered(payload: payload, stale: false, own: true)
+  }
+
+  /// Counts what was left out of an anonymous reader's answer, in one log line that names no repository.
+  func withhold(_ count: Int, _ endpoint: GitHubEndpoint) {
+    counters.privateWithheld += count
+    log?(
+      "github: left out \(count) non-public item(s) of a \(endpoint.rawValue) answer for an anonymous reader "
+        + "(the server's token sees private repositories)")
   }
 
   /// Counts the malformed values a fresh payload left out, and logs them in one line.
@@ -309,12 +392,14 @@ actor GitHubState {
   }
 
   /// Whether an answer to a reader's call means their token is unusable: a 401, or (defence in
-  /// depth) a token that turns out to grant private repositories although the reader's answers were
-  /// to be shared, so that nothing private is cached or handed to anyone else.
+  /// depth) a token whose scopes now grant `repo` although the session said public only, so that the
+  /// reader signs in again and their session states what the token may see.
   static func refusesReader(status: Int, headers: HTTPHeaders, _ reader: ReaderScope) -> Bool {
     if status == 401 { return true }
-    guard !reader.seesPrivate, status == 200, let scopes = headers["x-oauth-scopes"] else { return false }
-    return GitHubOAuth.seesPrivate(scopes: GitHubOAuth.scopes(fromHeader: scopes))
+    guard reader.access == .publicOnly, status == 200, let scopes = headers["x-oauth-scopes"] else {
+      return false
+    }
+    return RepositoryAccess(scopesHeader: scopes) == .repoScope
   }
 
   private func handle<Value>(_ error: GitHubError, fetch: Fetch<Value>) async -> Result<

@@ -45,7 +45,8 @@ public struct GitHubOAuthConfiguration: Sendable, CustomStringConvertible, Custo
   }
 }
 
-/// The signed-in user, as `GET /user` describes them, with the token's scopes from `X-OAuth-Scopes`.
+/// The signed-in user, as `GET /user` describes them, with the token's scopes from `X-OAuth-Scopes`
+/// and what that header says the token may see (no header at all: `.unknown`).
 public struct GitHubUser: Sendable, Equatable {
   /// The login (checked against GitHub's login rules).
   public var login: String
@@ -53,15 +54,19 @@ public struct GitHubUser: Sendable, Equatable {
   public var id: Int
   /// The avatar URL GitHub gave (cleaned of control characters; may be empty).
   public var avatarURL: String
-  /// The token's OAuth scopes; empty for a token granted no scope.
+  /// The token's OAuth scopes; empty for a token granted no scope, or for one without scopes
+  /// (GitHub App user tokens, fine-grained tokens: then `access` is `.unknown`).
   public var scopes: [String]
+  /// What the token may see: `.unknown` when `/user` sent no `X-OAuth-Scopes` header.
+  public var access: RepositoryAccess
 
-  /// A user from its parts.
-  public init(login: String, id: Int, avatarURL: String, scopes: [String]) {
+  /// A user from its parts; `access` defaults to what `scopes` grant (a known list of scopes).
+  public init(login: String, id: Int, avatarURL: String, scopes: [String], access: RepositoryAccess? = nil) {
     self.login = login
     self.id = id
     self.avatarURL = avatarURL
     self.scopes = scopes
+    self.access = access ?? RepositoryAccess(scopes: scopes)
   }
 }
 

@@ -23,6 +23,7 @@ enum PayloadCodec {
   enum Kind: UInt8 {
     case search = 1
     case history = 2
+    case visibility = 4
   }
 
   /// Bounds a decoded value must respect (GitHub's page size caps and generous string limits).

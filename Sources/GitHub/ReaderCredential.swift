@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let reader = ReaderCredential(login: user.login, userID: user.id, token: grant.accessToken,
-///                               seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes))
+///                               access: user.access)
 /// let page = try await client.searchRepositories(query, page: 1, as: reader)
 /// ```
 public struct ReaderCredential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -11,25 +11,27 @@ public struct ReaderCredential: Sendable, Hashable, CustomStringConvertible, Cus
 {
   /// The GitHub login, as `/user` returned it.
   public var login: String
-  /// The GitHub numeric user id; it names the reader's ledger (`reader:<id>`) and, when the reader
-  /// sees private repositories, their own cache entries.
+  /// The GitHub numeric user id; it names the reader's ledger (`reader:<id>`) and their own cache
+  /// entries (answers that hold private repositories, or may).
   public var userID: Int
   /// The OAuth access token; never logged, rendered or in a description.
   public var token: String
-  /// Whether the token's scopes (`X-OAuth-Scopes`) grant private repositories (`repo`).
-  public var seesPrivate: Bool
+  /// What the token may see, from `/user`'s `X-OAuth-Scopes` (none at all: `.unknown`, which may
+  /// see private repositories). Answers are scoped by their items whatever this says; it decides
+  /// only whether the reader's answers may be shared before they are read.
+  public var access: RepositoryAccess
 
   /// A credential from its parts.
-  public init(login: String, userID: Int, token: String, seesPrivate: Bool) {
+  public init(login: String, userID: Int, token: String, access: RepositoryAccess) {
     self.login = login
     self.userID = userID
     self.token = token
-    self.seesPrivate = seesPrivate
+    self.access = access
   }
 
-  /// `ReaderCredential(login: …, userID: …, token: [redacted], seesPrivate: …)`.
+  /// `ReaderCredential(login: …, userID: …, token: [redacted], access: …)`.
   public var description: String {
-    "ReaderCredential(login: \(login), userID: \(userID), token: [redacted], seesPrivate: \(seesPrivate))"
+    "ReaderCredential(login: \(login), userID: \(userID), token: [redacted], access: \(access))"
   }
 
   /// Same as `description`, so `debugPrint` cannot leak the token either.
@@ -39,7 +41,7 @@ public struct ReaderCredential: Sendable, Hashable, CustomStringConvertible, Cus
   public var customMirror: Mirror {
     Mirror(
       self,
-      children: ["login": login, "userID": userID, "token": "[redacted]", "seesPrivate": seesPrivate])
+      children: ["login": login, "userID": userID, "token": "[redacted]", "access": access])
   }
 
   /// The reader's name in ledgers and scoped keys: `reader:<id>`.

@@ -43,9 +43,10 @@ public struct Repository: Sendable, Identifiable, Hashable {
     case id, stargazersCount, forksCount, openIssuesCount, ownerID
   }
 
-  /// The yes/no fields.
+  /// The yes/no fields. `isPublic` is true only when GitHub said so (`private: false`, and
+  /// `visibility: "public"` when sent): a missing or unknown visibility is not public.
   public enum Flag: Int, CaseIterable, Sendable {
-    case fork, archived, hasOwner, isTemplate
+    case fork, archived, hasOwner, isTemplate, isPublic
   }
 
   /// The text fields; nil (absent) differs from empty. The owner's are nil without an owner.
@@ -149,4 +150,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
   public var homepage: String? { self[.homepage] }
   /// Whether the repository is archived (false when the field is absent).
   public var archived: Bool { self[.archived] }
+  /// Whether GitHub said the repository is public; false when it said private or internal, or said
+  /// nothing (an answer holding such an item belongs to whoever fetched it).
+  public var isPublic: Bool { self[.isPublic] }
 }

@@ -59,6 +59,21 @@ enum ResponseDecoding {
     return history
   }
 
+  /// The visibility in a `GET /repos/{owner}/{repo}` answer: public only when it says so.
+  static func repositoryVisibility(_ body: [UInt8]) throws(GitHubError) -> RepositoryVisibility {
+    RepositoryVisibility(isPublic: try decode(VisibilityDTO.self, body).isPublic)
+  }
+
+  /// Public only when GitHub said so: `private: false` with no other visibility, or
+  /// `visibility: "public"` without `private: true`. Missing, `internal` or unknown: not public.
+  static func isPublic(private isPrivate: Bool?, visibility: String?) -> Bool {
+    let visible = visibility.map { $0.lowercased() == "public" }
+    switch (isPrivate, visible) {
+    case (false, nil), (false, true), (nil, true): return true
+    default: return false
+    }
+  }
+
   /// GitHub's error `message`, or the start of a non-JSON body: cleaned and redacted before it is
   /// cut to 300 characters, so no cut can leave part of the token.
   static func errorMessage(_ body: [UInt8], text: UpstreamText = .tokenless) -> String {
@@ -196,12 +211,16 @@ private struct RepositoryDTO: Decodable {
   let homepage: String?
   let archived: Bool?
   let isTemplate: Bool?
+  /// `private` and `visibility` as sent; a value of the wrong type counts as absent (not public).
+  let isPrivate: Bool?
+  let visibility: String?
 
   enum CodingKeys: String, CodingKey {
     case id, name, fullName = "full_name", owner, htmlURL = "html_url", description, fork, language
     case stargazersCount = "stargazers_count", forksCount = "forks_count"
     case openIssuesCount = "open_issues_count", topics, license, createdAt = "created_at"
     case updatedAt = "updated_at", pushedAt = "pushed_at", homepage, archived, isTemplate = "is_template"
+    case isPrivate = "private", visibility
   }
 
   init(from decoder: any Decoder) throws {
@@ -225,7 +244,11 @@ private struct RepositoryDTO: Decodable {
     homepage = try c.decodeIfPresent(String.self, forKey: .homepage)
     archived = try c.decodeIfPresent(Bool.self, forKey: .archived)
     isTemplate = try c.decodeIfPresent(Bool.self, forKey: .isTemplate)
+    isPrivate = try? c.decodeIfPresent(Bool.self, forKey: .isPrivate)
+    visibility = try? c.decodeIfPresent(String.self, forKey: .visibility)
   }
+
+  var isPublic: Bool { ResponseDecoding.isPublic(private: isPrivate, visibility: visibility) }
 
   /// The model, every declared field answered here: a new `Repository` field does not compile until
   /// it is decoded above and given below.
@@ -248,6 +271,7 @@ private struct RepositoryDTO: Decodable {
         case .archived: return archived ?? false
         case .hasOwner: return owner != nil
         case .isTemplate: return isTemplate ?? false
+        case .isPublic: return isPublic
         }
       },
       text: { field in
@@ -287,6 +311,19 @@ private struct StarWeekDTO: Decodable {
     if !list.isAtEnd { days.append(0) }
     self.days = days
   }
+}
+
+/// The two fields of a repository that say who may see it; a value of the wrong type counts as absent.
+private struct VisibilityDTO: Decodable {
+  let isPrivate: Bool?
+  let visibility: String?
+  enum CodingKeys: String, CodingKey { case isPrivate = "private", visibility }
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    isPrivate = try? c.decodeIfPresent(Bool.self, forKey: .isPrivate)
+    visibility = try? c.decodeIfPresent(String.self, forKey: .visibility)
+  }
+  var isPublic: Bool { ResponseDecoding.isPublic(private: isPrivate, visibility: visibility) }
 }
 
 private struct ErrorDTO: Decodable {

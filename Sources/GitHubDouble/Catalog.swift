@@ -52,7 +52,8 @@ public struct CatalogRepository: Sendable, Equatable {
   /// Whether it is a template repository: about 1 in 40, derived from the id so that the generator's
   /// sequence, and with it every other value of the catalog, stays as it was.
   public var isTemplate: Bool { SplitMix64.mix(UInt64(truncatingIfNeeded: id) ^ 0x7465_6D70) % 40 == 0 }
-  /// Whether only its owner (with a `repo`-scoped token) may see it.
+  /// Whether it is private: only its owner (with a `repo`-scoped token) may see it, or, for the
+  /// installed organisation's, its members.
   public internal(set) var isPrivate = false
 }
 
@@ -64,6 +65,12 @@ public struct Catalog: Sendable {
   public let repositories: [CatalogRepository]
   /// How many repositories are public: indices below it are public, the rest private.
   public let publicCount: Int
+  /// The organisation where the double's GitHub App is installed (see `AppInstallation`), if any.
+  public let installedOrganisation: CatalogOwner?
+  /// Its index in `owners`.
+  let installedIndex: Int?
+  /// Its members.
+  let installation: AppInstallation
   /// Index of each owner by lowercased login.
   let ownerByLogin: [String: Int]
   /// Index of each repository by "owner/name", lowercased.
@@ -100,6 +107,9 @@ public struct Catalog: Sendable {
     self.owners = owners
     self.repositories = repos
     publicCount = repos.firstIndex(where: \.isPrivate) ?? repos.count
+    installation = configuration.installation
+    installedIndex = PrivateRepositories.installedIndex(configuration, owners)
+    installedOrganisation = installedIndex.map { owners[$0] }
     var byLogin: [String: Int] = [:]
     byLogin.reserveCapacity(owners.count)
     for (i, o) in owners.enumerated() { byLogin[o.login.lowercased()] = i }
@@ -159,10 +169,23 @@ public struct Catalog: Sendable {
   /// The owner index for a login (case-insensitive), or nil.
   public func ownerIndex(login: String) -> Int? { ownerByLogin[login.lowercased()] }
 
-  /// Whether the repository at `index` may be shown to a reader who is the catalog owner at
-  /// `viewer` with a `repo`-scoped token (nil: anyone else).
-  public func isVisible(_ index: Int, to viewer: Int?) -> Bool {
-    index < publicCount || repositories[index].ownerIndex == viewer
+  /// Whether the repository at `index` may be shown to `viewer`: public ones to everyone, a private
+  /// one to its owner's `repo` token or, for the installed organisation's, to its members' tokens.
+  func isVisible(_ index: Int, to viewer: DoubleViewer) -> Bool {
+    guard index >= publicCount else { return true }
+    let owner = repositories[index].ownerIndex
+    return owner == viewer.owner || (viewer.installation && owner == installedIndex)
+  }
+
+  /// Whether `login` is a member of the installed organisation.
+  public func isInstallationMember(_ login: String) -> Bool {
+    installedIndex != nil && installation.isMember(login)
+  }
+
+  /// The installed organisation's private repositories.
+  public var installedRepositories: [CatalogRepository] {
+    guard let installedIndex else { return [] }
+    return privateRepositories.filter { $0.ownerIndex == installedIndex }
   }
 
   /// The public repositories (what anonymous searches see).

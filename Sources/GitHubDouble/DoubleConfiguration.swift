@@ -194,6 +194,11 @@ public struct DoubleConfiguration: Sendable {
   public var privateRepositoryOwners = 3
   /// Private repositories per such user; visible only to that user's `repo`-scoped tokens.
   public var privateRepositoriesPerOwner = 2
+  /// The organisation where the double's GitHub App is installed: its private repositories and members.
+  public var installation = AppInstallation()
+  /// What the server's token (any bearer the double did not issue) may see, and the scopes header
+  /// it gets.
+  public var serverTokenAccess = ServerTokenAccess.publicOnly
 
   /// The demo OAuth app's client id.
   public static let demoClientID = "Iv1.demo-client"

@@ -48,12 +48,6 @@ enum DoubleIdentity: Equatable {
     if case .reader(let record) = self { return record.user.id }
     return nil
   }
-
-  /// The catalog owner whose private repositories the request may see: a catalog user's `repo`-scoped token.
-  var viewer: Int? {
-    if case .reader(let record) = self, record.scopes.contains("repo") { return record.user.ownerIndex }
-    return nil
-  }
 }
 
 extension GitHubDouble {

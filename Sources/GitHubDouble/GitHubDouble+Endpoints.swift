@@ -3,8 +3,10 @@ import HTTPServer
 import Synchronization
 
 extension GitHubDouble {
-  /// `GET /search/repositories`; private repositories only for their owner's `repo`-scoped token (`viewer`).
-  func search(_ request: HTTPRequest, _ context: RequestContext, base: String, viewer: Int?) -> HTTPResponse {
+  /// `GET /search/repositories`; private repositories only for those who may see them (`viewer`).
+  func search(_ request: HTTPRequest, _ context: RequestContext, base: String, viewer: DoubleViewer)
+    -> HTTPResponse
+  {
     let (rate, limited) = take(.search, context, request)
     if let limited { return limited }
     let q = request.queryValue("q") ?? ""
@@ -62,7 +64,8 @@ extension GitHubDouble {
 
   /// `GET /repos/{owner}/{repo}/stargazers/history`: weekly buckets, newest first.
   func history(
-    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String, viewer: Int?
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String,
+    viewer: DoubleViewer
   )
     -> HTTPResponse
   {
@@ -104,7 +107,9 @@ extension GitHubDouble {
   }
 
   /// `GET /repos/{owner}/{repo}/stargazers/count`.
-  func count(owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, viewer: Int?)
+  func count(
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, viewer: DoubleViewer
+  )
     -> HTTPResponse
   {
     guard let index = catalog.repositoryIndex(owner: owner, name: repo), catalog.isVisible(index, to: viewer)
@@ -120,7 +125,8 @@ extension GitHubDouble {
 
   /// `GET /repos/{owner}/{repo}`.
   func repository(
-    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String, viewer: Int?
+    owner: String, repo: String, _ request: HTTPRequest, _ context: RequestContext, base: String,
+    viewer: DoubleViewer
   )
     -> HTTPResponse
   {

@@ -338,7 +338,10 @@ extension GitHubDouble {
   private func consentForm(_ items: [(name: String, value: String)], clientID: String, error: String?)
     -> HTTPResponse
   {
-    let owners = catalog.privateRepositories.map { catalog.owners[$0.ownerIndex].login }
+    let owners = catalog.privateRepositories.map { catalog.owners[$0.ownerIndex] }.filter {
+      !$0.isOrganization
+    }
+    .map(\.login)
     var seen = Set<String>()
     let privateOwners = owners.filter { seen.insert($0).inserted }
     var hidden = ""
@@ -351,7 +354,7 @@ extension GitHubDouble {
       privateOwners.isEmpty
       ? ""
       : "<p>Users with private repositories here: "
-        + privateOwners.map { "<code>\($0)</code>" }.joined(separator: ", ") + ".</p>"
+        + privateOwners.map { "<code>\($0)</code>" }.joined(separator: ", ") + ".</p>" + installationHint
     let scopeChoice =
       configuration.appKind(clientID) == .oauthApp
       ? """

@@ -64,6 +64,7 @@ extension GitHubDouble {
     r.get("/_double/oauth/tokens") { [self] req, _ in oauthControl(req, "tokens") }
     r.post("/_double/oauth/advance") { [self] req, _ in oauthControl(req, "advance") }
     r.get("/_double/counters") { [self] _, _ in controlJSON(counters().json()) }
+    r.get("/_double/installation") { [self] _, _ in installationJSON() }
     r.get("/_double/requests") { [self] req, _ in
       let name = req.queryValue("endpoint")
       let endpoint = name.flatMap(DoubleEndpoint.init(rawValue:))

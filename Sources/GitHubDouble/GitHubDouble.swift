@@ -91,8 +91,10 @@ public final class GitHubDouble: Sendable {
 
   /// Ordered hits for a query as `viewer` sees them (see `SearchEngine.search`), from the small
   /// recent-results cache when possible.
-  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil) -> [SearchHit] {
-    let key = "\(viewer.map(String.init) ?? "-")|\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
+  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: DoubleViewer = .everyone)
+    -> [SearchHit]
+  {
+    let key = "\(viewer)|\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
     if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
     let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer)
     searchCache.withLock { cache in
@@ -117,7 +119,10 @@ public final class GitHubDouble: Sendable {
         // GitHub App user tokens carry no scopes, and GitHub sends no `X-OAuth-Scopes` for them.
         case .reader(let record) where record.kind == .oauthApp:
           answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: record.scopes.joined(separator: ", "))
-        case .server: answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: "")
+        case .server:
+          if let scopes = configuration.serverTokenAccess.scopesHeader {
+            answer.headers.replaceOrAdd(name: "X-OAuth-Scopes", value: scopes)
+          }
         default: break
         }
       }
@@ -205,16 +210,18 @@ public final class GitHubDouble: Sendable {
   {
     let base = configuration.publicBaseURL ?? "http://" + (request.headers["Host"] ?? "127.0.0.1")
     switch route {
-    case .search: return search(request, context, base: base, viewer: identity.viewer)
+    case .search: return search(request, context, base: base, viewer: viewer(of: identity))
     case .history(let o, let r):
-      return history(owner: o, repo: r, request, context, base: base, viewer: identity.viewer)
-    case .count(let o, let r): return count(owner: o, repo: r, request, context, viewer: identity.viewer)
+      return history(owner: o, repo: r, request, context, base: base, viewer: viewer(of: identity))
+    case .count(let o, let r): return count(owner: o, repo: r, request, context, viewer: viewer(of: identity))
     case .repository(let o, let r):
-      return repository(owner: o, repo: r, request, context, base: base, viewer: identity.viewer)
+      return repository(owner: o, repo: r, request, context, base: base, viewer: viewer(of: identity))
     case .userRepos(let login): return userRepos(login: login, request, context, base: base)
     case .avatar(let id): return avatar(id: id, request)
     case .rateLimit: return rateLimitStatus(user: identity.userID)
-    case .user: return authenticatedUser(request, context, identity, base: base)
+    case .user:
+      if identity == .server { return serverUser(request, context, base: base) }
+      return authenticatedUser(request, context, identity, base: base)
     case .authorize: return authorize(request)
     case .accessToken, .refreshToken: return accessToken(request)
     case .revokeToken(let clientID): return revokeToken(clientID: clientID, request)

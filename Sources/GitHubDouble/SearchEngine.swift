@@ -30,8 +30,10 @@ struct SearchEngine {
   let catalog: Catalog
 
   /// All hits for `query`, ordered as GitHub would return them. Private repositories are left out
-  /// unless `viewer` (a catalog owner index, signed in with a `repo`-scoped token) owns them.
-  func search(_ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil)
+  /// unless `viewer` may see them (`Catalog.isVisible`).
+  func search(
+    _ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: DoubleViewer = .everyone
+  )
     -> [SearchHit]
   {
     let terms = query.terms.map { Catalog.cString($0) }.filter { $0.count > 1 }
@@ -41,7 +43,7 @@ struct SearchEngine {
     var hits: [SearchHit] = []
     let candidates: [Int] =
       ownerFilter.map { set in set.flatMap { catalog.owners[$0].repositoryIndices } }
-      ?? Array(0..<(viewer == nil ? catalog.publicCount : catalog.repositories.count))
+      ?? Array(0..<(viewer.seesPrivate ? catalog.repositories.count : catalog.publicCount))
     for i in candidates {
       if !catalog.isVisible(i, to: viewer) || !passesFilters(i, query) { continue }
       var score = 1.0

@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// ```swift
 /// let book = SessionBook(key: .random(), store: MemorySessionStore(now: clock), now: clock)
-/// let session = try await book.create(userID: 1, login: "octocat", token: t, seesPrivate: false)
+/// let reader = ReaderCredential(login: "octocat", userID: 1, token: t, access: .publicOnly)
+/// let session = try await book.create(reader: reader)
 /// if case .found(let session) = await book.lookup(cookieValue: session.id.cookieValue[...]) {
 ///   if book.policy.tokenVerdict(session.record, now: clock()) != .use {
 ///     _ = await book.renew(session, refused: nil, with: refresher)
@@ -97,11 +98,10 @@ public final class SessionBook: Sendable {
 
   /// `create(reader:expiry:)` from the credential's parts.
   public func create(
-    userID: Int, login: String, token: String, seesPrivate: Bool, expiry: TokenExpiry? = nil
+    userID: Int, login: String, token: String, access: RepositoryAccess, expiry: TokenExpiry? = nil
   ) async throws(SessionStoreError) -> Session {
     try await create(
-      reader: ReaderCredential(login: login, userID: userID, token: token, seesPrivate: seesPrivate),
-      expiry: expiry)
+      reader: ReaderCredential(login: login, userID: userID, token: token, access: access), expiry: expiry)
   }
 
   /// The session a cookie value names. A valid session seen after `touchInterval` has its idle

@@ -49,7 +49,8 @@ extension SessionRecord {
     writer.signed(reader.userID)
     writer.string(reader.login)
     writer.string(reader.token)
-    writer.bool(reader.seesPrivate)
+    // One byte: 0 public only, 1 `repo`, 2 unknown (records from when this was a bool read the same).
+    writer.byte(reader.access.rawValue)
     writer.signed(created)
     writer.signed(lastSeen)
     writer.bool(expiry != nil)
@@ -67,7 +68,8 @@ extension SessionRecord {
     let version = reader.byte()
     guard version == Self.version || version == Self.versionWithoutExpiry, let userID = reader.signed(),
       let login = reader.string(maxBytes: 256), let token = reader.string(maxBytes: 1024),
-      let seesPrivate = reader.bool(), let created = reader.signed(), let lastSeen = reader.signed()
+      let access = reader.byte().flatMap(RepositoryAccess.init(rawValue:)), let created = reader.signed(),
+      let lastSeen = reader.signed()
     else { return nil }
     var expiry: TokenExpiry?
     if version == Self.version {
@@ -82,7 +84,7 @@ extension SessionRecord {
     }
     guard reader.isAtEnd else { return nil }
     self.init(
-      reader: ReaderCredential(login: login, userID: userID, token: token, seesPrivate: seesPrivate),
+      reader: ReaderCredential(login: login, userID: userID, token: token, access: access),
       created: created, lastSeen: lastSeen, expiry: expiry)
   }
 }

@@ -193,6 +193,25 @@ struct DoubleLaunch: Sendable {
         help: "users who own 2 private repositories each, seen only with their repo-scoped token (3)",
         in: 0...1000,
         \.configuration.privateRepositoryOwners),
+      .int(
+        "--installed-private-repos", env: "DOUBLE_INSTALLED_PRIVATE_REPOS",
+        help:
+          "private repositories (vault-…) of the organisation where the GitHub App is installed, seen by its members (4)",
+        in: 0...50, \.configuration.installation.privateRepositories),
+      Option(
+        "--installed-members", env: "DOUBLE_INSTALLED_MEMBERS", value: "L1,L2",
+        help: "logins of that organisation's members (mona,octo-member)"
+      ) { $0.configuration.installation.members = $1.split(separator: ",").map(String.init) },
+      Option(
+        "--server-token", env: "DOUBLE_SERVER_TOKEN", value: "public|repo|fine-grained",
+        help:
+          "what a token the double did not issue sees: public data (X-OAuth-Scopes empty), or also the installed organisation's private repositories with the repo scope, or with no scopes header (public)"
+      ) {
+        guard let access = ServerTokenAccess(rawValue: $1) else {
+          throw OptionError("expected public, repo or fine-grained")
+        }
+        $0.configuration.serverTokenAccess = access
+      },
     ]
 
   static let table = OptionTable(
@@ -208,6 +227,7 @@ struct DoubleLaunch: Sendable {
       "POST /_double/oauth/revoke?login=L, POST /_double/oauth/expire-codes, GET /_double/oauth/tokens?login=L,",
       "POST /_double/oauth/advance?seconds=N (moves the clock tokens expire by: 28800 expires an App's tokens),",
       "POST /_double/ratelimit?…&login=L (a signed-in user's own window).",
+      "GET /_double/installation (the installed organisation: its login, members and private repositories).",
       "POST /_double/faults?mode=NAME (mode=none clears it). Modes, seeded by --seed and the request target:",
     ] + modeList())
 

@@ -117,6 +117,8 @@ do {
   if sharedStore != nil { mode += " (shared mode: Redis)" }
   print("RepoScroll \(BuildInfo.version) listening on http://\(configuration.host):\(port)/\(mode)")
   fflush(nil)  // flushes every stream; the listening line must reach a pipe at once
+  // What the server's token may see: one warning line when it may see private repositories.
+  Task { await app.checkServerToken() }
 } catch {
   fail("cannot listen on \(configuration.host):\(configuration.port): \(error)")
 }

@@ -67,10 +67,10 @@ struct CardFieldTests {
     for field in CardField.allCases { #expect(CardField.schema.field(named: field.name) == field.rawValue) }
   }
 
-  @Test func aTemplateRepositorySaysSoInItsFactsLine() throws {
-    func card(template: Bool) throws -> String {
+  @Test func aTemplateOrNonPublicRepositorySaysSoInItsFactsLine() throws {
+    func card(_ flags: Set<Repository.Flag>) throws -> String {
       let repository = Repository(
-        number: { $0 == .id ? 7 : 1 }, flag: { $0 == .isTemplate ? template : false },
+        number: { $0 == .id ? 7 : 1 }, flag: { flags.contains($0) },
         text: { field in
           switch field {
           case .fullName: return "octo/starter"
@@ -89,7 +89,11 @@ struct CardFieldTests {
       try templates.render("partials/cards", view.mustacheValue, into: &rendered)
       return String(decoding: rendered, as: UTF8.self)
     }
-    #expect(try card(template: true).contains(" · Template · updated"))
-    #expect(try !card(template: false).contains("Template"))
+    #expect(try card([.isTemplate, .isPublic]).contains(" · Template · updated"))
+    #expect(try !card([.isPublic]).contains("Template"))
+    // A repository GitHub did not call public says so first (only its reader's own answers hold one).
+    #expect(try card([.isTemplate]).contains("\">Private · 1 fork"))
+    #expect(try card([.isTemplate]).contains(" · Template · updated"))
+    #expect(try !card([.isPublic]).contains("Private"))
   }
 }

@@ -57,7 +57,7 @@ struct HostileUpstreamTests {
   {
     """
     {"id":\(id),"name":"\(name ?? "r\(id)")","full_name":"o/r\(id)","html_url":"https://github.com/o/r\(id)",
-    "owner":{"login":"o","id":3},"description":"d\\u0000e","stargazers_count":\(stars),"forks_count":\(forks),
+    "private":false,"owner":{"login":"o","id":3},"description":"d\\u0000e","stargazers_count":\(stars),"forks_count":\(forks),
     "open_issues_count":\(issues),"created_at":"2020-01-01T00:00:00Z","updated_at":"2021-01-01T00:00:00Z"}
     """
   }

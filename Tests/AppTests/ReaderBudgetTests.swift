@@ -43,9 +43,12 @@ struct DoubleSignIn: Sendable {
       log: log)
   }
 
-  /// GET `target` from the app with the jar's cookies, keeping what it sets.
-  func get(_ target: String, _ jar: CookieJar) async throws -> ClientResponse {
+  /// GET `target` from the app with the jar's cookies (and `extra` headers), keeping what it sets.
+  func get(_ target: String, _ jar: CookieJar, headers extra: HTTPHeaders = [:]) async throws
+    -> ClientResponse
+  {
     var headers: HTTPHeaders = ["Host": "reposcroll.test"]
+    for field in extra { headers.add(name: field.name, value: field.value) }
     if let cookie = jar.header { headers.add(name: "Cookie", value: cookie) }
     let response = try await InProcessTransport.call(
       app.handler, HTTPRequest(method: .get, target: target, headers: headers))
@@ -75,8 +78,10 @@ struct DoubleSignIn: Sendable {
 }
 
 /// Readers on their own GitHub budget: the figure (90 readers, each starting a new search in
-/// one minute) and private repositories that stay their owner's.
-@Suite("Every reader on their own budget", .timeLimit(.minutes(3)))
+/// one minute), with an OAuth app and with a GitHub App, and private repositories that stay their
+/// owner's. Serialized: each test signs up to 90 readers in, and eight at once outran their time
+/// limit on a loaded 2-core machine.
+@Suite("Every reader on their own budget", .serialized, .timeLimit(.minutes(3)))
 struct ReaderBudgetTests {
   /// What `readers` readers saw, `signedIn` of them signed in first, each starting a new search.
   struct Outcome: Equatable {
@@ -85,7 +90,9 @@ struct ReaderBudgetTests {
     var signedInServed = 0
   }
 
-  static func run(readers: Int, signedIn: Int) async throws -> Outcome {
+  /// With `app`, readers sign in to the double's GitHub App (tokens without scopes, which may see
+  /// private repositories, so every answer to them is their own call), else to its OAuth app.
+  static func run(readers: Int, signedIn: Int, app: DoubleAppKind = .oauthApp) async throws -> Outcome {
     // GitHub's limits: 30 searches a minute for the server's token, and for each reader's.
     // The double's clock stands still, so every search falls in one minute however slow the machine.
     var c = AppHarness.smallDouble().configuration
@@ -94,7 +101,8 @@ struct ReaderBudgetTests {
     let frozen = Date().timeIntervalSince1970
     let double = GitHubDouble(configuration: c, now: { frozen })
     // The server's own token: GitHub's 30 searches a minute for everyone not signed in.
-    let h = try DoubleSignIn(double: double) { $0.githubToken = "server-token-for-the-budget-test" }
+    let h = try DoubleSignIn(
+      double: double, app: app, configure: { $0.githubToken = "server-token-for-the-budget-test" })
     var outcome = Outcome()
     for reader in 0..<readers {
       let jar = CookieJar()
@@ -115,23 +123,52 @@ struct ReaderBudgetTests {
     return outcome
   }
 
-  @Test func halfOfNinetyReadersSignedInAreAllServed() async throws {
-    let outcome = try await Self.run(readers: 90, signedIn: 45)
+  @Test(arguments: DoubleAppKind.allCases)
+  func halfOfNinetyReadersSignedInAreAllServed(_ app: DoubleAppKind) async throws {
+    let outcome = try await Self.run(readers: 90, signedIn: 45, app: app)
     #expect(outcome.signedInServed == 45, "every signed-in reader gets results")
     // The 45 anonymous readers share the server's 30 searches a minute.
     #expect(outcome.served == 45 + 30)
     #expect(outcome.limited == 15)
   }
 
+  /// (Nobody signs in, so the kind of app makes no difference.)
   @Test func withNoOneSignedInTheSiteServesThirty() async throws {
     let outcome = try await Self.run(readers: 90, signedIn: 0)
     #expect(outcome.served == 30)
     #expect(outcome.limited == 60)
   }
 
-  @Test func withEveryoneSignedInEveryoneIsServed() async throws {
-    let outcome = try await Self.run(readers: 90, signedIn: 90)
+  @Test(arguments: DoubleAppKind.allCases)
+  func withEveryoneSignedInEveryoneIsServed(_ app: DoubleAppKind) async throws {
+    let outcome = try await Self.run(readers: 90, signedIn: 90, app: app)
     #expect(outcome == Outcome(served: 90, limited: 0, signedInServed: 90))
+  }
+
+  /// The cost of privacy decided by the items: readers of an OAuth app without `repo` share one
+  /// search for the same query; readers of a GitHub App (whose tokens may see private repositories,
+  /// and whose search answers carry no ETag to prove them equal to a cached one) each make their own,
+  /// on their own limit, once per search lifetime. Anonymous readers then share what was public.
+  @Test(arguments: DoubleAppKind.allCases)
+  func readersOfOneQueryCostOneSearchOrOneEach(_ app: DoubleAppKind) async throws {
+    var c = AppHarness.smallDouble().configuration
+    c.readerSearchLimitPerMinute = 1000
+    let frozen = Date().timeIntervalSince1970
+    let double = GitHubDouble(configuration: c, now: { frozen })
+    let h = try DoubleSignIn(double: double, app: app)
+    let readers = 10
+    for reader in 0..<readers {
+      let jar = CookieJar()
+      try await h.signIn(jar, login: "same-query-\(reader)")
+      let page = try await h.get("/?q=stars%3A%3E%3D5", jar)
+      #expect(String(decoding: page.body, as: UTF8.self).contains("data-repo-id="))
+    }
+    let signedIn = double.counters().calls(.search)
+    _ = try await h.get("/?q=stars%3A%3E%3D5", CookieJar())
+    #expect(double.counters().calls(.search) == signedIn, "the anonymous reader shares the public answer")
+    // Read-ahead may add one page per search made.
+    let pages = app == .githubApp ? readers : 1
+    #expect((pages...(2 * pages)).contains(signedIn), "\(signedIn) searches for \(readers) readers (\(app))")
   }
 
   @Test func aPrivateRepositoryReachesOnlyItsOwnerFromAnyCache() async throws {

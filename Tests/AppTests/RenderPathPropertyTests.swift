@@ -51,6 +51,10 @@ struct HostileJSON {
       ("license", chance(50) ? "null" : "{\"spdx_id\":\(string()),\"name\":\(string())}"),
       ("owner", chance(85) ? "{\"login\":\(string()),\"id\":\(number())}" : pick(["null", "3", "{}"])),
       ("fork", pick(["true", "false", "null", "\"no\""])), ("archived", pick(["true", "false", "1"])),
+      // Mostly public; otherwise private, internal, unsaid or of the wrong type, none of which an
+      // anonymous reader may ever see.
+      ("private", chance(85) ? "false" : pick(["true", "null", "\"false\"", "0"])),
+      ("visibility", chance(85) ? #""public""# : pick([#""private""#, #""internal""#, "null", "7"])),
     ]
     fields.removeAll { _ in chance(1) }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
@@ -122,6 +126,9 @@ struct RenderPathPropertyTests {
       let (status, body) = try await ScriptedTransport.get(app, "/fragments/results?q=run\(run)&after=0")
       let cards = checkRendered(status, body, "fragment \(run)")
       #expect(cards <= 20)
+      #expect(
+        !String(decoding: body, as: UTF8.self).contains(">Private · "),
+        "an anonymous reader got a non-public item (run \(run))")
       cardsSeen += cards
       let (starsStatus, stars) = try await ScriptedTransport.get(app, "/fragments/stars/o/r\(run)")
       _ = checkRendered(starsStatus, stars, "stars \(run)")

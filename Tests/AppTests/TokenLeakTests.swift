@@ -222,7 +222,7 @@ struct TokenLeakTests {
         ]
         let items = forms.enumerated().map { index, form in
           """
-          {"id":\(index + 1),"name":"n\(index)\(form)","full_name":"o/n\(index)","html_url":"https://github.com/o/\(form)",
+          {"id":\(index + 1),"name":"n\(index)\(form)","full_name":"o/n\(index)","html_url":"https://github.com/o/\(form)","private":false,
           "owner":{"login":"o\(form)","id":\(index + 100),"avatar_url":"https://x/\(form)"},"description":"echo \(form) end",
           "language":"\(form)","stargazers_count":1,"forks_count":1,"open_issues_count":1,"topics":["\(form)"],
           "license":{"spdx_id":"\(form)"},"homepage":"https://\(form)","created_at":"2020-01-01T00:00:00Z",

@@ -27,6 +27,8 @@ struct ClientRequestTests {
     let transport = FakeTransport { request in
       if request.url.contains("/u/") { return ClientRequestTests.png }
       if request.url.contains("/history") { return Fixtures.response(Fixtures.historyJSON) }
+      // The server's token is not checked, so it may see private data: it asks about the repository.
+      if request.url.hasSuffix("/repos/apple/swift") { return Fixtures.response("{\"private\":false}") }
       return Fixtures.search(ids: [1])
     }
     let client = Self.client(token: "ghp_secret123", transport: transport)
@@ -34,8 +36,8 @@ struct ClientRequestTests {
     _ = try await client.starHistory(owner: "apple", repo: "swift")
     _ = try await client.starHistory(owner: "apple", repo: "swift", perPage: 5)
     _ = try await client.avatar(userID: 7, size: 40)
-    let requests = transport.requests
-    #expect(requests.count == 4)
+    let requests = transport.requests.filter { !$0.url.hasSuffix("/repos/apple/swift") }
+    #expect(transport.requests.count == 5 && requests.count == 4)
     for request in requests {
       #expect(request.method == .get)
       #expect(request.headers["User-Agent"] == "RepoScroll/1.0")
@@ -63,6 +65,7 @@ struct ClientRequestTests {
       if request.url.contains("/stargazers/history") {
         return Fixtures.response("{\"message\":\"Bad token ghp_TOPSECRET here\"}", status: 403)
       }
+      if request.url.hasSuffix("/repos/a/b") { return Fixtures.response("{\"private\":false}") }
       throw ClientError.other("connect failed; auth ghp_TOPSECRET")
     }
     let client = Self.client(token: token, transport: transport)

@@ -62,9 +62,14 @@ enum Fixtures {
     ClientResponse(status: HTTPStatus(code: status), headers: HTTPHeaders(headers), body: Array(body.utf8))
   }
 
-  static func repositoryJSON(id: Int, name: String = "repo", description: String = "\"d\"") -> String {
+  /// `visibility` is the JSON of the two fields that say who may see it (a public repository's by
+  /// default; "" leaves both out).
+  static func repositoryJSON(
+    id: Int, name: String = "repo", description: String = "\"d\"",
+    visibility: String = "\"private\":false,\"visibility\":\"public\","
+  ) -> String {
     """
-    {"id":\(id),"name":"\(name)\(id)","full_name":"owner/\(name)\(id)","html_url":"https://github.com/owner/\(name)\(id)",
+    {"id":\(id),"name":"\(name)\(id)","full_name":"owner/\(name)\(id)",\(visibility)"html_url":"https://github.com/owner/\(name)\(id)",
     "owner":{"login":"owner","id":7,"avatar_url":"https://avatars.githubusercontent.com/u/7?v=4",
     "html_url":"https://github.com/owner","type":"User"},"description":\(description),"fork":false,
     "language":"Swift","stargazers_count":\(id * 10),"forks_count":1,"open_issues_count":2,
@@ -73,13 +78,22 @@ enum Fixtures {
     """
   }
 
-  static func searchJSON(ids: [Int], total: Int = 5000) -> String {
+  /// The visibility fields of a private repository.
+  static let privateFields = "\"private\":true,\"visibility\":\"private\","
+
+  /// A search answer with the repositories `ids`; those in `privateIDs` are private.
+  static func searchJSON(ids: [Int], total: Int = 5000, privateIDs: Set<Int> = []) -> String {
     "{\"total_count\":\(total),\"incomplete_results\":false,\"items\":["
-      + ids.map { repositoryJSON(id: $0) }.joined(separator: ",") + "]}"
+      + ids.map {
+        privateIDs.contains($0) ? repositoryJSON(id: $0, visibility: privateFields) : repositoryJSON(id: $0)
+      }.joined(separator: ",") + "]}"
   }
 
-  static func search(ids: [Int], headers: [(String, String)] = []) -> ClientResponse {
-    response(searchJSON(ids: ids), headers: [("Content-Type", "application/json")] + headers)
+  static func search(ids: [Int], privateIDs: Set<Int> = [], headers: [(String, String)] = [])
+    -> ClientResponse
+  {
+    response(
+      searchJSON(ids: ids, privateIDs: privateIDs), headers: [("Content-Type", "application/json")] + headers)
   }
 
   static let historyJSON = """

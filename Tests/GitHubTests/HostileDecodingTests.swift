@@ -15,7 +15,7 @@ private enum Hostile {
       ("owner", #"{"login":"owner","id":7,"avatar_url":"https://avatars.githubusercontent.com/u/7?v=4"}"#),
       ("description", description), ("fork", "false"), ("language", "\"Swift\""), ("stargazers_count", "10"),
       ("forks_count", "1"), ("open_issues_count", "2"), ("created_at", "\"2020-01-01T00:00:00Z\""),
-      ("updated_at", "\"2021-01-01T00:00:00Z\""), ("topics", "[\"a\"]"),
+      ("updated_at", "\"2021-01-01T00:00:00Z\""), ("topics", "[\"a\"]"), ("private", "false"),
     ]
     for index in fields.indices {
       if let value = replacements[fields[index].0] { fields[index].1 = value }

@@ -162,8 +162,8 @@ struct OAuthClientTests {
         == GitHubUser(
           login: "octocat", id: 583231, avatarURL: "https://avatars.test/u/583231?v=4",
           scopes: ["repo", "read:org"]))
-    #expect(GitHubOAuth.seesPrivate(scopes: user.scopes))
-    #expect(!GitHubOAuth.seesPrivate(scopes: ["public_repo", "repo:status", "read:user"]))
+    #expect(user.access == .repoScope && user.access.maySeePrivate)
+    #expect(RepositoryAccess(scopes: ["public_repo", "repo:status", "read:user"]) == .publicOnly)
     let request = try #require(transport.requests.first)
     #expect(
       request.url == "http://api.test/user" && request.headers["Authorization"] == "Bearer \(Self.token)")
@@ -174,7 +174,18 @@ struct OAuthClientTests {
       Fixtures.response("{\"login\":\"octocat\",\"id\":1}", headers: [("X-OAuth-Scopes", "")])
     }
     let user = try await Self.oauth(transport).user(token: Self.token)
-    #expect(user.scopes.isEmpty && !GitHubOAuth.seesPrivate(scopes: user.scopes))
+    #expect(user.scopes.isEmpty && user.access == .publicOnly && !user.access.maySeePrivate)
+  }
+
+  /// GitHub App user tokens and fine-grained tokens have no scopes header at all: such a token may
+  /// see private repositories, so the reader's answers are their own until their items say otherwise.
+  @Test func aTokenWithNoScopesHeaderMaySeePrivateRepositories() async throws {
+    let transport = FakeTransport { _ in Fixtures.response("{\"login\":\"octocat\",\"id\":1}") }
+    let user = try await Self.oauth(transport).user(token: "ghu_" + String(repeating: "a", count: 36))
+    #expect(user.scopes.isEmpty && user.access == .unknown && user.access.maySeePrivate)
+    #expect(RepositoryAccess(scopesHeader: nil) == .unknown)
+    #expect(RepositoryAccess(scopesHeader: "") == .publicOnly)
+    #expect(RepositoryAccess(scopesHeader: "read:org, repo") == .repoScope)
   }
 
   @Test(

@@ -61,9 +61,8 @@ struct OAuthLoopbackTests {
       let user = try await oauth.user(token: grant.accessToken)
       #expect(user.login == login && user.scopes == ["repo"])
       let reader = ReaderCredential(
-        login: user.login, userID: user.id, token: grant.accessToken,
-        seesPrivate: GitHubOAuth.seesPrivate(scopes: user.scopes))
-      #expect(reader.seesPrivate)
+        login: user.login, userID: user.id, token: grant.accessToken, access: user.access)
+      #expect(reader.access == .repoScope)
 
       var configuration = GitHubConfiguration()
       configuration.apiBase = base

@@ -78,7 +78,7 @@ struct ParsingTests {
 struct NullableFieldTests {
   @Test func nullOwnerAndUnusualLicenseDecode() async throws {
     let item = """
-      {"id":5,"name":"n","full_name":"ghost/n","owner":null,"html_url":"https://github.com/ghost/n",
+      {"id":5,"name":"n","full_name":"ghost/n","owner":null,"html_url":"https://github.com/ghost/n","private":false,
       "description":null,"language":null,"stargazers_count":1,"forks_count":0,"open_issues_count":0,
       "created_at":"2020-01-01T00:00:00Z","updated_at":"2020-01-02T00:00:00Z","homepage":"",
       "license":{"key":"other","name":"Other","spdx_id":"NOASSERTION","url":null}}

@@ -12,9 +12,9 @@ import Testing
 struct ReaderTests {
   static let serverToken = "ghp_SERVERtoken0000000000000000000000"
   static let alice = ReaderCredential(
-    login: "alice", userID: 101, token: "gho_ALICEaliceALICEaliceALICEaliceALIC1", seesPrivate: true)
+    login: "alice", userID: 101, token: "gho_ALICEaliceALICEaliceALICEaliceALIC1", access: .repoScope)
   static let bob = ReaderCredential(
-    login: "bob", userID: 202, token: "gho_BOBbobBOBbobBOBbobBOBbobBOBbobBOBb2", seesPrivate: false)
+    login: "bob", userID: 202, token: "gho_BOBbobBOBbobBOBbobBOBbobBOBbobBOBb2", access: .publicOnly)
 
   static func client(
     _ transport: FakeTransport, store: (any SharedStore)? = nil,
@@ -38,7 +38,7 @@ struct ReaderTests {
   /// repository), 3 for Bob.
   static func byToken(_ request: ClientRequest) -> ClientResponse {
     switch bearer(request) {
-    case alice.token: return Fixtures.search(ids: [2], headers: [("X-OAuth-Scopes", "repo")])
+    case alice.token: return Fixtures.search(ids: [2], privateIDs: [2], headers: [("X-OAuth-Scopes", "repo")])
     case bob.token: return Fixtures.search(ids: [3], headers: [("X-OAuth-Scopes", "")])
     default: return Fixtures.search(ids: [1])
     }
@@ -64,11 +64,20 @@ struct ReaderTests {
     // Alice's own answer is cached for her; the public one did not replace it.
     #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id) == [2])
     #expect(transport.callCount == 2)
-    // Histories too.
-    transport.respond { _ in Fixtures.response(Fixtures.historyJSON) }
+    // Histories too: nothing has said whether o/r is public, so Alice's is her own, and the server's
+    // token (not checked: it may see private data) asks GitHub about the repository first.
+    transport.respond { request in
+      request.url.hasSuffix("/repos/o/r")
+        ? Fixtures.response("{\"private\":false,\"visibility\":\"public\"}")
+        : Fixtures.response(Fixtures.historyJSON)
+    }
     _ = try await client.starHistory(owner: "o", repo: "r", as: Self.alice)
     _ = try await client.starHistory(owner: "o", repo: "r")
-    #expect(transport.callCount == 4)
+    #expect(
+      transport.requests.dropFirst(2).map { $0.url.split(separator: "/").suffix(2).joined(separator: "/") }
+        == [
+          "stargazers/history?per_page=30", "o/r", "stargazers/history?per_page=30",
+        ])
   }
 
   @Test func aPublicReadersAnswerIsSharedWithEveryone() async throws {
@@ -173,7 +182,7 @@ struct ReaderTests {
     #expect(await client.rateLimitSnapshots(for: Self.alice).first?.remaining == 25)
     #expect(await client.rateLimitSnapshots().first?.remaining == 25)
     // A reader nobody has heard of yet has no snapshot (nothing known, nothing refused).
-    let carol = ReaderCredential(login: "carol", userID: 303, token: "gho_x", seesPrivate: false)
+    let carol = ReaderCredential(login: "carol", userID: 303, token: "gho_x", access: .publicOnly)
     #expect(await client.rateLimitSnapshots(for: carol).isEmpty)
   }
 

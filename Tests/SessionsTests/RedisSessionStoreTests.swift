@@ -38,7 +38,7 @@ struct RedisSessionStoreTests {
     let server = try await Self.persistentServer(transport)
     let key = SessionKey.random()
     let first = SessionBook(key: key, store: try Self.store(server), now: Self.now)
-    let session = try await first.create(userID: 7, login: "mona", token: Self.token, seesPrivate: false)
+    let session = try await first.create(userID: 7, login: "mona", token: Self.token, access: .publicOnly)
     await server.stop()
     try await server.restart()
     // A second instance (its own client, the same key) finds the session after the restart.
@@ -63,7 +63,7 @@ struct RedisSessionStoreTests {
     var ids: [String] = []
     for n in 0..<5 {
       let s = try await book.create(
-        userID: n, login: "reader\(n)", token: Self.token + "\(n)", seesPrivate: n == 0)
+        userID: n, login: "reader\(n)", token: Self.token + "\(n)", access: n == 0 ? .repoScope : .publicOnly)
       ids.append(s.id.cookieValue)
     }
     let client = try RedisClient(try server.configuration())
@@ -119,7 +119,7 @@ struct RedisSessionStoreTests {
     let book = SessionBook(
       key: .random(), store: try Self.store(server, log: { line in lines.withLock { $0.append(line) } }),
       now: Self.now)
-    let session = try await book.create(userID: 1, login: "a", token: Self.token, seesPrivate: false)
+    let session = try await book.create(userID: 1, login: "a", token: Self.token, access: .publicOnly)
     await server.kill()
     for _ in 0..<3 {
       #expect(
@@ -148,7 +148,7 @@ struct RedisSessionStoreTests {
       let info = try await admin.execute(["INFO", "replication"]).string ?? ""
       return info.contains("master_link_status:up")
     }
-    let session = try await book.create(userID: 1, login: "a", token: Self.token, seesPrivate: false)
+    let session = try await book.create(userID: 1, login: "a", token: Self.token, access: .publicOnly)
     // Read straight from the replica: the write was on it before `create` returned.
     #expect(try await admin.get(store.redisKey(book.storeName(session.id))) != nil)
     #expect(lines.withLock { $0.isEmpty })
@@ -163,7 +163,7 @@ struct RedisSessionStoreTests {
     #expect(stats.contains("cmdstat_wait:calls=2,"), "\(stats)")
 
     await replica.stop()
-    let alone = try await book.create(userID: 2, login: "b", token: Self.token, seesPrivate: false)
+    let alone = try await book.create(userID: 2, login: "b", token: Self.token, access: .publicOnly)
     #expect(await book.lookup(cookieValue: alone.id.cookieValue[...]).session != nil, "still signed in")
     #expect(lines.withLock { $0.count == 1 && $0[0].contains("may be lost if the master fails") })
     await master.stop()

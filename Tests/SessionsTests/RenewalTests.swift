@@ -18,7 +18,7 @@ struct RenewalTests {
     let book = SessionBook(key: key, store: store, now: { clock.now })
     let grant = authority.grant()
     let session = try await book.create(
-      reader: ReaderCredential(login: "mona", userID: 7, token: grant.accessToken, seesPrivate: false),
+      reader: ReaderCredential(login: "mona", userID: 7, token: grant.accessToken, access: .publicOnly),
       expiry: TokenExpiry(
         grantedAt: clock.now, expiresIn: grant.expiresIn ?? 0, refreshToken: grant.refreshToken,
         refreshExpiresIn: grant.refreshTokenExpiresIn))
@@ -31,7 +31,7 @@ struct RenewalTests {
 
   @Test func theVerdictRefreshesInTheLastFiveMinutesAndEndsWhenNothingCanRenew() {
     let policy = SessionPolicy()
-    let reader = ReaderCredential(login: "a", userID: 1, token: "ghu_x", seesPrivate: false)
+    let reader = ReaderCredential(login: "a", userID: 1, token: "ghu_x", access: .publicOnly)
     var record = SessionRecord(reader: reader, created: 0, lastSeen: 0)
     #expect(policy.tokenVerdict(record, now: 1_000_000) == .use)  // an OAuth app's token
     record.expiry = TokenExpiry(accessExpires: 28_800, refreshToken: "ghr_y", refreshExpires: 15_897_600)
@@ -148,7 +148,7 @@ struct RenewalTests {
       key: .random(), store: MemorySessionStore(now: { clock.now }), policy: policy, now: { clock.now })
     let grant = authority.grant()
     let session = try await patient.create(
-      reader: ReaderCredential(login: "mona", userID: 7, token: grant.accessToken, seesPrivate: false),
+      reader: ReaderCredential(login: "mona", userID: 7, token: grant.accessToken, access: .publicOnly),
       expiry: TokenExpiry(
         grantedAt: clock.now, expiresIn: 28_800, refreshToken: grant.refreshToken,
         refreshExpiresIn: 15_897_600))

@@ -18,18 +18,18 @@ struct SessionBookTests {
   /// A book on `clock` holding one plain session, its store, and that session.
   func bookWithASession(_ clock: ManualClock) async throws -> (SessionBook, MemorySessionStore, Session) {
     let (book, store) = book(clock)
-    let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
+    let session = try await book.create(userID: 1, login: "a", token: "t", access: .publicOnly)
     return (book, store, session)
   }
 
   @Test func aCreatedSessionIsFoundByItsCookie() async throws {
     let clock = ManualClock()
     let (book, _) = book(clock)
-    let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: true)
+    let session = try await book.create(userID: 42, login: "octocat", token: Self.token, access: .repoScope)
     let found = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
     #expect(found.record.reader.login == "octocat")
     #expect(found.record.reader.token == Self.token)
-    #expect(found.record.reader.seesPrivate)
+    #expect(found.record.reader.access == .repoScope)
     #expect(found.csrfToken == session.csrfToken)
     #expect(found.acceptsCSRF(session.csrfToken))
     #expect(!found.acceptsCSRF(session.csrfToken + "x"))
@@ -41,7 +41,7 @@ struct SessionBookTests {
     let (book, _) = book(clock)
     var seen = Set<String>()
     for _ in 0..<50 {
-      let session = try await book.create(userID: 1, login: "a", token: "t", seesPrivate: false)
+      let session = try await book.create(userID: 1, login: "a", token: "t", access: .publicOnly)
       #expect(session.id.cookieValue.utf8.count == 43)
       seen.insert(session.id.cookieValue)
     }
@@ -51,7 +51,7 @@ struct SessionBookTests {
   @Test func theStoreHoldsNeitherTokenNorIDNorLogin() async throws {
     let clock = ManualClock()
     let (book, store) = book(clock)
-    let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: false)
+    let session = try await book.create(userID: 42, login: "octocat", token: Self.token, access: .publicOnly)
     let dump = store.dump
     #expect(dump.count == 1)
     for (name, sealed) in dump {
@@ -66,7 +66,7 @@ struct SessionBookTests {
   @Test func malformedAndTamperedCookiesAreNotSessions() async throws {
     let clock = ManualClock()
     let (book, _) = book(clock)
-    let session = try await book.create(userID: 42, login: "octocat", token: Self.token, seesPrivate: false)
+    let session = try await book.create(userID: 42, login: "octocat", token: Self.token, access: .publicOnly)
     let good = session.id.cookieValue
     for bad in [
       "", "x", String(good.dropLast()), good + "A", good.replacingOccurrences(of: "-", with: "+"),
@@ -86,8 +86,9 @@ struct SessionBookTests {
   @Test func aRecordMovedToAnotherIDDoesNotOpen() async throws {
     let clock = ManualClock()
     let (book, store) = book(clock)
-    let victim = try await book.create(userID: 1, login: "victim", token: Self.token, seesPrivate: false)
-    let attacker = try await book.create(userID: 2, login: "attacker", token: "gho_other", seesPrivate: false)
+    let victim = try await book.create(userID: 1, login: "victim", token: Self.token, access: .publicOnly)
+    let attacker = try await book.create(
+      userID: 2, login: "attacker", token: "gho_other", access: .publicOnly)
     // The attacker copies the victim's sealed record under their own session's name.
     let sealed = try #require(try await store.load(book.storeName(victim.id)))
     _ = try await store.delete(book.storeName(attacker.id))
@@ -151,7 +152,7 @@ struct SessionBookTests {
   @Test func policyVerdicts() {
     let policy = SessionPolicy()
     let record = SessionRecord(
-      reader: ReaderCredential(login: "a", userID: 1, token: "t", seesPrivate: false), created: 1000,
+      reader: ReaderCredential(login: "a", userID: 1, token: "t", access: .publicOnly), created: 1000,
       lastSeen: 1000)
     #expect(policy.verdict(record, now: 1000) == .valid(touch: false))
     #expect(policy.verdict(record, now: 1000 + 3600) == .valid(touch: true))

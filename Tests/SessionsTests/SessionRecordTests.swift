@@ -11,7 +11,7 @@ import Testing
 /// truncated, does not open.
 @Suite("Sessions: the sealed record's format", .timeLimit(.minutes(1)))
 struct SessionRecordTests {
-  static let reader = ReaderCredential(login: "mona", userID: 7, token: "ghu_access", seesPrivate: false)
+  static let reader = ReaderCredential(login: "mona", userID: 7, token: "ghu_access", access: .publicOnly)
 
   /// Version 1's bytes, written as the code before expiry wrote them.
   static func version1(_ reader: ReaderCredential, created: Int, lastSeen: Int) -> [UInt8] {
@@ -20,7 +20,7 @@ struct SessionRecordTests {
     writer.signed(reader.userID)
     writer.string(reader.login)
     writer.string(reader.token)
-    writer.bool(reader.seesPrivate)
+    writer.byte(reader.access.rawValue)
     writer.signed(created)
     writer.signed(lastSeen)
     return writer.bytes

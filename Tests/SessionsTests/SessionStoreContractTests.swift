@@ -50,7 +50,7 @@ struct SessionStoreContractTests {
   static func clock() -> ManualClock { ManualClock(epochSeconds: Date().timeIntervalSince1970.rounded()) }
 
   static func reader(_ id: Int, token: String = "gho_token") -> ReaderCredential {
-    ReaderCredential(login: "reader\(id)", userID: id, token: token, seesPrivate: false)
+    ReaderCredential(login: "reader\(id)", userID: id, token: token, access: .publicOnly)
   }
 
   @Test(arguments: Backend.allCases)
