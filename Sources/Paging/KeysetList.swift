@@ -106,8 +106,11 @@ public struct KeysetList<Source: WindowSource>: Sendable {
         window = read.window
         measure = max(measure, source.measure(read.page))
         incomplete = incomplete || read.page.incomplete
-        if window.slice == nil && excluded.isEmpty && (source.keysVisible || window.keys == .all) {
-          // What is left from this window on, counted from where it starts.
+        // What is left from a window that runs to the list's end, counted from where it starts (a tie
+        // bucket or a key range counts only itself).
+        if window.slice == nil, window.keys.single == nil, excluded.isEmpty,
+          source.keysVisible || window.keys == .all
+        {
           total = Self.sum(max(0, position - min(skip, position)), read.page.totalCount)
           reported = max(reported, total ?? 0)
         }
@@ -190,6 +193,9 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     if let key = window.keys.single, let slice = window.slice {
       return try await readSlice(key: key, slice, fixed: fixed, reload: reload, reads: &reads)
     }
+    if source.keysVisible, let key = window.keys.single {
+      return try await readBucket(key, reload: reload, reads: &reads)
+    }
     if source.keysVisible { return try await readKeys(window, reload: reload, reads: &reads) }
     return try await readCounted(window, fixed: fixed, reload: reload, reads: &reads)
   }
@@ -210,9 +216,8 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       source.descending ? source.key(of: items[$0]) > edge : source.key(of: items[$0]) < edge
     }
     guard !rows.isEmpty else {
-      let created = inRange.map { source.created(of: items[$0]) }
-      let slice = IntervalWalk.creationTimes.first(values: created, rows: page.totalCount)
-      return Read(window: window, page: page, rows: [], next: KeyWindow(keys: .just(edge), slice: slice))
+      // Every row has the key `edge`: its tie bucket, read whole or in slices.
+      return Read(window: window, page: page, rows: [], next: KeyWindow(keys: .just(edge)))
     }
     // The rows listed lie strictly beyond `edge`, so the next window starts strictly further on.
     let keys =
@@ -237,8 +242,9 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       let single =
         keys.single ?? walk.near(keys).flatMap { walk.far(keys) == nil && $0 == walk.edge ? $0 : nil }
       if count > source.pageSize, let value = single {
-        let created = page.items.map { source.created(of: $0) }
-        let slice = IntervalWalk.creationTimes.first(values: created, rows: count)
+        // A tie bucket: this read is its overview (a sample of its rows and their count).
+        let slice = IntervalWalk.creationTimes.interval(
+          past: nil, sample: page.items.map { source.created(of: $0) }, rows: count)
         return Read(window: current, page: page, rows: [], next: KeyWindow(keys: .just(value), slice: slice))
       }
       if count > source.pageSize, searching, let narrower = narrowed(keys, walk, rows: count) {
@@ -282,43 +288,59 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     return walk.narrowed(keys, rows: rows, seen: nil)
   }
 
+  /// A tie bucket of a list whose rows show their key, read as one window: all its rows when a page
+  /// holds them, else none, and its creation-time slices follow (placed by this read's sample).
+  func readBucket(_ key: Int, reload: Bool, reads: inout Reads) async throws -> Read {
+    let window = KeyWindow(keys: .just(key))
+    let page = try await fetch(window, reload: reload, reads: &reads)
+    let rows = page.items.indices.filter { source.key(of: page.items[$0]) == key }
+    if page.totalCount <= page.items.count && !page.incomplete {
+      return Read(window: window, page: page, rows: rows, next: beyond(key))
+    }
+    let slice = IntervalWalk.creationTimes.interval(
+      past: nil, sample: rows.map { source.created(of: page.items[$0]) }, rows: page.totalCount)
+    return Read(window: window, page: page, rows: [], next: KeyWindow(keys: .just(key), slice: slice))
+  }
+
   /// A tie bucket's slice: its rows, narrowed while it holds more than a page and passed over while it
-  /// holds nothing; one that cannot be narrowed (one second) is read by offset, up to the cap.
+  /// holds nothing; one that cannot be narrowed (one second) is read by offset, up to the cap. The
+  /// next slice is placed by the bucket's overview (its first page, cached), so that any instance
+  /// places it alike.
   func readSlice(key: Int, _ slice: Interval, fixed: Bool, reload: Bool, reads: inout Reads) async throws
     -> Read
   {
     let walk = IntervalWalk.creationTimes
+    let overview = try await fetch(KeyWindow(keys: .just(key)), reload: false, reads: &reads)
+    let sample = overview.items.filter { !source.keysVisible || source.key(of: $0) == key }.map {
+      source.created(of: $0)
+    }
     var slice = slice
     var probes = 0
     while true {
       let current = KeyWindow(keys: .just(key), slice: slice)
       let page = try await fetch(current, reload: reload, reads: &reads)
       let rows = page.items.indices.filter { !source.keysVisible || source.key(of: page.items[$0]) == key }
-      let newest = rows.map { source.created(of: page.items[$0]) }.max()
+      let created = rows.map { source.created(of: page.items[$0]) }
       let searching = !fixed && probes < maxProbes
       if page.totalCount > source.pageSize, searching,
-        let narrower = walk.narrowed(slice, rows: page.totalCount, seen: newest)
+        let narrower = walk.narrowed(slice, rows: page.totalCount, seen: created.max(), sample: created)
       {
         slice = narrower
         probes += 1
         reads.probes += 1
         continue
       }
-      if page.totalCount == 0, page.items.isEmpty, searching,
-        let further = walk.next(after: slice, rows: 0, seen: nil)
-      {
-        slice = further
+      let after = slice.lower.map { $0 > Int.min ? $0 - 1 : $0 }
+      let following = after.map { walk.interval(past: $0, sample: sample, rows: overview.totalCount) }
+      if page.totalCount == 0, page.items.isEmpty, searching, let following {
+        slice = following
         probes += 1
         reads.probes += 1
         continue
       }
       let held = min(max(page.totalCount, page.items.count), source.resultCap)
       let pages = max(1, (held + source.pageSize - 1) / max(1, source.pageSize))
-      let next =
-        walk.next(after: slice, rows: page.totalCount, seen: newest).map {
-          KeyWindow(keys: .just(key), slice: $0)
-        }
-        ?? beyond(key)
+      let next = following.map { KeyWindow(keys: .just(key), slice: $0) } ?? beyond(key)
       return Read(window: current, page: page, rows: rows, next: next, pages: pages)
     }
   }
