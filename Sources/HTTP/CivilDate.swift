@@ -51,7 +51,8 @@ public enum CivilDate {
 
   /// `unixSeconds(isoTimestamp:)` of UTF-8 bytes the caller holds (no copy).
   public static func unixSeconds(isoTimestamp b: Span<UInt8>) -> Int? {
-    guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A
+    guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+      b[19] == 0x5A
     else { return nil }
     func number(_ start: Int, _ count: Int) -> Int? {
       var value = 0
@@ -62,7 +63,8 @@ public enum CivilDate {
       return value
     }
     guard let y = number(0, 4), let m = number(5, 2), let d = number(8, 2), let hh = number(11, 2),
-      let mm = number(14, 2), let ss = number(17, 2), y >= 1000, (1...12).contains(m), d >= 1, hh < 24, mm < 60,
+      let mm = number(14, 2), let ss = number(17, 2), y >= 1000, (1...12).contains(m), d >= 1, hh < 24,
+      mm < 60,
       ss < 60
     else { return nil }
     let day = days(fromCivil: y, m, d)

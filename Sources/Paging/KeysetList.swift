@@ -229,7 +229,8 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     let keys =
       source.descending
       ? Interval(lower: window.keys.lower, upper: edge) : Interval(lower: edge, upper: window.keys.upper)
-    return Read(window: window, page: page, rows: rows, next: KeyWindow(keys: keys), remaining: page.totalCount)
+    return Read(
+      window: window, page: page, rows: rows, next: KeyWindow(keys: keys), remaining: page.totalCount)
   }
 
   /// A window of a list whose rows do not show their key: a key range sized to fit a page from the
@@ -363,7 +364,9 @@ public struct KeysetList<Source: WindowSource>: Sendable {
 
   /// The slice of bucket `key` just older than `slice`, placed by the bucket's overview (its first
   /// page, cached: any instance places it alike); nil after the last (open) slice.
-  func olderSlice(than slice: Interval, of key: Int, reload: Bool, reads: inout Reads) async throws -> Interval? {
+  func olderSlice(than slice: Interval, of key: Int, reload: Bool, reads: inout Reads) async throws
+    -> Interval?
+  {
     guard let lower = slice.lower else { return nil }
     let overview = try await fetch(KeyWindow(keys: .just(key)), reload: false, reads: &reads)
     let sample = overview.items.filter { !source.keysVisible || source.key(of: $0) == key }.map {
