@@ -51,6 +51,8 @@ public struct AppConfiguration: Sendable {
   public var demoSeed: UInt64 = 1
   /// Which app readers sign in to in the demo: `github-app` (expiring tokens, refreshed) or `oauth-app`.
   public var demoApp = "github-app"
+  /// Repositories in the demo catalog (its owners are a tenth as many).
+  public var demoRepositories = 20_000
   /// Write one access-log line per request to standard error.
   public var accessLog = true
   /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
@@ -238,6 +240,10 @@ public struct AppConfiguration: Sendable {
         }
         $0.demoApp = $1
       },
+      .int(
+        "--demo-repos", env: "DEMO_REPOS", help: "repositories in the demo catalog (20000)",
+        in: 1...2_000_000,
+        \.demoRepositories),
       .text(
         "--ca-file", env: "CA_FILE", value: "PATH",
         help: "PEM CA bundle trusted for upstream TLS (system bundle)",
