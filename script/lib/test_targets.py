@@ -337,7 +337,10 @@ def main():
         # Older files hold the wall time alone.
         known[name] = (value, None) if isinstance(value, (int, float)) else (value.get("wall", 30.0), value.get("cpu"))
     for name, hint in expected.items():
-        known.setdefault(name, (hint["wall"], hint["cpu"]))
+        wall, cpu = known.setdefault(name, (hint["wall"], hint["cpu"]))
+        if cpu is None and hint["cpu"] is not None and hint["wall"] > 0:
+            # A wall time remembered without its CPU: the hint's share of the cores.
+            known[name] = (wall, wall * hint["cpu"] / hint["wall"])
 
     def share(name):
         """The cores an item is expected to keep busy: CPU over wall time, one when unknown."""
