@@ -20,7 +20,7 @@ item.
 
 Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR] [--timings FILE]
                        [--expect NAME=SECONDS]... [--step NAME=COMMAND]... [--alone NAME]...
-                       [--target-timeout S] [--cores N]
+                       [--target-timeout S] [--cores N] [--reserve NAME=CORES]...
                        [--live] [--all] [TARGET...]
   --jobs N           items run at once, at most (default 1)
   --cores N          CPU the running items may be expected to use together (default: no limit
@@ -32,6 +32,8 @@ Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR]
                      yet; otherwise 30 s and one core
   --step NAME=CMD    a shell command run as one item of the queue (bash -c, from the package root)
   --alone NAME       run this item with nothing else running, after the rest (timing-sensitive)
+  --reserve NAME=C   count this item as using at least C cores, whatever it uses: it starts only
+                     when that much is free, and keeps it free (deadlines that a busy machine misses)
   --all              every test target the bundle lists (the default when no target or step is named)
   --target-timeout   seconds before an item's process group is killed (it then counts as crashed)
   --live             print the console output as it comes (only with --jobs 1)
@@ -300,6 +302,7 @@ def main():
     parser.add_argument("--expect", action="append", default=[])
     parser.add_argument("--step", action="append", default=[])
     parser.add_argument("--alone", action="append", default=[])
+    parser.add_argument("--reserve", action="append", default=[])
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--target-timeout", type=float, default=0)
     parser.add_argument("--cores", type=float, default=0)
@@ -342,12 +345,14 @@ def main():
             # A wall time remembered without its CPU: the hint's share of the cores.
             known[name] = (wall, wall * hint["cpu"] / hint["wall"])
 
+    reserved = {name: float(value) for name, value in pairs(args.reserve, "--reserve").items()}
+
     def share(name):
-        """The cores an item is expected to keep busy: CPU over wall time, one when unknown."""
+        """The cores an item is expected to keep busy: CPU over wall time, one when unknown; at least
+        what --reserve keeps free for it."""
         wall, cpu = known.get(name, (30.0, None))
-        if cpu is None or wall <= 0:
-            return 1.0
-        return min(max(cpu / wall, 0.05), args.cores or 1.0 * max(1, args.jobs))
+        used = 1.0 if cpu is None or wall <= 0 else max(cpu / wall, 0.05)
+        return min(max(used, reserved.get(name, 0.0)), args.cores or 1.0 * max(1, args.jobs))
 
     # Longest first, so the last to finish is a short one; an item neither timed nor expected counts
     # as 30 s (most targets take less).
