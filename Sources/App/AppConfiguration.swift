@@ -58,6 +58,8 @@ public struct AppConfiguration: Sendable {
   /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
   /// Enterprise Server, corporate proxies); nil uses the system bundle.
   public var caFile: String?
+  /// Seconds a GitHub API call may take, connection included, before it fails as unanswered.
+  public var upstreamTimeout = 15
   /// Transfers in flight at once to the API host (further calls queue).
   public var apiTransfers = 32
   /// Transfers in flight at once to the avatar host, counted apart from the API's.
@@ -248,6 +250,9 @@ public struct AppConfiguration: Sendable {
         "--ca-file", env: "CA_FILE", value: "PATH",
         help: "PEM CA bundle trusted for upstream TLS (system bundle)",
         \.caFile),
+      .int(
+        "--upstream-timeout", env: "UPSTREAM_TIMEOUT", value: "S",
+        help: "seconds a GitHub API call may take before it fails (15)", in: 1...3600, \.upstreamTimeout),
       .int(
         "--api-transfers", env: "API_TRANSFERS", help: "upstream API transfers in flight (32)", in: 1...1024,
         \.apiTransfers),
