@@ -141,6 +141,29 @@ struct HTMLDeliveryTests {
       #expect(reload.headers["ETag"] == nil)
     }
   }
+
+  @Test func theCacheStateAloneDecidesWholeOrStreamed() async throws {
+    try await AppHarness.with { h in
+      // Not cached: streamed, without a validator, whatever the upstream's speed.
+      let (first, _) = try await call(h, "/?q=topic%3Acli&sort=stars")
+      guard case .stream = first.body else {
+        Issue.record("a batch the cache does not hold should stream")
+        return
+      }
+      #expect(first.headers["ETag"] == nil)
+      // Cached: the same request, asked 20 times, gets the same whole page and validator each time.
+      var tags: Set<String> = []
+      for _ in 0..<20 {
+        let (page, _) = try await call(h, "/?q=topic%3Acli&sort=stars")
+        guard case .bytes = page.body else {
+          Issue.record("a batch the cache holds should give a whole page")
+          return
+        }
+        tags.insert(page.headers["ETag"] ?? "none")
+      }
+      #expect(tags.count == 1 && !tags.contains("none"), "\(tags)")
+    }
+  }
 }
 
 /// Reads a chunked response as it arrives: the head, then whatever the chunks so far hold (gunzipped
