@@ -108,12 +108,12 @@ extension BrowserSuites {
       let pool = try EngineFixture.require()
       let session = try await pool.searching(engine)
       try await Reader.scroll(session, toRows: 60)
-      try await session.executeScript(Reader.scrollCardToTop, args: [40, 0])
+      try await session.executeAsyncScript(Reader.scrollCardToTop, args: [40, 0])
       try await waitForSavedTop(session, 40)
       try await session.refresh()
       try await session.waitForScript("\(Reader.cardCount) >= \(Reader.batchSize)", timeout: .seconds(15))
       try await session.executeAsyncScript(Self.twoFrames)
-      let count = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+      let count = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
       #expect(count <= 2 * Reader.batchSize, "\(engine): \(count) rows after the reload")
       #expect(try await session.executeScript("return window.scrollY;").int == 0, "\(engine)")
       #expect(try await Reader.top(session)?.position == 1, "\(engine)")
@@ -128,21 +128,27 @@ extension BrowserSuites {
 
     // MARK: Back
 
-    static let rowsBeforeLeaving = 120
-    static let topBeforeLeaving = 94
+    /// Rows before leaving: the list's second GitHub page, and past GitHub's 1,000-result cap.
+    static let depths = [120, 1_100]
+    /// Fragment requests a restore may make: the batches around the saved row, never the list again.
+    static let restoreRequests = 4
 
-    /// Scrolls to 120 rows with card 94 half under the header, leaves for the landing page and comes
-    /// back; the same rows and the same card at the same height must be there. Returns whether the
-    /// document survived (it came from the back/forward cache).
-    private func leaveAndComeBack(_ session: BrowserSession, _ p: AppProcesses) async throws -> Bool {
+    /// Scrolls to `rows` rows with the card 26 rows above the end 40 px above the viewport's top, leaves
+    /// for another search and comes back; the same rows and the same card at the same height must be
+    /// there, brought back with a few fragment requests. Returns whether the document survived (it came
+    /// from the back/forward cache).
+    private func leaveAndComeBack(_ session: BrowserSession, _ p: AppProcesses, rows: Int) async throws
+      -> Bool
+    {
       let engine = session.engine
+      let top = rows - 26
       try await Reader.openSearch(session, p)
-      try await Reader.scroll(session, toRows: Self.rowsBeforeLeaving)
+      try await Reader.scroll(session, toRows: rows)
       try await session.waitForScript(
         "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
-      try await session.executeScript(
-        Reader.scrollCardToTop, args: [.number(Double(Self.topBeforeLeaving)), -40])
-      try await waitForSavedTop(session, Self.topBeforeLeaving)
+      try await session.executeAsyncScript(Reader.scrollCardToTop, args: [.number(Double(top)), -40])
+      try await session.waitForScript(Reader.headerSettled, timeout: .seconds(10))
+      try await waitForSavedTop(session, top)
       try await session.waitForScript(
         "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
       // Firefox keeps no page with a request in flight at pagehide in its back/forward cache, and on a
@@ -150,16 +156,18 @@ extension BrowserSuites {
       try await session.waitForScript(
         #"document.querySelectorAll('[data-state="loading"]').length === 0"#, timeout: .seconds(30))
       let before = try #require(try await Reader.top(session))
-      #expect(before.position == Self.topBeforeLeaving, "\(engine)")
-      let loaded = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+      #expect(before.position == top, "\(engine)")
+      let loaded = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
       try await session.executeScript("window.__sameDocument = true;")
 
-      try await session.navigate(to: p.baseURL + "/")
-      #expect(try await session.findElement(css: ".landing") != nil)
+      // Another search (a results page of its own: the case that lost WebKit's history.state).
+      try await session.navigate(to: p.baseURL + "/?q=language%3Aswift")
+      try await session.waitForScript("\(Reader.cardCount) > 0", timeout: .seconds(15))
+      let requestsBefore = try await Reader.requests(route: "fragment", p)
       try await session.back()
 
       try await session.waitForScript(
-        "\(Reader.cardCount) >= \(loaded)", description: "\(engine): \(loaded) rows back",
+        "\(Reader.rowCount) >= \(loaded)", description: "\(engine): \(loaded) rows back",
         timeout: .seconds(30))
       try await session.waitForScript(
         "!document.documentElement.classList.contains('restoring')", timeout: .seconds(15))
@@ -169,9 +177,13 @@ extension BrowserSuites {
       #expect(
         abs(after.offset - before.offset) <= 2,
         "\(engine): at the same height: \(after.offset) vs \(before.offset)")
-      let count = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+      let count = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
       #expect(
         count >= loaded && count < loaded + Reader.batchSize, "\(engine): the same rows, not more: \(count)")
+      let requests = try await Reader.requests(route: "fragment", p) - requestsBefore
+      #expect(
+        requests <= Self.restoreRequests,
+        "\(engine): \(requests) fragment requests to come back to row \(top)")
       try await Reader.checkedCards(session)
       return try await session.executeScript("return window.__sameDocument === true;").bool ?? false
     }
@@ -180,19 +192,21 @@ extension BrowserSuites {
     func backFromTheBackForwardCacheReturnsToTheSameCard(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
       try await withBrowserSession(options: BrowserSessionOptions(engine: engine)) { session in
-        let cached = try await leaveAndComeBack(session, pool.processes)
+        let cached = try await leaveAndComeBack(session, pool.processes, rows: Self.depths[0])
         // Every engine keeps this page (no unload handler, no open connection at pagehide); if one ever
         // stops, this test would silently become the uncached one.
         #expect(cached, "\(engine): the page should have come from the back/forward cache")
       }
     }
 
-    @Test(arguments: engines)
-    func backWithoutTheBackForwardCacheRestoresTheRowsAndTheCard(_ engine: BrowserEngine) async throws {
+    @Test(arguments: engines, depths)
+    func backWithoutTheBackForwardCacheRestoresTheRowsAndTheCard(_ engine: BrowserEngine, _ rows: Int)
+      async throws
+    {
       let pool = try EngineFixture.require()
       let options = BrowserSessionOptions(engine: engine).with { $0.backForwardCache = false }
       try await withBrowserSession(options: options) { session in
-        let cached = try await leaveAndComeBack(session, pool.processes)
+        let cached = try await leaveAndComeBack(session, pool.processes, rows: rows)
         #expect(!cached, "\(engine): the cache is off, the page must have been loaded again")
       }
     }
@@ -304,7 +318,7 @@ extension BrowserSuites {
       try await withBrowserSession(options: options) { session in
         try await Reader.openSearch(session, pool.processes)
         try await Reader.scroll(session, toRows: 40)
-        try await session.executeScript(Reader.scrollCardToTop, args: [21, 0])
+        try await session.executeAsyncScript(Reader.scrollCardToTop, args: [21, 0])
         try await session.waitForScript(
           """
           Array.from(document.querySelectorAll('[role=feed] article')).filter((a) => {

@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension BrowserSuites {
+  /// A reader skims the long list to row 5,000 at a brisk human speed in Chromium and WebKit: the next
+  /// batch is always there in time (no stall), the document never holds more than the cap of cards, and
+  /// nothing shifts; axe passes at the end; back returns to the same row and reload to the top.
+  /// The walk costs about 610,000 px / `speed` s per engine (desktop cards are 122 px a row); its
+  /// figures (elements and, in Chromium, the JS heap at the end) are printed for the note.
+  @Suite("Deep in the list in Chromium and WebKit", .engineFixture, .timeLimit(.minutes(12)))
+  struct DeepScrollBrowserTests {
+    /// The row the walk aims for (the list ends sooner if GitHub's does).
+    static let target = 5_000
+    /// Px per second: a reader flicking through a list, briskly but as people do (a fling on a phone
+    /// starts at 5,000–10,000 px/s and slows down; this is a steady skim).
+    static let speed = 6_000.0
+    /// Seconds per script call; the walk goes on across calls, its state kept in the page.
+    static let leg = 8.0
+
+    /// One leg of the walk: scrolls at `speed` for `leg` seconds or until the target row is at the top
+    /// or the list has ended, and records the most cards the document held, stalls (the reader held at
+    /// the end of the document while the list goes on) and frames.
+    static let walk = """
+      const done = arguments[arguments.length - 1];
+      const [speed, leg, target] = [arguments[0], arguments[1], arguments[2]];
+      const w = window.__walk || (window.__walk = { y: scrollY, stalls: 0, longest: 0, maxCards: 0, frames: 0, since: 0 });
+      const start = performance.now();
+      let last = start;
+      const top = () => {
+        const card = Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
+          .find((a) => a.getBoundingClientRect().bottom > 0);
+        return card ? Number(card.getAttribute('aria-posinset')) : 0;
+      };
+      const ended = () => !!document.querySelector('#feed-tail .state-end');
+      const step = (now) => {
+        w.frames += 1;
+        w.y += speed * (now - last) / 1000;
+        last = now;
+        window.scrollTo(0, w.y);
+        w.maxCards = Math.max(w.maxCards, document.querySelectorAll('[role=feed] article').length);
+        const max = document.documentElement.scrollHeight - innerHeight;
+        if (w.y > max + 1) {
+          if (ended()) { w.y = max; return finish('end'); }
+          if (!w.since) { w.since = now; w.stalls += 1; }
+          w.longest = Math.max(w.longest, now - w.since);
+          w.y = max;
+        } else {
+          w.since = 0;
+        }
+        if (w.frames % 30 === 0 && top() >= target) return finish('target');
+        if (now - start < leg * 1000) requestAnimationFrame(step); else finish('leg');
+      };
+      const finish = (why) => done({ why, rows: Number(document.getElementById('results').dataset.rows),
+        top: top(), stalls: w.stalls, longest: Math.round(w.longest), maxCards: w.maxCards, frames: w.frames });
+      requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
+      """
+
+    /// What the document costs now: elements, cards, and (Chromium) the JS heap in MB.
+    static let weight = """
+      return { elements: document.getElementsByTagName('*').length,
+               cards: document.querySelectorAll('[role=feed] article').length,
+               heapMB: performance.memory ? Math.round(performance.memory.usedJSHeapSize / 1048576 * 10) / 10 : -1 };
+      """
+
+    @Test(arguments: [BrowserEngine.chromium, .webkit])
+    func skimmingToRowFiveThousand(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      // Reduced motion: what axe sees at the end is the settled page.
+      let options = BrowserSessionOptions(engine: engine).with {
+        $0.scriptTimeout = .seconds(Self.leg + 30)
+        $0.reducedMotion = true
+      }
+      try await withBrowserSession(options: options) { session in
+        try await Reader.openSearch(session, pool.processes)
+        try await FeedRows.track(session)
+        if engine == .chromium { try await session.executeScript(Reader.watchLayoutShift) }
+        let started = ContinuousClock.now
+        var result = WebDriverJSON.null
+        while ContinuousClock.now - started < .seconds(400) {
+          result = try await session.executeAsyncScript(
+            Self.walk, args: [.number(Self.speed), .number(Self.leg), .number(Double(Self.target))])
+          print("walk \(engine): \(result)")
+          if result["why"]?.string != "leg" { break }
+        }
+        let seconds = (ContinuousClock.now - started).components.seconds
+        let rows = result["rows"]?.int ?? 0
+        let why = result["why"]?.string ?? ""
+        #expect(why == "target" || why == "end", "\(engine): the walk ended by \(why): \(result)")
+        #expect(result["stalls"]?.int == 0, "\(engine): the reader caught up with the list: \(result)")
+        #expect((result["maxCards"]?.int ?? 999) <= Reader.cap, "\(engine): \(result)")
+        let seen = try await FeedRows.collected(session)
+        #expect(seen.problems.isEmpty, "\(engine): \(seen.problems)")
+        try await Reader.checkedCards(session)
+        let weight = try await session.executeScript(Self.weight)
+        print("deep \(engine): \(rows) rows in \(seconds) s at \(Int(Self.speed)) px/s; \(weight); \(result)")
+        if engine == .chromium {
+          let shift = try await session.executeAsyncScript(Reader.layoutShift)
+          print("deep \(engine): layout shift while skimming \(shift)")
+          #expect(shift["value"]?.double == 0, "\(engine): layout shift \(shift)")
+        }
+        // The end of the list (or the target row's neighbourhood) passes axe.
+        let violations = try await AxeCore.run(in: session, source: try AxeCore.source())
+        #expect(violations.isEmpty, "\(engine) at row \(rows): \(violations)")
+
+        // Back (with the engine's cache) returns to the same row.
+        let here = try #require(try await Reader.top(session))
+        try await session.executeAsyncScript(
+          Reader.scrollCardToTop, args: [.number(Double(here.position - 5)), -30])
+        let before = try #require(try await Reader.top(session))
+        try await session.waitForScript(
+          "history.state && history.state.reposcroll && history.state.reposcroll.top === \(before.position)",
+          description: "\(engine): the place saved", timeout: .seconds(10))
+        try await session.navigate(to: pool.processes.baseURL + "/?q=language%3Aswift")
+        try await session.waitForScript("\(Reader.cardCount) > 0", timeout: .seconds(15))
+        try await session.back()
+        try await session.waitForScript(
+          "!document.documentElement.classList.contains('restoring') && \(Reader.rowCount) >= \(rows)",
+          description: "\(engine): back at row \(before.position)", timeout: .seconds(30))
+        try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
+        let after = try #require(try await Reader.top(session))
+        #expect(after.position == before.position, "\(engine): back at \(after.position), left at \(before)")
+        #expect(abs(after.offset - before.offset) <= 2, "\(engine): \(after.offset) vs \(before.offset)")
+
+        // Reload starts again at the top, with the first batch.
+        try await session.refresh()
+        try await session.waitForScript("\(Reader.cardCount) >= \(Reader.batchSize)", timeout: .seconds(15))
+        try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
+        #expect(try await session.executeScript("return window.scrollY;").int == 0, "\(engine)")
+        #expect(try await Reader.top(session)?.position == 1, "\(engine)")
+        let reloaded = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
+        #expect(reloaded <= 2 * Reader.batchSize, "\(engine): \(reloaded) rows after the reload")
+      }
+    }
+  }
+}
