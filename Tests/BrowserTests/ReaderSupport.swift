@@ -67,8 +67,10 @@ enum Reader {
 
   /// Cards in the document: only the ones near the reader (the page keeps at most `cap`).
   static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
-  /// Rows in the list, in the document or not (the page's own count, `#results[data-rows]`).
-  static let rowCount = "Number((document.getElementById('results') || { dataset: {} }).dataset.rows || 0)"
+  /// Rows in the list, in the document or not (the page's own count, `#results[data-rows]`; the cards
+  /// in the document on a page from before it kept one, as script/bench-paint's base may be).
+  static let rowCount =
+    "Number((document.getElementById('results') || { dataset: {} }).dataset.rows || \(cardCount))"
   /// The most cards the page keeps in the document (virtual.js's `LIMITS.cap`).
   static let cap = 200
 
