@@ -130,10 +130,13 @@ enum Reader {
   static let headerSettled =
     "['flow', 'shown'].includes(document.querySelector('.site-header').dataset.header)"
 
-  /// Opens the long list and waits for its first batch.
+  /// Opens the long list and waits for its first batch and for the page's modules (`html.js`).
   static func openSearch(_ session: BrowserSession, _ p: AppProcesses) async throws {
     try await session.navigate(to: p.baseURL + "/?" + query)
-    try await session.waitForScript("\(cardCount) >= \(batchSize)", timeout: .seconds(15))
+    try await session.waitForScript(
+      "\(cardCount) >= \(batchSize) && document.documentElement.classList.contains('js')",
+      description: "\(session.engine): the first batch, with the page's modules running",
+      timeout: .seconds(15))
   }
 
   /// Scrolls to the bottom until the list holds at least `rows` rows; returns the count.
