@@ -100,6 +100,13 @@ export class Feed {
   onTick(atRest) {
     this.list.update(atRest ? 0 : scrolling.speed.upwards());
     if (atRest) { this.save(); return; }
+    this.aheadAtSpeed();
+  }
+
+  // While the reader scrolls down fast, the next batch as soon as the end is less than
+  // LIMITS.speedAheadSeconds of travel away: on ticks, and right after a batch arrives (the cursors
+  // chain, so every tick waited for is a tick less of margin).
+  aheadAtSpeed() {
     const speed = scrolling.speed.downwards();
     if (speed > 0 && !this.request && !this.restoring && this.nextLink()) {
       const distance = this.tail.getBoundingClientRect().top - window.innerHeight;
@@ -258,6 +265,7 @@ export class Feed {
     } else {
       if (!transient) this.attempts = 0;
       this.armTriggers();
+      this.aheadAtSpeed();
     }
   }
 

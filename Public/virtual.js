@@ -1,18 +1,19 @@
 // virtual.js — the list stays light at any depth: at most LIMITS.cap cards are in the document.
 // The list is a run of batches (the page's own first batch, then one per fragment), each of cards and,
 // where the server starts a continuation, a divider row before them. The batches around the viewport
-// are in the document ("live", always one contiguous run); the others are parked, and two spacers, the
-// feed's first and last child, stand for them. Cards and dividers have fixed heights, so a spacer is
-// exactly as tall as what it stands for, computed by CSS from its counts: it follows the heights at
-// every width, and nothing moves when rows leave or come back, not even the feed's own box (CLS 0;
-// spacers outside the feed would move it, and the feed's box counts as a shift).
+// are in the document ("live", always one contiguous run); the others are parked, and the feed's own
+// padding above and below the live rows stands for them. Cards and dividers have fixed heights, so the
+// padding is exactly as tall as what it stands for, computed by CSS from its counts: it follows the
+// heights at every width, and nothing moves when rows leave or come back, no row and no box (CLS 0).
+// Spacer elements would move: one outside the feed moved the feed's own box, and one after the live
+// rows moved its own top whenever rows came back above it, and Chromium counted both as layout shifts.
 // A parked batch keeps its markup in memory (its cards as they were, avatar and history included)
 // while it is among the LIMITS.markupRows parked rows nearest the reader; further away only its
 // fragment URL is kept (the server's data-batch on its first card, else the URL that fetched it: found
 // in the markup, never built here), and it is fetched again when the reader comes back. A batch
 // without a URL (the page's own, from a server that names none) keeps its markup.
 // Positions come from the server (aria-posinset, aria-setsize), so the feed pattern holds with a few
-// cards in the document; the spacers are aria-hidden (not part of the feed to assistive technology).
+// cards in the document; the feed holds nothing else.
 // Nothing here runs on every scroll frame: feed.js calls `update` on scroll.js's ticks.
 import { CARD, CARDS_ADDED, CARDS_REMOVED, DIVIDER } from './cards.js';
 
@@ -70,7 +71,7 @@ class Batch {
   constructor(index, url, count, dividers = 0) {
     this.index = index;
     this.url = url;         // the fragment that fetches it again; null when none is known
-    this.count = count;     // cards it holds (its spacer's share)
+    this.count = count;     // cards it holds (its share of the padding)
     this.dividers = dividers;
     this.cards = null;      // its elements (cards and divider) while live
     this.markup = null;     // its markup while parked in memory
@@ -82,7 +83,7 @@ class Batch {
 }
 
 /**
- * The batches of one list and the two spacers standing for the parked ones.
+ * The batches of one list, and the feed's padding standing for the parked ones.
  *
  * ```js
  * const list = new VirtualList(() => feedElement);
@@ -106,16 +107,7 @@ export class VirtualList {
     this.owner = new WeakMap();   // card -> its batch
     this.markupRows = 0;    // rows parked in memory, the page's batch excepted
     this.queued = false;
-    this.before = this.spacer('before');
-    this.after = this.spacer('after');
-  }
-
-  spacer(side) {
-    const div = document.createElement('div');
-    div.className = 'feed-spacer feed-spacer-' + side;
-    div.setAttribute('aria-hidden', 'true');
-    div.dataset.rows = '0';
-    return div;
+    this.padding = '';      // the counts last written to the feed
   }
 
   // MARK: What the list holds
@@ -192,7 +184,6 @@ export class VirtualList {
     this.setLive(batch, nodes);
     this.lo = 0;
     this.hi = 0;
-    this.placeSpacers();
   }
 
   /**
@@ -205,9 +196,8 @@ export class VirtualList {
     const endLive = this.endLive;
     const batch = this.push(batchURL(nodes) || url, 0);
     if (endLive) {
-      this.placeSpacers();
       const feed = this.feed();
-      nodes.forEach((node) => feed.insertBefore(node, this.after));
+      nodes.forEach((node) => feed.appendChild(node));
       this.setLive(batch, nodes);
       if (this.hi < this.lo) this.lo = batch.index;
       this.hi = batch.index;
@@ -326,26 +316,23 @@ export class VirtualList {
 
   // MARK: Parking and bringing back
 
-  placeSpacers() {
-    const feed = this.feed();
-    if (!feed) return;
-    if (feed.firstElementChild !== this.before) feed.insertBefore(this.before, feed.firstElementChild);
-    if (feed.lastElementChild !== this.after) feed.appendChild(this.after);
-  }
-
+  // The feed's padding: the rows and dividers parked above and below the live run (app.css turns them
+  // into heights); data-above and data-below say how many rows, for whoever reads the page.
   sizeSpacers() {
-    if (this.hi < this.lo) return;
+    const feed = this.feed();
+    if (!feed || this.hi < this.lo) return;
     const end = this.batches.length;
-    this.size(this.before, this.start(this.lo), this.dividersBefore(this.lo));
-    this.size(this.after, this.rows - this.start(this.hi + 1), this.dividersBefore(end) - this.dividersBefore(this.hi + 1));
-  }
-
-  size(spacer, rows, dividers) {
-    if (spacer.dataset.rows === String(rows) && spacer.dataset.dividers === String(dividers)) return;
-    spacer.dataset.rows = String(rows);
-    spacer.dataset.dividers = String(dividers);
-    spacer.style.setProperty('--rows', String(rows));
-    spacer.style.setProperty('--dividers', String(dividers));
+    const counts = [
+      this.start(this.lo), this.dividersBefore(this.lo),
+      this.rows - this.start(this.hi + 1), this.dividersBefore(end) - this.dividersBefore(this.hi + 1),
+    ];
+    const key = counts.join(' ');
+    if (key === this.padding) return;
+    this.padding = key;
+    ['--above-rows', '--above-dividers', '--below-rows', '--below-dividers']
+      .forEach((name, i) => feed.style.setProperty(name, String(counts[i])));
+    feed.dataset.above = String(counts[0]);
+    feed.dataset.below = String(counts[2]);
   }
 
   announce(type, cards) {
@@ -381,7 +368,7 @@ export class VirtualList {
     const batch = this.batches[this.lo - 1];
     const nodes = this.unpark(batch);
     const feed = this.feed();
-    const first = this.before.nextElementSibling;
+    const first = feed.firstElementChild;
     nodes.forEach((node) => feed.insertBefore(node, first));
     this.lo -= 1;
     this.announce(CARDS_ADDED, this.cardsOf(batch));
@@ -391,7 +378,7 @@ export class VirtualList {
     const batch = this.batches[this.hi + 1];
     const nodes = this.unpark(batch);
     const feed = this.feed();
-    nodes.forEach((node) => feed.insertBefore(node, this.after));
+    nodes.forEach((node) => feed.appendChild(node));
     this.hi += 1;
     this.announce(CARDS_ADDED, this.cardsOf(batch));
   }

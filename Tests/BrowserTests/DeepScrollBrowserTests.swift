@@ -18,13 +18,15 @@ extension BrowserSuites {
     /// Seconds per script call; the walk goes on across calls, its state kept in the page.
     static let leg = 8.0
 
-    /// One leg of the walk: scrolls at `speed` for `leg` seconds or until the target row is at the top
-    /// or the list has ended, and records the most cards the document held, stalls (the reader held at
-    /// the end of the document while the list goes on) and frames.
+    /// One leg of the walk: scrolls at `speed` (reached in the first second, as a reader sets off) for
+    /// `leg` seconds or until the target row is at the top or the list has ended, and records the most
+    /// cards the document held, stalls (the reader held at the end of the document while the list goes
+    /// on; the rows where they happened) and frames.
     static let walk = """
       const done = arguments[arguments.length - 1];
       const [speed, leg, target] = [arguments[0], arguments[1], arguments[2]];
-      const w = window.__walk || (window.__walk = { y: scrollY, stalls: 0, longest: 0, maxCards: 0, frames: 0, since: 0 });
+      const w = window.__walk || (window.__walk = { y: scrollY, stalls: 0, longest: 0, maxCards: 0, frames: 0, since: 0,
+        at: [], began: performance.now() });
       const start = performance.now();
       let last = start;
       const top = () => {
@@ -35,14 +37,14 @@ extension BrowserSuites {
       const ended = () => !!document.querySelector('#feed-tail .state-end');
       const step = (now) => {
         w.frames += 1;
-        w.y += speed * (now - last) / 1000;
+        w.y += speed * Math.min(1, (now - w.began) / 1000) * (now - last) / 1000;
         last = now;
         window.scrollTo(0, w.y);
         w.maxCards = Math.max(w.maxCards, document.querySelectorAll('[role=feed] article').length);
         const max = document.documentElement.scrollHeight - innerHeight;
         if (w.y > max + 1) {
           if (ended()) { w.y = max; return finish('end'); }
-          if (!w.since) { w.since = now; w.stalls += 1; }
+          if (!w.since) { w.since = now; w.stalls += 1; w.at.push(top()); }
           w.longest = Math.max(w.longest, now - w.since);
           w.y = max;
         } else {
@@ -52,7 +54,8 @@ extension BrowserSuites {
         if (now - start < leg * 1000) requestAnimationFrame(step); else finish('leg');
       };
       const finish = (why) => done({ why, rows: Number(document.getElementById('results').dataset.rows),
-        top: top(), stalls: w.stalls, longest: Math.round(w.longest), maxCards: w.maxCards, frames: w.frames });
+        top: top(), stalls: w.stalls, at: w.at.slice(0, 10), longest: Math.round(w.longest), maxCards: w.maxCards,
+        frames: w.frames });
       requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
       """
 

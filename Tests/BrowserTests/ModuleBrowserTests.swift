@@ -219,8 +219,8 @@ extension BrowserSuites {
     static let virtualList = """
       document.head.insertAdjacentHTML('beforeend', '<style>' +
         ':root { --card-h: 100px; --feed-gap: 8px; } #feed { display: flex; flex-direction: column; gap: var(--feed-gap); }' +
-        '#feed article { height: var(--card-h); margin: 0; } .feed-spacer { height: calc(var(--rows) * (var(--card-h) + var(--feed-gap)) - var(--feed-gap)); }' +
-        '.feed-spacer[data-rows="0"] { display: none; }</style>');
+        '#feed article { height: var(--card-h); margin: 0; }' +
+        '#feed { padding-top: calc(var(--above-rows, 0) * 108px); padding-bottom: calc(var(--below-rows, 0) * 108px); }</style>');
       document.body.insertAdjacentHTML('beforeend', '<div id="top" style="height:300px"></div><div id="feed" role="feed"></div><div id="below" style="height:2000px"></div>');
       const feed = document.getElementById('feed');
       const cards = (batch) => Array.from({ length: 20 }, (_, i) => batch * 20 + i + 1)
