@@ -261,6 +261,50 @@ extension BrowserSuites {
       #expect(back.string == "1", "\(engine)")
     }
 
+    /// The document holds only the cards near the reader: Page Up on the first card in it brings back
+    /// the batch above and moves to its last card; Page Down on the last card brings back the batch
+    /// below; Tab out of the last card still lands on the next card.
+    @Test(arguments: engines)
+    func pageKeysAndTabCrossTheEdgeOfTheCardsInTheDocument(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let session = try await pool.searching(engine)
+      try await Reader.scroll(session, toRows: 140)
+      try await session.executeAsyncScript(Reader.scrollCardToTop, args: [130, 0])
+      try await session.waitForScript(
+        "Number(document.getElementById('feed').dataset.above) > 0",
+        description: "\(engine): rows parked above", timeout: .seconds(10))
+      let focused = "return Number(document.activeElement.getAttribute('aria-posinset'));"
+      let first =
+        try await session.executeScript(
+          "const a = document.querySelector('[role=feed] article[data-repo-id]'); a.focus(); return Number(a.getAttribute('aria-posinset'));"
+        ).int ?? 0
+      #expect(first > 1, "\(engine): the first card in the document is #\(first)")
+      try await session.pressKeys(WebDriverKey.pageUp)
+      try await session.waitForScript(
+        "Number(document.activeElement.getAttribute('aria-posinset')) === \(first - 1)",
+        description: "\(engine): Page Up from #\(first)", timeout: .seconds(10))
+      // Back to the top of the list: the rows below the screen are parked, and the keys go on into them.
+      try await session.executeScript("window.scrollTo(0, 0);")
+      try await session.waitForScript(
+        """
+        Number(document.getElementById('feed').dataset.below) > 0 &&
+          document.querySelector('[role=feed] article[data-repo-id]').getAttribute('aria-posinset') === '1'
+        """, description: "\(engine): the top in the document, rows parked below", timeout: .seconds(10))
+      let last =
+        try await session.executeScript(
+          "const all = document.querySelectorAll('[role=feed] article[data-repo-id]'); const a = all[all.length - 1]; a.focus(); return Number(a.getAttribute('aria-posinset'));"
+        ).int ?? 0
+      try await session.pressKeys(WebDriverKey.pageDown)
+      try await session.waitForScript(
+        "Number(document.activeElement.getAttribute('aria-posinset')) === \(last + 1)",
+        description: "\(engine): Page Down from #\(last)", timeout: .seconds(10))
+      // Tab through the card just reached (itself, its title, its owner link) lands on the next card.
+      let here = try await session.executeScript(focused).int ?? 0
+      for _ in 0..<3 { try await session.pressKeys(WebDriverKey.tab) }
+      #expect(try await session.executeScript(focused).int == here + 1, "\(engine): Tab past #\(here)")
+      try await Reader.checkedCards(session)
+    }
+
     // MARK: Without JavaScript, with reduced motion, axe
 
     @Test(arguments: engines)
