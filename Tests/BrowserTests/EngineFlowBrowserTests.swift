@@ -351,6 +351,17 @@ extension BrowserSuites {
         #expect(animations["reduce"]?.bool == true, "\(engine): prefers-reduced-motion matches")
         let names = animations["names"]?.array?.compactMap(\.string) ?? []
         #expect(names == ["none"], "\(engine): animations left \(names)")
+        // The header comes back and goes away without sliding.
+        try await Reader.scroll(session, toRows: 60)
+        try await session.executeAsyncScript(Reader.scrollCardToTop, args: [30, 0])
+        try await session.executeAsyncScript(HeaderBrowserTests.scrollBy, args: [-12, -4])
+        let up = try await session.executeScript(HeaderBrowserTests.header)
+        #expect(up["state"]?.string == "shown", "\(engine): shown at once: \(up)")
+        #expect(up["duration"]?.string == "0s", "\(engine): no transition: \(up)")
+        #expect(abs(up["top"]?.double ?? -100) < 0.5, "\(engine): in place at once: \(up)")
+        try await session.executeAsyncScript(HeaderBrowserTests.scrollBy, args: [200, 20])
+        let down = try await session.executeScript(HeaderBrowserTests.header)
+        #expect(down["state"]?.string == "flow", "\(engine): gone at once: \(down)")
       }
     }
 
