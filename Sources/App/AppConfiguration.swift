@@ -49,6 +49,8 @@ public struct AppConfiguration: Sendable {
   public var demoLatency = "80..400"
   /// Seed of the demo catalog.
   public var demoSeed: UInt64 = 1
+  /// Repositories in the demo catalog (its owners are a tenth as many).
+  public var demoRepositories = 20_000
   /// Write one access-log line per request to standard error.
   public var accessLog = true
   /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
@@ -218,6 +220,9 @@ public struct AppConfiguration: Sendable {
       guard let seed = UInt64($1) else { throw OptionError("not a number: \($1)") }
       $0.demoSeed = seed
     },
+    .int(
+      "--demo-repos", env: "DEMO_REPOS", help: "repositories in the demo catalog (20000)", in: 1...2_000_000,
+      \.demoRepositories),
     .text(
       "--ca-file", env: "CA_FILE", value: "PATH",
       help: "PEM CA bundle trusted for upstream TLS (system bundle)",

@@ -20,14 +20,21 @@ struct GitHubSearchSource: PageSource {
   var upstreamPageSize: Int { Self.pageSize }
 
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Repository> {
-    let page = try await search(number, reload: reload)
+    try await fetchPage(number, of: query, reload: reload)
+  }
+
+  /// Page `number` of another query (a window of this one), read the same way.
+  func fetchPage(_ number: Int, of query: SearchQuery, reload: Bool) async throws -> SourcePage<Repository> {
+    let page = try await search(query, number, reload: reload)
     return SourcePage(
       items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
       incomplete: page.incompleteResults)
   }
 
   /// One search page as the reader, or anonymously once GitHub has refused their token.
-  private func search(_ number: Int, reload: Bool) async throws(GitHubError) -> SearchPage {
+  private func search(_ query: SearchQuery, _ number: Int, reload: Bool) async throws(GitHubError)
+    -> SearchPage
+  {
     guard let reader, revocation?.happened != true else {
       return try await client.searchRepositories(
         query, page: number, perPage: Self.pageSize, reload: reload, as: nil)

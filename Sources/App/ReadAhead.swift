@@ -23,12 +23,14 @@ final class ReadAhead: Sendable {
     case recent
   }
 
-  /// A page of a query that read-ahead started, for everyone (scope 0: public answers are shared)
-  /// or for one reader who sees private repositories (their user id).
+  /// A page of a query (or a window of it, past GitHub's cap) that read-ahead started, for everyone
+  /// (scope 0: public answers are shared) or for one reader who sees private repositories (their
+  /// user id).
   private struct Started: Hashable {
     let query: SearchQuery
     let page: Int
     var scope = 0
+    var window: KeyWindow? = nil
   }
 
   /// Most pages remembered as started; the memory is cleared when full (a page then costs one more
@@ -69,29 +71,54 @@ final class ReadAhead: Sendable {
       let page = readAheadPage(
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
-    let key = Started(query: query, page: page, scope: reader?.seesPrivate == true ? reader?.userID ?? 0 : 0)
+    let key = Started(query: query, page: page, scope: Self.scope(reader))
+    guard await begin(key, as: reader) else { return }
+    Task { [client] in
+      _ = try? await client.searchRepositories(
+        query, page: page, perPage: GitHubSearchSource.pageSize, as: reader)
+    }
+  }
+
+  /// Past GitHub's cap: when the rows ahead of a reader reach past the window already read, runs
+  /// `work` (reading the windows, slices and probes of the next `lead` rows from `window` on) in the
+  /// background, once per window within the search lifetime and while the budget is plentiful.
+  func consider(
+    window: KeyWindow, query: SearchQuery, as reader: ReaderCredential?,
+    work: @escaping @Sendable () async -> Void
+  ) async {
+    guard lead > 0 else { return }
+    let key = Started(query: query, page: 0, scope: Self.scope(reader), window: window)
+    guard await begin(key, as: reader) else { return }
+    Task { await work() }
+  }
+
+  /// Whose cache a read ahead fills: everyone's (0), or a reader's who sees private repositories.
+  private static func scope(_ reader: ReaderCredential?) -> Int {
+    reader?.seesPrivate == true ? reader?.userID ?? 0 : 0
+  }
+
+  /// Whether read-ahead of `key` should start now (recorded as started), or not (recent, or the
+  /// budget is short).
+  private func begin(_ key: Started, as reader: ReaderCredential?) async -> Bool {
     let now = time.epochSeconds()
     let recent = started.withLock { pages in
       pages[key].map { now >= $0 && now - $0 < freshFor } ?? false
     }
     if recent {
       record(.recent)
-      return
+      return false
     }
     let search = await client.rateLimitSnapshots(for: reader).first { $0.resource == .search }
     guard Self.allows(search, now: now) else {
       record(.budget)
-      return
+      return false
     }
     record(.started)
     started.withLock { pages in
       if pages.count >= Self.rememberedPages { pages.removeAll(keepingCapacity: true) }
       pages[key] = now
     }
-    Task { [client] in
-      _ = try? await client.searchRepositories(
-        query, page: page, perPage: GitHubSearchSource.pageSize, as: reader)
-    }
+    return true
   }
 
   /// Whether one more search call leaves at least `reservedShare` of the window: true when nothing is

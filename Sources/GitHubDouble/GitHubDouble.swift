@@ -37,6 +37,28 @@ public final class GitHubDouble: Sendable {
   /// Built on each access so the double does not hold its own handler (no reference cycle).
   public var handler: HTTPHandler { makeRouter().handler }
 
+  /// Every repository matching `q`, in the order of `sort` (nil: best match), as anonymous searches
+  /// see them now (moved star counts included) and without the 1,000-result cap: the double's own
+  /// enumeration, for tests that check a client read all of it.
+  public func enumerate(q: String, sort: DoubleSearchSort?, ascending: Bool) -> [Int] {
+    let moved = state.withLock { $0.drift.moved }
+    return hits(q: q, sort: sort, ascending: ascending, moved: moved).map(\.id)
+  }
+
+  /// Ids of the repositories whose star count the `starDrift` fault has moved since the last reset.
+  public func driftedRepositoryIDs() -> Set<Int> { state.withLock { $0.drift.touched } }
+
+  /// The star count of the repository at catalog `index` now (moved by `starDrift` or not).
+  func stars(at index: Int, moved: [Int: Int]) -> Int { moved[index] ?? catalog.columns.stars[index] }
+
+  /// Applies one search call's star drift (when the fault is on) and returns the moved counts.
+  func driftStars() -> [Int: Int] {
+    state.withLock { s in
+      if s.faults.starDrift > 0 { s.drift.step(count: s.faults.starDrift, catalog: catalog, rng: &s.rng) }
+      return s.drift.moved
+    }
+  }
+
   /// A snapshot of the call counters.
   public func counters() -> DoubleCounters { state.withLock { $0.counters } }
 
@@ -91,7 +113,13 @@ public final class GitHubDouble: Sendable {
 
   /// Ordered hits for a query as `viewer` sees them (see `SearchEngine.search`), from the small
   /// recent-results cache when possible.
-  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil) -> [SearchHit] {
+  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil, moved: [Int: Int] = [:])
+    -> [SearchHit]
+  {
+    // Moved star counts change the answer from one call to the next: nothing is kept.
+    if !moved.isEmpty {
+      return engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer, moved: moved)
+    }
     let key = "\(viewer.map(String.init) ?? "-")|\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
     if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
     let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer)

@@ -31,7 +31,11 @@ struct SearchEngine {
 
   /// All hits for `query`, ordered as GitHub would return them. Private repositories are left out
   /// unless `viewer` (a catalog owner index, signed in with a `repo`-scoped token) owns them.
-  func search(_ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil)
+  /// `moved` holds the star counts that drifted from the catalog's (by repository index).
+  func search(
+    _ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: Int? = nil,
+    moved: [Int: Int] = [:]
+  )
     -> [SearchHit]
   {
     let terms = query.terms.map { Catalog.cString($0) }.filter { $0.count > 1 }
@@ -43,7 +47,8 @@ struct SearchEngine {
       ownerFilter.map { set in set.flatMap { catalog.owners[$0].repositoryIndices } }
       ?? Array(0..<(viewer == nil ? catalog.publicCount : catalog.repositories.count))
     for i in candidates {
-      if !catalog.isVisible(i, to: viewer) || !passesFilters(i, query) { continue }
+      let stars = moved.isEmpty ? c.stars[i] : moved[i] ?? c.stars[i]
+      if !catalog.isVisible(i, to: viewer) || !passesFilters(i, query, stars: stars) { continue }
       var score = 1.0
       if !terms.isEmpty {
         guard let s = relevance(i, terms, query.fields) else { continue }
@@ -52,12 +57,12 @@ struct SearchEngine {
       let primary: Int
       switch sort {
       case .none: primary = Int(score * 1000)
-      case .stars: primary = c.stars[i]
+      case .stars: primary = stars
       case .forks: primary = c.forks[i]
       case .helpWantedIssues: primary = c.helpWanted[i]
       case .updated: primary = c.updated[i]
       }
-      hits.append(SearchHit(index: i, score: score, primary: primary, secondary: c.stars[i], id: c.ids[i]))
+      hits.append(SearchHit(index: i, score: score, primary: primary, secondary: stars, id: c.ids[i]))
     }
     // Best match ignores `order`, like GitHub: relevance, then stars, then id.
     let up = sort != nil && ascending
@@ -79,7 +84,7 @@ struct SearchEngine {
     return Array(Set(result)).sorted()
   }
 
-  private func passesFilters(_ i: Int, _ q: SearchQuery) -> Bool {
+  private func passesFilters(_ i: Int, _ q: SearchQuery, stars: Int) -> Bool {
     let c = catalog.columns
     switch q.fork {
     case .exclude: if c.isFork[i] { return false }
@@ -87,8 +92,9 @@ struct SearchEngine {
     case .include: break
     }
     if let a = q.archived, c.archived[i] != a { return false }
-    if let s = q.stars, !s.contains(c.stars[i]) { return false }
+    if let s = q.stars, !s.contains(stars) { return false }
     if let f = q.forks, !f.contains(c.forks[i]) { return false }
+    if let h = q.helpWanted, !h.contains(c.helpWanted[i]) { return false }
     if let s = q.size, !s.contains(c.size[i]) { return false }
     if let d = q.created, !d.contains(c.created[i]) { return false }
     if let d = q.pushed, !d.contains(c.pushed[i]) { return false }
