@@ -430,7 +430,7 @@ export class VirtualList {
     const keep = this.range(view, y - limits.keep * height - above, y + height * (1 + limits.keep));
     this.bring(need);
     this.trim(keep, view);
-    this.forgetFar();
+    this.forgetFar(keep);
     this.sizeSpacers();
   }
 
@@ -494,14 +494,17 @@ export class VirtualList {
     }
   }
 
-  // Keeps the markup of the parked rows nearest the live run, up to limits.markupRows; the others are
-  // fetched again by URL when needed.
-  forgetFar() {
+  // Keeps the markup of the parked rows nearest the reader (the batches of `[first, last]`, around the
+  // viewport, never lose theirs: they may be waiting for the others of a jump), up to
+  // limits.markupRows; the others are fetched again by URL when needed. Measured from the viewport,
+  // not from the live run: after a jump is asked for, the live run is still far from where the
+  // reader is.
+  forgetFar([first, last]) {
     let low = 0;
     let high = this.batches.length - 1;
-    while (this.markupRows > this.limits.markupRows && (low < this.lo || high > this.hi)) {
-      const upper = low < this.lo ? this.lo - low : -1;
-      const lower = high > this.hi ? high - this.hi : -1;
+    while (this.markupRows > this.limits.markupRows && (low < first || high > last)) {
+      const upper = low < first ? first - low : -1;
+      const lower = high > last ? high - last : -1;
       const batch = upper >= lower ? this.batches[low++] : this.batches[high--];
       if (batch.url && batch.markup !== null) this.dropMarkup(batch);
     }

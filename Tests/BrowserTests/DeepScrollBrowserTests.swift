@@ -18,7 +18,7 @@ extension BrowserSuites {
     /// Seconds per script call; the walk goes on across calls, its state kept in the page.
     static let leg = 8.0
 
-    /// One leg of the walk: scrolls at `speed` (reached in the first second, as a reader sets off) for
+    /// One leg of the walk: scrolls at `speed` (reached over the first two seconds, as a reader sets off) for
     /// `leg` seconds or until the target row is at the top or the list has ended, and records the most
     /// cards the document held, stalls (the reader held at the end of the document while the list goes
     /// on; the rows where they happened) and frames.
@@ -37,7 +37,7 @@ extension BrowserSuites {
       const ended = () => !!document.querySelector('#feed-tail .state-end');
       const step = (now) => {
         w.frames += 1;
-        w.y += speed * Math.min(1, (now - w.began) / 1000) * (now - last) / 1000;
+        w.y += speed * Math.min(1, (now - w.began) / 2000) * (now - last) / 1000;
         last = now;
         window.scrollTo(0, w.y);
         w.maxCards = Math.max(w.maxCards, document.querySelectorAll('[role=feed] article').length);
@@ -133,6 +133,62 @@ extension BrowserSuites {
         #expect(try await Reader.top(session)?.position == 1, "\(engine)")
         let reloaded = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
         #expect(reloaded <= 2 * Reader.batchSize, "\(engine): \(reloaded) rows after the reload")
+      }
+    }
+
+    /// Best match goes on past GitHub's first rows by stars behind one divider row: from the full page
+    /// of rows 781-800, scrolling on brings the divider into the feed (GitHub's own order ends by row
+    /// 1,000; the double, like GitHub, lists a few fewer when it drops some), before the first card of
+    /// the continuation, which names it; axe passes with the divider on screen, and the divider comes
+    /// back where it was after leaving the document (it has a fixed height, like a card).
+    @Test(arguments: [BrowserEngine.chromium, .webkit])
+    func theDividerIsARowOfTheFeedAndPassesAxe(_ engine: BrowserEngine) async throws {
+      let pool = try EngineFixture.require()
+      let options = BrowserSessionOptions(engine: engine).with { $0.reducedMotion = true }
+      try await withBrowserSession(options: options) { session in
+        try await session.navigate(to: pool.processes.baseURL + "/?q=stars%3A%3E%3D0&page=40")
+        try await session.waitForScript(
+          "\(Reader.cardCount) >= 20 && document.documentElement.classList.contains('js')",
+          timeout: .seconds(15))
+        try await session.waitForScript(
+          """
+          (window.scrollTo(0, document.documentElement.scrollHeight),
+           document.querySelector('#feed > [data-divider] + article[aria-describedby]'))
+          """, description: "\(engine): the divider in the feed", timeout: .seconds(20),
+          poll: .milliseconds(300))
+        let divider = try await session.executeScript(
+          """
+          const d = document.querySelector('#feed > [data-divider]');
+          const next = d.nextElementSibling;
+          d.scrollIntoView({ block: 'center' });
+          return { id: d.id, text: d.textContent, names: next.getAttribute('aria-describedby'),
+                   position: Number(next.getAttribute('aria-posinset')), height: d.getBoundingClientRect().height,
+                   tailHasIt: !!document.querySelector('#feed-tail [data-divider]') };
+          """)
+        // id "divider-N": N rows come before it.
+        let id = divider["id"]?.string ?? ""
+        #expect(divider["names"]?.string == id, "\(engine): \(divider)")
+        #expect(id == "divider-\((divider["position"]?.int ?? 0) - 1)", "\(engine): \(divider)")
+        #expect(divider["tailHasIt"]?.bool == false, "\(engine): \(divider)")
+        #expect(divider["text"]?.string?.contains("by stars") == true, "\(engine): \(divider)")
+        try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
+        let violations = try await AxeCore.run(in: session, source: try AxeCore.source())
+        #expect(violations.isEmpty, "\(engine) at the divider: \(violations)")
+        try await Reader.checkedCards(session)
+        // Parked and brought back: the padding counted the divider's height, so it is where it was.
+        let top =
+          try await session.executeScript(
+            "return document.querySelector('#feed > [data-divider]').getBoundingClientRect().top + scrollY;"
+          ).double ?? 0
+        try await Reader.scroll(session, toRows: 1_300)
+        try await session.waitForScript(
+          "!document.querySelector('#feed > [data-divider]') && Number(document.getElementById('feed').dataset.above) > 1000",
+          description: "\(engine): the divider's batch parked", timeout: .seconds(15))
+        try await session.executeScript("window.scrollTo(0, arguments[0] - 200);", args: [.number(top)])
+        let back = try await session.waitForScript(
+          "(() => { const d = document.querySelector('#feed > [data-divider]'); return d && d.getBoundingClientRect().top + scrollY; })()",
+          description: "\(engine): the divider back", timeout: .seconds(15))
+        #expect(abs((back.double ?? 0) - top) < 1, "\(engine): the divider at \(back), was at \(top)")
       }
     }
   }
