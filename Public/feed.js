@@ -24,9 +24,9 @@ const LIMITS = Object.freeze({
   // At speed the observer's margin is not enough: a batch of dense cards lasts about 0.4 s at
   // 6,000 px/s, the batches come one after the other (each names the next), and one that needs a new
   // GitHub window takes several times longer. While the reader scrolls down, the next batch is asked
-  // for as soon as the end is less than this many seconds of travel away (2 s left the reader at the
-  // end at window boundaries at 6,000 px/s on a loaded machine).
-  speedAheadSeconds: 3,
+  // for as soon as the end is less than this many seconds of travel away (2 s, then 3 s, left the
+  // reader at the end for a frame at a window boundary at 6,000 px/s on a loaded machine).
+  speedAheadSeconds: 5,
 });
 
 /** A server text with {name} placeholders, filled in. */

@@ -23,19 +23,28 @@ export class ScrollSpeed {
     this.value = 0;                         // px/s over the last window, + downwards
     this.sample = { y: 0, at: -Infinity };  // where the current measurement started, and when
     this.lastAt = -Infinity;                // the last recorded position's time
+    this.lastY = 0;                         // and that position
   }
 
-  /** Records the scroll position `y` (px from the top) at the clock's now. */
+  /**
+   * Records the scroll position `y` (px from the top) at the clock's now. The first position after
+   * a gap longer than `restMs` measures over the gap when the gap is under `4 × restMs`: a browser
+   * that paints a few frames a second (WebKitGTK in software on a loaded machine) sends one scroll
+   * event per frame, far apart, and the reader is not at rest; a reader setting off again moves a few
+   * px over the gap, which reads as about 0. After a longer gap a new measurement starts at 0.
+   */
   record(y) {
     const now = this.now();
-    if (now - this.lastAt > this.restMs) {
-      this.value = 0;
+    const gap = now - this.lastAt;
+    if (gap > this.restMs) {
+      this.value = gap < 4 * this.restMs ? ((y - this.lastY) * 1000) / gap : 0;
       this.sample = { y, at: now };
     } else if (now - this.sample.at >= this.windowMs) {
       this.value = ((y - this.sample.y) * 1000) / (now - this.sample.at);
       this.sample = { y, at: now };
     }
     this.lastAt = now;
+    this.lastY = y;
   }
 
   /** True when no position was recorded for longer than `restMs`. */

@@ -34,9 +34,12 @@ extension BrowserSuites {
           up: at(300, 300),             // upwards counts as 0
           restFlag: (t = 600, s.atRest()),
           rest: s.downwards(),
-          again: at(700, 1000),         // after rest, a new window from here
-          burst: at(705, 1500),         // a bunch of events a few ms apart is not a burst
-          later: at(800, 1200),
+          again: at(1400, 1000),        // after a rest (over 4 × restMs), a new window from here
+          burst: at(1405, 1500),        // a bunch of events a few ms apart is not a burst
+          later: at(1500, 1200),
+          slowFrames: at(1800, 3000),   // one frame every 300 ms (over restMs): 1,800 px in 300 ms
+          slowAgain: at(2100, 4800),
+          setOff: (at(2800, 4800), at(3300, 4810)),  // 10 px after a 500 ms pause: about 0
         };
         """)
       #expect(out["first"]?.double == 0)
@@ -50,6 +53,9 @@ extension BrowserSuites {
       #expect(out["again"]?.double == 0)
       #expect(out["burst"]?.double == 0)
       #expect(out["later"]?.double == 2000)
+      #expect(out["slowFrames"]?.double == 6000, "a browser painting 3 frames a second is not at rest")
+      #expect(out["slowAgain"]?.double == 6000)
+      #expect((out["setOff"]?.double ?? 100) < 25, "\(out)")
     }
 
     @Test func scrollTicksCoalesceEventsAndReportRest() async throws {
