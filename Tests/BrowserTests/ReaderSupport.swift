@@ -103,6 +103,17 @@ enum Reader {
     frames(2, () => { window.scrollTo(0, y); frames(2, wait); });
     """
 
+  /// Scrolls up 400 px at a time until card `position` is in the document (the page keeps only the
+  /// cards near the reader, so after a scroll to the end a card a few screens up may be parked).
+  static func bringCard(_ session: BrowserSession, _ position: Int) async throws {
+    try await session.waitForScript(
+      """
+      !!document.querySelector('[role=feed] article[aria-posinset="\(position)"]') ||
+        (window.scrollBy(0, -400), false)
+      """, description: "\(session.engine): card \(position) in the document", timeout: .seconds(15),
+      poll: .milliseconds(150))
+  }
+
   /// Chromium: starts summing the layout shifts (without recent input) from now on, in
   /// `window.__shift`, with the shifted nodes in `window.__shifted` (the load itself is left out:
   /// localtime.js rewrites the first screen's relative times, which may move a topic by a pixel).

@@ -18,8 +18,13 @@ public enum FeedRows {
     public let ids: [String]
     /// Positions in order.
     public let positions: [Int]
-    /// Gaps, positions that showed two different repositories, and repositories shown twice.
-    public let problems: [String]
+    /// Positions that showed two different repositories, and repositories shown at two positions.
+    public let conflicts: [String]
+    /// Positions never seen between the first and the last one seen (a reader going faster than the
+    /// browser paints may pass rows that never enter the document).
+    public let gaps: [String]
+    /// Conflicts and gaps: what a list read row by row must not have.
+    public var problems: [String] { conflicts + gaps }
   }
 
   /// Installs the recorder in the current document (idempotent).
@@ -58,19 +63,22 @@ public enum FeedRows {
       """)
     var ids: [String] = []
     var positions: [Int] = []
-    var problems: [String] = []
+    var conflicts: [String] = []
+    var gaps: [String] = []
     var seen: [String: Int] = [:]
     for entry in value.array ?? [] {
       let position = entry[0]?.int ?? 0
       let all = entry[1]?.array?.compactMap(\.string) ?? []
-      if all.count > 1 { problems.append("position \(position) showed \(all)") }
+      if all.count > 1 { conflicts.append("position \(position) showed \(all)") }
       let id = all.first ?? ""
-      if let earlier = seen[id] { problems.append("\(id) at \(earlier) and \(position)") }
+      if let earlier = seen[id] { conflicts.append("\(id) at \(earlier) and \(position)") }
       seen[id] = position
-      if position != positions.count + 1 { problems.append("position \(position) after \(positions.count)") }
+      let previous = positions.last ?? 0
+      if position != previous + 1 { gaps.append("position \(position) after \(previous)") }
       ids.append(id)
       positions.append(position)
     }
-    return Rows(ids: ids, positions: positions, problems: Array(problems.prefix(10)))
+    return Rows(
+      ids: ids, positions: positions, conflicts: Array(conflicts.prefix(10)), gaps: Array(gaps.prefix(10)))
   }
 }
