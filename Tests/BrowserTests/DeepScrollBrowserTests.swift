@@ -20,9 +20,9 @@ extension BrowserSuites {
     /// Px per second: a reader flicking through a list, briskly but as people do (a fling on a phone
     /// starts at 5,000–10,000 px/s and slows down; this is a steady skim).
     static let speed = 6_000.0
-    /// The share of frames over 100 ms above which the engine is starved of CPU and stalls are not
-    /// judged (a reader sees under 10 frames a second there, and moves 600+ px a frame).
-    static let starved = 0.25
+    /// Frames a second from which stalls are judged: below it the engine is starved of CPU (a reader
+    /// at `speed` moves 200+ px a frame, and the servers on the same cores are starved too).
+    static let paced = 30
     /// Seconds per script call; the walk goes on across calls, its state kept in the page.
     static let leg = 8.0
 
@@ -101,16 +101,15 @@ extension BrowserSuites {
         let rows = result["rows"]?.int ?? 0
         let why = result["why"]?.string ?? ""
         #expect(why == "target" || why == "end", "\(engine): the walk ended by \(why): \(result)")
-        // Stalls are judged where the engine painted at a reader's pace. A browser starved of CPU (WebKitGTK
-        // renders in software, and at load 12 on 2 cores painted 2 frames a second) moves the reader
-        // 3,000 px a frame: what it measures is the machine, and it is printed, not judged.
-        let slowShare = Double(result["slowFrames"]?.int ?? 0) / Double(max(1, result["frames"]?.int ?? 1))
-        if slowShare <= Self.starved {
+        // Stalls are judged where the engine painted at a reader's pace (`paced` frames a second). A
+        // browser starved of CPU (at load 12-16 on 2 cores WebKitGTK, rendering in software, painted
+        // 2 frames a second and Chromium 10) moves the reader 600-3,000 px a frame, and the app and
+        // the double serving it are starved too: what it measures is the machine, printed, not judged.
+        let fps = result["fps"]?.int ?? 0
+        if fps >= Self.paced {
           #expect(result["stalls"]?.int == 0, "\(engine): the reader caught up with the list: \(result)")
         } else {
-          print(
-            "deep \(engine): starved (\(Int(slowShare * 100))% of frames over 100 ms): stalls not judged: \(result)"
-          )
+          print("deep \(engine): starved (\(fps) frames a second): stalls not judged: \(result)")
         }
         #expect((result["maxCards"]?.int ?? 999) <= Reader.cap, "\(engine): \(result)")
         // Rows passed within one frame may never enter the document; every one that did was in its
