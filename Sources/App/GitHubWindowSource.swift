@@ -44,7 +44,8 @@ struct GitHubWindowSource: WindowSource {
   }
 
   func created(of item: Repository) -> Int {
-    item[.createdAt].flatMap { CivilDate.unixSeconds(isoTimestamp: $0[...]) } ?? 0
+    let seconds = item.withUTF8(.createdAt) { CivilDate.unixSeconds(isoTimestamp: $0) }
+    return (seconds ?? nil) ?? 0
   }
 
   func measure(_ page: SourcePage<Repository>) -> Int { search.measure(page) }

@@ -131,15 +131,6 @@ struct ListBatches: Sendable {
     }
     var fetched = Fetched(batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: false)
     fetched.next = batch.nextCursor.map { .offset($0) }
-    // The continuation's first windows are read ahead while the reader nears the cap.
-    if let windows = kind.windows, windows.continuation, let next = batch.nextCursor,
-      batch.reportedTotal > GitHubSearchSource.resultCap,
-      next + readAhead.lead >= GitHubSearchSource.resultCap
-    {
-      let start = WindowCursor(
-        window: .first, position: GitHubSearchSource.resultCap, total: batch.reportedTotal)
-      await readAheadWindows(kind, windows, from: start, left: nil, search: search, shared: shared)
-    }
     return fetched
   }
 
@@ -150,9 +141,14 @@ struct ListBatches: Sendable {
     reload: Bool, shared: Bool
   ) async -> Fetched {
     var list = keysetList(kind, windows, search: search, rows: batchSize)
+    var start = cursor
     if windows.continuation {
       do {
-        list.excluded = try await firstRows.ids(kind, search: search, shared: shared)
+        let first = try await firstRows.rows(kind, search: search, shared: shared)
+        list.excluded = first.ids
+        if cursor.window == .first, cursor.skip == 0 {
+          start.window = try await first.continuationStart(list.source)
+        }
       } catch {
         let failed = ListBatch<Repository>(
           cursor: cursor.position, items: [], nextCursor: nil, total: 0,
@@ -160,7 +156,7 @@ struct ListBatches: Sendable {
         return Fetched(batch: failed, largest: 0, total: 0, revoked: false)
       }
     }
-    let result = await list.batch(at: cursor, reload: reload, memory: shared ? listed : nil, key: kind)
+    let result = await list.batch(at: start, reload: reload, memory: shared ? listed : nil, key: kind)
     var fetched = Fetched(
       batch: result.batch, largest: result.batch.measure, total: result.batch.reportedTotal, revoked: false)
     fetched.next = result.next.map { windows.continuation ? .window($0) : Self.link($0) }
@@ -201,8 +197,8 @@ struct ListBatches: Sendable {
     await readAhead.consider(window: next.window, query: kind.query, as: readAs) {
       var list = list
       if windows.continuation {
-        guard let ids = try? await firstRows.ids(kind, search: ahead, shared: shared) else { return }
-        list.excluded = ids
+        guard let first = try? await firstRows.rows(kind, search: ahead, shared: shared) else { return }
+        list.excluded = first.ids
       }
       _ = await list.batch(at: next, memory: nil as ListedIDs<ListKind, Int>?, key: kind)
     }
@@ -255,33 +251,81 @@ struct ListBatches: Sendable {
   }
 }
 
-/// The ids of GitHub's own first 1,000 rows of the lists that continue after them, by list (at most
-/// `capacity` lists, the oldest forgotten first): read once from those pages (cached), so that every
-/// fragment of the continuation can skip them.
+/// GitHub's own first 1,000 rows of the lists that continue after them (best match, `updated`), by
+/// list (at most `capacity` lists): read once from those pages (cached), so that every fragment of the
+/// continuation can skip them.
 final class FirstRows: Sendable {
-  private let lists = Mutex<[ListKind: Set<Int>]>([:])
+  /// The rows' ids, and their star counts largest first.
+  struct Rows: Sendable {
+    let ids: Set<Int>
+    let stars: [Int]
+
+    /// Most counts asked for to find where the continuation can start.
+    static let maxProbes = 4
+
+    /// Where the continuation by stars starts: at the smallest star count `c` among these rows' such
+    /// that GitHub counts no more rows with more than `c` stars than these rows hold, so every such
+    /// row was listed already. GitHub's own first 1,000 are often the most starred (best match weighs
+    /// stars), and the continuation then need not read them again. Found by binary search over these
+    /// rows' counts, at most `maxProbes` counts (each a search call, cached; the first, at the
+    /// smallest count, is the one that usually fits); the whole list when none fits.
+    func continuationStart(_ source: GitHubWindowSource) async throws -> KeyWindow {
+      var distinct: [Int] = []
+      for value in stars where distinct.last != value { distinct.append(value) }
+      var found: Int? = nil
+      var low = 0
+      var high = distinct.count - 1
+      var index = high
+      var probes = 0
+      while low <= high, probes < Self.maxProbes {
+        probes += 1
+        let value = distinct[index]
+        let above = value < Int.max ? value + 1 : value
+        let held = stars.prefix { $0 >= above }.count
+        let page = try await source.fetch(
+          KeyWindow(keys: Interval(lower: above, upper: nil)), page: 1, reload: false)
+        if page.totalCount <= held {
+          // Every row with more than `value` stars was listed: look for a smaller count.
+          found = value
+          low = index + 1
+        } else {
+          high = index - 1
+        }
+        index = (low + high) / 2
+      }
+      guard let found else { return .first }
+      return KeyWindow(keys: Interval(lower: nil, upper: found))
+    }
+  }
+
+  private let lists = Mutex<[ListKind: Rows]>([:])
   /// Most lists kept (all are forgotten when full: each costs only cached page reads to learn again).
   let capacity = 64
 
-  /// The ids listed in GitHub's own first pages of `kind`, de-duplicated as the list does (up to the
+  /// The rows listed in GitHub's own first pages of `kind`, de-duplicated as the list does (up to the
   /// cap); kept when `shared` (a reader who sees private repositories reads them each time).
-  func ids(_ kind: ListKind, search: GitHubSearchSource, shared: Bool) async throws -> Set<Int> {
+  func rows(_ kind: ListKind, search: GitHubSearchSource, shared: Bool) async throws -> Rows {
     if shared, let known = lists.withLock({ $0[kind] }) { return known }
     var ids = Set<Int>(minimumCapacity: GitHubSearchSource.resultCap)
+    var stars: [Int] = []
     var page = 1
     while ids.count < GitHubSearchSource.resultCap {
       let fetched = try await search.fetchPage(page, reload: false)
-      for item in fetched.items where ids.count < GitHubSearchSource.resultCap { ids.insert(item.id) }
+      for item in fetched.items where ids.count < GitHubSearchSource.resultCap && ids.insert(item.id).inserted
+      {
+        stars.append(item.stargazersCount)
+      }
       let limit = min(fetched.totalCount, GitHubSearchSource.resultCap)
       if fetched.items.isEmpty || page * GitHubSearchSource.pageSize >= limit { break }
       page += 1
     }
+    let rows = Rows(ids: ids, stars: stars.sorted(by: >))
     if shared {
       lists.withLock { lists in
         if lists.count >= capacity { lists.removeAll(keepingCapacity: true) }
-        lists[kind] = ids
+        lists[kind] = rows
       }
     }
-    return ids
+    return rows
   }
 }

@@ -14,8 +14,10 @@ public final class GitHubDouble: Sendable {
   let state: Mutex<DoubleState>
   let clock: @Sendable () -> Double
   let avatarCache = Mutex<[Int: [UInt8]]>([:])
-  /// Recent result lists (the catalog never changes), so paging through one query searches once.
-  let searchCache = Mutex<[(key: String, hits: [SearchHit])]>([])
+  /// Recent result lists (the catalog never changes), so paging through one query searches once; kept
+  /// without their range qualifiers, so the windows of one query (`stars:<=S`, `created:` slices) are
+  /// filtered from one sorted list instead of each sorting the catalog again.
+  let searchCache = Mutex<[(key: String, query: SearchQuery, hits: [SearchHit])]>([])
   let serverBox = Mutex<HTTPServer?>(nil)
   /// OAuth codes, tokens and grants (kept across `reset()`, like GitHub's accounts).
   let oauth = Mutex(OAuthState())
@@ -120,14 +122,19 @@ public final class GitHubDouble: Sendable {
     if !moved.isEmpty {
       return engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer, moved: moved)
     }
-    let key = "\(viewer.map(String.init) ?? "-")|\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
-    if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
-    let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer)
-    searchCache.withLock { cache in
-      if cache.count >= 8 { cache.removeFirst() }
-      cache.append((key: key, hits: hits))
+    let query = SearchQuery(q)
+    let unranged = query.withoutRanges
+    let key = "\(viewer.map(String.init) ?? "-")|\(sort?.rawValue ?? "best")|\(ascending)"
+    let cached = searchCache.withLock { cache in cache.first { $0.key == key && $0.query == unranged }?.hits }
+    let hits =
+      cached ?? engine.search(unranged, sort: sort, ascending: ascending, viewer: viewer)
+    if cached == nil {
+      searchCache.withLock { cache in
+        if cache.count >= 8 { cache.removeFirst() }
+        cache.append((key: key, query: unranged, hits: hits))
+      }
     }
-    return hits
+    return query == unranged ? hits : engine.within(query, hits)
   }
 
   // MARK: Dispatch

@@ -74,6 +74,18 @@ struct SearchEngine {
     return hits
   }
 
+  /// The hits of `query` among `hits` (the hits of the same query without its ranges): its ranges on
+  /// stars, forks, help-wanted issues and creation time applied, the order kept.
+  func within(_ query: SearchQuery, _ hits: [SearchHit]) -> [SearchHit] {
+    let c = catalog.columns
+    return hits.filter { hit in
+      let i = hit.index
+      return (query.stars?.contains(c.stars[i]) ?? true) && (query.forks?.contains(c.forks[i]) ?? true)
+        && (query.helpWanted?.contains(c.helpWanted[i]) ?? true)
+        && (query.created?.contains(c.created[i]) ?? true)
+    }
+  }
+
   private func ownerIndices(_ q: SearchQuery) -> [Int]? {
     if q.users.isEmpty && q.orgs.isEmpty { return nil }
     var result: [Int] = []

@@ -96,6 +96,17 @@ struct SearchQuery: Equatable {
     }
   }
 
+  /// The query without its ranges on stars, forks, help-wanted issues and creation time (which never
+  /// change the order of what matches).
+  var withoutRanges: SearchQuery {
+    var query = self
+    query.stars = nil
+    query.forks = nil
+    query.helpWanted = nil
+    query.created = nil
+    return query
+  }
+
   private struct Token {
     var text: String
     var quoted: Bool

@@ -45,7 +45,12 @@ public enum CivilDate {
   /// Unix seconds of exactly `YYYY-MM-DDTHH:MM:SSZ` (years 1000–9999, a real calendar day, hours
   /// below 24, minutes and seconds below 60); nil for anything else.
   public static func unixSeconds(isoTimestamp text: Substring) -> Int? {
-    let b = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { unixSeconds(isoTimestamp: $0.span) }
+  }
+
+  /// `unixSeconds(isoTimestamp:)` of UTF-8 bytes the caller holds (no copy).
+  public static func unixSeconds(isoTimestamp b: Span<UInt8>) -> Int? {
     guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
       b[19] == 0x5A
     else { return nil }

@@ -2,11 +2,13 @@
 /// after another in one direction: a tie bucket's creation times (newest first), or a sort key whose
 /// value the rows do not show (GitHub's help-wanted issues).
 ///
-/// Each interval is sized from the density of the one before it, aiming at `target` rows, so it rarely
-/// holds more than a page; one that does is narrowed by the count its read reported (keeping its near
-/// end) and read again. Empty or sparse intervals widen the next (at most `growth` times). At `edge`
-/// the interval is left open on its far side, and that last interval ends the walk. All arithmetic
-/// saturates: values and counts come from upstream.
+/// Each interval aims at `target` rows, so it rarely holds more than a page: placed by a sample of the
+/// range's values where one is known (`interval(past:sample:rows:)`: a bucket's creation times), else
+/// sized from the density of the interval before it (`next`), where empty or sparse intervals widen
+/// the next (at most `growth` times). One that holds more than a page is narrowed by the count its
+/// read reported (keeping its near end) and read again. At `edge` the interval is left open on its far
+/// side, and that last interval ends the walk. All arithmetic saturates: values and counts come from
+/// upstream.
 public struct IntervalWalk: Sendable {
   /// True when the walk goes from large values to small ones.
   public var downward: Bool
@@ -51,15 +53,17 @@ public struct IntervalWalk: Sendable {
     return interval(near: near, far: open ? nil : far)
   }
 
-  /// The first interval of a walk whose rows so far showed `values` (they were read in another order,
-  /// from a window of `rows` rows): open on the near side, as wide as `target` rows at their density.
-  public func first(values: [Int], rows: Int) -> Interval {
-    guard let newest = downward ? values.max() : values.min(),
-      let oldest = downward ? values.min() : values.max()
-    else { return .all }
-    let span = max(1, Self.distance(newest, oldest))
-    return interval(
-      near: nil, from: newest, width: Self.scaled(span, by: target, per: max(1, max(rows, values.count))))
+  /// The interval just past `start` (nil: from the near end) holding about `target` of the `rows` rows
+  /// of a range that `sample` (the values of rows drawn across it) describes: its far end at the
+  /// sample's next `target / rows` share; open on the far side (the last interval) when the sample
+  /// shows no more than that share left. Densities are rarely even (GitHub's repositories are mostly
+  /// recent), and the sample follows them where a width from the average cannot.
+  public func interval(past start: Int?, sample: [Int], rows: Int) -> Interval {
+    let ahead = sample.filter { value in start.map { downward ? value <= $0 : value >= $0 } ?? true }
+      .sorted(by: downward ? (>) : (<))
+    let share = max(1, Self.scaled(sample.count, by: target, per: max(1, rows)))
+    guard ahead.count > share else { return interval(near: start, far: nil) }
+    return interval(near: start, far: ahead[share - 1])
   }
 
   /// The width of `interval`, its open near end taken at `seen` (the nearest value its rows showed)
@@ -85,11 +89,23 @@ public struct IntervalWalk: Sendable {
 
   /// A narrower interval with the same near end, for `interval` that held `rows` rows (more than a
   /// page; `seen` as in `width`). Nil when it cannot be narrowed (one value, or no width known).
-  public func narrowed(_ interval: Interval, rows: Int, seen: Int?) -> Interval? {
+  ///
+  /// The width is what would hold `target` rows at the interval's average density, or, when `sample`
+  /// (the values of the rows its read showed, drawn across it) is given, the span of its nearest
+  /// `target / rows` share, if narrower: densities are rarely even (GitHub's repositories are mostly
+  /// recent), and a sample finds the crowded end in one step where the average needs several.
+  public func narrowed(_ interval: Interval, rows: Int, seen: Int?, sample: [Int] = []) -> Interval? {
     guard let width = width(interval, seen: seen), width > 1, let start = near(interval) ?? seen else {
       return nil
     }
-    let wanted = max(1, min(width - 1, Self.scaled(width, by: target, per: max(1, rows))))
+    var wanted = max(1, min(width - 1, Self.scaled(width, by: target, per: max(1, rows))))
+    if !sample.isEmpty, rows > 0 {
+      let nearest = sample.sorted(by: downward ? (>) : (<))
+      // The sample's share that `target` rows are of the interval's.
+      let share = min(nearest.count - 1, Self.scaled(nearest.count, by: target, per: rows))
+      let span = Self.distance(start, nearest[max(0, share)])
+      wanted = max(1, min(wanted, span == Int.max ? wanted : span + 1))
+    }
     let narrowed = self.interval(near: near(interval), from: start, width: wanted)
     // Never past the old far end, and strictly narrower.
     guard let far = far(narrowed) else { return nil }

@@ -74,10 +74,16 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     var page: SourcePage<Source.Item>
     /// Which rows of the page the window lists.
     var rows: [Int]
-    /// The window after this one; nil when the list ends with it.
+    /// The window after this one; nil when the list ends with it (see `sliceAfter`).
     var next: KeyWindow?
+    /// For a slice: the slice whose successor comes next, placed only when a batch gets there
+    /// (`following`), since that reads the bucket's overview.
+    var sliceAfter: (key: Int, slice: Interval)? = nil
     /// Pages of the window (more than one only for a one-second slice holding more than a page).
     var pages = 1
+    /// The rows from this window to the list's end, when the read counted them (a window that runs to
+    /// the end; not a bucket, slice or key range).
+    var remaining: Int? = nil
   }
 
   /// The batch of up to `batchSize` rows at `cursor`. `memory` (with the list's `key`) drops rows
@@ -106,9 +112,9 @@ public struct KeysetList<Source: WindowSource>: Sendable {
         window = read.window
         measure = max(measure, source.measure(read.page))
         incomplete = incomplete || read.page.incomplete
-        if window.slice == nil && excluded.isEmpty && (source.keysVisible || window.keys == .all) {
-          // What is left from this window on, counted from where it starts.
-          total = Self.sum(max(0, position - min(skip, position)), read.page.totalCount)
+        // What is left from a window that runs to the list's end, counted from where it starts.
+        if let remaining = read.remaining, excluded.isEmpty {
+          total = Self.sum(max(0, position - min(skip, position)), remaining)
           reported = max(reported, total ?? 0)
         }
         // A one-second slice holding more than a page is read by offset: start on the page of `skip`.
@@ -140,7 +146,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
           try await readPage(page, of: &read, reload: reload, reads: &reads)
           if read.rows.isEmpty { break }
         }
-        guard let next = read.next else {
+        guard let next = try await following(read, reload: reload, reads: &reads) else {
           return finished(cursor, collected, position: position, reads, measure, incomplete, reported)
         }
         window = next
@@ -190,6 +196,9 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     if let key = window.keys.single, let slice = window.slice {
       return try await readSlice(key: key, slice, fixed: fixed, reload: reload, reads: &reads)
     }
+    if source.keysVisible, let key = window.keys.single {
+      return try await readBucket(key, reload: reload, reads: &reads)
+    }
     if source.keysVisible { return try await readKeys(window, reload: reload, reads: &reads) }
     return try await readCounted(window, fixed: fixed, reload: reload, reads: &reads)
   }
@@ -200,25 +209,28 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     let page = try await fetch(window, reload: reload, reads: &reads)
     let items = page.items
     let inRange = items.indices.filter { window.keys.contains(source.key(of: items[$0])) }
-    guard let last = inRange.last else { return Read(window: window, page: page, rows: [], next: nil) }
+    guard let last = inRange.last else {
+      return Read(window: window, page: page, rows: [], next: nil, remaining: page.totalCount)
+    }
     // The page holds everything the window has: the list ends with it.
     if page.totalCount <= items.count && !page.incomplete {
-      return Read(window: window, page: page, rows: inRange, next: nil)
+      return Read(window: window, page: page, rows: inRange, next: nil, remaining: page.totalCount)
     }
     let edge = source.key(of: items[last])
     let rows = inRange.filter {
       source.descending ? source.key(of: items[$0]) > edge : source.key(of: items[$0]) < edge
     }
     guard !rows.isEmpty else {
-      let created = inRange.map { source.created(of: items[$0]) }
-      let slice = IntervalWalk.creationTimes.first(values: created, rows: page.totalCount)
-      return Read(window: window, page: page, rows: [], next: KeyWindow(keys: .just(edge), slice: slice))
+      // Every row has the key `edge`: its tie bucket, read whole or in slices.
+      return Read(
+        window: window, page: page, rows: [], next: KeyWindow(keys: .just(edge)), remaining: page.totalCount)
     }
     // The rows listed lie strictly beyond `edge`, so the next window starts strictly further on.
     let keys =
       source.descending
       ? Interval(lower: window.keys.lower, upper: edge) : Interval(lower: edge, upper: window.keys.upper)
-    return Read(window: window, page: page, rows: rows, next: KeyWindow(keys: keys))
+    return Read(
+      window: window, page: page, rows: rows, next: KeyWindow(keys: keys), remaining: page.totalCount)
   }
 
   /// A window of a list whose rows do not show their key: a key range sized to fit a page from the
@@ -228,18 +240,24 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       downward: source.descending, edge: source.descending ? source.keys.lowerBound : source.keys.upperBound)
     var keys = window.keys
     var probes = 0
+    // The whole list's count, when this read starts from it.
+    var remaining: Int? = nil
     while true {
       let current = KeyWindow(keys: keys)
       let page = try await fetch(current, reload: reload, reads: &reads)
       let count = page.totalCount
+      if keys == .all { remaining = count }
       let searching = !fixed && probes < maxProbes
       // One key: a range of one value, or one that reaches the last key (nothing lies past it).
       let single =
         keys.single ?? walk.near(keys).flatMap { walk.far(keys) == nil && $0 == walk.edge ? $0 : nil }
       if count > source.pageSize, let value = single {
-        let created = page.items.map { source.created(of: $0) }
-        let slice = IntervalWalk.creationTimes.first(values: created, rows: count)
-        return Read(window: current, page: page, rows: [], next: KeyWindow(keys: .just(value), slice: slice))
+        // A tie bucket: this read is its overview (a sample of its rows and their count).
+        let slice = IntervalWalk.creationTimes.interval(
+          past: nil, sample: page.items.map { source.created(of: $0) }, rows: count)
+        return Read(
+          window: current, page: page, rows: [], next: KeyWindow(keys: .just(value), slice: slice),
+          remaining: remaining)
       }
       if count > source.pageSize, searching, let narrower = narrowed(keys, walk, rows: count) {
         keys = narrower
@@ -261,7 +279,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       let held = min(max(count, page.items.count), source.resultCap)
       return Read(
         window: current, page: page, rows: Array(page.items.indices), next: next.map { KeyWindow(keys: $0) },
-        pages: max(1, (held + source.pageSize - 1) / max(1, source.pageSize)))
+        pages: max(1, (held + source.pageSize - 1) / max(1, source.pageSize)), remaining: remaining)
     }
   }
 
@@ -282,6 +300,20 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     return walk.narrowed(keys, rows: rows, seen: nil)
   }
 
+  /// A tie bucket of a list whose rows show their key, read as one window: all its rows when a page
+  /// holds them, else none, and its creation-time slices follow (placed by this read's sample).
+  func readBucket(_ key: Int, reload: Bool, reads: inout Reads) async throws -> Read {
+    let window = KeyWindow(keys: .just(key))
+    let page = try await fetch(window, reload: reload, reads: &reads)
+    let rows = page.items.indices.filter { source.key(of: page.items[$0]) == key }
+    if page.totalCount <= page.items.count && !page.incomplete {
+      return Read(window: window, page: page, rows: rows, next: beyond(key))
+    }
+    let slice = IntervalWalk.creationTimes.interval(
+      past: nil, sample: rows.map { source.created(of: page.items[$0]) }, rows: page.totalCount)
+    return Read(window: window, page: page, rows: [], next: KeyWindow(keys: .just(key), slice: slice))
+  }
+
   /// A tie bucket's slice: its rows, narrowed while it holds more than a page and passed over while it
   /// holds nothing; one that cannot be narrowed (one second) is read by offset, up to the cap.
   func readSlice(key: Int, _ slice: Interval, fixed: Bool, reload: Bool, reads: inout Reads) async throws
@@ -294,18 +326,18 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       let current = KeyWindow(keys: .just(key), slice: slice)
       let page = try await fetch(current, reload: reload, reads: &reads)
       let rows = page.items.indices.filter { !source.keysVisible || source.key(of: page.items[$0]) == key }
-      let newest = rows.map { source.created(of: page.items[$0]) }.max()
       let searching = !fixed && probes < maxProbes
-      if page.totalCount > source.pageSize, searching,
-        let narrower = walk.narrowed(slice, rows: page.totalCount, seen: newest)
-      {
-        slice = narrower
-        probes += 1
-        reads.probes += 1
-        continue
+      if page.totalCount > source.pageSize, searching {
+        let created = rows.map { source.created(of: page.items[$0]) }
+        if let narrower = walk.narrowed(slice, rows: page.totalCount, seen: created.max(), sample: created) {
+          slice = narrower
+          probes += 1
+          reads.probes += 1
+          continue
+        }
       }
       if page.totalCount == 0, page.items.isEmpty, searching,
-        let further = walk.next(after: slice, rows: 0, seen: nil)
+        let further = try await olderSlice(than: slice, of: key, reload: reload, reads: &reads)
       {
         slice = further
         probes += 1
@@ -314,13 +346,34 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       }
       let held = min(max(page.totalCount, page.items.count), source.resultCap)
       let pages = max(1, (held + source.pageSize - 1) / max(1, source.pageSize))
-      let next =
-        walk.next(after: slice, rows: page.totalCount, seen: newest).map {
-          KeyWindow(keys: .just(key), slice: $0)
-        }
-        ?? beyond(key)
-      return Read(window: current, page: page, rows: rows, next: next, pages: pages)
+      var read = Read(window: current, page: page, rows: rows, next: nil, pages: pages)
+      read.sliceAfter = (key, slice)
+      return read
     }
+  }
+
+  /// The window after `read`: known, or for a slice the next slice of its bucket (or the keys beyond
+  /// the bucket after its last slice).
+  func following(_ read: Read, reload: Bool, reads: inout Reads) async throws -> KeyWindow? {
+    guard let (key, slice) = read.sliceAfter else { return read.next }
+    guard let next = try await olderSlice(than: slice, of: key, reload: reload, reads: &reads) else {
+      return beyond(key)
+    }
+    return KeyWindow(keys: .just(key), slice: next)
+  }
+
+  /// The slice of bucket `key` just older than `slice`, placed by the bucket's overview (its first
+  /// page, cached: any instance places it alike); nil after the last (open) slice.
+  func olderSlice(than slice: Interval, of key: Int, reload: Bool, reads: inout Reads) async throws
+    -> Interval?
+  {
+    guard let lower = slice.lower else { return nil }
+    let overview = try await fetch(KeyWindow(keys: .just(key)), reload: false, reads: &reads)
+    let sample = overview.items.filter { !source.keysVisible || source.key(of: $0) == key }.map {
+      source.created(of: $0)
+    }
+    return IntervalWalk.creationTimes.interval(
+      past: lower > Int.min ? lower - 1 : lower, sample: sample, rows: overview.totalCount)
   }
 
   /// Page 1 of `window`, counted.

@@ -183,7 +183,8 @@ struct KeysetListTests {
   func extremes() {
     let time = IntervalWalk.creationTimes
     for value in [Int.min, Int.min + 1, -1, 0, Int.max - 1, Int.max] {
-      _ = time.first(values: [value, Int.min, Int.max], rows: Int.max)
+      _ = time.interval(past: value, sample: [value, Int.min, Int.max], rows: Int.max)
+      _ = time.interval(past: nil, sample: [value, 0], rows: 0)
       _ = time.next(after: Interval(lower: value, upper: Int.max), rows: Int.max, seen: value)
       _ = time.next(after: Interval(lower: Int.min, upper: value), rows: 0, seen: nil)
       _ = time.narrowed(Interval(lower: value, upper: nil), rows: Int.max, seen: Int.max)
