@@ -34,7 +34,16 @@ export const LIMITS = Object.freeze({
   keepBelow: 4,
 });
 
-const BATCH_URL = '/fragments/stars';
+/** The batched histories' URL, as the page names it (`#results[data-stars-batch]`); null without one. */
+function batchURL() {
+  return document.getElementById('results')?.dataset.starsBatch || null;
+}
+
+/** "owner/repo" of a card's history region, from its own URL's last two path segments. */
+export function repositoryOf(region) {
+  const path = new URL(region.dataset.stargazers, document.baseURI).pathname.split('/');
+  return path.slice(-2).map(decodeURIComponent).join('/');
+}
 
 /** How far below the viewport (px) details are asked for, for a viewport `height` px tall. */
 export function lookAhead(height, speed, atRest) {
@@ -201,15 +210,19 @@ export class Details {
 
   loadHistories(regions) {
     const batch = { controller: new AbortController(), regions };
-    // The "owner/repo" of a region, from its single-history URL "/fragments/stars/{owner}/{repo}".
-    const names = regions.map((region) => decodeURIComponent(region.dataset.stargazers.slice(BATCH_URL.length + 1)));
+    const names = regions.map(repositoryOf);
     for (const region of regions) {
       this.requests.set(region, batch);
       region.dataset.state = 'loading';
     }
     this.count.inFlight += 1;
-    const url = BATCH_URL + '?' + names.map((name) => 'r=' + encodeURIComponent(name)).join('&');
-    fetch(url, { signal: batch.controller.signal, credentials: 'same-origin', headers: { Accept: 'text/html' } })
+    const base = batchURL();
+    const query = names.map((name) => 'r=' + encodeURIComponent(name)).join('&');
+    // A page that names no batch URL shows each history as failed (with its retry), never a guess.
+    const asked = base
+      ? fetch(base + '?' + query, { signal: batch.controller.signal, credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      : Promise.reject(new Error('the page names no batched history URL'));
+    asked
       .then((response) => {
         if (!response.ok) throw new Error('status ' + response.status);
         return response.text();

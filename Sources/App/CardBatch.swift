@@ -200,7 +200,7 @@ final class CardBatch: MustacheRows {
       output.append(card.ownerID)
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
-      output.append(literal: "/fragments/stars/")
+      output.append(literal: Routes.starsPathSlash)
       login(row) { writeEncoded($0, to: &output) }
       output.append(byte: UInt8(ascii: "/"))
       _ = repositories.withUTF8(row, .name) { writeEncoded($0, to: &output) }

@@ -2,6 +2,7 @@ import GitHub
 import HTTP
 import Mustache
 import Paging
+import Synchronization
 
 /// Which list a page or fragment shows: a search, or one owner's repositories by stars. Both run on
 /// the same Paging machinery and templates; they differ in the upstream query and their URLs.
@@ -46,13 +47,33 @@ enum ListKind: Sendable, Hashable {
       key = .stars
       continuation = true
     }
-    // The longest window any walk writes: a key range and a creation slice of full timestamps.
+    guard Self.takesWindows(query.text, key: key) else { return nil }
+    return Windows(key: key, continuation: continuation, descending: continuation || query.order == .desc)
+  }
+
+  /// Whether a query's text combines with the longest window any walk writes (a key range and a
+  /// creation slice of full timestamps). Parsing the qualifiers costs more than the rest of a cached
+  /// fragment's list work, and every batch asks, so answers are kept (a bounded memo: cleared when full).
+  private static func takesWindows(_ text: String, key: SearchSort) -> Bool {
+    let memoKey = Windowable(text: text, key: key)
+    if let known = windowable.withLock({ $0[memoKey] }) { return known }
     let widest = SearchWindow(
       key: key, keys: QualifierBounds(lower: 999_999_999, upper: 1_000_000_000),
       created: QualifierBounds(lower: 1_191_196_800, upper: 4_102_444_799))
-    guard (try? widest.applied(to: query)) != nil else { return nil }
-    return Windows(key: key, continuation: continuation, descending: continuation || query.order == .desc)
+    let takes = (try? widest.applied(to: SearchQuery(text: text, sort: key, order: .desc))) != nil
+    windowable.withLock { memo in
+      if memo.count >= 4096 { memo.removeAll(keepingCapacity: true) }
+      memo[memoKey] = takes
+    }
+    return takes
   }
+
+  private struct Windowable: Hashable {
+    let text: String
+    let key: SearchSort
+  }
+
+  private static let windowable = Mutex<[Windowable: Bool]>([:])
 
   /// The name of the key parameter of the list's windows (whether or not its query takes them).
   var windowKey: String { "\(key)" }

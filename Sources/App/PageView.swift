@@ -38,6 +38,7 @@ struct PageView: MustacheRepresentable {
   static let templateNames = [
     "title", "assets", "assets.css", "assets.icon", "assets.scripts", "search", "search.q", "search.sorts",
     "search.orders", "search.notice", "value", "label", "selected", "landing", "feed", "feed.label",
+    "feed.starsBatch",
     "hasToken", "pager", "pager.page", "pager.prev", "heading", "heading.title", "heading.subtitle",
     "heading.link", "href", "message", "message.heading", "message.text", "message.back", "batch",
     "batch.countText", "assets.preload", "historyFailed",
@@ -52,7 +53,8 @@ struct PageView: MustacheRepresentable {
     if let notice { search["notice"] = .string(notice) }
     var value: [String: MustacheValue] = [
       "title": .string(title), "assets": assets, "search": .object(search), "landing": .bool(landing),
-      "feed": .object(["label": .string(feedLabel)]), "hasToken": .bool(hasToken),
+      "feed": .object(["label": .string(feedLabel), "starsBatch": .string(Routes.starsPath)]),
+      "hasToken": .bool(hasToken),
       "historyFailed": StarsView.failedRequest,
     ]
     var pager: [String: MustacheValue] = ["page": .int(page)]

@@ -39,6 +39,13 @@ struct Routes: Sendable {
     }
   }
 
+  /// The star histories' path and the slash before a card's owner, as the card writer appends it:
+  /// `/fragments/stars/{owner}/{repo}` is one card's history (`CardBatch` links it), and
+  /// `/fragments/stars?r=…` several (the page names it to details.js as `feed.starsBatch`).
+  static let starsPathSlash: StaticString = "/fragments/stars/"
+  /// `starsPathSlash` without the slash: the route's own path.
+  static let starsPath = String(String(describing: starsPathSlash).dropLast())
+
   /// The router with every route but the static files, and the pipeline.
   var router: Router {
     var router = Router()
@@ -47,8 +54,8 @@ struct Routes: Sendable {
     router.get("/fragments/results", name: "fragment", fragments.search)
     router.get("/owners/{login}", name: "owner", pages.owner)
     router.get("/fragments/owners/{login}", name: "owner_fragment", fragments.owner)
-    router.get("/fragments/stars", name: "stars_batch", details.starsBatch)
-    router.get("/fragments/stars/{owner}/{repo}", name: "stars", details.stars)
+    router.get(Self.starsPath, name: "stars_batch", details.starsBatch)
+    router.get(Self.starsPath + "/{owner}/{repo}", name: "stars", details.stars)
     router.get("/avatars/{id}", name: "avatar", details.avatar)
     if let signIn {
       router.get("/login", name: "login", signIn.login)
