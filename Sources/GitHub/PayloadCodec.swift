@@ -1,3 +1,4 @@
+import Digests
 import HTTP
 import Packing
 import SharedStore

@@ -1,4 +1,4 @@
-import GitHub
+import Credentials
 import SharedStore
 
 /// What the server keeps about one signed-in reader. The store only ever holds it sealed

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import HTTP
 import Redis
+import RedisSharedStore
 import SharedStore
 import TestSupport
 import Testing
