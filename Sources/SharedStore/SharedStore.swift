@@ -53,10 +53,7 @@ public struct LockToken: Sendable, Hashable {
   public var owner: String
 
   /// A token from its parts (a store's implementation makes them).
-  public init(key: String, owner: String) {
-    self.key = key
-    self.owner = owner
-  }
+  public init(key: String, owner: String) { (self.key, self.owner) = (key, owner) }
 }
 
 /// Why the shared ledger refused a call.
@@ -67,10 +64,7 @@ public struct LedgerRefusal: Sendable, Equatable {
   public var secondary: Bool
 
   /// A refusal from its parts.
-  public init(until: Int, secondary: Bool) {
-    self.until = until
-    self.secondary = secondary
-  }
+  public init(until: Int, secondary: Bool) { (self.until, self.secondary) = (until, secondary) }
 }
 
 /// What `/metrics` and `/healthz` show about a shared store.
