@@ -65,7 +65,7 @@ let package = Package(
       dependencies: ["Clocks", "Compression", "Digests", "Encodings", "HTTP", "HTTPServer"]),
     .target(name: "TLS", dependencies: ["COpenSSL"]),
     .target(name: "Redis", dependencies: ["Clocks", "Digests", "Encodings", "Sockets", "TLS"]),
-    .target(name: "Sessions", dependencies: ["Credentials", "Redis", "Sealing", "SharedStore"]),
+    .target(name: "Sessions", dependencies: ["Credentials", "Encodings", "Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
@@ -135,7 +135,7 @@ let package = Package(
     .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(
       name: "SessionsTests",
-      dependencies: ["Sessions", "Credentials", "GitHub", "Redis", "Sealing", "SharedStore", "TestSupport"]),
+      dependencies: ["Sessions", "Credentials", "Encodings", "GitHub", "Redis", "Sealing", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],
