@@ -51,11 +51,15 @@ public struct AppConfiguration: Sendable {
   public var demoSeed: UInt64 = 1
   /// Which app readers sign in to in the demo: `github-app` (expiring tokens, refreshed) or `oauth-app`.
   public var demoApp = "github-app"
+  /// Repositories in the demo catalog (its owners are a tenth as many).
+  public var demoRepositories = 20_000
   /// Write one access-log line per request to standard error.
   public var accessLog = true
   /// PEM file of CA certificates trusted for upstream TLS instead of the system bundle (GitHub
   /// Enterprise Server, corporate proxies); nil uses the system bundle.
   public var caFile: String?
+  /// Seconds a GitHub API call may take, connection included, before it fails as unanswered.
+  public var upstreamTimeout = 15
   /// Transfers in flight at once to the API host (further calls queue).
   public var apiTransfers = 32
   /// Transfers in flight at once to the avatar host, counted apart from the API's.
@@ -242,10 +246,17 @@ public struct AppConfiguration: Sendable {
         }
         $0.demoApp = $1
       },
+      .int(
+        "--demo-repos", env: "DEMO_REPOS", help: "repositories in the demo catalog (20000)",
+        in: 1...2_000_000,
+        \.demoRepositories),
       .text(
         "--ca-file", env: "CA_FILE", value: "PATH",
         help: "PEM CA bundle trusted for upstream TLS (system bundle)",
         \.caFile),
+      .int(
+        "--upstream-timeout", env: "UPSTREAM_TIMEOUT", value: "S",
+        help: "seconds a GitHub API call may take before it fails (15)", in: 1...3600, \.upstreamTimeout),
       .int(
         "--api-transfers", env: "API_TRANSFERS", help: "upstream API transfers in flight (32)", in: 1...1024,
         \.apiTransfers),

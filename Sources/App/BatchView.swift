@@ -23,6 +23,15 @@ struct BatchView: MustacheRepresentable, Sendable {
   var limit = LimitOwner.site(offersSignIn: false)
   /// A notice about the reader's session shown with the batch (it ended, or sign-in is unavailable).
   var notice: String? = nil
+  /// Where the batch starts, as its own link asks for it: retries ask there, and its first card
+  /// carries its fragment URL (`data-batch`) so the page can fetch it again after dropping it.
+  var cursor: ListCursor = .offset(0)
+  /// Where the next batch starts; nil when the list ended or the batch failed.
+  var next: ListCursor? = nil
+  /// What the divider before the batch's first row says (the continuation after GitHub's first 1,000).
+  var divider: String? = nil
+  /// Why a list that ended at GitHub's cap could not go on.
+  var capReason: String? = nil
 
   /// Whose rate limit a list is read on.
   enum LimitOwner: Sendable, Equatable {
@@ -43,40 +52,57 @@ struct BatchView: MustacheRepresentable, Sendable {
     "cards", "total", "hasCards", "countText", "incomplete", "next", "href", "fragment", "page", "empty",
     "q", "end", "capReached", "totalText", "error", "message", "retryable", "retry", "retry.fragment",
     "retry.href", "first", "rateLimited", "resetText", "resetISO", "retryIn", "mine", "signIn", "batchNotice",
+    "divider", "dividerAt", "reason", "capReason",
   ]
 
   /// The cards' shared part, the prefetch trigger marked.
   var cards: CardBatch {
     let items = batch.items
     return CardBatch(
-      items: items, setsize: batch.total,
-      trigger: batch.nextCursor == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin),
-      largestStars: largestStars, now: now)
+      items: items, setsize: setsize,
+      trigger: next == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin),
+      largestStars: largestStars, now: now, batchURL: kind.fragmentURL(cursor),
+      describedBy: divider == nil ? nil : Self.dividerID(cursor.position))
   }
+
+  /// `aria-setsize`: the list's true total as GitHub last counted it (at least the rows listed), or
+  /// -1 where it is unknown.
+  var setsize: Int { batch.total > 0 ? batch.total : (batch.items.isEmpty ? 0 : -1) }
+
+  /// The divider's element id: it precedes the row after `position`.
+  static func dividerID(_ position: Int) -> String { "divider-\(position)" }
 
   /// The value of one top-level name; nil where the batch has none (the lookup then goes on down the
   /// context stack, as for a dictionary without the key).
   fileprivate func value(for key: String, cards: CardBatch) -> MustacheValue? {
     switch key {
     case "cards": return .rows(cards)
-    case "total": return .int(batch.total)
+    case "total": return .int(setsize)
+    case "divider": return divider.map { .string($0) }
+    case "dividerAt": return .int(cursor.position)
     case "hasCards": return .bool(cards.count > 0)
     case "countText":
       guard let resultCount, resultCount > 0 else { return nil }
       return .string(Formatting.grouped(resultCount) + (resultCount == 1 ? " repository" : " repositories"))
     case "incomplete": return batch.incomplete ? .bool(true) : nil
     case "next":
-      guard case .items = batch.state, let next = batch.nextCursor else { return nil }
-      return .dynamic(NextLink(kind: kind, after: next, page: next / batchSize + 1))
+      guard case .items = batch.state, let next else { return nil }
+      return .dynamic(NextLink(kind: kind, cursor: next, page: next.position / batchSize + 1))
     case "empty":
       guard case .empty = batch.state else { return nil }
       return .object(["q": .string(kind.query.text)])
     case "end":
       switch batch.state {
       case .end(.noMoreResults(let count)):
-        return .object(["capReached": false, "totalText": .string(Formatting.grouped(count))])
+        return .object([
+          "capReached": false, "totalText": .string(Formatting.grouped(count)), "reason": .string("all"),
+        ])
       case .end(.capReached(let cap)):
-        return .object(["capReached": true, "totalText": .string(Formatting.grouped(cap))])
+        var end: [String: MustacheValue] = [
+          "capReached": true, "totalText": .string(Formatting.grouped(cap)), "reason": .string("cap"),
+        ]
+        if let capReason { end["capReason"] = .string(capReason) }
+        return .object(end)
       default: return nil
       }
     case "error":
@@ -101,15 +127,15 @@ struct BatchView: MustacheRepresentable, Sendable {
   /// The rate-limit notice's sign-in link for an anonymous reader, when sign-in is on.
   private var signInLink: MustacheValue {
     guard case .site(offersSignIn: true) = limit else { return .null }
-    return .string(AccountView.signInURL(returnTo: kind.pageURL(page: batch.cursor / batchSize + 1)))
+    return .string(AccountView.signInURL(returnTo: pageURL))
   }
+
+  /// The no-JS page of this batch.
+  private var pageURL: String { kind.pageURL(page: cursor.position / batchSize + 1, cursor: cursor) }
 
   /// Where a failed batch is asked for again.
   private var retry: MustacheValue {
-    .object([
-      "fragment": .string(kind.fragmentURL(after: batch.cursor)),
-      "href": .string(kind.pageURL(page: batch.cursor / batchSize + 1)),
-    ])
+    .object(["fragment": .string(kind.fragmentURL(cursor)), "href": .string(pageURL)])
   }
 }
 
@@ -129,19 +155,19 @@ private final class BatchObject: MustacheObject {
 /// The trigger's `next`: the URLs are written only when the template reads them.
 private final class NextLink: MustacheObject {
   let kind: ListKind
-  let after: Int
+  let cursor: ListCursor
   let page: Int
 
-  init(kind: ListKind, after: Int, page: Int) {
+  init(kind: ListKind, cursor: ListCursor, page: Int) {
     self.kind = kind
-    self.after = after
+    self.cursor = cursor
     self.page = page
   }
 
   func value(for key: String) -> MustacheValue? {
     switch key {
-    case "href": return .string(kind.pageURL(page: page))
-    case "fragment": return .string(kind.fragmentURL(after: after))
+    case "href": return .string(kind.pageURL(page: page, cursor: cursor))
+    case "fragment": return .string(kind.fragmentURL(cursor))
     case "page": return .int(page)
     default: return nil
     }

@@ -13,6 +13,7 @@ enum CardField: Int, CaseIterable {
   case starsText, stars, forksLabel, issuesLabel, license, archived, fork, template, topics, updatedISO
   case updatedText, nonPublic
   case barPercent, barBand, ownerLogin, ownerPage, ownerInitials, ownerAvatar, ownerAvatar2x, stargazers
+  case batch, describedBy
 
   /// The name as templates write it: a dotted name for the nested ones (`bar.percent`).
   var name: String {
@@ -37,8 +38,12 @@ enum CardField: Int, CaseIterable {
 /// written from each repository's record in place (`Repository.withUTF8`): nothing is allocated per
 /// card.
 final class CardBatch: MustacheRows {
-  /// The list size capped at 1000 (`aria-setsize`).
+  /// The list's true total, or -1 when unknown (`aria-setsize`).
   let setsize: Int
+  /// The fragment URL of the batch, on its first card (`data-batch`); nil for none.
+  let batchURL: String?
+  /// The id of the divider the first card follows (`aria-describedby`); nil for none.
+  let describedBy: String?
   /// The index of the card that carries the prefetch trigger.
   let trigger: Int?
   /// The largest star count in the list, for the bars' scale.
@@ -66,8 +71,13 @@ final class CardBatch: MustacheRows {
     let updated: Repository.Text?
   }
 
-  init(items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int) {
+  init(
+    items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int,
+    batchURL: String? = nil, describedBy: String? = nil
+  ) {
     self.setsize = setsize
+    self.batchURL = batchURL
+    self.describedBy = describedBy
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
@@ -111,6 +121,8 @@ final class CardBatch: MustacheRows {
     func some(_ text: Repository.Text) -> Int { repositories.withUTF8(row, text) { $0.isEmpty ? 0 : 1 } ?? 0 }
     switch field {
     case .prefetch: return trigger == row ? 1 : 0
+    case .batch: return row == 0 && batchURL != nil ? 1 : 0
+    case .describedBy: return row == 0 && describedBy != nil ? 1 : 0
     case .description: return some(.description)
     case .language, .languageClass: return some(.language)
     case .license: return some(.license)
@@ -137,6 +149,8 @@ final class CardBatch: MustacheRows {
     case .position: output.append(card.position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
+    case .batch: if row == 0, let batchURL { output.append(batchURL) }
+    case .describedBy: if row == 0, let describedBy { output.append(describedBy) }
     case .fullName: text(row, .fullName, to: &output)
     case .htmlURL:
       if repositories.withUTF8(row, .htmlURL, CardText.isWebLink) == true {

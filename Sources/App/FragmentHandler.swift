@@ -16,7 +16,7 @@ struct FragmentHandler: Sendable {
     let parameters = SearchParameters(request)
     if let problem = parameters.problem { throw HTTPError(.unprocessableContent, problem) }
     guard let query = parameters.query else { throw HTTPError(.badRequest, "q is required") }
-    return try await fragment(.search(query), after: parameters.after, request: request)
+    return try await fragment(.search(query), parameters, request: request)
   }
 
   /// `GET /fragments/owners/{login}?after`: the owner list's next batch.
@@ -24,31 +24,26 @@ struct FragmentHandler: Sendable {
     guard let login = context.parameters["login"], isValidOwnerName(login) else {
       throw HTTPError(.notFound, "no such owner")
     }
-    let after = request.query == nil ? nil : SearchParameters(request).after
-    return try await fragment(.owner(login), after: after, request: request)
+    let parameters = request.query == nil ? nil : SearchParameters(request)
+    return try await fragment(.owner(login), parameters, request: request)
   }
 
   /// The fragment answer shared by both lists.
-  func fragment(_ kind: ListKind, after text: String?, request: HTTPRequest) async throws -> HTTPResponse {
-    let after: Int
-    if let text {
-      guard let value = Int(text), (0...GitHubSearchSource.resultCap).contains(value) else {
-        throw HTTPError(.badRequest, "after must be a whole number from 0 to \(GitHubSearchSource.resultCap)")
-      }
-      after = value
-    } else {
-      after = 0
-    }
+  func fragment(_ kind: ListKind, _ parameters: SearchParameters?, request: HTTPRequest) async throws
+    -> HTTPResponse
+  {
+    let cursor = try ListCursor.parse(
+      position: parameters?.after, fields: parameters?.window ?? .init(), key: kind.windowKey)
     if request.headers["Sec-Fetch-Mode"] == "navigate" {
-      let location = kind.pageURL(page: after / lists.batchSize + 1)
+      let location = kind.pageURL(page: cursor.position / lists.batchSize + 1, cursor: cursor)
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
     var reader = await readers.reader(request)
     let fetched = await lists.batch(
-      kind, after: after, reload: false, reader: reader.credential, revocation: reader.revocation)
+      kind, at: cursor, reload: false, reader: reader.credential, revocation: reader.revocation)
     // A refused token ends the session; the batch already came anonymously, so no row is lost.
     if fetched.revoked { await readers.tokenRevoked(&reader) }
-    var view = lists.view(fetched, kind: kind, firstOnPage: after == 0)
+    var view = lists.view(fetched, kind: kind, firstOnPage: cursor.position == 0)
     if reader.signInEnabled {
       view.limit = BatchView.LimitOwner(reader)
       view.notice = reader.notice?.text

@@ -21,7 +21,12 @@ struct GitHubSearchSource: PageSource {
   var upstreamPageSize: Int { Self.pageSize }
 
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Repository> {
-    let page = try await search(number, reload: reload)
+    try await fetchPage(number, of: query, reload: reload)
+  }
+
+  /// Page `number` of another query (a window of this one), read the same way.
+  func fetchPage(_ number: Int, of query: SearchQuery, reload: Bool) async throws -> SourcePage<Repository> {
+    let page = try await search(query, number, reload: reload)
     return SourcePage(
       items: page.items, totalCount: page.totalCount, resultCap: Self.resultCap,
       incomplete: page.incompleteResults)
@@ -29,7 +34,9 @@ struct GitHubSearchSource: PageSource {
 
   /// One search page as the reader (with their renewed token once GitHub refused the old one), or
   /// anonymously once their token cannot be used.
-  private func search(_ number: Int, reload: Bool) async throws(GitHubError) -> SearchPage {
+  private func search(_ query: SearchQuery, _ number: Int, reload: Bool) async throws(GitHubError)
+    -> SearchPage
+  {
     func page(as credential: ReaderCredential?) async throws(GitHubError) -> SearchPage {
       try await client.searchRepositories(
         query, page: number, perPage: Self.pageSize, reload: reload, as: credential)

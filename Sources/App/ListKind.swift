@@ -2,6 +2,7 @@ import Encodings
 import GitHub
 import HTTP
 import Mustache
+import Paging
 
 /// Which list a page or fragment shows: a search, or one owner's repositories by stars. Both run on
 /// the same Paging machinery and templates; they differ in the upstream query and their URLs.
@@ -19,30 +20,112 @@ enum ListKind: Sendable, Hashable {
     }
   }
 
+  /// How the list goes on past GitHub's 1,000-result cap: by windows of a sort key, either in the
+  /// reader's own order or, for best match and `updated` (no range qualifier), as a continuation by
+  /// stars after GitHub's first 1,000. Nil when the query cannot be combined with a window (it holds
+  /// a key or `created:` qualifier that is not a plain range, or would pass GitHub's length limit):
+  /// such a list ends at the cap and says why.
+  struct Windows: Sendable, Equatable {
+    /// The key the windows go by.
+    var key: SearchSort
+    /// True when the windows continue after GitHub's own first 1,000 (best match, `updated`).
+    var continuation: Bool
+    /// Largest first.
+    var descending: Bool
+  }
+
+  /// The list's windows (see `Windows`).
+  var windows: Windows? {
+    let query = self.query
+    let key: SearchSort
+    let continuation: Bool
+    switch query.sort {
+    case .stars?, .forks?, .helpWantedIssues?:
+      key = query.sort ?? .stars
+      continuation = false
+    case .updated?, nil:
+      key = .stars
+      continuation = true
+    }
+    // The longest window any walk writes: a key range and a creation slice of full timestamps.
+    let widest = SearchWindow(
+      key: key, keys: QualifierBounds(lower: 999_999_999, upper: 1_000_000_000),
+      created: QualifierBounds(lower: 1_191_196_800, upper: 4_102_444_799))
+    guard (try? widest.applied(to: query)) != nil else { return nil }
+    return Windows(key: key, continuation: continuation, descending: continuation || query.order == .desc)
+  }
+
+  /// The name of the key parameter of the list's windows (whether or not its query takes them).
+  var windowKey: String { "\(key)" }
+
+  /// The name of the key parameter in the list's window links.
+  static func keyParameter(_ key: SearchSort) -> StaticString {
+    switch key {
+    case .forks: return "forks"
+    case .helpWantedIssues: return "help-wanted-issues"
+    case .stars, .updated: return "stars"
+    }
+  }
+
   /// The no-JS full page of batch `page` (1-based); page 1 has no `page` parameter.
-  func pageURL(page: Int) -> String {
+  func pageURL(page: Int) -> String { pageURL(page: page, cursor: nil) }
+
+  /// The no-JS full page of batch `page` (1-based) starting at `cursor` (a window past the first rows).
+  func pageURL(page: Int, cursor: ListCursor?) -> String {
+    let window = Self.window(cursor)
     switch self {
     case .search(let query):
-      return Self.searchURL("/?", query, page > 1 ? ("&page=", page) : nil)
+      return Self.searchURL("/?", query, page > 1 || window != nil ? ("&page=", page) : nil, window, key: key)
     case .owner(let login):
-      let path = "/owners/" + URLEncoding.percentEncode(login)
-      return page > 1 ? path + "?page=\(page)" : path
+      return Self.ownerURL("/owners/", login, page > 1 || window != nil ? ("?page=", page) : nil, window)
     }
   }
 
   /// The fragment with the batch that starts at `after`.
-  func fragmentURL(after: Int) -> String {
+  func fragmentURL(after: Int) -> String { fragmentURL(.offset(after)) }
+
+  /// The fragment with the batch that starts at `cursor`.
+  func fragmentURL(_ cursor: ListCursor) -> String {
+    let window = Self.window(cursor)
     switch self {
     case .search(let query):
-      return Self.searchURL("/fragments/results?", query, ("&after=", after))
+      return Self.searchURL("/fragments/results?", query, ("&after=", cursor.position), window, key: key)
     case .owner(let login):
-      return "/fragments/owners/" + URLEncoding.percentEncode(login) + "?after=\(after)"
+      return Self.ownerURL("/fragments/owners/", login, ("?after=", cursor.position), window)
     }
   }
 
-  /// `prefix` then `q`, `sort` and `order` (when sorted) and the number parameter `last`, written
-  /// straight into one string (every trigger writes two of these).
-  private static func searchURL(_ prefix: StaticString, _ query: SearchQuery, _ last: (StaticString, Int)?)
+  /// The key parameter's name (the sort's key; `stars` for the continuation of the others).
+  private var key: StaticString { Self.keyParameter(query.sort ?? .stars) }
+
+  private static func window(_ cursor: ListCursor?) -> WindowCursor? {
+    if case .window(let window)? = cursor { return window }
+    return nil
+  }
+
+  /// `prefix`, the login, the number parameter `last` and the window's parameters.
+  private static func ownerURL(
+    _ prefix: StaticString, _ login: String, _ last: (StaticString, Int)?, _ window: WindowCursor?
+  ) -> String {
+    let capacity =
+      prefix.utf8CodeUnitCount + 3 * login.utf8.count + 28 + (window == nil ? 0 : WindowCursor.maxQueryBytes)
+    return TextBuilder.make(capacity: capacity) { out in
+      out.ascii(prefix)
+      URLEncoding.percentEncode(login) { out.byte($0) }
+      if let (name, value) = last {
+        out.ascii(name)
+        out.decimal(value)
+      }
+      window?.write(key: "stars", into: &out)
+    }
+  }
+
+  /// `prefix` then `q`, `sort` and `order` (when sorted), the number parameter `last` and the window's
+  /// parameters (named by `key`), written straight into one string (every trigger writes two of these).
+  private static func searchURL(
+    _ prefix: StaticString, _ query: SearchQuery, _ last: (StaticString, Int)?, _ window: WindowCursor? = nil,
+    key: StaticString = "stars"
+  )
     -> String
   {
     let sort = query.sort?.rawValue ?? ""
@@ -51,7 +134,7 @@ enum ListKind: Sendable, Hashable {
     // Every byte of the text, sort and order may become three; a 64-bit number has at most 20 characters.
     let capacity =
       prefix.utf8CodeUnitCount + 2 + 3 * query.text.utf8.count + 14 + 3 * (sort.utf8.count + order.utf8.count)
-      + lastCount
+      + lastCount + (window == nil ? 0 : WindowCursor.maxQueryBytes)
     return TextBuilder.make(capacity: capacity) { out in
       out.ascii(prefix)
       out.ascii("q=")
@@ -66,6 +149,7 @@ enum ListKind: Sendable, Hashable {
         out.ascii(name)
         out.decimal(value)
       }
+      window?.write(key: key, into: &out)
     }
   }
 }

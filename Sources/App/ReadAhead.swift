@@ -24,12 +24,13 @@ final class ReadAhead: Sendable {
     case recent
   }
 
-  /// A page of a query that read-ahead started, for everyone (public answers are shared) or for one
-  /// reader whose answers are their own.
+  /// A page of a query (or a window of it, past GitHub's cap) that read-ahead started, for everyone
+  /// (public answers are shared) or for one reader whose answers are their own.
   private struct Started: Hashable {
     let query: SearchQuery
     let page: Int
     var owner = AnswerOwner.everyone
+    var window: KeyWindow? = nil
   }
 
   /// Most pages remembered as started; the memory is cleared when full (a page then costs one more
@@ -71,28 +72,48 @@ final class ReadAhead: Sendable {
         nextCursor: batch.nextCursor, lead: lead, pageSize: GitHubSearchSource.pageSize, total: batch.total)
     else { return }
     let key = Started(query: query, page: page, owner: client.owner(of: reader))
+    guard await begin(key, as: reader) else { return }
+    Task { [client] in
+      _ = try? await client.searchRepositories(
+        query, page: page, perPage: GitHubSearchSource.pageSize, as: reader)
+    }
+  }
+
+  /// Past GitHub's cap: when the rows ahead of a reader reach past the window already read, runs
+  /// `work` (reading the windows, slices and probes of the next `lead` rows from `window` on) in the
+  /// background, once per window within the search lifetime and while the budget is plentiful.
+  func consider(
+    window: KeyWindow, query: SearchQuery, as reader: ReaderCredential?,
+    work: @escaping @Sendable () async -> Void
+  ) async {
+    guard lead > 0 else { return }
+    let key = Started(query: query, page: 0, owner: client.owner(of: reader), window: window)
+    guard await begin(key, as: reader) else { return }
+    Task { await work() }
+  }
+
+  /// Whether read-ahead of `key` should start now (recorded as started), or not (recent, or the
+  /// budget is short).
+  private func begin(_ key: Started, as reader: ReaderCredential?) async -> Bool {
     let now = time.epochSeconds()
     let recent = started.withLock { pages in
       pages[key].map { now >= $0 && now - $0 < freshFor } ?? false
     }
     if recent {
       record(.recent)
-      return
+      return false
     }
     let search = await client.rateLimitSnapshots(for: reader).first { $0.resource == .search }
     guard Self.allows(search, now: now) else {
       record(.budget)
-      return
+      return false
     }
     record(.started)
     started.withLock { pages in
       if pages.count >= Self.rememberedPages { pages.removeAll(keepingCapacity: true) }
       pages[key] = now
     }
-    Task { [client] in
-      _ = try? await client.searchRepositories(
-        query, page: page, perPage: GitHubSearchSource.pageSize, as: reader)
-    }
+    return true
   }
 
   /// Whether one more search call leaves at least `reservedShare` of the window: true when nothing is

@@ -140,7 +140,7 @@ public final class RepoScrollApp: Sendable {
       // Upstream failures are logged even without an access log: they explain empty pages.
       let failures = AccessLog(
         sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
-      var api = CurlClientConfiguration(totalTimeout: .seconds(15))
+      var api = CurlClientConfiguration(totalTimeout: .seconds(configuration.upstreamTimeout))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
       api.failureLog = { failures.note($0) }

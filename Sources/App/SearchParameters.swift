@@ -20,15 +20,18 @@ struct SearchParameters: Sendable {
   var after: String?
   /// The `page` parameter as sent, if any.
   var page: String?
+  /// The window parameters as sent (`ListCursor.parse` reads them).
+  var window = ListCursor.Fields()
 
-  /// Reads `q`, `sort`, `order`, `after` and `page` from the query string in one pass, decoding only
-  /// those five (a later duplicate wins, as before).
+  /// Reads `q`, `sort`, `order`, `after`, `page` and the window parameters from the query string in
+  /// one pass, decoding only those (a later duplicate wins, as before).
   init(_ request: HTTPRequest) {
     var q = ""
     var sortText = ""
     var orderText = ""
     var afterText: String?
     var pageText: String?
+    var window = ListCursor.Fields()
     if let query = request.query {
       URLEncoding.forEachQueryItem(query) { rawName, rawValue in
         guard let name = Self.name(rawName),
@@ -40,12 +43,17 @@ struct SearchParameters: Sendable {
         case .order: orderText = value
         case .after: afterText = value
         case .page: pageText = value
+        case .key(let key): window.keys[key] = value
+        case .created: window.created = value
+        case .skip: window.skip = value
+        case .of: window.of = value
         }
       }
     }
     self.q = String(q.trimmingWhitespace)
     after = afterText
     page = pageText
+    self.window = window
     sort = nil
     order = .desc
     problem = nil
@@ -70,7 +78,7 @@ struct SearchParameters: Sendable {
   }
 
   /// The parameters read here.
-  private enum Name { case q, sort, order, after, page }
+  private enum Name { case q, sort, order, after, page, key(String), created, skip, of }
 
   /// Which of the parameters read here `raw` names once decoded, if any; a name without escapes is
   /// compared as it is.
@@ -82,6 +90,10 @@ struct SearchParameters: Sendable {
     case "order": return .order
     case "after": return .after
     case "page": return .page
+    case "stars", "forks", "help-wanted-issues": return .key(decoded)
+    case "created": return .created
+    case "skip": return .skip
+    case "of": return .of
     default: return nil
     }
   }

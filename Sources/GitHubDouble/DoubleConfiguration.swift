@@ -107,6 +107,9 @@ public struct FaultSettings: Sendable, Equatable {
   public var hangLimit: Duration = .seconds(300)
   /// A misbehaviour applied to every answer it concerns; nil for none.
   public var mode: HostileMode? = nil
+  /// Public repositories whose star count moves before each search answer (0: counts hold still).
+  /// Seven moves in ten gain 1–3 stars, the others lose one, as while a reader scrolls real GitHub.
+  public var starDrift = 0
 
   /// No faults.
   public init() {}

@@ -71,6 +71,8 @@ struct DoubleState {
   var counters = DoubleCounters()
   var requests = RequestLog()
   var rng: SplitMix64
+  /// Star counts moved by the `starDrift` fault.
+  var drift = StarDrift()
 
   init(configuration c: DoubleConfiguration, now: Int) {
     windows = [

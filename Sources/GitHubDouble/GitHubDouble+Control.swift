@@ -49,7 +49,7 @@ extension GitHubDouble {
   }
 
   /// Applies `mode` (a `HostileMode` name, or `none`), `rate5xx`, `hang`, `truncated`, `secondary`
-  /// (rates), `retryAfter` (s), `hangLimit` (ms),
+  /// (rates), `starDrift` (repositories per search call), `retryAfter` (s), `hangLimit` (ms),
   /// `latency` (ms or a..b, "0" or "none" clears) and `latency.<endpoint>` to `base`.
   static func parseFaults(_ items: [(name: String, value: String)], into base: FaultSettings) -> Result<
     FaultSettings, HTTPError
@@ -82,6 +82,11 @@ extension GitHubDouble {
           }
           f.mode = m
         }
+      case "starDrift", "star-drift":
+        guard let v = Int(value), (0...10_000).contains(v) else {
+          return .failure(HTTPError(.badRequest, "\(name) must be a count of repositories in 0...10000"))
+        }
+        f.starDrift = v
       case "retryAfter":
         guard let v = Int(value), v >= 0 else {
           return .failure(HTTPError(.badRequest, "retryAfter must be ≥ 0"))
@@ -133,6 +138,7 @@ extension GitHubDouble {
     w.double(f.secondaryLimitRate)
     w.field("retryAfter", f.secondaryRetryAfter)
     w.field("mode", f.mode?.rawValue)
+    w.field("starDrift", f.starDrift)
     w.field("latency", f.latency.all?.description)
     w.key("perEndpointLatency")
     w.objectStart()

@@ -26,7 +26,8 @@ extension GitHubDouble {
     let start = (page - 1) * perPage
     let sort = request.queryValue("sort").flatMap(DoubleSearchSort.init(rawValue:))
     let ascending = request.queryValue("order")?.lowercased() == "asc"
-    let hits = self.hits(q: q, sort: sort, ascending: ascending, viewer: viewer)
+    let moved = driftStars()
+    let hits = self.hits(q: q, sort: sort, ascending: ascending, viewer: viewer, moved: moved)
     var end = min(start + perPage, hits.count, 1000)
     // Fixed per query and page, so a page is short every time it is fetched, as a cached one would be.
     let pageDraw = SplitMix64.mix(
@@ -44,7 +45,9 @@ extension GitHubDouble {
     if start < end {
       for hit in hits[start..<end] {
         let r = catalog.repositories[hit.index]
-        writer.writeRepository(r, owner: catalog.owner(of: r), score: hit.score, into: &w)
+        writer.writeRepository(
+          r, owner: catalog.owner(of: r), score: hit.score, stars: stars(at: hit.index, moved: moved),
+          into: &w)
       }
     }
     w.arrayEnd()

@@ -14,8 +14,10 @@ public final class GitHubDouble: Sendable {
   let state: Mutex<DoubleState>
   let clock: @Sendable () -> Double
   let avatarCache = Mutex<[Int: [UInt8]]>([:])
-  /// Recent result lists (the catalog never changes), so paging through one query searches once.
-  let searchCache = Mutex<[(key: String, hits: [SearchHit])]>([])
+  /// Recent result lists (the catalog never changes), so paging through one query searches once; kept
+  /// without their range qualifiers, so the windows of one query (`stars:<=S`, `created:` slices) are
+  /// filtered from one sorted list instead of each sorting the catalog again.
+  let searchCache = Mutex<[(key: String, query: SearchQuery, hits: [SearchHit])]>([])
   let serverBox = Mutex<HTTPServer?>(nil)
   /// OAuth codes, tokens and grants (kept across `reset()`, like GitHub's accounts).
   let oauth = Mutex(OAuthState())
@@ -36,6 +38,28 @@ public final class GitHubDouble: Sendable {
   /// The handler for everything: GitHub endpoints, avatars and the `/_double/` control API.
   /// Built on each access so the double does not hold its own handler (no reference cycle).
   public var handler: HTTPHandler { makeRouter().handler }
+
+  /// Every repository matching `q`, in the order of `sort` (nil: best match), as anonymous searches
+  /// see them now (moved star counts included) and without the 1,000-result cap: the double's own
+  /// enumeration, for tests that check a client read all of it.
+  public func enumerate(q: String, sort: DoubleSearchSort?, ascending: Bool) -> [Int] {
+    let moved = state.withLock { $0.drift.moved }
+    return hits(q: q, sort: sort, ascending: ascending, moved: moved).map(\.id)
+  }
+
+  /// Ids of the repositories whose star count the `starDrift` fault has moved since the last reset.
+  public func driftedRepositoryIDs() -> Set<Int> { state.withLock { $0.drift.touched } }
+
+  /// The star count of the repository at catalog `index` now (moved by `starDrift` or not).
+  func stars(at index: Int, moved: [Int: Int]) -> Int { moved[index] ?? catalog.columns.stars[index] }
+
+  /// Applies one search call's star drift (when the fault is on) and returns the moved counts.
+  func driftStars() -> [Int: Int] {
+    state.withLock { s in
+      if s.faults.starDrift > 0 { s.drift.step(count: s.faults.starDrift, catalog: catalog, rng: &s.rng) }
+      return s.drift.moved
+    }
+  }
 
   /// A snapshot of the call counters.
   public func counters() -> DoubleCounters { state.withLock { $0.counters } }
@@ -91,17 +115,29 @@ public final class GitHubDouble: Sendable {
 
   /// Ordered hits for a query as `viewer` sees them (see `SearchEngine.search`), from the small
   /// recent-results cache when possible.
-  func hits(q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: DoubleViewer = .everyone)
+  func hits(
+    q: String, sort: DoubleSearchSort?, ascending: Bool, viewer: DoubleViewer = .everyone,
+    moved: [Int: Int] = [:]
+  )
     -> [SearchHit]
   {
-    let key = "\(viewer)|\(sort?.rawValue ?? "best")|\(ascending)|\(q)"
-    if let cached = searchCache.withLock({ cache in cache.first { $0.key == key }?.hits }) { return cached }
-    let hits = engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer)
-    searchCache.withLock { cache in
-      if cache.count >= 8 { cache.removeFirst() }
-      cache.append((key: key, hits: hits))
+    // Moved star counts change the answer from one call to the next: nothing is kept.
+    if !moved.isEmpty {
+      return engine.search(SearchQuery(q), sort: sort, ascending: ascending, viewer: viewer, moved: moved)
     }
-    return hits
+    let query = SearchQuery(q)
+    let unranged = query.withoutRanges
+    let key = "\(viewer)|\(sort?.rawValue ?? "best")|\(ascending)"
+    let cached = searchCache.withLock { cache in cache.first { $0.key == key && $0.query == unranged }?.hits }
+    let hits =
+      cached ?? engine.search(unranged, sort: sort, ascending: ascending, viewer: viewer)
+    if cached == nil {
+      searchCache.withLock { cache in
+        if cache.count >= 8 { cache.removeFirst() }
+        cache.append((key: key, query: unranged, hits: hits))
+      }
+    }
+    return query == unranged ? hits : engine.within(query, hits)
   }
 
   // MARK: Dispatch

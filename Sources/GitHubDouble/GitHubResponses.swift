@@ -70,12 +70,13 @@ enum GitHubResponses {
     return json(.unprocessableContent, w.bytes)
   }
 
-  /// GitHub's answer for a page that starts past the 1000th result.
+  /// GitHub's answer for a page that starts past the 1000th result (`(page - 1) * per_page >= 1000`):
+  /// no `errors` array, and the old documentation address, as api.github.com sends it.
   static func thousandCap(extra: HTTPHeaders) -> HTTPResponse {
     var w = JSONWriter()
     w.objectStart()
     w.field("message", "Only the first 1000 search results are available")
-    w.field("documentation_url", searchDocs)
+    w.field("documentation_url", "https://docs.github.com/v3/search/")
     w.field("status", "422")
     w.objectEnd()
     return json(.unprocessableContent, w.bytes, extra: extra)

@@ -51,8 +51,9 @@ struct RepositoryJSON {
   }
 
   func writeRepository(
-    _ r: CatalogRepository, owner o: CatalogOwner, score: Double?, into w: inout JSONWriter
+    _ r: CatalogRepository, owner o: CatalogOwner, score: Double?, stars: Int? = nil, into w: inout JSONWriter
   ) {
+    let stars = stars ?? r.stars
     let fullName = o.login + "/" + r.name
     let full = JSONWriter.escaped(fullName)
     let u = api + Array("/repos/".utf8) + full
@@ -114,15 +115,15 @@ struct RepositoryJSON {
     w.joined("svn_url", h, "")
     w.field("homepage", r.homepage)
     w.field("size", r.size)
-    w.field("stargazers_count", r.stars)
-    w.field("watchers_count", r.stars)
+    w.field("stargazers_count", stars)
+    w.field("watchers_count", stars)
     w.field("language", r.language)
     w.field("has_issues", true)
     w.field("has_projects", true)
     w.field("has_downloads", true)
     w.field("has_wiki", !r.archived)
     w.field("has_pages", r.hasPages)
-    w.field("has_discussions", r.stars > 1000)
+    w.field("has_discussions", stars > 1000)
     w.field("forks_count", r.forks)
     w.key("mirror_url")
     w.null()
@@ -164,7 +165,7 @@ struct RepositoryJSON {
     w.field("visibility", r.isPrivate ? "private" : "public")
     w.field("forks", r.forks)
     w.field("open_issues", r.openIssues)
-    w.field("watchers", r.stars)
+    w.field("watchers", stars)
     w.field("default_branch", r.defaultBranch)
     if let score {
       w.key("score")

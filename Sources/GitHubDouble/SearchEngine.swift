@@ -30,9 +30,11 @@ struct SearchEngine {
   let catalog: Catalog
 
   /// All hits for `query`, ordered as GitHub would return them. Private repositories are left out
-  /// unless `viewer` may see them (`Catalog.isVisible`).
+  /// unless `viewer` may see them (`Catalog.isVisible`). `moved` holds the star counts that drifted
+  /// from the catalog's (by repository index).
   func search(
-    _ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: DoubleViewer = .everyone
+    _ query: SearchQuery, sort: DoubleSearchSort?, ascending: Bool, viewer: DoubleViewer = .everyone,
+    moved: [Int: Int] = [:]
   )
     -> [SearchHit]
   {
@@ -45,7 +47,8 @@ struct SearchEngine {
       ownerFilter.map { set in set.flatMap { catalog.owners[$0].repositoryIndices } }
       ?? Array(0..<(viewer.seesPrivate ? catalog.repositories.count : catalog.publicCount))
     for i in candidates {
-      if !catalog.isVisible(i, to: viewer) || !passesFilters(i, query) { continue }
+      let stars = moved.isEmpty ? c.stars[i] : moved[i] ?? c.stars[i]
+      if !catalog.isVisible(i, to: viewer) || !passesFilters(i, query, stars: stars) { continue }
       var score = 1.0
       if !terms.isEmpty {
         guard let s = relevance(i, terms, query.fields) else { continue }
@@ -54,12 +57,12 @@ struct SearchEngine {
       let primary: Int
       switch sort {
       case .none: primary = Int(score * 1000)
-      case .stars: primary = c.stars[i]
+      case .stars: primary = stars
       case .forks: primary = c.forks[i]
       case .helpWantedIssues: primary = c.helpWanted[i]
       case .updated: primary = c.updated[i]
       }
-      hits.append(SearchHit(index: i, score: score, primary: primary, secondary: c.stars[i], id: c.ids[i]))
+      hits.append(SearchHit(index: i, score: score, primary: primary, secondary: stars, id: c.ids[i]))
     }
     // Best match ignores `order`, like GitHub: relevance, then stars, then id.
     let up = sort != nil && ascending
@@ -69,6 +72,18 @@ struct SearchEngine {
       return a.id < b.id
     }
     return hits
+  }
+
+  /// The hits of `query` among `hits` (the hits of the same query without its ranges): its ranges on
+  /// stars, forks, help-wanted issues and creation time applied, the order kept.
+  func within(_ query: SearchQuery, _ hits: [SearchHit]) -> [SearchHit] {
+    let c = catalog.columns
+    return hits.filter { hit in
+      let i = hit.index
+      return (query.stars?.contains(c.stars[i]) ?? true) && (query.forks?.contains(c.forks[i]) ?? true)
+        && (query.helpWanted?.contains(c.helpWanted[i]) ?? true)
+        && (query.created?.contains(c.created[i]) ?? true)
+    }
   }
 
   private func ownerIndices(_ q: SearchQuery) -> [Int]? {
@@ -81,7 +96,7 @@ struct SearchEngine {
     return Array(Set(result)).sorted()
   }
 
-  private func passesFilters(_ i: Int, _ q: SearchQuery) -> Bool {
+  private func passesFilters(_ i: Int, _ q: SearchQuery, stars: Int) -> Bool {
     let c = catalog.columns
     switch q.fork {
     case .exclude: if c.isFork[i] { return false }
@@ -89,8 +104,9 @@ struct SearchEngine {
     case .include: break
     }
     if let a = q.archived, c.archived[i] != a { return false }
-    if let s = q.stars, !s.contains(c.stars[i]) { return false }
+    if let s = q.stars, !s.contains(stars) { return false }
     if let f = q.forks, !f.contains(c.forks[i]) { return false }
+    if let h = q.helpWanted, !h.contains(c.helpWanted[i]) { return false }
     if let s = q.size, !s.contains(c.size[i]) { return false }
     if let d = q.created, !d.contains(c.created[i]) { return false }
     if let d = q.pushed, !d.contains(c.pushed[i]) { return false }

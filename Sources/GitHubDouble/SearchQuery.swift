@@ -18,6 +18,8 @@ struct SearchQuery: Equatable {
   var languages: [String] = []
   var stars: QualifierRange?
   var forks: QualifierRange?
+  /// Open issues labelled "help wanted" (`help-wanted-issues:`).
+  var helpWanted: QualifierRange?
   /// Size in KB.
   var size: QualifierRange?
   /// Unix-second bounds on `created_at` and `pushed_at`.
@@ -49,12 +51,17 @@ struct SearchQuery: Equatable {
       case "user": users.append(value.lowercased())
       case "org": orgs.append(value.lowercased())
       case "topic": topics.append(value.lowercased())
-      case "stars", "forks", "size":
+      case "stars", "forks", "size", "help-wanted-issues":
         guard let r = QualifierRange(number: value[...]) else {
           terms.append(token.text.lowercased())
           continue
         }
-        if name == "stars" { stars = r } else if name == "forks" { forks = r } else { size = r }
+        switch name {
+        case "stars": stars = r
+        case "forks": forks = r
+        case "size": size = r
+        default: helpWanted = r
+        }
       case "created", "pushed":
         guard let r = QualifierRange(date: value[...]) else {
           terms.append(token.text.lowercased())
@@ -87,6 +94,17 @@ struct SearchQuery: Equatable {
       default: terms.append(token.text.lowercased())
       }
     }
+  }
+
+  /// The query without its ranges on stars, forks, help-wanted issues and creation time (which never
+  /// change the order of what matches).
+  var withoutRanges: SearchQuery {
+    var query = self
+    query.stars = nil
+    query.forks = nil
+    query.helpWanted = nil
+    query.created = nil
+    return query
   }
 
   private struct Token {

@@ -33,6 +33,46 @@ public enum CivilDate {
     return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2)
   }
 
+  /// `YYYY-MM-DDTHH:MM:SSZ` for Unix seconds: the form GitHub's `created:` qualifier and its JSON use.
+  public static func isoTimestamp(unixSeconds: Int) -> String {
+    let days = days(fromUnix: unixSeconds)
+    let seconds = unixSeconds - days * 86400
+    let (y, m, d) = civil(fromDays: days)
+    return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(seconds / 3600, 2) + ":"
+      + pad(seconds % 3600 / 60, 2) + ":" + pad(seconds % 60, 2) + "Z"
+  }
+
+  /// Unix seconds of exactly `YYYY-MM-DDTHH:MM:SSZ` (years 1000–9999, a real calendar day, hours
+  /// below 24, minutes and seconds below 60); nil for anything else.
+  public static func unixSeconds(isoTimestamp text: Substring) -> Int? {
+    var text = text
+    return text.withUTF8 { unixSeconds(isoTimestamp: $0.span) }
+  }
+
+  /// `unixSeconds(isoTimestamp:)` of UTF-8 bytes the caller holds (no copy).
+  public static func unixSeconds(isoTimestamp b: Span<UInt8>) -> Int? {
+    guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+      b[19] == 0x5A
+    else { return nil }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      var value = 0
+      for i in start..<(start + count) {
+        guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+        value = value * 10 + Int(b[i] - 0x30)
+      }
+      return value
+    }
+    guard let y = number(0, 4), let m = number(5, 2), let d = number(8, 2), let hh = number(11, 2),
+      let mm = number(14, 2), let ss = number(17, 2), y >= 1000, (1...12).contains(m), d >= 1, hh < 24,
+      mm < 60,
+      ss < 60
+    else { return nil }
+    let day = days(fromCivil: y, m, d)
+    // February 30th and the like do not round-trip.
+    guard civil(fromDays: day) == (y, m, d) else { return nil }
+    return day * 86400 + hh * 3600 + mm * 60 + ss
+  }
+
   static func pad(_ value: Int, _ width: Int) -> String {
     let s = String(value)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

@@ -106,6 +106,10 @@ struct DoubleLaunch: Sendable {
         help: "share of secondary-limit 403s with Retry-After (0)",
         in: 0...1, \.configuration.faults.secondaryLimitRate),
       .int(
+        "--star-drift", env: "DOUBLE_STAR_DRIFT",
+        help: "repositories whose star count moves before each search answer (0)", in: 0...10_000,
+        \.configuration.faults.starDrift),
+      .int(
         "--search-limit", env: "DOUBLE_SEARCH_LIMIT", help: "search requests per minute (30)",
         in: 0...Int(Int32.max), \.configuration.searchLimitPerMinute),
       .int(

@@ -47,6 +47,8 @@ var double: GitHubDouble?
 if configuration.demo {
   var doubleConfiguration = DoubleConfiguration()
   doubleConfiguration.seed = configuration.demoSeed
+  doubleConfiguration.repositoryCount = configuration.demoRepositories
+  doubleConfiguration.ownerCount = max(1, configuration.demoRepositories / 10)
   guard let latency = LatencyRange(parsing: configuration.demoLatency) else {
     fail("--demo-latency: expected MS or MIN..MAX milliseconds, got \(configuration.demoLatency)")
   }

@@ -1,3 +1,4 @@
+import App
 import CurlClient
 import GitHubDouble
 import HTTP
@@ -11,7 +12,10 @@ struct UpstreamCancellationTests {
   static func afterAClientLeft(_ path: String, _ check: (AppHarness) async throws -> Void) async throws {
     let double = AppHarness.smallDouble { $0.faults.hangRate = 1 }
     // Live: the client leaving is its connection closing, which the server turns into cancellation.
-    try await AppHarness.with(double: double, live: true) { h in
+    // Only that may end the search: with the default 15 s upstream timeout, a test process busy
+    // enough (every AppTests test at once, on 2 cores) to take that long to pass the cancellation
+    // on saw the call time out first, and count it, rightly, as unanswered (status 0).
+    try await AppHarness.with(double: double, live: true, configure: { $0.upstreamTimeout = 3600 }) { h in
       let leaving = Task { try await h.get(path) }
       #expect(await eventually { double.counters().inFlight == 1 }, "the search reached the double")
       leaving.cancel()

@@ -33,9 +33,11 @@ struct CardRenderingTests {
     for cursor in [0, 20] {
       let batch = await list.batch(after: cursor)
       #expect(batch.total > 0, "\(query) after \(cursor)")
-      let view = BatchView(
+      var view = BatchView(
         batch: batch, kind: .search(search), batchSize: 20, prefetchMargin: 5,
         largestStars: batch.measure, now: Self.now)
+      view.cursor = .offset(cursor)
+      view.next = batch.nextCursor.map { .offset($0) }
       var rendered: [UInt8] = []
       try templates.render("partials/cards", view.mustacheValue, into: &rendered)
       let name = String(query.map { $0.isLetter || $0.isNumber ? $0 : "-" })

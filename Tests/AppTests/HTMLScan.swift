@@ -3,7 +3,7 @@ enum HTMLScan {
   /// Every card's id, position and set size, in document order.
   static func cards(_ html: String) -> [(id: Int, position: Int, setsize: Int)] {
     html.matches(
-      of: #/<article class="card" data-repo-id="(\d+)" aria-posinset="(\d+)" aria-setsize="(\d+)"/#
+      of: #/<article class="card" data-repo-id="(\d+)" aria-posinset="(\d+)" aria-setsize="(-?\d+)"/#
     )
     .compactMap { match in
       guard let id = Int(match.1), let position = Int(match.2), let size = Int(match.3) else { return nil }

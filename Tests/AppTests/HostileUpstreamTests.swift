@@ -125,13 +125,14 @@ struct HostileUpstreamTests {
         "{\"total_count\":1677,\"incomplete_results\":\(page == 1),\"items\":[\(items)]}")
     }
     let first = String(decoding: try await ScriptedTransport.get(app, "/?q=x").1, as: UTF8.self)
-    #expect(first.contains("aria-setsize=\"1000\""))
+    // GitHub's count: the list goes on past its first 1,000 (by stars), so that is its size.
+    #expect(first.contains("aria-setsize=\"1677\""))
     #expect(first.components(separatedBy: "data-incomplete").count - 1 == 1)
     let (_, body) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=20")
     let html = String(decoding: body, as: UTF8.self)
     #expect(html.contains("rel=\"next\""), "the short page did not end the list")
     #expect(!html.contains("That’s all"))
-    #expect(html.contains("aria-posinset=\"31\" aria-setsize=\"1000\""))
+    #expect(html.contains("aria-posinset=\"31\" aria-setsize=\"1677\""))
     #expect(html.components(separatedBy: "data-incomplete").count - 1 == 1, "one note in the tail")
     let (_, end) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=120")
     let endHTML = String(decoding: end, as: UTF8.self)

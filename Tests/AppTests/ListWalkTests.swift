@@ -57,7 +57,13 @@ struct ListWalkTests {
       let expected = try await Self.upstreamIDs(
         h, SearchQuery(text: "language:python", sort: .stars, order: .desc))
       #expect(cards.map(\.id) == Array(expected.prefix(20)))
-      #expect(cards.allSatisfy { $0.setsize == expected.count })
+      // The true total: the list goes on past GitHub's first 1,000.
+      let total = h.double.enumerate(q: "language:python", sort: .stars, ascending: false).count
+      #expect(total > 1000)
+      #expect(cards.allSatisfy { $0.setsize == total })
+      #expect(
+        html.contains(
+          "data-batch=\"/fragments/results?q=language%3Apython&amp;sort=stars&amp;order=desc&amp;after=0\""))
       #expect(
         HTMLScan.nextFragment(html) == "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20"
       )
@@ -82,21 +88,35 @@ struct ListWalkTests {
     }
   }
 
-  @Test func walkingABroadQueryStopsAtTheCapWithTenSearchCalls() async throws {
+  @Test func walkingABroadQueryInGitHubsOwnOrderCostsTenSearchCallsForItsFirstThousand() async throws {
     let double = AppHarness.smallDouble()
     try await AppHarness.with(double: double, time: AppHarness.stoppedWall) { h in
-      let query = SearchQuery(text: "stars:>=0", sort: .stars, order: .desc)
+      let query = SearchQuery(text: "stars:>=0")
       let expected = try await Self.upstreamIDs(h, query)
       #expect(expected.count == 1000)
       double.reset()
-      let walked = try await Self.walk(h, page: "/?q=stars%3A%3E%3D0&sort=stars&order=desc")
-      #expect(walked.ids == expected)
-      #expect(Set(walked.ids).count == 1000)
-      #expect(walked.positions == Array(1...1000))
+      var html = try await h.text("/?q=stars%3A%3E%3D0")
+      var ids = HTMLScan.cards(html).map(\.id)
+      while ids.count < 1000, let next = HTMLScan.nextFragment(html) {
+        html = try await h.text(next)
+        ids += HTMLScan.cards(html).map(\.id)
+      }
+      #expect(ids == expected)
+      // Rows 1–1000 cost exactly ceil(1000 / 100) search calls, and the list goes on past them.
+      #expect(try await h.countedCalls("search") == 10, "GET /_double/counters")
+      #expect(HTMLScan.nextFragment(html)?.contains("&after=1000&stars=*..*") == true)
+    }
+  }
+
+  @Test func aQueryThatCannotTakeAWindowEndsAtTheCapAndSaysWhy() async throws {
+    try await AppHarness.with(double: AppHarness.smallDouble(), time: AppHarness.stoppedWall) { h in
+      // 240 characters: with a window's qualifiers it would pass GitHub's 256.
+      let text = "stars:>=0" + String(repeating: " fork:false", count: 21)
+      let walked = try await Self.walk(h, page: "/?q=\(HTMLScan.encode(text))&sort=stars&order=desc")
+      #expect(walked.ids.count == 1000)
       #expect(walked.last.contains("GitHub returns at most 1,000 results — refine your query"))
-      // Rows 1–1000 cost exactly ceil(1000 / 100) search calls.
-      let calls = try await h.countedCalls("search")
-      #expect(calls == 10, "GET /_double/counters")
+      #expect(walked.last.contains("data-end=\"cap\""))
+      #expect(walked.last.contains("cannot combine"))
     }
   }
 

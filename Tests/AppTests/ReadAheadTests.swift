@@ -40,7 +40,10 @@ struct ReadAheadTests {
     await eventually { double.counters().calls(.search) >= count }
   }
 
-  static let list = "stars%3A%3E%3D0&sort=stars&order=desc"
+  /// Best match: GitHub's own order, read by page up to its cap.
+  static let list = "stars%3A%3E%3D0"
+  /// By stars: read by windows of the key.
+  static let byStars = "stars%3A%3E%3D0&sort=stars&order=desc"
 
   @Test func theNextPageIsFetchedWhenTheReaderNearsTheEndOfTheCachedOnes() async throws {
     let double = Self.double()
@@ -118,14 +121,42 @@ struct ReadAheadTests {
     let app = try Self.app(double)
     var html = try await Self.get(app, "/?q=\(Self.list)")
     var rows = HTMLScan.cards(html).count
-    while let next = HTMLScan.nextFragment(html) {
+    while rows < 1000, let next = HTMLScan.nextFragment(html) {
       html = try await Self.get(app, next)
       rows += HTMLScan.cards(html).count
     }
     #expect(rows == 1000)
     #expect(app.readAhead.count(.started) > 0)
+    // Nothing past GitHub's own order is read before a reader asks for it.
     #expect(double.counters().calls(.search) == 10)
   }
+
+  @Test func theNextWindowIsReadAheadWhenTheReaderNearsTheEndOfTheFirst() async throws {
+    let double = Self.double()
+    let app = try Self.app(double)
+    let first = try await Self.get(app, "/?q=\(Self.byStars)")
+    #expect(double.counters().calls(.search) == 1)
+    // Window 1 lists the rows of page 1 above its last row's star count; read ahead once the
+    // reader's next 40 rows reach past them.
+    var html = first
+    var rows = HTMLScan.cards(html).count
+    while app.readAhead.count(.started) == 0, let next = HTMLScan.nextFragment(html) {
+      html = try await Self.get(app, next)
+      rows += HTMLScan.cards(html).count
+      try #require(rows <= 100, "read-ahead started within the first window")
+    }
+    #expect(rows > 40)
+    #expect(try await Self.searches(double, reach: 2), "window 2 is read ahead without a request for it")
+    while rows < 140, let next = HTMLScan.nextFragment(html) {
+      html = try await Self.get(app, next)
+      rows += HTMLScan.cards(html).count
+    }
+    #expect(next(html)?.contains("&stars=*..") == true, "past window 1, links name a window")
+    let calls = double.counters().calls(.search)
+    #expect(calls >= 2 && calls <= 3, "window 2 was read once, ahead; at most window 3 ahead of it")
+  }
+
+  func next(_ html: String) -> String? { HTMLScan.nextFragment(html) }
 
   @Test(
     "the budget rule: a fifth of the window stays for readers",

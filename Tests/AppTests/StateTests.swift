@@ -45,12 +45,30 @@ struct StateTests {
     }
   }
 
-  @Test func aCursorAtTheCapEndsTheListWithoutAskingGitHubForMore() async throws {
+  @Test func aCursorAtTheCapGoesOnByStarsWithoutAskingGitHubPastIt() async throws {
     let double = AppHarness.smallDouble()
     try await AppHarness.with(double: double) { h in
       let html = try await h.text("/fragments/results?q=stars%3A%3E%3D0&after=1000")
+      #expect(HTMLScan.cards(html).map(\.position) == Array(1001...1020))
+      #expect(html.contains("data-divider>GitHub ranks only the first 1,000 by best match"))
+      #expect(!html.contains("GitHub returns at most 1,000 results"))
+      #expect(double.counters().calls(.search, status: 422) == 0)
+      // GitHub's own first 1,000 here are the most starred: one count shows it, so the continuation
+      // starts below them instead of reading them again (10 pages to learn them, 1 count, and the
+      // stars:0 bucket: the window that shows it and its first slice; reading them again would be 10 more).
+      #expect(double.counters().calls(.search) <= 14)
+    }
+  }
+
+  @Test func aCursorAtTheCapOfAQueryThatCannotTakeAWindowEndsTheList() async throws {
+    let double = AppHarness.smallDouble()
+    try await AppHarness.with(double: double) { h in
+      // Too long for a window's qualifiers within GitHub's 256 characters.
+      let text = HTMLScan.encode("stars:>=0" + String(repeating: " fork:false", count: 21))
+      let html = try await h.text("/fragments/results?q=\(text)&after=1000")
       #expect(HTMLScan.cards(html).isEmpty)
       #expect(html.contains("GitHub returns at most 1,000 results"))
+      #expect(html.contains("data-end=\"cap\""))
       #expect(!html.contains("data-auto-retry"))
       #expect(double.counters().calls(.search, status: 422) == 0)
     }

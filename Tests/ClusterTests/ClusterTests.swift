@@ -88,6 +88,32 @@ struct ClusterTests {
     return process.terminationStatus == 0
   }
 
+  @Test func twoReadersWalkingPastTheCapOverThreeInstancesCostTheSearchesOfOne() async throws {
+    let start = "/fragments/results?q=stars%3A%3E%3D0&sort=stars&order=desc"
+    // One reader alone, to row 2,000 (past GitHub's cap: windows, the stars:0 bucket's slices
+    // excepted), hop after hop on the three instances.
+    // Without read-ahead, every search is one a reader's batch asked for (nothing still on its way
+    // when the walk ends is left uncounted).
+    let calm = Cluster.InstanceExtras(arguments: ["--read-ahead", "0"])
+    let alone = try await Cluster.start(extra: calm)
+    let single = try await Self.walk(ports: { alone.ports[$0 % 3] }, rows: 2_000, start: start)
+    let one = try await alone.searchCalls()
+    await alone.stop()
+    #expect(single.statuses.allSatisfy { $0 == 200 } && single.ids.count >= 2_000)
+    #expect(Set(single.ids).count == single.ids.count)
+    #expect(one >= 20, "2,000 rows by windows of a page")
+    // Two readers at once on a fresh deployment, each starting on another instance: the windows
+    // one of them reads (or is reading) are shared through Redis, so together they cost the same.
+    let cluster = try await Cluster.start(extra: calm)
+    let ports = cluster.ports
+    async let first = Self.walk(ports: { ports[$0 % 3] }, rows: 2_000, start: start)
+    async let second = Self.walk(ports: { ports[($0 + 1) % 3] }, rows: 2_000, start: start)
+    let (a, b) = try await (first, second)
+    #expect(a.ids == single.ids && b.ids == single.ids, "both read the same rows as the lone reader")
+    #expect(try await cluster.searchCalls() == one)
+    await cluster.stop()
+  }
+
   @Test func fiftyConcurrentIdenticalFragmentsOverThreeInstancesCostOneSearch() async throws {
     let cluster = try await Cluster.start(doubleArguments: ["--latency-search", "400"])
     let ports = cluster.ports

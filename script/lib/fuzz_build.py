@@ -4,13 +4,17 @@
 Each Fuzz/<Name>/ holds fuzz.swift, whose entry point is `public func fuzzInput(_ data:
 UnsafePointer<UInt8>?, _ size: Int) -> Int32`, and a `sources` file (format in script/fuzz). The
 package modules all targets need are built once, instrumented (-sanitize=fuzzer,address, -O, whole
-module, -enable-testing), independent ones side by side; then each target is compiled as its own
+module, -enable-testing; -Onone with --onone), independent ones side by side; then each target is compiled as its own
 module `<Name>Fuzz` (so targets' top-level names never collide), and a generated `main` links them
 all: its `LLVMFuzzerTestOneInput` calls the entry of the target named by the FUZZ_TARGET
 environment variable. Nothing is rebuilt when no input changed (a hash of every input file, the
 flags and the compiler version is kept beside the binary).
 
-Usage: fuzz_build.py PACKAGE_JSON OUT_DIR [--jobs N]   (prints the binary's path on the last line)
+Usage: fuzz_build.py PACKAGE_JSON OUT_DIR [--jobs N] [--onone]   (prints the binary's path on the last line)
+
+--onone compiles without optimisation (still instrumented, so coverage still guides the mutator):
+about a third of the CPU of the -O build, and fewer runs per second. It suits short smoke runs
+(script/test fuzzes each target for 2 s); long runs want -O.
 """
 import concurrent.futures
 import hashlib
@@ -22,7 +26,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-SWIFT_FLAGS = ["-sanitize=fuzzer,address", "-parse-as-library", "-O", "-whole-module-optimization"]
+SANITIZE = ["-sanitize=fuzzer,address", "-parse-as-library"]
 
 
 def fail(message):
@@ -115,6 +119,8 @@ def main():
         fail("usage: fuzz_build.py PACKAGE_JSON OUT_DIR [--jobs N]")
     package_json, out = sys.argv[1], pathlib.Path(sys.argv[2]).resolve()
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else (os.cpu_count() or 2)
+    optimise = "-Onone" if "--onone" in sys.argv else "-O"
+    swift_flags = SANITIZE + [optimise, "-whole-module-optimization"]
     targets = package_targets(package_json)
     names = sorted(p.name for p in (ROOT / "Fuzz").iterdir() if (p / "fuzz.swift").is_file())
     if not names:
@@ -146,7 +152,7 @@ def main():
     inputs.append(ROOT / "Fuzz" / "FuzzSupport.swift")
     digest = hashlib.sha256()
     digest.update(subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout.encode())
-    digest.update(" ".join(flags + names).encode())
+    digest.update(" ".join(swift_flags + flags + names).encode())
     for path in inputs:
         if path.is_file():
             digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
@@ -181,7 +187,7 @@ def main():
             return made
         obj = modules / f"{name}.o"
         # -c without a link step: the fuzzer flag only adds coverage instrumentation here.
-        run(["swiftc", *SWIFT_FLAGS, "-enable-testing", "-module-name", name, "-I", str(modules), *flags,
+        run(["swiftc", *swift_flags, "-enable-testing", "-module-name", name, "-I", str(modules), *flags,
              "-c", *swift_files(t["path"]), "-o", str(obj), "-emit-module",
              "-emit-module-path", str(modules / f"{name}.swiftmodule")], step_log)
         return [str(obj)]
@@ -211,7 +217,7 @@ def main():
             files += swift_files(folder)
         module = f"{name}Fuzz"
         obj = modules / f"{module}.o"
-        run(["swiftc", *SWIFT_FLAGS, "-module-name", module, "-I", str(modules), *flags, "-c", *files,
+        run(["swiftc", *swift_flags, "-module-name", module, "-I", str(modules), *flags, "-c", *files,
              "-o", str(obj), "-emit-module", "-emit-module-path", str(modules / f"{module}.swiftmodule")],
             modules / f"{module}.log")
         return str(obj)
@@ -246,7 +252,7 @@ public func fuzzDispatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {{
 """)
     all_objects = [o for name in order if name in objects for o in objects[name]] + target_objects
     print(f"fuzz: linking {binary.relative_to(ROOT)}", file=sys.stderr)
-    run(["swiftc", "-sanitize=fuzzer,address", "-parse-as-library", "-O", "-module-name", "FuzzMain",
+    run(["swiftc", *SANITIZE, optimise, "-module-name", "FuzzMain",
          "-I", str(modules), *flags, str(main_swift), *all_objects, "-o", str(binary)], log)
     stamp.write_text(digest.hexdigest())
     print(binary)

@@ -11,20 +11,29 @@ skipped, with its reason. A step passes when its command exits 0.
 
 Targets and steps share one queue, longest first (by --timings, else by --expect, else first), so
 that the last to finish is a short one; each prints its summary when it ends, and the run ends with
-a table of every item's wall and CPU time.
+a table of every item's wall and CPU time. At most --jobs items run at once, and with --cores an
+item starts only when the CPU it is expected to use (its CPU time over its wall time, from
+--timings or --expect) fits in what the running items leave of the cores; the first waiting item
+that fits starts, so a short one may go ahead of a long one that does not fit yet. A browser target
+that mostly waits runs beside a build; two builds do not share the machine with a third CPU-bound
+item.
 
 Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR] [--timings FILE]
                        [--expect NAME=SECONDS]... [--step NAME=COMMAND]... [--alone NAME]...
-                       [--target-timeout S]
+                       [--target-timeout S] [--cores N] [--reserve NAME=CORES]...
                        [--live] [--all] [TARGET...]
-  --jobs N           items run at once (default 1)
+  --jobs N           items run at once, at most (default 1)
+  --cores N          CPU the running items may be expected to use together (default: no limit
+                     but --jobs); an item expected to use more starts only when the rest ended
   --tier in-process  sets REPOSCROLL_TEST_TIER=in-process: tests that start processes are skipped
   --logs DIR         each item's console output and event stream (default: a temporary folder)
-  --timings FILE     JSON of each item's last wall time, read for the order and updated
-  --expect NAME=S    the expected wall time of an item the timings do not know yet (the order
-                     only; otherwise 30 s)
+  --timings FILE     JSON of each item's last wall and CPU time, read for the order and updated
+  --expect NAME=S[/C]  the expected wall time (and CPU time) of an item the timings do not know
+                     yet; otherwise 30 s and one core
   --step NAME=CMD    a shell command run as one item of the queue (bash -c, from the package root)
   --alone NAME       run this item with nothing else running, after the rest (timing-sensitive)
+  --reserve NAME=C   count this item as using at least C cores, whatever it uses: it starts only
+                     when that much is free, and keeps it free (deadlines that a busy machine misses)
   --all              every test target the bundle lists (the default when no target or step is named)
   --target-timeout   seconds before an item's process group is killed (it then counts as crashed)
   --live             print the console output as it comes (only with --jobs 1)
@@ -293,8 +302,10 @@ def main():
     parser.add_argument("--expect", action="append", default=[])
     parser.add_argument("--step", action="append", default=[])
     parser.add_argument("--alone", action="append", default=[])
+    parser.add_argument("--reserve", action="append", default=[])
     parser.add_argument("--all", action="store_true")
     parser.add_argument("--target-timeout", type=float, default=0)
+    parser.add_argument("--cores", type=float, default=0)
     parser.add_argument("--live", action="store_true")
     parser.add_argument("-h", "--help", action="store_true")
     parser.add_argument("targets", nargs="*")
@@ -303,7 +314,10 @@ def main():
         print(__doc__)
         return 0
     steps = pairs(args.step, "--step")
-    expected = {name: float(value) for name, value in pairs(args.expect, "--expect").items()}
+    expected = {}
+    for name, value in pairs(args.expect, "--expect").items():
+        wall, _, cpu = value.partition("/")
+        expected[name] = {"wall": float(wall), "cpu": float(cpu) if cpu else None}
     if not os.access(args.bundle, os.X_OK):
         print(f"test_targets: no test bundle at {args.bundle} (swift build --build-tests)", file=sys.stderr)
         return 2
@@ -321,17 +335,56 @@ def main():
                 timings = json.load(f)
         except ValueError:
             timings = {}
+    known = {}  # name -> (wall, cpu or None): the last run's, else the --expect hint
+    for name, value in timings.items():
+        # Older files hold the wall time alone.
+        known[name] = (value, None) if isinstance(value, (int, float)) else (value.get("wall", 30.0), value.get("cpu"))
+    for name, hint in expected.items():
+        wall, cpu = known.setdefault(name, (hint["wall"], hint["cpu"]))
+        if cpu is None and hint["cpu"] is not None and hint["wall"] > 0:
+            # A wall time remembered without its CPU: the hint's share of the cores.
+            known[name] = (wall, wall * hint["cpu"] / hint["wall"])
+
+    reserved = {name: float(value) for name, value in pairs(args.reserve, "--reserve").items()}
+
+    def share(name):
+        """The cores an item is expected to keep busy: CPU over wall time, one when unknown; at least
+        what --reserve keeps free for it."""
+        wall, cpu = known.get(name, (30.0, None))
+        used = 1.0 if cpu is None or wall <= 0 else max(cpu / wall, 0.05)
+        return min(max(used, reserved.get(name, 0.0)), args.cores or 1.0 * max(1, args.jobs))
+
     # Longest first, so the last to finish is a short one; an item neither timed nor expected counts
     # as 30 s (most targets take less).
     items = [t for t in targets if t not in unknown] + list(steps)
-    order = sorted(items, key=lambda t: -timings.get(t, expected.get(t, 30.0)))
+    order = sorted(items, key=lambda t: -known.get(t, (30.0, None))[0])
     alone = [t for t in order if t in args.alone]
     order = [t for t in order if t not in alone]
     live = args.live and args.jobs == 1
     results = {}
     lock = threading.Lock()
-    slots = threading.Semaphore(max(1, args.jobs))
+    # Running items and the cores they are expected to use; a condition guards both.
+    running = {}
+    room = threading.Condition(lock)
     threads = []
+
+    def fits(name):
+        return not running or (
+            len(running) < max(1, args.jobs)
+            and (not args.cores or sum(running.values()) + share(name) <= args.cores + 0.05)
+        )
+
+    def admit(pending):
+        """Waits for a free job, then takes the first pending item (longest first) whose expected CPU
+        fits beside the running ones; a later, smaller one may start while a larger one waits."""
+        with room:
+            while True:
+                name = next((n for n in pending if fits(n)), None)
+                if name is not None:
+                    pending.remove(name)
+                    running[name] = share(name)
+                    return name
+                room.wait()
 
     def job(name):
         log_path = os.path.join(logs, f"{name}.log")
@@ -350,17 +403,24 @@ def main():
                 result.unfinished = list(result.listed)
                 result.loose_issues.append(("runner", [repr(error)]))
         finally:
-            slots.release()
+            with room:
+                running.pop(name, None)
+                room.notify_all()
         with lock:
             results[name] = result
             text = describe_step(result, log_path, live) if name in steps else describe(result, log_path)
             print(text, flush=True)
 
-    for name in order:
-        slots.acquire()
+    pending = list(order)
+    order = []  # the order they started, for the table
+    while pending:
+        name = admit(pending)
+        order.append(name)
         with lock:
             what = "step" if name in steps else f"{len(all_tests[name])} tests"
-            print(f"-> {name} ({what}; load {os.getloadavg()[0]:.2f})", flush=True)
+            busy = f", beside {', '.join(n for n in running if n != name)}" if len(running) > 1 else ""
+            print(f"-> {name} ({what}; expects {share(name):.2f} cores{busy}; load {os.getloadavg()[0]:.2f})",
+                  flush=True)
         thread = threading.Thread(target=job, args=(name,))
         thread.start()
         threads.append(thread)
@@ -368,13 +428,13 @@ def main():
         thread.join()
     # The items that must not share the machine, one by one after the rest.
     for name in alone:
-        slots.acquire()
         with lock:
+            running[name] = share(name)
             print(f"-> {name} (alone; load {os.getloadavg()[0]:.2f})", flush=True)
         job(name)
 
     if args.timings:
-        timings.update({t: round(r.wall, 1) for t, r in results.items()})
+        timings.update({t: {"wall": round(r.wall, 1), "cpu": round(r.cpu, 1)} for t, r in results.items()})
         os.makedirs(os.path.dirname(os.path.abspath(args.timings)), exist_ok=True)
         with open(args.timings, "w") as f:
             json.dump(timings, f, indent=1, sort_keys=True)
