@@ -38,41 +38,52 @@ let package = Package(
 
     // MARK: Libraries
     .target(name: "Clocks"),
+    .target(name: "Encodings"),
+    .target(name: "Digests", dependencies: ["Encodings"]),
+    .target(name: "Credentials"),
     .target(name: "Sockets", dependencies: ["CEpoll", "Clocks"]),
-    .target(name: "HTTP"),
+    .target(name: "HTTP", dependencies: ["Encodings"]),
     .target(name: "CommandLineOptions"),
-    .target(name: "HTTPServer", dependencies: ["Clocks", "Sockets", "HTTP", "Compression"]),
+    .target(
+      name: "HTTPServer", dependencies: ["Clocks", "Compression", "Digests", "Encodings", "HTTP", "Sockets"]),
     .target(name: "Mustache"),
-    .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
-    .target(name: "SharedStore", dependencies: ["Redis"]),
+    .target(name: "CurlClient", dependencies: ["CCurl", "Clocks", "HTTP"]),
+    .target(name: "SharedStore"),
+    .target(name: "RedisSharedStore", dependencies: ["Redis", "SharedStore"]),
     .target(name: "Packing"),
     .target(
-      name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"],
+      name: "GitHub",
+      dependencies: [
+        "Clocks", "Credentials", "CurlClient", "Digests", "Encodings", "HTTP", "Packing", "SharedStore",
+      ],
       swiftSettings: crossModuleOptimized),
     .target(name: "Paging", swiftSettings: crossModuleOptimized),
     .target(name: "Sealing", dependencies: ["CSodium"]),
     .target(name: "Compression", dependencies: ["CZlib", "CLibdeflate"]),
     .target(
-      name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
+      name: "GitHubDouble",
+      dependencies: ["Clocks", "Compression", "Digests", "Encodings", "HTTP", "HTTPServer"]),
     .target(name: "TLS", dependencies: ["COpenSSL"]),
-    .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP", "TLS"]),
-    .target(name: "Sessions", dependencies: ["GitHub", "Redis", "Sealing", "SharedStore"]),
+    .target(name: "Redis", dependencies: ["Clocks", "Digests", "Encodings", "Sockets", "TLS"]),
+    .target(name: "Sessions", dependencies: ["Credentials", "Encodings", "Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
         "HTTP", "HTTPServer", "Mustache", "Paging", "CurlClient", "GitHub", "Compression", "SharedStore",
-        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks", "TLS",
+        "Redis", "CommandLineOptions", "Sessions", "CBuildInfo", "Clocks", "TLS", "Credentials", "Digests",
+        "Encodings", "RedisSharedStore",
       ]),
 
     // MARK: Executables
     .executableTarget(
       name: "repo-scroll",
-      dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
+      dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "RedisSharedStore"]),
     .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
     .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
     .executableTarget(
-      name: "session-bench", dependencies: ["GitHub", "Sessions", "Redis"], path: "Bench/sessions"),
+      name: "session-bench", dependencies: ["Credentials", "GitHub", "Sessions", "Redis"],
+      path: "Bench/sessions"),
     // The fragment's render path (script/bench-mustache); it reads the app's internals, so it builds
     // in debug (as `swift build` does) or in release with -enable-testing.
     .executableTarget(
@@ -84,7 +95,8 @@ let package = Package(
     .target(
       name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer", "Redis", "TLS"],
       path: "Tests/TestSupport"),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(name: "HTTPTests", dependencies: ["Clocks", "Digests", "Encodings", "HTTP", "TestSupport"]),
+    .testTarget(name: "DigestsTests", dependencies: ["Digests", "Encodings"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
     .testTarget(
@@ -96,31 +108,34 @@ let package = Package(
       name: "GitHubTests",
       dependencies: [
         "GitHub", "CurlClient", "HTTP", "Packing", "SharedStore", "TestSupport", "Redis", "GitHubDouble",
+        "Credentials", "Encodings", "RedisSharedStore",
       ]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport", "TLS"]),
     .testTarget(
       name: "GitHubDoubleTests",
-      dependencies: ["GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"]),
+      dependencies: ["GitHubDouble", "Compression", "Encodings", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
         "App", "CommandLineOptions", "GitHub", "GitHubDouble", "CurlClient", "HTTP", "HTTPServer",
         "Compression", "SharedStore", "Mustache", "Paging", "TestSupport", "Sessions", "Clocks", "Redis",
+        "Credentials", "Digests", "Encodings",
       ]
     ),
     .testTarget(
-      name: "HostileUpstreamTests", dependencies: ["CurlClient", "GitHubDouble", "HTTP", "TestSupport"]
+      name: "HostileUpstreamTests",
+      dependencies: ["CurlClient", "Encodings", "GitHubDouble", "HTTP", "TestSupport"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
     .testTarget(
-      name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
+      name: "SharedStoreTests", dependencies: ["SharedStore", "RedisSharedStore", "Redis", "TestSupport"]),
     .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(
       name: "SessionsTests",
-      dependencies: ["Sessions", "GitHub", "Redis", "Sealing", "SharedStore", "TestSupport"]),
+      dependencies: ["Sessions", "Credentials", "Encodings", "GitHub", "Redis", "Sealing", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],

@@ -4,6 +4,7 @@
 // wall-clock time. Each store is measured beside a reference in the same run: in memory, a dictionary
 // lookup of the same sealed bytes (so the difference is parsing the id, hashing it and opening the
 // seal); in Redis, a plain GET of a value of the same size (the round trip any lookup needs).
+import Credentials
 import Foundation
 import GitHub
 import Glibc

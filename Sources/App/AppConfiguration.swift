@@ -146,6 +146,7 @@ public struct AppConfiguration: Sendable {
       sessionKey = try SignInSettings.sessionKey(fromFile: path)
     }
     try settleRedis(arguments: arguments, environment: environment)
+    try refuseDemoOffLoopback()
     return result
   }
 
@@ -164,6 +165,8 @@ public struct AppConfiguration: Sendable {
       "  CREDENTIALS_DIRECTORY       systemd credentials (LoadCredential=): github-token, github-client-secret,",
       "                              session-key, redis-password and redis-sentinel-password are read from it",
       "                              when not given otherwise",
+      "one binary: --demo ships inside the release binary (one artefact to build and deploy); it is an",
+      "offline demo whose double has a published client secret, so it refuses a --host that is not loopback",
     ])
 
   static let options: [Option<AppConfiguration>] =
@@ -223,7 +226,8 @@ public struct AppConfiguration: Sendable {
         help: "seconds to finish requests on shutdown (10)",
         in: 0...3600, \.drainTimeout),
       .bool(
-        "--demo", env: "REPOSCROLL_DEMO", value: nil, help: "serve an offline GitHub double in-process (off)",
+        "--demo", env: "REPOSCROLL_DEMO", value: nil,
+        help: "serve an offline GitHub double in-process; loopback --host only (off)",
         \.demo),
       .text(
         "--demo-latency", env: "DEMO_LATENCY", value: "MS..MS",

@@ -1,3 +1,4 @@
+import Encodings
 import HTTP
 import Mustache
 

@@ -1,3 +1,5 @@
+import Credentials
+import Encodings
 import GitHub
 import HTTP
 import HTTPServer

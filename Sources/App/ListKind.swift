@@ -1,3 +1,4 @@
+import Encodings
 import GitHub
 import HTTP
 import Mustache

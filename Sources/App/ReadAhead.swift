@@ -1,4 +1,5 @@
 import Clocks
+import Credentials
 import GitHub
 import Paging
 import Synchronization

@@ -1,4 +1,11 @@
 import Redis
+import SharedStore
+
+extension SharedStoreStatus {
+  /// What the Redis client has seen (the server's role, failovers, TLS handshakes); nil for other
+  /// backends.
+  var redis: RedisTelemetry.Snapshot? { telemetry as? RedisTelemetry.Snapshot }
+}
 
 extension RedisTelemetry.Snapshot {
   /// The Redis lines of `/metrics`: which role the server this instance talks to has, and where it

@@ -1,5 +1,6 @@
 import Clocks
 import Redis
+import RedisSharedStore
 import SharedStore
 import TLS
 

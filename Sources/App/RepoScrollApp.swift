@@ -1,4 +1,5 @@
 import Clocks
+import Credentials
 import CurlClient
 import GitHub
 import Glibc

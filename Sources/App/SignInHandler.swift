@@ -1,3 +1,6 @@
+import Credentials
+import Digests
+import Encodings
 import GitHub
 import HTTP
 import HTTPServer

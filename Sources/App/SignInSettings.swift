@@ -1,4 +1,5 @@
 import CommandLineOptions
+import Encodings
 import HTTP
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 
 /// Limits and behaviour shared by every request of one `CurlHTTPClient`.

@@ -1,4 +1,4 @@
-import SharedStore
+import Encodings
 
 /// A value the client caches and hands out: a search page, a star history, a repository's
 /// visibility or an avatar.

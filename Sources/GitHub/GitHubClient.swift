@@ -1,5 +1,7 @@
 import Clocks
+import Credentials
 import CurlClient
+import Encodings
 import HTTP
 import SharedStore
 

@@ -1,4 +1,5 @@
 import CurlClient
+import Digests
 import HTTP
 import SharedStore
 

@@ -1,3 +1,4 @@
+import Encodings
 import HTTP
 
 /// Mends the text of an upstream JSON body so that one bad string cannot fail the whole body:

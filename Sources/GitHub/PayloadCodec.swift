@@ -1,6 +1,7 @@
+import Digests
+import Encodings
 import HTTP
 import Packing
-import SharedStore
 
 /// A cache entry as it travels through a shared store: the value with its ETag, when it stops
 /// being fresh and when it was stored (Unix seconds).

@@ -1,3 +1,4 @@
+import Credentials
 import Synchronization
 
 /// What GitHub's answers taught this process about who sees what: the visibility of repositories

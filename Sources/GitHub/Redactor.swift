@@ -1,3 +1,4 @@
+import Encodings
 import HTTP
 
 /// Removes the tokens from any text that might reach a log or a page, in their plain form and with

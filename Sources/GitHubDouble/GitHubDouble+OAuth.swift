@@ -1,3 +1,5 @@
+import Digests
+import Encodings
 import HTTP
 import HTTPServer
 import Synchronization

@@ -1,3 +1,4 @@
+import Digests
 import HTTP
 
 /// A user the double's OAuth flow signed in: a catalog user (their private repositories included)

@@ -1,3 +1,4 @@
+import Encodings
 import HTTP
 
 /// Writes catalog records in GitHub's JSON shapes (`repo-search-result-item`, `simple-user`).

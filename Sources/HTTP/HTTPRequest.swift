@@ -1,3 +1,5 @@
+import Encodings
+
 /// A parsed HTTP/1.x request head plus its (small, fully read) body.
 public struct HTTPRequest: Sendable {
   /// The request method.

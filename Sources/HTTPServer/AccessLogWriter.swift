@@ -1,3 +1,4 @@
+import Clocks
 import Glibc
 import HTTP
 import Sockets

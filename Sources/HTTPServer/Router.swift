@@ -1,3 +1,4 @@
+import Encodings
 import HTTP
 
 /// Dispatches requests by method and path pattern, each route under a name given where it is

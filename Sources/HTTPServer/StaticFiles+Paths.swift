@@ -1,3 +1,5 @@
+import Digests
+import Encodings
 import Glibc
 import HTTP
 import Sockets

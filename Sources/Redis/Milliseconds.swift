@@ -1,5 +1,4 @@
 import Clocks
-import HTTP
 
 /// Monotonic milliseconds, the unit every deadline in this target is kept in.
 enum Milliseconds {

@@ -1,4 +1,4 @@
-import HTTP
+import Clocks
 import Sockets
 import Synchronization
 import TLS

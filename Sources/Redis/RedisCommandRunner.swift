@@ -1,4 +1,4 @@
-import HTTP
+import Clocks
 
 /// Anything that runs pipelines: a `RedisConnection` or a pooled `RedisClient`. The typed helpers in
 /// its extension work on both.

@@ -1,4 +1,4 @@
-import HTTP
+import Encodings
 import TLS
 
 /// Where the server is and how the client behaves. Build it from a URL or field by field.

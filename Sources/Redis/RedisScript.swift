@@ -1,3 +1,5 @@
+import Digests
+
 /// A Lua script and its SHA-1, as `EVALSHA` names it. Create it once and reuse it.
 public struct RedisScript: Sendable, Hashable {
   /// The Lua source.

@@ -1,5 +1,5 @@
+import Encodings
 import Sealing
-import SharedStore
 
 /// What `/login` hands the browser to bring back to `/login/callback`: the OAuth `state`, the PKCE
 /// verifier and where to return, sealed (encrypted and authenticated) under the session key with an

@@ -1,4 +1,4 @@
-import GitHub
+import Credentials
 import Sealing
 import Synchronization
 

@@ -1,5 +1,5 @@
-import GitHub
-import SharedStore
+import Credentials
+import Encodings
 
 /// What the server keeps about one signed-in reader. The store only ever holds it sealed
 /// (`SessionBook`), the token included.

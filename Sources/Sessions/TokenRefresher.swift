@@ -1,4 +1,4 @@
-import GitHub
+import Credentials
 
 /// What a session book needs from GitHub to renew a reader's token: the refresh itself, and the
 /// revocation of a token nobody will use (a refresh that landed after a sign-out, a session that

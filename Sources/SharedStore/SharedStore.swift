@@ -1,5 +1,3 @@
-import Redis
-
 /// The tier several instances share: cached values, a rate-limit ledger and coalescing locks.
 ///
 /// The GitHub layer keeps its own in-process layer (decoded cache, ledger, requests in flight) in
@@ -53,6 +51,9 @@ public struct LockToken: Sendable, Hashable {
   public var key: String
   /// A value unique to this holding, so a late unlock cannot free someone else's lock.
   public var owner: String
+
+  /// A token from its parts (a store's implementation makes them).
+  public init(key: String, owner: String) { (self.key, self.owner) = (key, owner) }
 }
 
 /// Why the shared ledger refused a call.
@@ -61,10 +62,13 @@ public struct LedgerRefusal: Sendable, Equatable {
   public var until: Int
   /// True for a secondary (abuse) limit, false when the window's budget is spent.
   public var secondary: Bool
+
+  /// A refusal from its parts.
+  public init(until: Int, secondary: Bool) { (self.until, self.secondary) = (until, secondary) }
 }
 
 /// What `/metrics` and `/healthz` show about a shared store.
-public struct SharedStoreStatus: Sendable, Equatable {
+public struct SharedStoreStatus: Sendable {
   /// A short name of the backend, such as `redis`.
   public var backend: String
   /// True while the store answers; false while the process runs on its local layer alone.
@@ -79,16 +83,17 @@ public struct SharedStoreStatus: Sendable, Equatable {
   public var errorReplies: Int
   /// The last failure, without secrets.
   public var lastError: String?
-  /// What the Redis client has seen (the server's role, failovers, TLS handshakes); nil for other
-  /// backends.
-  public var redis: RedisTelemetry.Snapshot?
+  /// What the backend's client has seen beyond these counters, in the backend's own type, for the
+  /// code that built the store to read: the Redis store gives its `RedisTelemetry.Snapshot` (the
+  /// server's role, failovers, TLS handshakes); nil for a backend with nothing more to say.
+  public var telemetry: (any Sendable)?
 
   /// A status from its parts.
   public init(
     backend: String, available: Bool, since: Double, transitions: Int, failures: Int, errorReplies: Int = 0,
-    lastError: String?, redis: RedisTelemetry.Snapshot? = nil
+    lastError: String?, telemetry: (any Sendable)? = nil
   ) {
-    self.redis = redis
+    self.telemetry = telemetry
     self.errorReplies = errorReplies
     self.backend = backend
     self.available = available

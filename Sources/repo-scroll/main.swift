@@ -4,7 +4,7 @@ import CommandLineOptions
 import Dispatch
 import Foundation
 import GitHubDouble
-import SharedStore
+import RedisSharedStore
 
 // Reads flags and environment, builds the app and serves until SIGINT or SIGTERM.
 

@@ -1,4 +1,7 @@
+import Credentials
 import CurlClient
+import Digests
+import Encodings
 import Foundation
 import GitHub
 import GitHubDouble

@@ -1,3 +1,4 @@
+import Credentials
 import CurlClient
 import Foundation
 import GitHub

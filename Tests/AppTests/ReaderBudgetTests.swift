@@ -1,5 +1,6 @@
 import Clocks
 import CurlClient
+import Encodings
 import Foundation
 import GitHubDouble
 import HTTP

@@ -1,5 +1,7 @@
 import App
+import Credentials
 import CurlClient
+import Encodings
 import Foundation
 import GitHubDouble
 import HTTP

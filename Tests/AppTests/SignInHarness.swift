@@ -1,4 +1,5 @@
 import CurlClient
+import Encodings
 import Foundation
 import GitHubDouble
 import HTTP

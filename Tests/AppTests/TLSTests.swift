@@ -1,5 +1,6 @@
 import App
 import CurlClient
+import Encodings
 import Foundation
 import GitHubDouble
 import HTTP

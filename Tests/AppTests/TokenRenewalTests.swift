@@ -1,4 +1,6 @@
+import Credentials
 import CurlClient
+import Encodings
 import Foundation
 import GitHub
 import GitHubDouble

@@ -1,3 +1,4 @@
+import Encodings
 import GitHubDouble
 import HTTP
 import HTTPServer

@@ -1,7 +1,9 @@
+import Credentials
 import CurlClient
 import Foundation
 import HTTP
 import Redis
+import RedisSharedStore
 import SharedStore
 import TestSupport
 import Testing

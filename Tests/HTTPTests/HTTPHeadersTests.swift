@@ -1,3 +1,6 @@
+import Clocks
+import Digests
+import Encodings
 import Testing
 
 @testable import HTTP

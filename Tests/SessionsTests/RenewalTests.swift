@@ -1,3 +1,4 @@
+import Credentials
 import GitHub
 import Synchronization
 import TestSupport

@@ -1,6 +1,7 @@
+import Credentials
+import Encodings
 import GitHub
 import Sealing
-import SharedStore
 import TestSupport
 import Testing
 

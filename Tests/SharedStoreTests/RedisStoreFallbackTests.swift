@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Redis
+import RedisSharedStore
 import SharedStore
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Redis
+import RedisSharedStore
 import Synchronization
 import TestSupport
 import Testing

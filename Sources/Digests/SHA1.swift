@@ -1,9 +1,11 @@
-import HTTP
-
-/// SHA-1 (FIPS 180-4), only to name Lua scripts the way Redis does; not for security.
-enum SHA1 {
+/// SHA-1 (FIPS 180-4), only to name Lua scripts the way Redis does (`EVALSHA`); not for security.
+///
+/// ```swift
+/// let name = SHA1.hex(Array(script.utf8))  // 40 lowercase hex digits
+/// ```
+public enum SHA1 {
   /// The digest of `message` as 40 lowercase hex digits.
-  static func hex(_ message: [UInt8]) -> String {
+  public static func hex(_ message: [UInt8]) -> String {
     var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
       0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
     )

@@ -1,6 +1,5 @@
+import Digests
 import Testing
-
-@testable import Redis
 
 /// The digest that names scripts, against FIPS 180 test vectors.
 @Suite(.timeLimit(.minutes(3))) struct SHA1Tests {

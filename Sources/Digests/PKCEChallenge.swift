@@ -1,3 +1,5 @@
+import Encodings
+
 /// PKCE's S256 method (RFC 7636 §4.2) and the verifier's shape (§4.1): the one home of the algorithm,
 /// used by the GitHub client (`GitHub.PKCE`) and by the GitHub double's token endpoint.
 public enum PKCEChallenge {

@@ -16,15 +16,6 @@ public enum RepositoryAccess: UInt8, Sendable, Hashable, CaseIterable, CustomStr
   /// which can see private repositories (an App's: where it is installed, as far as the user may).
   case unknown = 2
 
-  /// From the `X-OAuth-Scopes` header's value; nil (no header) is `.unknown`.
-  public init(scopesHeader: String?) {
-    guard let scopesHeader else {
-      self = .unknown
-      return
-    }
-    self.init(scopes: GitHubOAuth.scopes(fromHeader: scopesHeader))
-  }
-
   /// From a known list of scopes: `.repoScope` with `repo`, else `.publicOnly`.
   public init(scopes: [String]) {
     self = scopes.contains("repo") ? .repoScope : .publicOnly
@@ -42,15 +33,4 @@ public enum RepositoryAccess: UInt8, Sendable, Hashable, CaseIterable, CustomStr
     case .unknown: "unknown"
     }
   }
-}
-
-/// Whose answers a reader's calls get, as the layers above need it to keep lists apart: everyone's
-/// (the reader cannot see private repositories, so their answers are shared), or the reader's own
-/// (their token may see private repositories, so their lists, list positions and read-ahead are
-/// theirs). Decided by `GitHubClient.owner(of:)` from the token and what answers taught.
-public enum AnswerOwner: Sendable, Hashable {
-  /// Shared by every reader who is not one's own.
-  case everyone
-  /// One reader's, by GitHub user id.
-  case reader(Int)
 }

@@ -43,7 +43,4 @@ public struct ReaderCredential: Sendable, Hashable, CustomStringConvertible, Cus
       self,
       children: ["login": login, "userID": userID, "token": "[redacted]", "access": access])
   }
-
-  /// The reader's name in ledgers and scoped keys: `reader:<id>`.
-  var ledgerName: String { "reader:\(userID)" }
 }

@@ -1,4 +1,5 @@
-import HTTP
+import Digests
+import Encodings
 import Testing
 
 @Suite("SHA-256, base64 and PKCE", .timeLimit(.minutes(2)))

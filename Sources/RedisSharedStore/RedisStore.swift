@@ -1,4 +1,5 @@
 import Redis
+import SharedStore
 import Synchronization
 
 /// The shared store on Redis. Keys live under a versioned namespace (`reposcroll:v1:` by default):
@@ -142,7 +143,7 @@ public final class RedisStore: SharedStore {
       SharedStoreStatus(
         backend: "redis", available: $0.available, since: $0.since, transitions: $0.transitions,
         failures: $0.failures, errorReplies: $0.errorReplies, lastError: $0.lastError,
-        redis: client.telemetry.snapshot)
+        telemetry: client.telemetry.snapshot)
     }
   }
 
