@@ -44,7 +44,7 @@ let package = Package(
     .target(name: "HTTPServer", dependencies: ["Clocks", "Sockets", "HTTP", "Compression"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "HTTP"]),
-    .target(name: "SharedStore", dependencies: ["Redis"]),
+    .target(name: "SharedStore", dependencies: ["Clocks", "Redis"]),
     .target(name: "Packing"),
     .target(
       name: "GitHub", dependencies: ["Clocks", "CurlClient", "HTTP", "Packing", "SharedStore"],
@@ -56,7 +56,7 @@ let package = Package(
       name: "GitHubDouble", dependencies: ["Clocks", "HTTPServer", "HTTP", "Compression"]),
     .target(name: "TLS", dependencies: ["COpenSSL"]),
     .target(name: "Redis", dependencies: ["Clocks", "Sockets", "HTTP", "TLS"]),
-    .target(name: "Sessions", dependencies: ["GitHub", "Redis", "Sealing", "SharedStore"]),
+    .target(name: "Sessions", dependencies: ["Clocks", "GitHub", "Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
@@ -68,16 +68,17 @@ let package = Package(
     .executableTarget(
       name: "repo-scroll",
       dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "SharedStore"]),
-    .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
-    .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
+    .executableTarget(name: "github-double", dependencies: ["Clocks", "GitHubDouble", "CommandLineOptions"]),
+    .executableTarget(
+      name: "static-server", dependencies: ["Clocks", "HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
     .executableTarget(
-      name: "session-bench", dependencies: ["GitHub", "Sessions", "Redis"], path: "Bench/sessions"),
+      name: "session-bench", dependencies: ["Clocks", "GitHub", "Sessions", "Redis"], path: "Bench/sessions"),
     // The fragment's render path (script/bench-mustache); it reads the app's internals, so it builds
     // in debug (as `swift build` does) or in release with -enable-testing.
     .executableTarget(
       name: "mustache-bench",
-      dependencies: ["App", "GitHub", "GitHubDouble", "HTTP", "HTTPServer", "Mustache", "Paging"],
+      dependencies: ["App", "Clocks", "GitHub", "GitHubDouble", "HTTP", "HTTPServer", "Mustache", "Paging"],
       path: "Bench/mustache"),
 
     // MARK: Tests
@@ -86,23 +87,24 @@ let package = Package(
       path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-    .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
+    .testTarget(name: "SocketsTests", dependencies: ["Clocks", "Sockets"]),
     .testTarget(
       name: "HTTPServerTests", dependencies: ["Clocks", "HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(
-      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
+      name: "CurlClientTests", dependencies: ["Clocks", "CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "GitHubTests",
       dependencies: [
-        "GitHub", "CurlClient", "HTTP", "Packing", "SharedStore", "TestSupport", "Redis", "GitHubDouble",
+        "Clocks", "GitHub", "CurlClient", "HTTP", "Packing", "SharedStore", "TestSupport", "Redis",
+        "GitHubDouble",
       ]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
-    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport", "TLS"]),
+    .testTarget(name: "RedisTests", dependencies: ["Clocks", "Redis", "Sockets", "TestSupport", "TLS"]),
     .testTarget(
       name: "GitHubDoubleTests",
-      dependencies: ["GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"]),
+      dependencies: ["Clocks", "GitHubDouble", "Compression", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
@@ -116,11 +118,12 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
     .testTarget(
-      name: "SharedStoreTests", dependencies: ["SharedStore", "Redis", "TestSupport"]),
-    .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
+      name: "SharedStoreTests", dependencies: ["Clocks", "SharedStore", "Redis", "TestSupport"]),
+    .testTarget(
+      name: "ClusterTests", dependencies: ["Clocks", "CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(
       name: "SessionsTests",
-      dependencies: ["Sessions", "GitHub", "Redis", "Sealing", "SharedStore", "TestSupport"]),
+      dependencies: ["Clocks", "Sessions", "GitHub", "Redis", "Sealing", "SharedStore", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],
