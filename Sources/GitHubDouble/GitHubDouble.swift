@@ -148,7 +148,7 @@ public final class GitHubDouble: Sendable {
     }
   }
 
-  private func milliseconds() -> Int { Int(time.wallSeconds() * 1000) }
+  private func milliseconds() -> Int { time.epochMilliseconds() }
 
   /// The most recent requests (at most `2 × 8192`), oldest first.
   public func requestLog() -> [DoubleRequestRecord] { state.withLock { $0.requests.records } }

@@ -2,6 +2,7 @@ import Clocks
 import Glibc
 import Redis
 import Sockets
+import Synchronization
 import TestSupport
 import Testing
 
@@ -57,6 +58,33 @@ import Testing
     let client = try RedisClient(Self.configuration(server), time: .system)
     defer { client.shutdown() }
     await #expect(throws: RedisError.timeout(.command)) { try await client.ping() }
+  }
+
+  /// Deadlines are kept on the clock the client was given: an hour's command timeout passes when the
+  /// test moves that clock by an hour, not in real time.
+  @Test func aCommandTimesOutOnTheInjectedClock() async throws {
+    let server = try FakeRedisServer(reply: [])
+    defer { server.stop() }
+    var configuration = Self.configuration(server)
+    configuration.commandTimeout = .seconds(3600)
+    let clock = ManualClock()
+    let connection = try await RedisConnection.connect(configuration, time: clock.time)
+    let outcome = Mutex<RedisError?>(nil)
+    let ping = Task {
+      do throws(RedisError) {
+        try await connection.ping()
+      } catch {
+        outcome.withLock { $0 = error }
+      }
+    }
+    // An hour at a time: the deadline is an hour after the ping was sent, whenever that was.
+    let failed = await eventually(within: .seconds(30), poll: .milliseconds(20)) {
+      clock.advance(3600)
+      return outcome.withLock { $0 } != nil
+    }
+    await ping.value
+    #expect(failed)
+    #expect(outcome.withLock { $0 } == .timeout(.command))
   }
 
   @Test func aServerThatHangsUpMidReplyIsConnectionLost() async throws {
