@@ -48,8 +48,8 @@ let package = Package(
       name: "HTTPServer", dependencies: ["Clocks", "Compression", "Digests", "Encodings", "HTTP", "Sockets"]),
     .target(name: "Mustache"),
     .target(name: "CurlClient", dependencies: ["CCurl", "Clocks", "HTTP"]),
-    .target(name: "SharedStore"),
-    .target(name: "RedisSharedStore", dependencies: ["Redis", "SharedStore"]),
+    .target(name: "SharedStore", dependencies: ["Clocks"]),
+    .target(name: "RedisSharedStore", dependencies: ["Clocks", "Redis", "SharedStore"]),
     .target(name: "Packing"),
     .target(
       name: "GitHub",
@@ -65,7 +65,9 @@ let package = Package(
       dependencies: ["Clocks", "Compression", "Digests", "Encodings", "HTTP", "HTTPServer"]),
     .target(name: "TLS", dependencies: ["COpenSSL"]),
     .target(name: "Redis", dependencies: ["Clocks", "Digests", "Encodings", "Sockets", "TLS"]),
-    .target(name: "Sessions", dependencies: ["Credentials", "Encodings", "Redis", "Sealing", "SharedStore"]),
+    .target(
+      name: "Sessions",
+      dependencies: ["Clocks", "Credentials", "Encodings", "Redis", "Sealing", "SharedStore"]),
     .target(
       name: "App",
       dependencies: [
@@ -78,17 +80,18 @@ let package = Package(
     .executableTarget(
       name: "repo-scroll",
       dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "RedisSharedStore"]),
-    .executableTarget(name: "github-double", dependencies: ["GitHubDouble", "CommandLineOptions"]),
-    .executableTarget(name: "static-server", dependencies: ["HTTP", "HTTPServer", "CommandLineOptions"]),
+    .executableTarget(name: "github-double", dependencies: ["Clocks", "GitHubDouble", "CommandLineOptions"]),
+    .executableTarget(
+      name: "static-server", dependencies: ["Clocks", "HTTP", "HTTPServer", "CommandLineOptions"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
     .executableTarget(
-      name: "session-bench", dependencies: ["Credentials", "GitHub", "Sessions", "Redis"],
+      name: "session-bench", dependencies: ["Clocks", "Credentials", "GitHub", "Sessions", "Redis"],
       path: "Bench/sessions"),
     // The fragment's render path (script/bench-mustache); it reads the app's internals, so it builds
     // in debug (as `swift build` does) or in release with -enable-testing.
     .executableTarget(
       name: "mustache-bench",
-      dependencies: ["App", "GitHub", "GitHubDouble", "HTTP", "HTTPServer", "Mustache", "Paging"],
+      dependencies: ["App", "Clocks", "GitHub", "GitHubDouble", "HTTP", "HTTPServer", "Mustache", "Paging"],
       path: "Bench/mustache"),
 
     // MARK: Tests
@@ -98,24 +101,27 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["Clocks", "Digests", "Encodings", "HTTP", "TestSupport"]),
     .testTarget(name: "DigestsTests", dependencies: ["Digests", "Encodings"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-    .testTarget(name: "SocketsTests", dependencies: ["Sockets"]),
+    .testTarget(name: "SocketsTests", dependencies: ["Clocks", "Sockets"]),
     .testTarget(
       name: "HTTPServerTests", dependencies: ["Clocks", "HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
     .testTarget(
-      name: "CurlClientTests", dependencies: ["CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
+      name: "CurlClientTests", dependencies: ["Clocks", "CurlClient", "HTTP", "HTTPServer", "TestSupport"]),
     .testTarget(
       name: "GitHubTests",
       dependencies: [
-        "GitHub", "CurlClient", "HTTP", "Packing", "SharedStore", "TestSupport", "Redis", "GitHubDouble",
+        "Clocks", "GitHub", "CurlClient", "HTTP", "Packing", "SharedStore", "TestSupport", "Redis",
+        "GitHubDouble",
         "Credentials", "Encodings", "RedisSharedStore",
       ]),
     .testTarget(name: "PagingTests", dependencies: ["Paging"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
-    .testTarget(name: "RedisTests", dependencies: ["Redis", "Sockets", "TestSupport", "TLS"]),
+    .testTarget(name: "RedisTests", dependencies: ["Clocks", "Redis", "Sockets", "TestSupport", "TLS"]),
     .testTarget(
       name: "GitHubDoubleTests",
-      dependencies: ["GitHubDouble", "Compression", "Encodings", "HTTP", "HTTPServer", "TestSupport"]),
+      dependencies: [
+        "Clocks", "GitHubDouble", "Compression", "Encodings", "HTTP", "HTTPServer", "TestSupport",
+      ]),
     .testTarget(
       name: "AppTests",
       dependencies: [
@@ -131,11 +137,15 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["CurlClient", "HTTP", "TestSupport"]),
     .testTarget(name: "BrowserTests", dependencies: ["TestSupport"]),
     .testTarget(
-      name: "SharedStoreTests", dependencies: ["SharedStore", "RedisSharedStore", "Redis", "TestSupport"]),
-    .testTarget(name: "ClusterTests", dependencies: ["CurlClient", "HTTP", "Redis", "TestSupport"]),
+      name: "SharedStoreTests",
+      dependencies: ["Clocks", "SharedStore", "RedisSharedStore", "Redis", "TestSupport"]),
+    .testTarget(
+      name: "ClusterTests", dependencies: ["Clocks", "CurlClient", "HTTP", "Redis", "TestSupport"]),
     .testTarget(
       name: "SessionsTests",
-      dependencies: ["Sessions", "Credentials", "Encodings", "GitHub", "Redis", "Sealing", "TestSupport"]),
+      dependencies: [
+        "Clocks", "Sessions", "Credentials", "Encodings", "GitHub", "Redis", "Sealing", "TestSupport",
+      ]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],

@@ -4,6 +4,7 @@
 // Reports CPU µs per render (median of 9 runs). script/bench-mustache builds it in release; the
 // debug build (`swift build`, so CI) compiles it. The app's types are internal, hence the testable
 // imports (script/bench-mustache builds with -enable-testing).
+import Clocks
 import Dispatch
 import GitHubDouble
 import HTTP
@@ -28,7 +29,7 @@ let fixedNow = 1_780_000_000
 
 /// The body of `target` from an in-process GitHub double, waited for on this thread.
 func doubleBody(_ target: String) -> [UInt8] {
-  let double = GitHubDouble(configuration: DoubleConfiguration())
+  let double = GitHubDouble(configuration: DoubleConfiguration(), time: .system)
   let result = Mutex<[UInt8]?>(nil)
   let done = DispatchSemaphore(value: 0)
   Task {

@@ -4,12 +4,16 @@
 // wall-clock time. Each store is measured beside a reference in the same run: in memory, a dictionary
 // lookup of the same sealed bytes (so the difference is parsing the id, hashing it and opening the
 // seal); in Redis, a plain GET of a value of the same size (the round trip any lookup needs).
+import Clocks
 import Credentials
 import Foundation
 import GitHub
 import Glibc
 import Redis
 import Sessions
+
+// The one clock of this program.
+let time = TimeSource.system
 
 // `session-bench wait MASTER_PORT WRITES`: what waiting for a replica costs a session write. The master
 // at MASTER_PORT must have a replica; WRITES sign-ins (a session save each) are timed with
@@ -21,14 +25,13 @@ if CommandLine.arguments.dropFirst().first == "wait" {
     exit(2)
   }
   let configuration = RedisConfiguration(port: numbers[0], commandTimeout: .seconds(5))
-  let now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
   var books: [(String, SessionBook)] = []
   for (label, wait) in [("no wait", nil), ("WAIT 1 100", Duration.milliseconds(100))] as [(String, Duration?)]
   {
     let store = try RedisSessionStore(
       configuration: configuration, namespace: "bench-wait:", replicaWait: wait,
-      clock: { Date().timeIntervalSince1970 }, log: { print($0) })
-    books.append((label, SessionBook(key: .random(), store: store, now: now)))
+      time: time, log: { print($0) })
+    books.append((label, SessionBook(key: .random(), store: store, time: time)))
   }
   var totals = [Double](repeating: 0, count: books.count)
   var samples = [[Double]](repeating: [], count: books.count)
@@ -36,9 +39,9 @@ if CommandLine.arguments.dropFirst().first == "wait" {
   for round in 0..<max(1, numbers[1] / block / books.count) {
     for (index, (_, book)) in books.enumerated() {
       for n in 0..<block {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = time.monotonicNanoseconds()
         _ = try await book.create(userID: round * block + n, login: "r", token: "gho_x", access: .publicOnly)
-        let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+        let micros = Double(time.monotonicNanoseconds() - start) / 1000
         totals[index] += micros
         samples[index].append(micros)
       }
@@ -59,7 +62,6 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let redisPort = arguments.first
 let lookups = arguments.count > 1 ? arguments[1] : 200_000
 let token = "gho_" + String(repeating: "x", count: 36)
-let now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
 
 /// This process's CPU time in µs.
 func cpuMicros() -> Double {
@@ -71,13 +73,11 @@ func cpuMicros() -> Double {
 /// Wall-clock and CPU µs per call of `body`, run `count` times. On a shared machine the CPU figure is
 /// the one to compare: the wall clock also counts the time spent waiting for a core.
 func perCall(_ count: Int, _ body: (Int) async throws -> Void) async rethrows -> (wall: Double, cpu: Double) {
-  let clock = ContinuousClock()
-  let start = clock.now
+  let start = time.monotonicNanoseconds()
   let cpuStart = cpuMicros()
   for index in 0..<count { try await body(index) }
   let cpu = cpuMicros() - cpuStart
-  let (seconds, attoseconds) = (clock.now - start).components
-  let wall = Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+  let wall = Double(time.monotonicNanoseconds() - start) / 1e3
   return (wall / Double(max(1, count)), cpu / Double(max(1, count)))
 }
 
@@ -99,8 +99,8 @@ func measure(_ book: SessionBook, count: Int) async throws -> (wall: Double, cpu
   return figures
 }
 
-let memory = MemorySessionStore(now: now)
-let inMemory = try await measure(SessionBook(key: .random(), store: memory, now: now), count: lookups)
+let memory = MemorySessionStore(time: time)
+let inMemory = try await measure(SessionBook(key: .random(), store: memory, time: time), count: lookups)
 /// The in-memory reference: a dictionary lookup of the same sealed bytes, from locals (top-level
 /// variables belong to the main actor, and reaching them from a task would measure actor hops).
 func dictionaryReference(_ sealed: [(name: String, sealed: [UInt8])], count: Int) async -> (
@@ -120,11 +120,11 @@ print("memory: \(show(inMemory)) per lookup; a dictionary lookup of the sealed b
 if let redisPort {
   let configuration = RedisConfiguration(port: redisPort, commandTimeout: .seconds(5))
   let store = try RedisSessionStore(
-    configuration: configuration, namespace: "bench:", clock: { Date().timeIntervalSince1970 },
+    configuration: configuration, namespace: "bench:", time: time,
     log: { print($0) })
   let count = max(1, lookups / 10)
-  let inRedis = try await measure(SessionBook(key: .random(), store: store, now: now), count: count)
-  let client = try RedisClient(configuration)
+  let inRedis = try await measure(SessionBook(key: .random(), store: store, time: time), count: count)
+  let client = try RedisClient(configuration, time: time)
   let value = memory.dump.first?.sealed ?? []
   try await client.set("bench:reference", value)
   let get = try await perCall(count) { _ in _ = try await client.get("bench:reference") }

@@ -1,5 +1,6 @@
 // The render path on arbitrary upstream bodies: GitHub decoding, paging, the results fragment and the
 // star history, through the app's own handler with a GitHub that answers with the fuzzer's bytes.
+import Clocks
 import CurlClient
 import Dispatch
 import HTTP
@@ -30,7 +31,8 @@ let app: RepoScrollApp = {
   var configuration = AppConfiguration()
   configuration.githubToken = token
   do {
-    return try RepoScrollApp(configuration: configuration, transport: FuzzTransport(), log: { _ in })
+    return try RepoScrollApp(
+      configuration: configuration, transport: FuzzTransport(), time: .system, log: { _ in })
   } catch {
     fatalError("cannot build the app: \(error)")
   }

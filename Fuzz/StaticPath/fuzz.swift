@@ -1,9 +1,13 @@
 // The HTTPServer static path normaliser (internal, hence the testable import) on arbitrary raw paths.
+import Clocks
+
 @testable import HTTPServer
 
 /// Any existing folder will do: the normaliser never touches the file system.
 let files: StaticFiles = {
-  guard let files = try? StaticFiles(root: "/") else { fatalError("cannot open / as a static root") }
+  guard let files = try? StaticFiles(root: "/", time: .system) else {
+    fatalError("cannot open / as a static root")
+  }
   return files
 }()
 

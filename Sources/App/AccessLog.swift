@@ -21,7 +21,7 @@ struct AccessLog: Sendable {
 
   init(
     sink: (@Sendable (String) -> Void)?, secrets: [String?], format: LogFormat = .text,
-    instance: String = AccessLog.defaultInstance, time: TimeSource = .system
+    instance: String = AccessLog.defaultInstance, time: TimeSource
   ) {
     self.sink = sink
     self.redactors = secrets.compactMap { $0 }.filter { !$0.isEmpty }.map { Redactor(secret: $0) }

@@ -54,7 +54,7 @@ final class ReadAhead: Sendable {
 
   init(
     client: GitHubClient, lead: Int, freshFor: Int = 60,
-    time: TimeSource = .system
+    time: TimeSource
   ) {
     self.client = client
     self.lead = lead

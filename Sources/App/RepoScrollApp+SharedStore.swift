@@ -17,11 +17,11 @@ extension RepoScrollApp {
   /// name no master do not: the instance starts on its local state and the store keeps probing.
   /// `log` gets one line per availability change.
   public static func connectSharedStore(
-    _ configuration: AppConfiguration, time: TimeSource = .system, log: @escaping @Sendable (String) -> Void
+    _ configuration: AppConfiguration, time: TimeSource, log: @escaping @Sendable (String) -> Void
   ) async throws(StartupError) -> RedisStore? {
     guard let redis = try redisConfiguration(configuration) else { return nil }
     do {
-      return try await RedisStore.connect(redis, now: { time.wallSeconds() }, log: log)
+      return try await RedisStore.connect(redis, time: time, log: log)
     } catch {
       throw StartupError(description: "--redis \(redis): \(error)")
     }

@@ -72,7 +72,7 @@ extension RepoScrollApp {
     } else if let redis = try redisConfiguration(configuration) {
       do {
         let made = try RedisSessionStore(
-          configuration: redis, replicaWait: sessionReplicaWait(configuration), clock: { time.wallSeconds() },
+          configuration: redis, replicaWait: sessionReplicaWait(configuration), time: time,
           log: note)
         redisStore = made
         store = made
@@ -80,7 +80,7 @@ extension RepoScrollApp {
         throw StartupError(description: "--redis: \(error)")
       }
     } else {
-      store = MemorySessionStore(now: now)
+      store = MemorySessionStore(time: time)
     }
     var settings = GitHubOAuthConfiguration(clientID: clientID, clientSecret: secret)
     settings.webBase = configuration.githubWebURL
@@ -89,7 +89,7 @@ extension RepoScrollApp {
     var policy = SessionPolicy()
     policy.maxSessions = configuration.maxSessions
     let signIn = SignIn(
-      oauth: oauth, book: SessionBook(key: key, store: store, policy: policy, now: now), key: key,
+      oauth: oauth, book: SessionBook(key: key, store: store, policy: policy, time: time), key: key,
       cookies: cookies,
       origin: origin, derivedOrigin: derived, now: now, log: note)
     return (signIn, redisStore)

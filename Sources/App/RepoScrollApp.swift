@@ -65,7 +65,7 @@ public final class RepoScrollApp: Sendable {
   public init(
     configuration: AppConfiguration, transport: (any HTTPClientTransport)? = nil,
     avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
-    sessionStore: (any SessionStore)? = nil, time: TimeSource = .system,
+    sessionStore: (any SessionStore)? = nil, time: TimeSource,
     log: (@Sendable (String) -> Void)? = nil
   ) throws {
     self.configuration = configuration
@@ -135,7 +135,7 @@ public final class RepoScrollApp: Sendable {
       apiTransport = transport
       client = GitHubClient(
         configuration: github, transport: transport, avatarTransport: avatarTransport,
-        sharedStore: sharedStore, now: { time.wallSeconds() })
+        sharedStore: sharedStore, time: time)
     } else {
       // Upstream failures are logged even without an access log: they explain empty pages.
       let failures = AccessLog(
@@ -155,7 +155,7 @@ public final class RepoScrollApp: Sendable {
       apiTransport = apiClient
       client = GitHubClient(
         configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore,
-        now: { time.wallSeconds() })
+        time: time)
     }
     // Startup lines go where upstream failures go: the test log, else standard error.
     let startupLog = AccessLog(
@@ -245,11 +245,13 @@ public final class RepoScrollApp: Sendable {
   }
 
   /// Writes one event line (startup, shutdown) to standard error in the configured log format,
-  /// redacted like the access log.
-  public static func logEvent(_ message: String, configuration: AppConfiguration, level: String = "info") {
+  /// redacted like the access log, stamped by `time`.
+  public static func logEvent(
+    _ message: String, configuration: AppConfiguration, time: TimeSource, level: String = "info"
+  ) {
     AccessLog(
       sink: nil, secrets: configuration.secrets, format: configuration.logFormat,
-      instance: configuration.instance ?? AccessLog.defaultInstance
+      instance: configuration.instance ?? AccessLog.defaultInstance, time: time
     ).note(configuration.logFormat == .json ? message : "repo-scroll: " + message, level: level)
   }
 
@@ -287,7 +289,7 @@ public final class RepoScrollApp: Sendable {
   /// Starts listening; returns the bound port.
   @discardableResult
   public func start() throws -> Int {
-    var settings = HTTPServerConfiguration()
+    var settings = HTTPServerConfiguration(time: time)
     settings.host = configuration.host
     settings.port = configuration.port
     settings.maxConnections = configuration.maxConnections
@@ -295,7 +297,6 @@ public final class RepoScrollApp: Sendable {
     settings.idleTimeout = .seconds(configuration.idleTimeout)
     settings.drainTimeout = .seconds(configuration.drainTimeout)
     settings.trustedProxies = configuration.trustedProxies
-    settings.time = time
     let http = HTTPServer(configuration: settings, handler: handler, accessLog: accessLog?.writer)
     let port = try http.start()
     server.withLock { $0 = http }

@@ -61,7 +61,7 @@ final class Warming: Sendable {
 
   init(
     client: GitHubClient, historiesAhead: Int, avatars: Bool,
-    time: TimeSource = .system
+    time: TimeSource
   ) {
     self.client = client
     self.historiesAhead = historiesAhead

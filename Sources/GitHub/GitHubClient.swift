@@ -43,11 +43,11 @@ public final class GitHubClient: Sendable {
   /// own budget of transfers and connections; otherwise they share `transport`.
   /// With `sharedStore`, cached values, the rate-limit ledger and coalescing are shared with the
   /// other instances using it, behind this process's own cache.
-  /// `now` gives Unix seconds (injected so tests control time).
+  /// `time` is where "now" comes from (expiries, rate-limit resets); tests pass their own.
   public init(
     configuration: GitHubConfiguration, transport: any HTTPClientTransport,
     avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
-    now: @escaping @Sendable () -> Double = { TimeSource.system.wallSeconds() }
+    time: TimeSource
   ) {
     apiBase = GitHubClient.trimmedBase(configuration.apiBase)
     avatarBase = GitHubClient.trimmedBase(configuration.avatarBase)
@@ -77,7 +77,8 @@ public final class GitHubClient: Sendable {
     let facts = PrivacyFacts(serverAccess: token?.isEmpty == false ? .unknown : nil)
     self.facts = facts
     state = GitHubState(
-      transport: routed, now: now, cacheBytes: configuration.cacheBytes, redactor: redactor,
+      transport: routed, now: { time.wallSeconds() }, cacheBytes: configuration.cacheBytes,
+      redactor: redactor,
       log: configuration.eventLog, shared: sharedStore, facts: facts,
       visibilityLifetime: max(configuration.searchTTL.seconds, configuration.historyTTL.seconds))
   }

@@ -7,7 +7,7 @@
 /// var configuration = DoubleConfiguration()
 /// configuration.installation.members = ["mona"]
 /// configuration.installation.privateRepositories = 4
-/// let double = GitHubDouble(configuration: configuration)
+/// let double = GitHubDouble(configuration: configuration, time: .system)
 /// double.catalog.installedOrganisation?.login  // the organisation's login
 /// ```
 public struct AppInstallation: Sendable, Equatable {

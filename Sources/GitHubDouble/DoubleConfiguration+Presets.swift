@@ -5,7 +5,7 @@ extension DoubleConfiguration {
   /// ```swift
   /// var c = DoubleConfiguration.exact
   /// c.repositoryCount = 1500
-  /// let double = GitHubDouble(configuration: c)
+  /// let double = GitHubDouble(configuration: c, time: .system)
   /// ```
   public static var exact: DoubleConfiguration {
     var c = DoubleConfiguration()

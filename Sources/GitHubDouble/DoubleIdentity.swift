@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import Synchronization
 
@@ -56,7 +57,7 @@ extension GitHubDouble {
 
   /// Whom `request` is made as; a refresh is made as the owner of the refresh token it presents.
   func identify(_ request: HTTPRequest, route: Route? = nil) -> DoubleIdentity {
-    let now = clock()
+    let now = time.wallSeconds()
     if route == .refreshToken {
       guard let presented = Self.formValue("refresh_token", request) else { return .anonymous }
       return oauth.withLock { state in

@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import HTTPServer
 import Synchronization
@@ -210,7 +211,7 @@ extension GitHubDouble {
 
   /// `GET /rate_limit`, which does not spend any limit: the shared windows, or `user`'s own.
   func rateLimitStatus(user: Int? = nil) -> HTTPResponse {
-    let now = Int(clock())
+    let now = time.epochSeconds()
     let windows = state.withLock { s -> [DoubleResource: RateWindow] in
       if let user {
         return [

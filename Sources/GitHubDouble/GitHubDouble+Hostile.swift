@@ -1,3 +1,4 @@
+import Clocks
 import Compression
 import HTTP
 import HTTPServer
@@ -11,7 +12,7 @@ extension GitHubDouble {
     let body: [UInt8]
     if case .bytes(let b) = response.body { body = b } else { body = [] }
     var rng = SplitMix64(seed: SplitMix64.hash(configuration.seed, Self.stableHash(request.target)))
-    let now = Int(clock())
+    let now = time.epochSeconds()
     let token = Self.token(of: request)
     switch mode {
     case .hugeCounts, .negativeCounts, .floatCounts, .overflowCounts:

@@ -1,3 +1,4 @@
+import Clocks
 import Digests
 import Encodings
 import HTTP
@@ -65,7 +66,7 @@ extension GitHubDouble {
       let asked = ["on", "1", "true", "yes"].contains(value("private") ?? "")
       // A GitHub App asks for permissions, not scopes: its tokens carry none.
       let scopes = asked && configuration.appKind(clientID) == .oauthApp ? ["repo"] : []
-      let now = clock()
+      let now = time.wallSeconds()
       let code = oauth.withLock { state in
         var random = SystemRandomNumberGenerator()
         return state.issueCode(
@@ -96,7 +97,7 @@ extension GitHubDouble {
     let secret = Array((value("client_secret") ?? "").utf8)
     let secretMatches =
       configuration.oauthClients[clientID].map { constantTimeEquals(Array($0.utf8), secret) } ?? false
-    let now = clock()
+    let now = time.wallSeconds()
     let kind = configuration.appKind(clientID)
     let lifetimes = kind == .githubApp ? tokenLifetimes : nil
     let result = oauth.withLock { state -> Result<IssuedToken, OAuthFlowError> in
@@ -251,7 +252,7 @@ extension GitHubDouble {
   /// Tokens of `login` that still give access (live, or expired with a live refresh token), for
   /// tests that check sign-out or expiry revoked the reader's token.
   public func liveTokenCount(login: String) -> Int {
-    let now = clock()
+    let now = time.wallSeconds()
     return oauth.withLock { $0.liveTokens(login: login, now: now) }
   }
 
@@ -280,7 +281,7 @@ extension GitHubDouble {
     login: String, seesPrivate: Bool = false, clientID: String = DoubleConfiguration.demoAppClientID
   ) -> DoubleGrant? {
     guard configuration.oauthClients[clientID] != nil, let user = oauthUser(login: login) else { return nil }
-    let now = clock()
+    let now = time.wallSeconds()
     let lifetime = Double(configuration.oauthCodeLifetime)
     let kind = configuration.appKind(clientID)
     let lifetimes = kind == .githubApp ? tokenLifetimes : nil

@@ -5,7 +5,7 @@ import Synchronization
 extension GitHubDouble {
   /// Starts an HTTPServer on host:port (0 = a free port) and returns the bound port.
   public func start(host: String = "127.0.0.1", port: Int = 0) throws -> Int {
-    var config = HTTPServerConfiguration()
+    var config = HTTPServerConfiguration(time: time)
     config.host = host
     config.port = port
     config.serverName = "GitHub.com"

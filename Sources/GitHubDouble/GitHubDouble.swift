@@ -12,7 +12,8 @@ public final class GitHubDouble: Sendable {
   public let catalog: Catalog
   let engine: SearchEngine
   let state: Mutex<DoubleState>
-  let clock: @Sendable () -> Double
+  /// Where "now" comes from: rate-limit windows, token expiries, latency.
+  let time: TimeSource
   let avatarCache = Mutex<[Int: [UInt8]]>([:])
   /// Recent result lists (the catalog never changes), so paging through one query searches once; kept
   /// without their range qualifiers, so the windows of one query (`stars:<=S`, `created:` slices) are
@@ -23,16 +24,13 @@ public final class GitHubDouble: Sendable {
   let oauth = Mutex(OAuthState())
 
   /// Builds the catalog (deterministic from the seed) and the initial state.
-  /// - Parameter now: the wall clock in Unix seconds; tests inject their own.
-  public init(
-    configuration: DoubleConfiguration,
-    now: @escaping @Sendable () -> Double = { TimeSource.system.wallSeconds() }
-  ) {
+  /// - Parameter time: the clock; the executables pass `.system`, tests their own.
+  public init(configuration: DoubleConfiguration, time: TimeSource) {
     self.configuration = configuration
     catalog = Catalog(configuration: configuration)
     engine = SearchEngine(catalog: catalog)
-    clock = now
-    state = Mutex(DoubleState(configuration: configuration, now: Int(now())))
+    self.time = time
+    state = Mutex(DoubleState(configuration: configuration, now: time.epochSeconds()))
   }
 
   /// The handler for everything: GitHub endpoints, avatars and the `/_double/` control API.
@@ -66,7 +64,7 @@ public final class GitHubDouble: Sendable {
 
   /// Resets counters, the request log, rate-limit windows and faults to the configuration's values.
   public func reset() {
-    let now = Int(clock())
+    let now = time.epochSeconds()
     state.withLock { s in
       let inFlight = s.counters.inFlight
       s = DoubleState(configuration: configuration, now: now)
@@ -86,7 +84,7 @@ public final class GitHubDouble: Sendable {
     resource: DoubleResource, limit: Int? = nil, remaining: Int? = nil, reset: Int? = nil,
     login: String? = nil
   ) {
-    let now = Int(clock())
+    let now = time.epochSeconds()
     let user = login.flatMap(oauthUser(login:))?.id
     state.withLock { s in
       var w = s.window(resource, user: user, now: now)
@@ -102,7 +100,7 @@ public final class GitHubDouble: Sendable {
 
   /// The current window of a resource, rolled forward to now: the shared one, or `login`'s own.
   public func rateWindow(_ resource: DoubleResource, login: String? = nil) -> RateWindow? {
-    let now = Int(clock())
+    let now = time.epochSeconds()
     if let login {
       guard let user = oauthUser(login: login)?.id else { return nil }
       return state.withLock { $0.window(resource, user: user, now: now) }
@@ -186,7 +184,7 @@ public final class GitHubDouble: Sendable {
     }
   }
 
-  private func milliseconds() -> Int { Int(clock() * 1000) }
+  private func milliseconds() -> Int { time.epochMilliseconds() }
 
   /// The most recent requests (at most `2 × 8192`), oldest first.
   public func requestLog() -> [DoubleRequestRecord] { state.withLock { $0.requests.records } }
@@ -274,7 +272,7 @@ public final class GitHubDouble: Sendable {
   func take(_ resource: DoubleResource, _ context: RequestContext, _ request: HTTPRequest) -> (
     HTTPHeaders, HTTPResponse?
   ) {
-    let now = Int(clock())
+    let now = time.epochSeconds()
     let user = identify(request).userID
     let (allowed, window) = state.withLock { s -> (Bool, RateWindow) in
       var w = s.window(resource, user: user, now: now)
@@ -296,7 +294,7 @@ public final class GitHubDouble: Sendable {
   /// Rate headers without spending (for 304s, which GitHub does not count), from `user`'s windows
   /// or the shared ones.
   func peek(_ resource: DoubleResource, user: Int? = nil) -> HTTPHeaders {
-    let now = Int(clock())
+    let now = time.epochSeconds()
     let w = state.withLock { s -> RateWindow in
       let w = s.window(resource, user: user, now: now)
       s.store(w, resource, user: user)

@@ -6,7 +6,7 @@ extension AccessLogEntry {
   /// else `info`), `request_id`, `method`, `path` (the target, query included), `status`, `bytes`,
   /// `duration_ms`, `client` and `instance`. Every line parses whatever the request held: quotes,
   /// backslashes, control bytes and non-ASCII bytes are escaped. `time` stamps the line.
-  public func writeJSON(instance: String, time: TimeSource = .system, into buffer: inout [UInt8]) {
+  public func writeJSON(instance: String, time: TimeSource, into buffer: inout [UInt8]) {
     buffer.append(contentsOf: #"{"time":""#.utf8)
     Self.appendTimestamp(epochMilliseconds: time.epochMilliseconds(), to: &buffer)
     buffer.append(
@@ -33,7 +33,7 @@ extension AccessLogEntry {
   /// A JSON event line (`time`, `level`, `request_id` when known, `message`, `instance`) for what is
   /// not a request: upstream failures, handler errors.
   public static func writeJSONEvent(
-    level: String, requestID: String?, message: String, instance: String, time: TimeSource = .system,
+    level: String, requestID: String?, message: String, instance: String, time: TimeSource,
     into buffer: inout [UInt8]
   ) {
     buffer.append(contentsOf: #"{"time":""#.utf8)

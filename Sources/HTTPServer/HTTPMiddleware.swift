@@ -5,9 +5,9 @@ import HTTP
 ///
 /// ```swift
 /// let timed: HTTPMiddleware = { request, context, next in
-///   let started = ContinuousClock.now
+///   let started = time.monotonic()  // `time`: the TimeSource the server was given
 ///   let response = try await next(request, context)
-///   print(context.route, ContinuousClock.now - started)
+///   print(context.route, time.monotonic() - started)
 ///   return response
 /// }
 /// ```

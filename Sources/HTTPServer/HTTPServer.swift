@@ -49,7 +49,9 @@ public final class HTTPServer: Sendable {
     let count = min(max(cpus, 1), 2)
     var loops: [ServerLoop] = []
     do {
-      for _ in 0..<count { loops.append(ServerLoop(core: core, loop: try EventLoop())) }
+      for _ in 0..<count {
+        loops.append(ServerLoop(core: core, loop: try EventLoop(time: configuration.time)))
+      }
       for serverLoop in loops { serverLoop.siblings = loops }
       for serverLoop in loops { try serverLoop.start() }
     } catch {

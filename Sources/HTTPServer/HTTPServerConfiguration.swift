@@ -25,8 +25,8 @@ public struct HTTPServerConfiguration: Sendable {
   public var serverName: String = "RepoScroll"
   /// Where "now" comes from: the `Date` header, request durations in the access log, and the
   /// connection timeouts, which the loops check on their tick.
-  public var time: TimeSource = .system
+  public var time: TimeSource
 
-  /// The defaults above.
-  public init() {}
+  /// The defaults above, reading the time from `time`.
+  public init(time: TimeSource) { self.time = time }
 }

@@ -102,7 +102,7 @@ public final class StaticFiles: Sendable {
   public init(
     root: String, cacheControl: String = "max-age=300",
     immutableCacheControl: String = "max-age=31536000, immutable",
-    memoryCacheMaxFileBytes: Int = 256 * 1024, headers: HTTPHeaders = [:], time: TimeSource = .system
+    memoryCacheMaxFileBytes: Int = 256 * 1024, headers: HTTPHeaders = [:], time: TimeSource
   ) throws(StaticFilesError) {
     guard let resolved = StaticFiles.realPath(root) else {
       throw .missingRoot(root)

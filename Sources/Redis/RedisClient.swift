@@ -66,7 +66,8 @@ public final class RedisClient: RedisCommandRunner {
   /// Creates the client and its I/O thread, and loads the TLS files (`.tls` if one cannot be used).
   /// No connection to Redis is opened until the first call; with sentinels, listening for
   /// `+switch-master` starts at once.
-  public init(_ configuration: RedisConfiguration) throws(RedisError) {
+  /// `time` is where deadlines and the pool's waits are read; the executables pass `.system`.
+  public init(_ configuration: RedisConfiguration, time: TimeSource) throws(RedisError) {
     self.configuration = configuration
     let tls = try configuration.tls.map { (settings) throws(RedisError) in
       try RedisConnection.context(settings)
@@ -74,7 +75,7 @@ public final class RedisClient: RedisCommandRunner {
     self.tls = tls
     let io: RedisIOLoop
     do {
-      io = try RedisIOLoop()
+      io = try RedisIOLoop(time: time)
     } catch {
       throw .connectionLost(error.description)
     }
@@ -193,7 +194,7 @@ public final class RedisClient: RedisCommandRunner {
   private func acquire() async throws(RedisError) -> RedisConnection {
     if Task.isCancelled { throw .cancelled }
     while true {
-      let now = Milliseconds.now
+      let now = io.now
       let slot = ReplySlot<Grant>()
       let action = pool.state.withLock {
         $0.acquire(
@@ -232,7 +233,7 @@ public final class RedisClient: RedisCommandRunner {
   private func release(_ connection: RedisConnection) {
     let keep = reusable(connection)
     let handoff = pool.state.withLock {
-      $0.release(connection, reusable: keep, now: Milliseconds.now)
+      $0.release(connection, reusable: keep, now: io.now)
     }
     switch handoff {
     case .none:
@@ -253,7 +254,7 @@ public final class RedisClient: RedisCommandRunner {
 
   /// An open failed (or a granted open was not used): fail or promote waiters as the pool says.
   private func slotFreed(by error: RedisError) {
-    let (failed, mayOpen) = pool.state.withLock { $0.openFailed(error, now: Milliseconds.now) }
+    let (failed, mayOpen) = pool.state.withLock { $0.openFailed(error, now: io.now) }
     for waiter in failed { waiter.finish(.failure(error)) }
     if let mayOpen { hand(.success(.open), to: mayOpen) }
   }

@@ -1,3 +1,4 @@
+import Clocks
 import Sockets
 import Synchronization
 import TLS
@@ -40,11 +41,13 @@ public final class RedisConnection: RedisCommandRunner {
   /// Opens a standalone connection on its own loop thread (stopped when the connection is released);
   /// with `sentinel` set, to the master the sentinels name (checked with `ROLE`). Fails with
   /// `.connectionLost` (refused, unresolvable, not the master), `.timeout`, `.tls` or `.authFailed`.
-  public static func connect(_ configuration: RedisConfiguration) async throws(RedisError) -> RedisConnection
+  /// `time` is where its deadlines are read; the executables pass `.system`.
+  public static func connect(_ configuration: RedisConfiguration, time: TimeSource) async throws(RedisError)
+    -> RedisConnection
   {
     let io: RedisIOLoop
     do {
-      io = try RedisIOLoop()
+      io = try RedisIOLoop(time: time)
     } catch {
       throw .connectionLost(error.description)
     }
@@ -97,7 +100,7 @@ public final class RedisConnection: RedisCommandRunner {
   )
     async throws(RedisError) -> RedisConnection
   {
-    let deadline = Milliseconds.deadline(after: configuration.connectTimeout)
+    let deadline = io.deadline(after: configuration.connectTimeout)
     var opened: RedisConnectionCore?
     var lastError = RedisError.connectionLost("no address for \(configuration.host)")
     for address in try SocketAddress.resolve(host: configuration.host, port: configuration.port) {
@@ -175,7 +178,7 @@ public final class RedisConnection: RedisCommandRunner {
   public func pipeline(_ commands: [RedisCommand], timeout: Duration?) async throws(RedisError) -> [RESPValue]
   {
     let replies = try await send(
-      commands, deadline: Milliseconds.deadline(after: timeout ?? configuration.commandTimeout),
+      commands, deadline: io.deadline(after: timeout ?? configuration.commandTimeout),
       kind: .command)
     if replies.contains(where: Self.isReadOnly) { readOnly.store(true, ordering: .relaxed) }
     return replies

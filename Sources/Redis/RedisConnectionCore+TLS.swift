@@ -18,7 +18,7 @@ extension RedisConnectionCore {
     }
     guard sendCiphertext(tls) else { return }
     if wait == nil {
-      let nanoseconds = TimeSource.system.monotonicNanoseconds() - tls.handshakeStarted
+      let nanoseconds = io.time.monotonicNanoseconds() - tls.handshakeStarted
       telemetry?.handshook(after: Double(max(0, nanoseconds)) / 1e9)
       state = .open
       slot.finish(.success(()))

@@ -150,7 +150,7 @@ final class RedisConnectionCore: EventHandler, @unchecked Sendable {
         return
       }
       state = .handshaking(slot, deadline: deadline)
-      tls.handshakeStarted = TimeSource.system.monotonicNanoseconds()
+      tls.handshakeStarted = io.time.monotonicNanoseconds()
       advanceHandshake()
     case .handshaking:
       if readable != 0 { readAvailable() }

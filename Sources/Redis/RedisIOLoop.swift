@@ -1,3 +1,4 @@
+import Clocks
 import Sockets
 import Synchronization
 
@@ -6,6 +7,8 @@ final class RedisIOLoop: @unchecked Sendable {
   // @unchecked Sendable: `cores` and `tickHandlers` are touched only on the loop thread (through
   // `execute` or the tick); `loop` is itself thread-safe for `execute`.
   let loop: EventLoop
+  /// Where deadlines are read: the client's injected source, which also times the loop's tick.
+  let time: TimeSource
   /// Open connections, checked for expired deadlines on each tick.
   private var cores: [ObjectIdentifier: RedisConnectionCore] = [:]
   /// Extra per-tick work, such as expiring pool waiters; called with the monotonic time in milliseconds.
@@ -16,8 +19,9 @@ final class RedisIOLoop: @unchecked Sendable {
   /// Deadlines are checked this often, so they fire up to this much late.
   static let tickMilliseconds: Int32 = 10
 
-  init() throws(SocketError) {
-    loop = try EventLoop()
+  init(time: TimeSource) throws(SocketError) {
+    self.time = time
+    loop = try EventLoop(time: time)
     // The tick closure keeps self alive while the thread runs; the loop drops it when it stops.
     try loop.start(tickMilliseconds: Self.tickMilliseconds, tick: { [self] in tick() }, onExit: {})
   }
@@ -56,8 +60,14 @@ final class RedisIOLoop: @unchecked Sendable {
     }
   }
 
+  /// Now in monotonic milliseconds, the unit every deadline of the client is kept in.
+  var now: Int { time.monotonicMilliseconds() }
+
+  /// `now + duration`, saturating.
+  func deadline(after duration: Duration) -> Int { Milliseconds.deadline(after: duration, now: now) }
+
   private func tick() {
-    let now = Milliseconds.now
+    let now = self.now
     // Iterating the dictionary iterates a copy, so a core that closes (and untracks itself) is safe.
     for core in cores.values { core.checkDeadlines(now: now) }
     for handler in tickHandlers { handler(now) }

@@ -75,7 +75,7 @@ public final class RedisSubscription: Sendable {
     let command = RedisCommand(arguments: [RedisArgument(name)] + names.map { RedisArgument($0) })
     let replies = try await connection.send(
       [command], expectedReplies: names.count,
-      deadline: Milliseconds.deadline(after: connection.configuration.commandTimeout), kind: .command)
+      deadline: connection.core.io.deadline(after: connection.configuration.commandTimeout), kind: .command)
     if let message = replies.lazy.compactMap(\.errorMessage).first { throw .server(message) }
   }
 }

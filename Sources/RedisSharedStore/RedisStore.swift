@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import SharedStore
 import Synchronization
@@ -21,12 +22,13 @@ public final class RedisStore: SharedStore {
 
   /// A store over a new client for `configuration`. A refused password, or a server that demands
   /// one, throws `.authFailed` so startup can stop with a clear message; an unreachable server only
-  /// starts the store unavailable (it keeps probing).
+  /// starts the store unavailable (it keeps probing). `time` is where "now" comes from.
   public static func connect(
     _ configuration: RedisConfiguration, namespace: String = "reposcroll:v1:", retryInterval: Double = 0.5,
-    now: @escaping @Sendable () -> Double, log: @escaping @Sendable (String) -> Void
+    time: TimeSource, log: @escaping @Sendable (String) -> Void
   ) async throws(RedisError) -> RedisStore {
-    let client = try RedisClient(configuration)
+    let now: @Sendable () -> Double = { time.wallSeconds() }
+    let client = try RedisClient(configuration, time: time)
     var reachable = true
     do {
       try await client.ping()

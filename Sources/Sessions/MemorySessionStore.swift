@@ -1,3 +1,4 @@
+import Clocks
 import Synchronization
 
 /// Sessions in this process's memory: the store of an instance that runs alone. It holds at most
@@ -52,10 +53,10 @@ public final class MemorySessionStore: SessionStore {
   private let available = Atomic<Bool>(true)
   private let signals = RenewalSignals()
 
-  /// An empty store reading Unix seconds from `now`. (`capacity` is accepted for older callers and
+  /// An empty store reading "now" from `time`. (`capacity` is accepted for older callers and
   /// unused: the limits come with each `create`.)
-  public init(capacity: Int = 100_000, now: @escaping @Sendable () -> Int) {
-    self.now = now
+  public init(capacity: Int = 100_000, time: TimeSource) {
+    self.now = { time.epochSeconds() }
   }
 
   /// Makes the store answer (true) or fail like an unreachable one (false), for tests.

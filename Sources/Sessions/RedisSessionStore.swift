@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import SharedStore
 import Synchronization
@@ -27,7 +28,7 @@ public final class RedisSessionStore: SessionStore {
   private let client: RedisClient
   private let namespace: String
   private let health: Mutex<StoreHealth>
-  private let clock: @Sendable () -> Double
+  private let time: TimeSource
   private let log: @Sendable (String) -> Void
   private let signals = RenewalSignals()
   private let listener = Mutex(Listener.idle)
@@ -43,18 +44,18 @@ public final class RedisSessionStore: SessionStore {
   private let unreplicated = Mutex(false)
 
   /// A store over a new client for `configuration` (it connects on first use and reconnects by
-  /// itself). `log` gets one line per change of availability.
+  /// itself). `log` gets one line per change of availability; `time` is where "now" comes from.
   public init(
     configuration: RedisConfiguration, namespace: String = "reposcroll:v1:", retryInterval: Double = 0.5,
-    replicaWait: Duration? = nil, clock: @escaping @Sendable () -> Double,
+    replicaWait: Duration? = nil, time: TimeSource,
     log: @escaping @Sendable (String) -> Void
   ) throws(RedisError) {
-    client = try RedisClient(configuration)
+    client = try RedisClient(configuration, time: time)
     self.namespace = namespace
-    self.clock = clock
+    self.time = time
     self.log = log
     self.replicaWait = replicaWait
-    health = Mutex(StoreHealth(available: true, now: clock(), retryInterval: retryInterval))
+    health = Mutex(StoreHealth(available: true, now: time.wallSeconds(), retryInterval: retryInterval))
   }
 
   /// Closes the connections, the renewal subscription's included.
@@ -151,7 +152,7 @@ public final class RedisSessionStore: SessionStore {
   /// TTL in ms, now in ms and the expiry in ms of a value kept `seconds`.
   private func times(_ seconds: Int) -> (ttl: Int, now: Int, until: Int) {
     let ttl = max(1, min(seconds, 366 * 86_400)) * 1000
-    let now = Int(clock() * 1000)
+    let now = time.epochMilliseconds()
     return (ttl, now, now.addingReportingOverflow(ttl).partialValue)
   }
 
@@ -241,19 +242,19 @@ public final class RedisSessionStore: SessionStore {
   private func run<T: Sendable>(_ body: (RedisClient) async throws(RedisError) -> T)
     async throws(SessionStoreError) -> T
   {
-    guard health.withLock({ $0.shouldAttempt(now: clock()) }) else {
+    guard health.withLock({ $0.shouldAttempt(now: time.wallSeconds()) }) else {
       throw .unavailable(health.withLock { $0.lastError } ?? "redis unavailable")
     }
     do {
       let result = try await body(client)
-      report(health.withLock { $0.succeeded(now: clock()) })
+      report(health.withLock { $0.succeeded(now: time.wallSeconds()) })
       return result
     } catch {
       if case .server = error {
         // Redis answered (a foreign value under our key, say): it is up; the session is unusable.
-        report(health.withLock { $0.answeredWithError(now: clock()) })
+        report(health.withLock { $0.answeredWithError(now: time.wallSeconds()) })
       } else if error != .cancelled {
-        report(health.withLock { $0.failed(error.description, now: clock()) })
+        report(health.withLock { $0.failed(error.description, now: time.wallSeconds()) })
       }
       throw .unavailable(error.description)
     }

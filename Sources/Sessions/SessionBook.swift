@@ -1,3 +1,4 @@
+import Clocks
 import Credentials
 import Sealing
 import Synchronization
@@ -9,7 +10,7 @@ import Synchronization
 /// a keyed hash of its user id, so a dump of it hands out no live session and no login.
 ///
 /// ```swift
-/// let book = SessionBook(key: .random(), store: MemorySessionStore(now: clock), now: clock)
+/// let book = SessionBook(key: .random(), store: MemorySessionStore(time: time), time: time)
 /// let reader = ReaderCredential(login: "octocat", userID: 1, token: t, access: .publicOnly)
 /// let session = try await book.create(reader: reader)
 /// if case .found(let session) = await book.lookup(cookieValue: session.id.cookieValue[...]) {
@@ -67,15 +68,14 @@ public final class SessionBook: Sendable {
   /// waits for the first instead of starting its own.
   private let flights = Mutex<[String: Task<Renewal, Never>]>([:])
 
-  /// A book over `store`, sealing under `key`, timing with `now` (Unix seconds).
+  /// A book over `store`, sealing under `key`, reading "now" from `time`.
   public init(
-    key: SessionKey, store: any SessionStore, policy: SessionPolicy = SessionPolicy(),
-    now: @escaping @Sendable () -> Int
+    key: SessionKey, store: any SessionStore, policy: SessionPolicy = SessionPolicy(), time: TimeSource
   ) {
     self.key = key
     self.store = store
     self.policy = policy
-    self.now = now
+    self.now = { time.epochSeconds() }
   }
 
   /// A new session for a reader who just signed in, under a new random id (never one the browser
@@ -190,6 +190,8 @@ public final class SessionBook: Sendable {
   private func renewal(of id: SessionID, name: String, refused: String?, with refresher: any TokenRefresher)
     async -> Renewal
   {
+    // Real time, not the injected clock: this bounds a wait on another instance's renewal, whose
+    // event and poll timeouts run on real time too, so a test clock that stands still cannot hang it.
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: Self.renewalWaitLimit)
     var waiter: RenewalWaiter?

@@ -1,3 +1,4 @@
+import Clocks
 import Synchronization
 
 /// A `SharedStore` in this process's memory with the same semantics as the Redis store (expiring
@@ -16,8 +17,8 @@ public final class MemoryStore: SharedStore {
   private let state = Mutex(State())
   private let now: @Sendable () -> Double
 
-  /// An empty store reading time (Unix seconds) from `now`.
-  public init(now: @escaping @Sendable () -> Double) { self.now = now }
+  /// An empty store reading "now" from `time`.
+  public init(time: TimeSource) { self.now = { time.wallSeconds() } }
 
   /// Makes the store answer (true) or behave as unreachable (false).
   public func setAvailable(_ available: Bool) { state.withLock { $0.available = available } }

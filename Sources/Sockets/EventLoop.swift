@@ -34,11 +34,14 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
   private var turnEndHandler: (() -> Void)?
   private var tickMilliseconds: Int32 = 100
   private var onExit: (@Sendable () -> Void)?
+  /// Times the tick; the same source as the deadlines the tick checks.
+  private let time: TimeSource
   /// The drained batch; swapped with the queue's array so that neither buffer is reallocated.
   private var batch: [Work] = []
 
-  /// Creates the epoll instance and wake-up eventfd.
-  public init() throws(SocketError) {
+  /// Creates the epoll instance and wake-up eventfd; `time` times the tick.
+  public init(time: TimeSource) throws(SocketError) {
+    self.time = time
     epfd = try Syscall.check("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     do {
       wakeFD = try Syscall.check("eventfd") { cepoll_eventfd() }
@@ -125,9 +128,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
   private func run() {
     threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
     var events = [cepoll_event](repeating: cepoll_event(), count: 256)
-    var lastTick = TimeSource.system.monotonicMilliseconds()
+    var lastTick = time.monotonicMilliseconds()
     while !stopping {
       let hasWork = queue.withLock { !$0.items.isEmpty }
+      // The one real tick: epoll's timeout runs on the kernel's clock; `time` only decides when it is due.
       let timeout: Int32 = hasWork ? 0 : tickMilliseconds
       let count = events.withUnsafeMutableBufferPointer { buf in
         cepoll_wait(epfd, buf.baseAddress, Int32(buf.count), timeout)
@@ -146,8 +150,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
       }
       drainQueue()
       turnEndHandler?()
-      // The loop waits in epoll on real time, so its tick is timed by the system clock.
-      let now = TimeSource.system.monotonicMilliseconds()
+      let now = time.monotonicMilliseconds()
       if now - lastTick >= Int(tickMilliseconds) {
         lastTick = now
         tickHandler?()

@@ -1,4 +1,5 @@
 // Runs the GitHub double standalone: flags, then DOUBLE_* environment variables, then defaults.
+import Clocks
 import CommandLineOptions
 import Dispatch
 import GitHubDouble
@@ -21,7 +22,7 @@ let host = launch.host
 let port = launch.port
 let config = launch.finished
 
-let double = GitHubDouble(configuration: config)
+let double = GitHubDouble(configuration: config, time: .system)
 let bound: Int
 do {
   bound = try double.start(host: host, port: port)

@@ -53,7 +53,7 @@ if configuration.demo {
     fail("--demo-latency: expected MS or MIN..MAX milliseconds, got \(configuration.demoLatency)")
   }
   doubleConfiguration.faults.latency = LatencySpec(all: latency)
-  let demo = GitHubDouble(configuration: doubleConfiguration, now: { time.wallSeconds() })
+  let demo = GitHubDouble(configuration: doubleConfiguration, time: time)
   do {
     let port = try demo.start(host: "127.0.0.1", port: 0)
     configuration.githubAPI = "http://127.0.0.1:\(port)"
@@ -87,7 +87,7 @@ Task.detached { [storeBox, configuration, time] in
   do throws(RepoScrollApp.StartupError) {
     storeBox.result = .success(
       try await RepoScrollApp.connectSharedStore(configuration, time: time) { line in
-        RepoScrollApp.logEvent(line, configuration: configuration)
+        RepoScrollApp.logEvent(line, configuration: configuration, time: time)
       })
   } catch {
     storeBox.result = .failure(error)
@@ -133,13 +133,14 @@ for signalNumber in [SIGINT, SIGTERM] {
   signal(signalNumber, SIG_IGN)
   let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
   source.setEventHandler {
-    RepoScrollApp.logEvent("draining connections", configuration: settled)
+    RepoScrollApp.logEvent("draining connections", configuration: settled, time: time)
     // A watchdog: the server gives up on in-flight requests at the drain timeout and on handlers
     // that ignore cancellation 2 s later; whatever still holds the process then is not worth waiting
     // for, because a supervisor (systemd's TimeoutStopSec, a rolling restart) is waiting on the exit.
     DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(settled.drainTimeout + 5)) {
       RepoScrollApp.logEvent(
-        "drain did not finish within --drain-timeout + 5 s; exiting", configuration: settled, level: "error")
+        "drain did not finish within --drain-timeout + 5 s; exiting", configuration: settled, time: time,
+        level: "error")
       exit(1)
     }
     Task {

@@ -1,3 +1,4 @@
+import Clocks
 import CommandLineOptions
 import Glibc
 import HTTP
@@ -15,7 +16,7 @@ pthread_sigmask(SIG_BLOCK, &signals, nil)
 
 /// What static-server is started with.
 struct Settings: Sendable {
-  var server = HTTPServerConfiguration()
+  var server = HTTPServerConfiguration(time: .system)
   var root = "."
 }
 
@@ -43,7 +44,7 @@ let root = settings.root
 
 let files: StaticFiles
 do {
-  files = try StaticFiles(root: root)
+  files = try StaticFiles(root: root, time: configuration.time)
 } catch {
   say("static-server: \(error)")
   exit(1)

@@ -45,7 +45,7 @@ struct AppHarness: Sendable {
 
   /// A full-size catalog shared by tests that only read (never reset, fault or limit it). Its items
   /// all have today's shape and no page is short, so golden files and list walks stay exact.
-  static let sharedDouble = GitHubDouble(configuration: .exact)
+  static let sharedDouble = GitHubDouble(configuration: .exact, time: .system)
 
   private static let sharedPortBox = Mutex<Int?>(nil)
 
@@ -66,7 +66,7 @@ struct AppHarness: Sendable {
     c.repositoryCount = 1500
     c.ownerCount = 200
     configure(&c)
-    return GitHubDouble(configuration: c)
+    return GitHubDouble(configuration: c, time: .system)
   }
 
   /// Runs `body` against a fresh app pointed at `double`, or at the shared full-size double when
@@ -128,7 +128,7 @@ struct AppHarness: Sendable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) -> String? {
     let error = #expect(throws: RepoScrollApp.StartupError.self, comment, sourceLocation: sourceLocation) {
-      _ = try RepoScrollApp(configuration: configuration)
+      _ = try RepoScrollApp(configuration: configuration, time: .system)
     }
     return error?.description
   }

@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import Foundation
 import GitHub
@@ -24,7 +25,7 @@ struct CardRenderingTests {
     configuration.apiBase = "http://127.0.0.1:\(port)"
     let transport = CurlHTTPClient()
     defer { transport.shutdown() }
-    let client = GitHubClient(configuration: configuration, transport: transport)
+    let client = GitHubClient(configuration: configuration, transport: transport, time: .system)
     let search = SearchQuery(text: query, sort: .stars)
     let source = GitHubSearchSource(client: client, query: search)
     let list = PagedList(source: source, batchSize: 20, classify: GitHubSearchSource.classify)

@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import HTTPServer
 import Synchronization
@@ -19,7 +20,7 @@ final class CountingServer: Sendable {
 
   init() throws {
     let hits = HitCounter()
-    var configuration = HTTPServerConfiguration()
+    var configuration = HTTPServerConfiguration(time: .system)
     configuration.host = "127.0.0.1"
     configuration.port = 0
     server = HTTPServer(

@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CurlClient
 import Foundation
 import FoundationEssentials
@@ -41,7 +42,8 @@ struct ScriptedTransport: HTTPClientTransport {
     var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     configuration.githubToken = token
     return try RepoScrollApp(
-      configuration: configuration, transport: ScriptedTransport(answer: answer), log: { _ in })
+      configuration: configuration, transport: ScriptedTransport(answer: answer), time: .system, log: { _ in }
+    )
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> (Int, [UInt8]) {

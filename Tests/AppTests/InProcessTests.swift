@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import HTTP
 import HTTPServer
@@ -18,7 +19,8 @@ struct InProcessTests {
 
   static func app() throws -> RepoScrollApp {
     let configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
-    return try RepoScrollApp(configuration: configuration, transport: OfflineTransport(), log: { _ in })
+    return try RepoScrollApp(
+      configuration: configuration, transport: OfflineTransport(), time: .system, log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> ClientResponse {

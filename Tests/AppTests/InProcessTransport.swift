@@ -7,7 +7,8 @@ import HTTPServer
 ///
 /// ```swift
 /// let double = AppHarness.smallDouble()
-/// let app = try RepoScrollApp(configuration: c, transport: InProcessTransport(handler: double.handler))
+/// let app = try RepoScrollApp(
+///   configuration: c, transport: InProcessTransport(handler: double.handler), time: .system)
 /// ```
 struct InProcessTransport: HTTPClientTransport {
   let handler: HTTPHandler

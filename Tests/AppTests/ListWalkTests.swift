@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CurlClient
 import GitHub
 import GitHubDouble
@@ -15,7 +16,8 @@ struct ListWalkTests {
     var configuration = GitHubConfiguration()
     configuration.apiBase = AppHarness.inProcessBase
     let client = GitHubClient(
-      configuration: configuration, transport: InProcessTransport(handler: harness.double.handler))
+      configuration: configuration, transport: InProcessTransport(handler: harness.double.handler),
+      time: .system)
     var ids: [Int] = []
     var page = 1
     while ids.count < limit {

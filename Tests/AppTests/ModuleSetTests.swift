@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTPServer
 import Testing
@@ -20,12 +21,13 @@ struct ModuleSetTests {
 
   static func set(_ root: String) throws -> ModuleSet {
     try ModuleSet(
-      files: ["cards.js", "feed.js"], entries: ["feed.js"], staticFiles: try StaticFiles(root: root))
+      files: ["cards.js", "feed.js"], entries: ["feed.js"],
+      staticFiles: try StaticFiles(root: root, time: .system))
   }
 
   @Test func eachModuleOfTheSetResolvesToItsContentHashedPath() throws {
     try Self.withFolder(["cards.js": "export const A = 1;", "feed.js": "import './cards.js';"]) { root in
-      let files = try StaticFiles(root: root)
+      let files = try StaticFiles(root: root, time: .system)
       let modules = try Self.set(root)
       let folder = "/static/m/\(modules.name)/"
       #expect(modules.name.utf8.count == 8)

@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CommandLineOptions
 import CurlClient
 import Foundation
@@ -97,7 +98,9 @@ struct OperationsTests {
       var configuration = broken
       configuration.templatesDirectory = try ProcessRunner.packageRoot() + "/Templates"
       configuration.publicDirectory = folder + "/nowhere"
-      #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
+      #expect(throws: RepoScrollApp.StartupError.self) {
+        _ = try RepoScrollApp(configuration: configuration, time: .system)
+      }
     }
   }
 }

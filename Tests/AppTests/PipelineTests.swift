@@ -19,7 +19,8 @@ struct PipelineTests {
   /// `handler` inside the pipeline; its answer, the log lines and the metrics text.
   func run(_ handler: @escaping HTTPHandler) async throws -> (HTTPResponse, [String], String) {
     let lines = Mutex<[String]>([])
-    let log = AccessLog(sink: { line in lines.withLock { $0.append(line) } }, secrets: [Self.secret])
+    let log = AccessLog(
+      sink: { line in lines.withLock { $0.append(line) } }, secrets: [Self.secret], time: .system)
     let metrics = Metrics()
     let piped = HTTPMiddlewares.compose(
       Pipeline.steps(metrics: metrics, accessLog: log, time: .system), handler)

@@ -1,3 +1,4 @@
+import Clocks
 import Credentials
 import CurlClient
 import Foundation
@@ -28,7 +29,7 @@ struct PrivacyAttackTests {
   static func appMode(
     _ double: GitHubDouble, lines: Lines, _ configure: (inout AppConfiguration) -> Void = { _ in }
   ) throws -> DoubleSignIn {
-    try DoubleSignIn(double: double, app: .githubApp, configure: configure, log: lines.add)
+    try DoubleSignIn(double: double, app: .githubApp, time: .system, configure: configure, log: lines.add)
   }
 
   /// The installed organisation's login, its private repositories' names and every private text.

@@ -5,6 +5,7 @@ import Foundation
 import GitHubDouble
 import HTTP
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import App
@@ -13,7 +14,7 @@ import Testing
 /// in on the double's authorize form, and the double counts each token's searches on its own limit.
 ///
 /// ```swift
-/// let h = try DoubleSignIn(double: AppHarness.smallDouble())
+/// let h = try DoubleSignIn(double: AppHarness.smallDouble(), time: .system)
 /// let jar = CookieJar()
 /// try await h.signIn(jar, login: "reader1")
 /// ```
@@ -24,7 +25,7 @@ struct DoubleSignIn: Sendable {
 
   /// The demo OAuth app unless `app` names the demo GitHub App; `time` and `log` as the app's.
   init(
-    double: GitHubDouble, app kind: DoubleAppKind = .oauthApp, time: TimeSource = .system,
+    double: GitHubDouble, app kind: DoubleAppKind = .oauthApp, time: TimeSource,
     configure: (inout AppConfiguration) -> Void = { _ in },
     log: @escaping @Sendable (String) -> Void = { _ in }
   ) throws {
@@ -99,11 +100,12 @@ struct ReaderBudgetTests {
     var c = AppHarness.smallDouble().configuration
     c.searchLimitPerMinute = 30
     c.readerSearchLimitPerMinute = 30
-    let frozen = Date().timeIntervalSince1970
-    let double = GitHubDouble(configuration: c, now: { frozen })
+    let frozen = ManualClock(epochSeconds: Date().timeIntervalSince1970)
+    let double = GitHubDouble(configuration: c, time: frozen.time)
     // The server's own token: GitHub's 30 searches a minute for everyone not signed in.
     let h = try DoubleSignIn(
-      double: double, app: app, configure: { $0.githubToken = "server-token-for-the-budget-test" })
+      double: double, app: app, time: .system,
+      configure: { $0.githubToken = "server-token-for-the-budget-test" })
     var outcome = Outcome()
     for reader in 0..<readers {
       let jar = CookieJar()
@@ -154,9 +156,9 @@ struct ReaderBudgetTests {
   func readersOfOneQueryCostOneSearchOrOneEach(_ app: DoubleAppKind) async throws {
     var c = AppHarness.smallDouble().configuration
     c.readerSearchLimitPerMinute = 1000
-    let frozen = Date().timeIntervalSince1970
-    let double = GitHubDouble(configuration: c, now: { frozen })
-    let h = try DoubleSignIn(double: double, app: app)
+    let frozen = ManualClock(epochSeconds: Date().timeIntervalSince1970)
+    let double = GitHubDouble(configuration: c, time: frozen.time)
+    let h = try DoubleSignIn(double: double, app: app, time: .system)
     let readers = 10
     for reader in 0..<readers {
       let jar = CookieJar()
@@ -178,7 +180,7 @@ struct ReaderBudgetTests {
     let first = try #require(hidden.first, "the small catalog has private repositories")
     let owner = double.catalog.owners[first.ownerIndex].login
     let names = hidden.filter { $0.ownerIndex == first.ownerIndex }.map(\.name)
-    let h = try DoubleSignIn(double: double)
+    let h = try DoubleSignIn(double: double, time: .system)
     let a = CookieJar()
     try await h.signIn(a, login: owner, seesPrivate: true)
     let query = "/?q=user%3A\(owner)&sort=stars&order=desc"

@@ -1,4 +1,5 @@
 import App
+import Clocks
 import Foundation
 import GitHubDouble
 import HTTP
@@ -45,7 +46,7 @@ final class RecordingUpstream: Sendable {
       return try await inner(request, context)
     }
     if live {
-      var configuration = HTTPServerConfiguration()
+      var configuration = HTTPServerConfiguration(time: .system)
       configuration.host = "127.0.0.1"
       configuration.port = 0
       let server = HTTPServer(configuration: configuration, handler: handler)

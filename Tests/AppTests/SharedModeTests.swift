@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CurlClient
 import Foundation
 import HTTP
@@ -27,7 +28,7 @@ struct SharedModeTests {
   {
     let configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)
     return try RepoScrollApp(
-      configuration: configuration, transport: transport, sharedStore: store, log: { _ in })
+      configuration: configuration, transport: transport, sharedStore: store, time: .system, log: { _ in })
   }
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> (HTTPStatus, String) {
@@ -36,7 +37,7 @@ struct SharedModeTests {
   }
 
   @Test func healthAndMetricsShowWhetherTheStoreIsShared() async throws {
-    let store = MemoryStore(now: { Date().timeIntervalSince1970 })
+    let store = MemoryStore(time: .system)
     let app = try Self.app(store)
     var (status, text) = try await Self.get(app, "/healthz")
     #expect(status == .ok && text.hasPrefix("ok\n") && text.contains("shared store: memory available"))
@@ -152,17 +153,17 @@ struct SharedModeTests {
     var configuration = AppConfiguration()
     configuration.redisURL = "http://:hunter2@127.0.0.1:6379"
     do {
-      _ = try await RepoScrollApp.connectSharedStore(configuration) { _ in }
+      _ = try await RepoScrollApp.connectSharedStore(configuration, time: .system) { _ in }
       Issue.record("accepted a non-redis URL")
     } catch {
       #expect(error.description.hasPrefix("--redis:") && !error.description.contains("hunter2"))
     }
     configuration.redisURL = nil
-    #expect(try await RepoScrollApp.connectSharedStore(configuration) { _ in } == nil)
+    #expect(try await RepoScrollApp.connectSharedStore(configuration, time: .system) { _ in } == nil)
   }
 
   @Test func searchesGoThroughTheSharedStore() async throws {
-    let store = MemoryStore(now: { Date().timeIntervalSince1970 })
+    let store = MemoryStore(time: .system)
     let app = try Self.app(store, transport: EmptySearch())
     let (status, body) = try await Self.get(app, "/fragments/results?q=nothing&after=0")
     #expect(status == .ok, "\(body)")

@@ -66,7 +66,7 @@ struct SignInHarness: Sendable {
     self.fake = fake ?? FakeGitHubOAuth(double: AppHarness.smallDouble())
     clock = ManualClock(epochSeconds: Date().timeIntervalSince1970)
     let clock = self.clock
-    store = MemorySessionStore(now: { clock.now })
+    store = MemorySessionStore(time: clock.time)
     logs = LogLines()
     self.publicURL = publicURL
     var configuration = try AppHarness.baseConfiguration(api: AppHarness.inProcessBase)

@@ -1,4 +1,5 @@
 import App
+import Clocks
 import CurlClient
 import Encodings
 import Foundation
@@ -122,6 +123,8 @@ struct TLSTests {
     configuration.caFile = "/nonexistent/ca.pem"
     configuration.templatesDirectory = try ProcessRunner.packageRoot() + "/Templates"
     configuration.publicDirectory = try ProcessRunner.packageRoot() + "/Public"
-    #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
+    #expect(throws: RepoScrollApp.StartupError.self) {
+      _ = try RepoScrollApp(configuration: configuration, time: .system)
+    }
   }
 }

@@ -1,4 +1,5 @@
 import App
+import Clocks
 import Foundation
 import TestSupport
 import Testing
@@ -27,9 +28,11 @@ import Testing
   @Test func aTemplateNoHandlerRendersIsStillLoadedAndChecked() throws {
     try AppHarness.withTemplateCopy { folder, configuration in
       try "{{title}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
-      _ = try RepoScrollApp(configuration: configuration)
+      _ = try RepoScrollApp(configuration: configuration, time: .system)
       try "{{notAName}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
-      #expect(throws: RepoScrollApp.StartupError.self) { _ = try RepoScrollApp(configuration: configuration) }
+      #expect(throws: RepoScrollApp.StartupError.self) {
+        _ = try RepoScrollApp(configuration: configuration, time: .system)
+      }
     }
   }
 }

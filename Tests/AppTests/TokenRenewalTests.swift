@@ -1,3 +1,4 @@
+import Clocks
 import Credentials
 import CurlClient
 import Encodings
@@ -194,7 +195,7 @@ struct TokenRenewalTests {
   @Test func aFailedUserLookupAfterTheExchangeRevokesTheToken() async throws {
     let double = AppHarness.smallDouble()
     let logs = LogLines()
-    let h = try DoubleSignIn(double: double, app: .githubApp, log: { logs.append($0) })
+    let h = try DoubleSignIn(double: double, app: .githubApp, time: .system, log: { logs.append($0) })
     // The user's own core budget is spent: `GET /user` answers 403 right after the exchange.
     double.setRateLimit(
       resource: .core, remaining: 0, reset: Int(Date().timeIntervalSince1970) + 3600, login: "unlucky")

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Redis
 import TestSupport
@@ -210,7 +211,7 @@ struct ClusterTests {
     let ports = cluster.ports
     let redis = try #require(cluster.redis)
     let first = try await Self.walk(ports: { _ in ports[0] }, rows: 200)
-    let client = try RedisClient(RedisConfiguration(url: redis.url()))
+    let client = try RedisClient(RedisConfiguration(url: redis.url()), time: .system)
     defer { client.shutdown() }
     let keys = (try await client.execute(["KEYS", "reposcroll:v1:*"]).array ?? []).compactMap(\.string)
     #expect(keys.contains { $0.hasPrefix("reposcroll:v1:cache:") })

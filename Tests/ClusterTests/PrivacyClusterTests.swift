@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import Foundation
 import HTTP
@@ -163,7 +164,7 @@ struct PrivacyClusterTests {
 
   /// Every key and value (strings, hashes) and the RDB and AOF files hold no private text and no token.
   static func expectRedisHoldsNothingPrivate(_ redis: RedisServerProcess, _ i: Installation) async throws {
-    let client = try RedisClient(try RedisConfiguration(url: redis.url()))
+    let client = try RedisClient(try RedisConfiguration(url: redis.url()), time: .system)
     defer { client.shutdown() }
     let keys = try await client.execute(["KEYS", "*"]).array?.compactMap { $0.bytes } ?? []
     #expect(keys.count > 3, "the shared store was used: \(keys.count) keys")

@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import HTTPServer
 import Synchronization
@@ -10,7 +11,7 @@ struct LoopbackServer {
   init(drain: Duration = .milliseconds(500), routes: (inout Router) -> Void) throws {
     var router = Router()
     routes(&router)
-    var configuration = HTTPServerConfiguration()
+    var configuration = HTTPServerConfiguration(time: .system)
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.drainTimeout = drain

@@ -1,3 +1,4 @@
+import Clocks
 import Encodings
 import GitHubDouble
 import HTTP
@@ -9,21 +10,21 @@ import Testing
 enum Fixtures {
   /// The full-size catalog, built once; tests using it must not change its state. Its items all have
   /// the current shape and its pages are never short, so search semantics can be checked exactly.
-  static let shared = GitHubDouble(configuration: .exact)
+  static let shared = GitHubDouble(configuration: .exact, time: .system)
 
   /// The full-size catalog with every realistic default on (legacy items, short pages, wire framing).
   static let realistic: GitHubDouble = {
     var c = DoubleConfiguration()
     c.searchLimitPerMinute = 1_000_000
     c.coreLimitPerHour = 1_000_000
-    return GitHubDouble(configuration: c)
+    return GitHubDouble(configuration: c, time: .system)
   }()
 
   /// A small double for tests that change limits or faults.
   static func small(seed: UInt64 = 7, _ configure: (inout DoubleConfiguration) -> Void = { _ in })
     -> GitHubDouble
   {
-    GitHubDouble(configuration: smallConfiguration(seed: seed, configure))
+    GitHubDouble(configuration: smallConfiguration(seed: seed, configure), time: .system)
   }
 
   /// A small double on a clock the test sets, starting at `epochSeconds`, and that clock.
@@ -31,7 +32,7 @@ enum Fixtures {
     epochSeconds: Double = 1_800_000_000, _ configure: (inout DoubleConfiguration) -> Void = { _ in }
   ) -> (GitHubDouble, ManualClock) {
     let clock = ManualClock(epochSeconds: epochSeconds)
-    return (GitHubDouble(configuration: smallConfiguration(configure), now: { clock.seconds }), clock)
+    return (GitHubDouble(configuration: smallConfiguration(configure), time: clock.time), clock)
   }
 
   /// 1,500 repositories of 200 owners, then `configure`.

@@ -1,3 +1,4 @@
+import Clocks
 import GitHubDouble
 import HTTP
 import HTTPServer
@@ -49,7 +50,7 @@ struct ReaderIdentityTests {
     plain.ownerCount = 200
     plain.privateRepositoryOwners = 0
     plain.installation.privateRepositories = 0
-    let without = GitHubDouble(configuration: plain)
+    let without = GitHubDouble(configuration: plain, time: .system)
     #expect(try Self.fullNames(try await Self.get(without, broad, token: nil)) == anonymous)
     // Histories, counts and the repository itself: 404 to anyone but the owner.
     let name = try #require(mine.first)

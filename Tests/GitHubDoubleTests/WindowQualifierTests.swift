@@ -1,3 +1,4 @@
+import Clocks
 import GitHubDouble
 import HTTP
 import TestSupport
@@ -109,7 +110,7 @@ struct WindowQualifierTests {
     var configuration = DoubleConfiguration.exact
     configuration.repositoryCount = 60_000
     configuration.ownerCount = 6_000
-    let large = GitHubDouble(configuration: configuration)
+    let large = GitHubDouble(configuration: configuration, time: .system)
     #expect(large.catalog.publicRepositories.count == 60_000)
     let all = try await large.get("/search/repositories?q=\(enc("stars:>=0"))&per_page=1").json()
     #expect((all["total_count"]?.int ?? 0) > 50_000)

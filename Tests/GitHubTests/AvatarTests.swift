@@ -12,7 +12,8 @@ struct AvatarTests {
     configuration.token = "ghp_avatar_secret"
     configuration.avatarBase = "https://avatars.example.test/"
     configuration.maxAvatarBytes = maxBytes
-    return GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
+    return GitHubClient(
+      configuration: configuration, transport: transport, time: ManualClock(epochSeconds: 1_700_000_000).time)
   }
 
   static func image(_ type: String, bytes: Int = 16, status: Int = 200) -> ClientResponse {

@@ -14,7 +14,7 @@ struct CachingTests {
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.avatarBase = "http://127.0.0.1:10"
     configure(&configuration)
-    return GitHubClient(configuration: configuration, transport: transport, now: { clock.seconds })
+    return GitHubClient(configuration: configuration, transport: transport, time: clock.time)
   }
 
   /// A client whose search for "swift", answered with `ids`, was cached `age` seconds ago.

@@ -30,7 +30,8 @@ struct CancellationTests {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.avatarBase = "http://127.0.0.1:10"
-    return GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
+    return GitHubClient(
+      configuration: configuration, transport: transport, time: ManualClock(epochSeconds: 1_700_000_000).time)
   }
 
   static func search(_ client: GitHubClient) async -> Result<[Int], GitHubError> {

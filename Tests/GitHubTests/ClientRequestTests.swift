@@ -17,7 +17,7 @@ struct ClientRequestTests {
     configuration.token = token
     configuration.apiBase = "http://127.0.0.1:9/"
     configuration.avatarBase = "http://127.0.0.1:10"
-    return GitHubClient(configuration: configuration, transport: transport, now: { clock.seconds })
+    return GitHubClient(configuration: configuration, transport: transport, time: clock.time)
   }
 
   static let png = ClientResponse(

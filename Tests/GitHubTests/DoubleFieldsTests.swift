@@ -1,3 +1,4 @@
+import Clocks
 import CurlClient
 import GitHub
 import GitHubDouble
@@ -14,7 +15,7 @@ struct DoubleFieldsTests {
     try await GitHubDouble.withSmallExactOnLoopback { _, base, http in
       var configuration = GitHubConfiguration()
       configuration.apiBase = base
-      let client = GitHubClient(configuration: configuration, transport: http)
+      let client = GitHubClient(configuration: configuration, transport: http, time: .system)
       for page in 1...3 {
         items += try await client.searchRepositories(
           SearchQuery(text: "stars:>=0", sort: .stars), page: page, perPage: 100
@@ -43,7 +44,7 @@ extension GitHubDouble {
     var configuration = DoubleConfiguration.exact
     configuration.repositoryCount = 1500
     configuration.ownerCount = 200
-    return GitHubDouble(configuration: configuration)
+    return GitHubDouble(configuration: configuration, time: .system)
   }
 
   /// Runs `body` with a `smallExact` double serving on a loopback port, its base URL and a libcurl

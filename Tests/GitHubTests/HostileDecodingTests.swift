@@ -153,7 +153,8 @@ struct HostileDecodingTests {
     var configuration = GitHubConfiguration()
     configuration.apiBase = "http://127.0.0.1:9"
     configuration.eventLog = { line in lines.withLock { $0.append(line) } }
-    let client = GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
+    let client = GitHubClient(
+      configuration: configuration, transport: transport, time: ManualClock(epochSeconds: 1_700_000_000).time)
     let page = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     #expect(page.items.map(\.id) == [1])

@@ -1,3 +1,4 @@
+import Clocks
 import Credentials
 import CurlClient
 import Encodings
@@ -70,7 +71,7 @@ struct OAuthLoopbackTests {
       configuration.apiBase = base
       configuration.avatarBase = base
       configuration.token = "ghp_serverTokenForTheDouble"
-      let client = GitHubClient(configuration: configuration, transport: http)
+      let client = GitHubClient(configuration: configuration, transport: http, time: .system)
       let query = SearchQuery(text: "topic:private-fixture")
       let mine = try await client.searchRepositories(query, page: 1, as: reader)
       #expect(mine.items.contains { $0.fullName == login + "/" + repo.name })

@@ -88,7 +88,8 @@ struct NullableFieldTests {
       Fixtures.response(body, headers: [("Link", "<https://x/?page=1>; rel=\"prev\"")])
     }
     let client = GitHubClient(
-      configuration: GitHubConfiguration(), transport: transport, now: { 1_700_000_000 })
+      configuration: GitHubConfiguration(), transport: transport,
+      time: ManualClock(epochSeconds: 1_700_000_000).time)
     let page = try await client.searchRepositories(SearchQuery(text: "ghost"), page: 2, perPage: 1)
     let repo = try #require(page.items.first)
     #expect(page.incompleteResults)
@@ -107,7 +108,8 @@ struct NullableFieldTests {
     configuration.apiBase = "file:///etc"
     configuration.avatarBase = "ftp://x"
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
-    let client = GitHubClient(configuration: configuration, transport: transport, now: { 1_700_000_000 })
+    let client = GitHubClient(
+      configuration: configuration, transport: transport, time: ManualClock(epochSeconds: 1_700_000_000).time)
     await #expect(throws: GitHubError.invalidInput("API base is not an http(s) URL")) {
       _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     }

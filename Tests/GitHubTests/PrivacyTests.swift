@@ -33,7 +33,7 @@ struct PrivacyTests {
     configuration.token = token
     configuration.eventLog = log
     return GitHubClient(
-      configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
+      configuration: configuration, transport: transport, sharedStore: store, time: clock.time)
   }
 
   static func bearer(_ request: ClientRequest) -> String {
@@ -59,7 +59,7 @@ struct PrivacyTests {
   final class RecordingStore: SharedStore {
     let inner: MemoryStore
     private let seen = Mutex<(keys: [String], values: [[UInt8]])>(([], []))
-    init(clock: ManualClock) { inner = MemoryStore(now: { clock.seconds }) }
+    init(clock: ManualClock) { inner = MemoryStore(time: clock.time) }
     var keys: [String] { seen.withLock { $0.keys } }
     var values: [[UInt8]] { seen.withLock { $0.values } }
     private func note(_ key: String, _ value: [UInt8]? = nil) {
@@ -321,7 +321,7 @@ struct PrivacyTests {
 
   @Test func aSharedValueThatHoldsAPrivateItemIsRefused() async throws {
     let clock = ManualClock(epochSeconds: 1_700_000_000)
-    let store = MemoryStore(now: { clock.seconds })
+    let store = MemoryStore(time: clock.time)
     // Another instance of an older release stored a page with a private item under the public key.
     var page = try ResponseDecoding.searchPage(
       Array(Fixtures.searchJSON(ids: [1, 2], privateIDs: [2]).utf8), headers: [:], page: 1, perPage: 100)

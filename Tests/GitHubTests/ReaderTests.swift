@@ -26,7 +26,7 @@ struct ReaderTests {
     configuration.avatarBase = "http://127.0.0.1:10"
     configuration.token = serverToken
     return GitHubClient(
-      configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
+      configuration: configuration, transport: transport, sharedStore: store, time: clock.time)
   }
 
   /// The token a request carried, or "" for none.

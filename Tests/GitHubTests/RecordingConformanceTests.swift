@@ -72,7 +72,7 @@ func replayClient(_ recording: Recording, clock: ManualClock = ManualClock(epoch
   let response = recording.response
   let transport = FakeTransport { _ in response }
   return (
-    GitHubClient(configuration: GitHubConfiguration(), transport: transport, now: { clock.seconds }),
+    GitHubClient(configuration: GitHubConfiguration(), transport: transport, time: clock.time),
     transport
   )
 }

@@ -22,11 +22,11 @@ struct SharedReaderTests {
     let clock = ManualClock(epochSeconds: Date().timeIntervalSince1970)
     switch kind {
     case .memory:
-      try await body(MemoryStore(now: { clock.seconds }), clock)
+      try await body(MemoryStore(time: clock.time), clock)
     case .redis:
       let server = try await RedisServerProcess()
       let store = try await RedisStore.connect(
-        RedisConfiguration(url: server.url()), now: { clock.seconds }, log: { _ in })
+        RedisConfiguration(url: server.url()), time: clock.withRealMonotonic, log: { _ in })
       try await body(store, clock)
       store.shutdown()
       await server.stop()

@@ -18,7 +18,7 @@ struct SharedTierTests {
     init(epochSeconds: Double = 1_700_000_000) {
       let clock = ManualClock(epochSeconds: epochSeconds)
       self.clock = clock
-      store = MemoryStore(now: { clock.seconds })
+      store = MemoryStore(time: clock.time)
     }
 
     /// `count` clients calling GitHub through `transport`, sharing the store and the clock.
@@ -28,7 +28,7 @@ struct SharedTierTests {
         configuration.apiBase = "http://127.0.0.1:9"
         configuration.avatarBase = "http://127.0.0.1:10"
         return GitHubClient(
-          configuration: configuration, transport: transport, sharedStore: store, now: { clock.seconds })
+          configuration: configuration, transport: transport, sharedStore: store, time: clock.time)
       }
     }
   }

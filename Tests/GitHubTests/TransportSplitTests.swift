@@ -13,7 +13,8 @@ struct TransportSplitTests {
     configuration.apiBase = "https://ghe.example.test/api/v3"
     configuration.avatarBase = sameHost ? "https://ghe.example.test/api/v3" : "https://avatars.example.test"
     return GitHubClient(
-      configuration: configuration, transport: api, avatarTransport: avatars, now: { 1_700_000_000 })
+      configuration: configuration, transport: api, avatarTransport: avatars,
+      time: ManualClock(epochSeconds: 1_700_000_000).time)
   }
 
   static let history = Fixtures.response(Fixtures.historyJSON)

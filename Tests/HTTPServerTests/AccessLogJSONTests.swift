@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTP
 import Testing
@@ -17,7 +18,7 @@ import Testing
       requestID: "ab-1", method: "GET", target: "/fragments/results?q=a&after=20", status: 200, bytes: 1234,
       duration: .microseconds(1_502_007), client: "203.0.113.7")
     var buffer: [UInt8] = []
-    entry.writeJSON(instance: "web-1", into: &buffer)
+    entry.writeJSON(instance: "web-1", time: .system, into: &buffer)
     let line = try Self.object(buffer)
     #expect(line["request_id"] as? String == "ab-1")
     #expect(line["method"] as? String == "GET")
@@ -32,7 +33,7 @@ import Testing
     #expect(time.wholeMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil, "\(time)")
     var failed: [UInt8] = []
     AccessLogEntry(requestID: "x", method: "GET", target: "/", status: 503, bytes: 0, duration: .zero)
-      .writeJSON(instance: "i", into: &failed)
+      .writeJSON(instance: "i", time: .system, into: &failed)
     #expect(try Self.object(failed)["level"] as? String == "error")
   }
 
@@ -43,7 +44,7 @@ import Testing
   func hostileTargetsStillParse(_ target: String) throws {
     var buffer: [UInt8] = []
     AccessLogEntry(requestID: "a", method: "G\"ET", target: target, status: 200, bytes: 1, duration: .zero)
-      .writeJSON(instance: "in\"st", into: &buffer)
+      .writeJSON(instance: "in\"st", time: .system, into: &buffer)
     let line = try Self.object(buffer)
     #expect(line.count == 10)
     #expect(line["method"] as? String == "G\"ET")
@@ -55,13 +56,14 @@ import Testing
   @Test func anEventLineParsesWithOrWithoutARequestID() throws {
     var buffer: [UInt8] = []
     AccessLogEntry.writeJSONEvent(
-      level: "error", requestID: "r-1", message: "handler error: \"x\"\n", instance: "i", into: &buffer)
+      level: "error", requestID: "r-1", message: "handler error: \"x\"\n", instance: "i", time: .system,
+      into: &buffer)
     let line = try Self.object(buffer)
     #expect(line["message"] as? String == "handler error: \"x\"\n")
     #expect(line["request_id"] as? String == "r-1")
     buffer = []
     AccessLogEntry.writeJSONEvent(
-      level: "info", requestID: nil, message: "draining", instance: "i", into: &buffer)
+      level: "info", requestID: nil, message: "draining", instance: "i", time: .system, into: &buffer)
     #expect(try Self.object(buffer)["request_id"] == nil)
   }
 }

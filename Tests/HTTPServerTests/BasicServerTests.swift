@@ -1,3 +1,4 @@
+import Clocks
 import Glibc
 import HTTP
 import HTTPServer
@@ -11,7 +12,7 @@ func withServer(
   log: (@Sendable (AccessLogEntry) -> Void)? = nil,
   _ body: @escaping @Sendable (Int) throws -> Void
 ) async throws {
-  var configuration = HTTPServerConfiguration()
+  var configuration = HTTPServerConfiguration(time: .system)
   configure(&configuration)
   try await withLiveServer(configuration, handler: handler, log: log) { live in
     try await onThread { try body(live.port) }

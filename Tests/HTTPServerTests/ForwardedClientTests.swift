@@ -1,3 +1,4 @@
+import Clocks
 import HTTP
 import HTTPServer
 import TestSupport
@@ -12,7 +13,7 @@ import Testing
   }
 
   static func configuration(trusting list: String) throws -> HTTPServerConfiguration {
-    var configuration = HTTPServerConfiguration()
+    var configuration = HTTPServerConfiguration(time: .system)
     configuration.trustedProxies = try TrustedProxies(parsing: list)
     return configuration
   }

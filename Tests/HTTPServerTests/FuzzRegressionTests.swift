@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 
 @testable import HTTPServer
@@ -27,7 +28,7 @@ import Testing
     ] as [(String, String, String?)])
   func relativePath(_ prefix: String, _ raw: String, _ expected: String?) throws {
     // The normaliser never touches the file system, so any existing folder is a fine root.
-    let files = try StaticFiles(root: "/")
+    let files = try StaticFiles(root: "/", time: .system)
     #expect(files.relativePath(raw[...], urlPrefix: prefix) == expected)
   }
 

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTP
 import HTTPServer
@@ -44,7 +45,7 @@ enum HostileRunner {
   static func withServer<T: Sendable>(
     files: StaticFiles, _ body: @escaping @Sendable (Int) throws -> T
   ) async throws -> T {
-    var configuration = HTTPServerConfiguration()
+    var configuration = HTTPServerConfiguration(time: .system)
     configuration.headerTimeout = .seconds(1)
     return try await withLiveServer(configuration, handler: handler(files: files)) { live in
       try await onThread { try body(live.port) }
@@ -130,7 +131,7 @@ func fileDescriptors(under folder: String) throws -> Int {
   func answersExactly(_ hostile: HostileCase) async throws {
     let root = try AttackRoot()
     defer { root.remove() }
-    let files = try StaticFiles(root: root.root)
+    let files = try StaticFiles(root: root.root, time: .system)
     let outcome = try await HostileRunner.withServer(files: files) { port in
       HostileRunner.observe(hostile, on: try HostileRunner.open(hostile, port: port))
     }
@@ -142,7 +143,7 @@ func fileDescriptors(under folder: String) throws -> Int {
   @Test func serverOutlivesTheWholeCorpus() async throws {
     let root = try AttackRoot()
     defer { root.remove() }
-    let files = try StaticFiles(root: root.root)
+    let files = try StaticFiles(root: root.root, time: .system)
     let problems = try await HostileRunner.withServer(files: files) { port -> [String] in
       let baseline = try socketDescriptors(port: port)
       var problems: [String] = []

@@ -1,3 +1,4 @@
+import Clocks
 import Dispatch
 import HTTP
 import HTTPServer
@@ -231,7 +232,7 @@ final class Flag: Sendable {
 
   @Test func drainTimeoutCancelsStragglers() async throws {
     let (handler, started, cancelled) = Flag.holdingRoute("/forever")
-    var configuration = HTTPServerConfiguration()
+    var configuration = HTTPServerConfiguration(time: .system)
     configuration.drainTimeout = .milliseconds(300)
     try await withLiveServer(configuration, handler: handler) { live in
       let client = try await onThread { () -> RawSocketClient in

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Glibc
 import HTTP
@@ -123,7 +124,7 @@ struct TrickleReport: Sendable {
   @Test func slowHeadsGet408AtTheHeaderTimeoutWhileOthersAreServed() async throws {
     var router = Router()
     router.get("/hello") { _, _ in .text(.ok, "hello") }
-    var configuration = HTTPServerConfiguration()
+    var configuration = HTTPServerConfiguration(time: .system)
     configuration.headerTimeout = Self.headerTimeout
     try await withLiveServer(configuration, handler: router.handler) { live in
       let port = live.port

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTP
 import HTTPServer
@@ -38,7 +39,7 @@ struct StaticFixture {
 @Suite(.timeLimit(.minutes(3))) struct StaticFilesTests {
   @Test func servesFilesWithTypesAndValidators() async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let files = try StaticFiles(root: fixture.root, time: .system)
     let (css, body) = await fixture.get(files, "/css/app.css")
     #expect(css.status == .ok)
     #expect(body == "body{color:red}")
@@ -57,17 +58,17 @@ struct StaticFixture {
   @Test func aRootThatIsNoFolderIsAConfigurationErrorNotAnAnswer() throws {
     let fixture = try StaticFixture()
     #expect(throws: StaticFilesError.missingRoot(fixture.root + "/nope")) {
-      try StaticFiles(root: fixture.root + "/nope")
+      try StaticFiles(root: fixture.root + "/nope", time: .system)
     }
     #expect(throws: StaticFilesError.notAFolder(fixture.root + "/index.html")) {
-      try StaticFiles(root: fixture.root + "/index.html")
+      try StaticFiles(root: fixture.root + "/index.html", time: .system)
     }
     #expect("\(StaticFilesError.missingRoot("/x"))" == "static root /x does not exist")
   }
 
   @Test func conditionalRequestsGet304() async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let files = try StaticFiles(root: fixture.root, time: .system)
     let (first, _) = await fixture.get(files, "/css/app.css")
     let etag = try #require(first.headers["ETag"])
     let modified = try #require(first.headers["Last-Modified"])
@@ -99,7 +100,7 @@ struct StaticFixture {
   @Test(arguments: escapes)
   func pathsOutsideTheRootAre404(_ target: String) async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let files = try StaticFiles(root: fixture.root, time: .system)
     let (response, body) = await fixture.get(files, target)
     #expect(response.status == .notFound)
     #expect(!body.contains("secret"))
@@ -107,7 +108,7 @@ struct StaticFixture {
 
   @Test func hashedNamesAreImmutable() async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let files = try StaticFiles(root: fixture.root, time: .system)
     let hashed = try #require(files.hashedPath(for: "css/app.css", urlPrefix: "/static"))
     #expect(hashed.hasPrefix("/static/css/app."))
     #expect(hashed.hasSuffix(".css"))
@@ -138,12 +139,14 @@ struct StaticFixture {
   }
 
   @Test func missingRootThrows() {
-    #expect(throws: (any Error).self) { try StaticFiles(root: "/nonexistent/\(UUID().uuidString)") }
+    #expect(throws: (any Error).self) {
+      try StaticFiles(root: "/nonexistent/\(UUID().uuidString)", time: .system)
+    }
   }
 
   @Test func overTheWireHeadAnd304() async throws {
     let fixture = try StaticFixture()
-    let files = try StaticFiles(root: fixture.root)
+    let files = try StaticFiles(root: fixture.root, time: .system)
     try await withServer(handler: { request, _ in await files.response(for: request) }) { port in
       let client = try RawSocketClient(port: port)
       let full = try client.request("GET", "/css/app.css")
@@ -165,7 +168,7 @@ struct StaticFixture {
     let fixture = try StaticFixture()
     let big = String(repeating: "0123456789abcdef", count: 4096)
     try big.write(toFile: fixture.root + "/big.txt", atomically: true, encoding: .utf8)
-    let files = try StaticFiles(root: fixture.root, memoryCacheMaxFileBytes: 1024)
+    let files = try StaticFiles(root: fixture.root, memoryCacheMaxFileBytes: 1024, time: .system)
     let (first, body) = await fixture.get(files, "/big.txt")
     #expect(first.status == .ok)
     #expect(body == big)

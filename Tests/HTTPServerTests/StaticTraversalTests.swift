@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import HTTP
 import HTTPServer
@@ -73,7 +74,7 @@ struct AttackRoot {
   func escapeAttemptIsNotFound(_ target: String) async throws {
     let root = try AttackRoot()
     defer { root.remove() }
-    let files = try StaticFiles(root: root.root)
+    let files = try StaticFiles(root: root.root, time: .system)
     for prefix in ["", "/static"] {
       let request = HTTPRequest(method: .get, target: prefix + target, headers: ["Host": "a"])
       let response = await files.response(for: request, urlPrefix: prefix)
@@ -89,7 +90,7 @@ struct AttackRoot {
   @Test func symlinksInsideTheRootAreServed() async throws {
     let root = try AttackRoot()
     defer { root.remove() }
-    let files = try StaticFiles(root: root.root)
+    let files = try StaticFiles(root: root.root, time: .system)
     for (target, text) in Self.inside {
       let response = await files.response(
         for: HTTPRequest(method: .get, target: target, headers: ["Host": "a"]))
@@ -110,7 +111,7 @@ struct AttackRoot {
   @Test func escapesOverTheWireNeverReturnTheSecret() async throws {
     let root = try AttackRoot()
     defer { root.remove() }
-    let files = try StaticFiles(root: root.root)
+    let files = try StaticFiles(root: root.root, time: .system)
     let escapes = Self.escapes
     let answers = try await withLiveServer(handler: { request, _ in await files.response(for: request) }) {
       live in

@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import Synchronization
 import TestSupport
@@ -9,7 +10,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     let replies = try await client.withConnection { connection throws(RedisError) in
       try await connection.pipeline([
@@ -24,7 +25,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server).pool(1))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server).pool(1), time: .system)
     defer { client.shutdown() }
     // Structured (as every wait below): a suite's time limit cancels it, so a hang fails the test.
     _ = try await client.whileAConnectionSleeps("0.3") {
@@ -46,7 +47,7 @@ import Testing
     // Shutting down while calls are connecting, sending or waiting for the pool: each must end with a
     // reply or a typed error rather than wait for a loop that has stopped.
     for round in 0..<20 {
-      let client = try RedisClient(configuration)
+      let client = try RedisClient(configuration, time: .system)
       try await withThrowingTaskGroup(of: Void.self) { group in
         for index in 0..<12 {
           group.addTask {
@@ -68,7 +69,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     async let sleeping: RESPValue = client.execute(["DEBUG", "SLEEP", "1"])
     try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
       client.statistics.open == 1 && client.statistics.idle == 0

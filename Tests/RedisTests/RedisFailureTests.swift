@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import Synchronization
 import TestSupport
@@ -33,7 +34,7 @@ final class Peak: Sendable {
   {
     var configuration = try Self.configuration(server)
     configure(&configuration)
-    return try RedisClient(configuration)
+    return try RedisClient(configuration, time: .system)
   }
 
   @Test(arguments: RedisTransport.allCases) func aServerKilledMidCommandFailsTheCallWithConnectionLost(
@@ -162,11 +163,13 @@ final class Peak: Sendable {
     let server = try await RedisServerProcess(transport, password: "pw")
     var configuration = try Self.configuration(server)
     configuration.password = "pw"
-    let admin = try RedisClient(configuration)
+    let admin = try RedisClient(configuration, time: .system)
     defer { admin.shutdown() }
     try await admin.execute(["CLIENT", "PAUSE", 3000, "ALL"])
     configuration.connectTimeout = .milliseconds(150)
-    await #expect(throws: RedisError.timeout(.connect)) { try await RedisConnection.connect(configuration) }
+    await #expect(throws: RedisError.timeout(.connect)) {
+      try await RedisConnection.connect(configuration, time: .system)
+    }
   }
 
   @Test(arguments: RedisTransport.allCases) func cancellingACallEndsItAtOnceAndKeepsTheConnectionUsable(

@@ -1,6 +1,8 @@
+import Clocks
 import Glibc
 import Redis
 import Sockets
+import Synchronization
 import TestSupport
 import Testing
 
@@ -18,7 +20,7 @@ import Testing
   @Test func garbageIsAProtocolViolation() async throws {
     let server = try FakeRedisServer(reply: Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8))
     defer { server.stop() }
-    let connection = try await RedisConnection.connect(Self.configuration(server))
+    let connection = try await RedisConnection.connect(Self.configuration(server), time: .system)
     await #expect(throws: RedisError.protocolViolation(.unknownType(UInt8(ascii: "H")))) {
       try await connection.ping()
     }
@@ -32,7 +34,7 @@ import Testing
   @Test func aHugeAnnouncedValueIsRefusedBeforeItArrives() async throws {
     let server = try FakeRedisServer(reply: Array("$9999999999\r\n".utf8))
     defer { server.stop() }
-    let client = try RedisClient(Self.configuration(server))
+    let client = try RedisClient(Self.configuration(server), time: .system)
     defer { client.shutdown() }
     await #expect(throws: RedisError.protocolViolation(.bulkTooLong(length: 9_999_999_999, limit: 64 << 20)))
     {
@@ -43,7 +45,7 @@ import Testing
   @Test func anUnaskedReplyClosesTheConnection() async throws {
     let server = try FakeRedisServer(reply: Array("+hello\r\n".utf8), greet: true)
     defer { server.stop() }
-    let connection = try await RedisConnection.connect(Self.configuration(server))
+    let connection = try await RedisConnection.connect(Self.configuration(server), time: .system)
     // The greeting arrives with nobody waiting for it.
     try await waitUntil("the connection closes", poll: .milliseconds(5)) { !connection.isOpen }
     #expect(!connection.isOpen)
@@ -53,15 +55,42 @@ import Testing
   @Test func aServerThatNeverAnswersTimesOut() async throws {
     let server = try FakeRedisServer(reply: [])
     defer { server.stop() }
-    let client = try RedisClient(Self.configuration(server))
+    let client = try RedisClient(Self.configuration(server), time: .system)
     defer { client.shutdown() }
     await #expect(throws: RedisError.timeout(.command)) { try await client.ping() }
+  }
+
+  /// Deadlines are kept on the clock the client was given: an hour's command timeout passes when the
+  /// test moves that clock by an hour, not in real time.
+  @Test func aCommandTimesOutOnTheInjectedClock() async throws {
+    let server = try FakeRedisServer(reply: [])
+    defer { server.stop() }
+    var configuration = Self.configuration(server)
+    configuration.commandTimeout = .seconds(3600)
+    let clock = ManualClock()
+    let connection = try await RedisConnection.connect(configuration, time: clock.time)
+    let outcome = Mutex<RedisError?>(nil)
+    let ping = Task {
+      do throws(RedisError) {
+        try await connection.ping()
+      } catch {
+        outcome.withLock { $0 = error }
+      }
+    }
+    // An hour at a time: the deadline is an hour after the ping was sent, whenever that was.
+    let failed = await eventually(within: .seconds(30), poll: .milliseconds(20)) {
+      clock.advance(3600)
+      return outcome.withLock { $0 } != nil
+    }
+    await ping.value
+    #expect(failed)
+    #expect(outcome.withLock { $0 } == .timeout(.command))
   }
 
   @Test func aServerThatHangsUpMidReplyIsConnectionLost() async throws {
     let server = try FakeRedisServer(reply: Array("$10\r\nabc".utf8), closeAfterReply: true)
     defer { server.stop() }
-    let client = try RedisClient(Self.configuration(server))
+    let client = try RedisClient(Self.configuration(server), time: .system)
     defer { client.shutdown() }
     await #expect(throws: RedisError.connectionLost("closed by the server")) { try await client.get("k") }
   }
@@ -72,7 +101,7 @@ import Testing
     defer { Socket.close(fd) }
     var configuration = RedisConfiguration(port: port)
     configuration.reconnectDelay = .seconds(30)
-    let client = try RedisClient(configuration)
+    let client = try RedisClient(configuration, time: .system)
     defer { client.shutdown() }
     await #expect {
       try await client.ping()
@@ -100,6 +129,8 @@ import Testing
     try await Task.sleep(for: .milliseconds(100))
     var configuration = RedisConfiguration(port: port)
     configuration.connectTimeout = .milliseconds(200)
-    await #expect(throws: RedisError.timeout(.connect)) { try await RedisConnection.connect(configuration) }
+    await #expect(throws: RedisError.timeout(.connect)) {
+      try await RedisConnection.connect(configuration, time: .system)
+    }
   }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import TestSupport
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct RedisLiveTests {
   @Test(arguments: RedisTransport.allCases) func everyReplyType(_ transport: RedisTransport) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     #expect(try await client.execute(["PING"]) == .simpleString("PONG"))
     try await client.set("k", Array("hello".utf8))
@@ -45,9 +46,9 @@ import Testing
     async throws
   {
     let server = try await RedisServerProcess(transport)
-    let db3 = try RedisClient(try RedisConfiguration.relaxed(server, database: 3))
+    let db3 = try RedisClient(try RedisConfiguration.relaxed(server, database: 3), time: .system)
     defer { db3.shutdown() }
-    let db0 = try RedisClient(try RedisConfiguration.relaxed(server))
+    let db0 = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { db0.shutdown() }
     try await db3.set("where", Array("three".utf8))
     #expect(try await db0.get("where") == nil)
@@ -60,7 +61,7 @@ import Testing
     let server = try await RedisServerProcess(transport, password: "s3cret:/@")
     let right = try RedisConfiguration.relaxed(server)
     #expect(right.password == "s3cret:/@")
-    let client = try RedisClient(right)
+    let client = try RedisClient(right, time: .system)
     defer { client.shutdown() }
     try await client.ping()
     // The same password through a percent-encoded URL.
@@ -69,17 +70,17 @@ import Testing
       .relaxed()
     #expect(fromURL.password == "s3cret:/@")
     fromURL.tls = right.tls
-    try await RedisConnection.connect(fromURL).ping()
+    try await RedisConnection.connect(fromURL, time: .system).ping()
 
     var wrong = right
     wrong.password = "nope"
     await #expect {
-      try await RedisConnection.connect(wrong)
+      try await RedisConnection.connect(wrong, time: .system)
     } throws: { RedisError.authMessage(of: $0)?.contains("WRONGPASS") == true }
     // No password at all: the first command says so.
     var withoutPassword = right
     withoutPassword.password = nil
-    let anonymous = try RedisClient(withoutPassword)
+    let anonymous = try RedisClient(withoutPassword, time: .system)
     defer { anonymous.shutdown() }
     await #expect {
       try await anonymous.ping()

@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import Synchronization
 import TestSupport
@@ -13,7 +14,7 @@ import Testing
   static func client(_ topology: SentinelTopology) throws -> RedisClient {
     var configuration = try topology.configuration().relaxed()
     configuration.reconnectDelay = .milliseconds(20)
-    return try RedisClient(configuration)
+    return try RedisClient(configuration, time: .system)
   }
 
   @Test(arguments: RedisTransport.allCases) func findsTheMasterThroughTheSentinelsAndFollowsAKilledOne(
@@ -60,16 +61,16 @@ import Testing
     var configuration = RedisConfiguration().relaxed()
     configuration.sentinel = try RedisSentinelConfiguration(
       sentinels: "127.0.0.1:\(sentinel.port)", masterName: "reposcroll")
-    let client = try RedisClient(configuration.pool(1))
+    let client = try RedisClient(configuration.pool(1), time: .system)
     defer { client.shutdown() }
     try await client.set("k", [1])
     #expect(client.telemetry.snapshot.server == "127.0.0.1:\(first.port)")
 
     // The operator's failover: the second server becomes the master, the first its replica.
-    let admin = try RedisClient(try RedisConfiguration.relaxed(second))
+    let admin = try RedisClient(try RedisConfiguration.relaxed(second), time: .system)
     defer { admin.shutdown() }
     try await admin.execute(["REPLICAOF", "NO", "ONE"])
-    let demote = try RedisClient(try RedisConfiguration.relaxed(first))
+    let demote = try RedisClient(try RedisConfiguration.relaxed(first), time: .system)
     defer { demote.shutdown() }
     try await demote.execute(["REPLICAOF", "127.0.0.1", RedisArgument(second.port)])
     named.withLock { $0 = second.port }
@@ -94,7 +95,7 @@ import Testing
     var configuration = try RedisConfiguration(url: "redis://127.0.0.1:\(topology.sentinelPorts[2])")
       .relaxed()
     configuration.asksRole = false
-    let sentinel = try await RedisConnection.connect(configuration)
+    let sentinel = try await RedisConnection.connect(configuration, time: .system)
     try await sentinel.execute(["SENTINEL", "FAILOVER", "reposcroll"])
     // No call from the client meanwhile: only its +switch-master subscription can tell it.
     try await waitUntil("the client follows the announcement", timeout: .seconds(30), poll: .milliseconds(20))
@@ -113,7 +114,7 @@ import Testing
     configuration.sentinel = try RedisSentinelConfiguration(
       sentinels: ports.map { "127.0.0.1:\($0)" }.joined(separator: ","), masterName: "reposcroll")
     await #expect {
-      try await RedisConnection.connect(configuration)
+      try await RedisConnection.connect(configuration, time: .system)
     } throws: { error in
       guard let reason = RedisError.lostReason(of: error) else { return false }
       return reason.contains("no sentinel named the master reposcroll")
@@ -123,7 +124,7 @@ import Testing
     var wrong = try topology.configuration().relaxed()
     wrong.sentinel?.password = "wrong"
     await #expect {
-      try await RedisConnection.connect(wrong)
+      try await RedisConnection.connect(wrong, time: .system)
     } throws: { RedisError.authMessage(of: $0)?.hasPrefix("sentinels:") == true }
     await topology.stop()
   }

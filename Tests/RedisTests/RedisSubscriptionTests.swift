@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import TestSupport
 import Testing
@@ -8,7 +9,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     let subscription = try await client.subscribe(to: ["filled"])
     try await subscription.subscribe(patterns: ["lock.*"])
@@ -33,7 +34,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     let subscription = try await client.subscribe(to: ["filled"])
     await server.kill()

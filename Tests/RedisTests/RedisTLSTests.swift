@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import TLS
 import TestSupport
@@ -21,7 +22,7 @@ import Testing
   /// The `.tls` error a connection to `configuration` fails with (nil: it did not fail that way).
   static func tlsError(_ configuration: RedisConfiguration) async -> TLSError? {
     do {
-      _ = try await RedisConnection.connect(configuration)
+      _ = try await RedisConnection.connect(configuration, time: .system)
       return nil
     } catch {
       guard case .tls(let failure) = error else { return nil }
@@ -64,7 +65,7 @@ import Testing
     let good = try await Self.server()
     var named = try RedisConfiguration.relaxed(good)
     named.host = "localhost"
-    try await RedisConnection.connect(named).ping()
+    try await RedisConnection.connect(named, time: .system).ping()
   }
 
   @Test func aPlainTextServerOnARedissURLFailsAndNothingIsSentInClear() async throws {
@@ -72,7 +73,7 @@ import Testing
     var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:\(plain.port)/0").relaxed()
     configuration.tls?.caFile = try Self.certificates().ca
     configuration.connectTimeout = .milliseconds(800)
-    let client = try RedisClient(configuration)
+    let client = try RedisClient(configuration, time: .system)
     defer { client.shutdown() }
     do {
       try await client.set("leaked", [1])
@@ -86,7 +87,7 @@ import Testing
       default: Issue.record("unexpected \(error)")
       }
     }
-    let check = try RedisClient(try RedisConfiguration.relaxed(plain))
+    let check = try RedisClient(try RedisConfiguration.relaxed(plain), time: .system)
     defer { check.shutdown() }
     #expect(try await check.get("leaked") == nil, "the command reached the server in plain text")
   }
@@ -97,7 +98,9 @@ import Testing
     var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:\(silent.port)/0")
     configuration.tls?.caFile = try Self.certificates().ca
     configuration.connectTimeout = .milliseconds(200)
-    await #expect(throws: RedisError.timeout(.handshake)) { try await RedisConnection.connect(configuration) }
+    await #expect(throws: RedisError.timeout(.handshake)) {
+      try await RedisConnection.connect(configuration, time: .system)
+    }
     #expect(RedisError.timeout(.handshake).description.contains("does the server speak TLS"))
   }
 
@@ -106,7 +109,7 @@ import Testing
     var configuration = try RedisConfiguration.relaxed(server)
     configuration.tls = nil
     await #expect {
-      try await RedisConnection.connect(configuration)
+      try await RedisConnection.connect(configuration, time: .system)
     } throws: { RedisError.lostReason(of: $0) != nil }
   }
 
@@ -114,11 +117,13 @@ import Testing
     let server = try await Self.server(clientCertificates: true)
     var configuration = try RedisConfiguration.relaxed(server)
     // Without one, the server refuses (in TLS 1.3, with an alert after the client's handshake ended).
-    await #expect(throws: RedisError.self) { try await RedisConnection.connect(configuration).ping() }
+    await #expect(throws: RedisError.self) {
+      try await RedisConnection.connect(configuration, time: .system).ping()
+    }
     let client = try Self.certificates().client
     configuration.tls?.certificateFile = client.certificate
     configuration.tls?.keyFile = client.key
-    let connection = try await RedisConnection.connect(configuration)
+    let connection = try await RedisConnection.connect(configuration, time: .system)
     #expect(try await connection.execute(["ECHO", "mutual"]) == .bulkString(Array("mutual".utf8)))
   }
 
@@ -126,7 +131,7 @@ import Testing
     var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:1/0")
     configuration.tls?.caFile = "/nonexistent/ca.pem"
     #expect {
-      _ = try RedisClient(configuration)
+      _ = try RedisClient(configuration, time: .system)
     } throws: { error in
       guard case RedisError.tls(let failure) = error else { return false }
       return failure.kind == .configuration && failure.message.contains("/nonexistent/ca.pem")
@@ -136,20 +141,20 @@ import Testing
       caFile: certificates.ca, certificateFile: certificates.client.certificate,
       keyFile: certificates.server().key)
     #expect {
-      _ = try RedisClient(configuration)
+      _ = try RedisClient(configuration, time: .system)
     } throws: { error in
       guard case RedisError.tls(let failure) = error else { return false }
       return failure.kind == .configuration && failure.message.contains("mismatch")
     }
     configuration.tls = TLSClientConfiguration(certificateFile: certificates.client.certificate)
     #expect(throws: RedisError.tls(TLSError(.configuration, "a client certificate needs its key file"))) {
-      _ = try RedisClient(configuration)
+      _ = try RedisClient(configuration, time: .system)
     }
   }
 
   @Test func theClientCountsHandshakesAndFailuresAndKnowsTheRole() async throws {
     let server = try await Self.server()
-    let client = try RedisClient(try RedisConfiguration.relaxed(server).pool(4))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server).pool(4), time: .system)
     defer { client.shutdown() }
     try await withThrowingTaskGroup(of: Void.self) { group in
       for index in 0..<8 {
@@ -166,7 +171,7 @@ import Testing
     #expect(seen.tlsFailures == 0)
     var refused = try RedisConfiguration.relaxed(server)
     refused.tls?.caFile = try Self.certificates().otherCA
-    let untrusting = try RedisClient(refused)
+    let untrusting = try RedisClient(refused, time: .system)
     defer { untrusting.shutdown() }
     await #expect(throws: RedisError.self) { try await untrusting.ping() }
     #expect(untrusting.telemetry.snapshot.tlsFailures == 1)

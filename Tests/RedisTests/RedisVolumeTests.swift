@@ -1,3 +1,4 @@
+import Clocks
 import Redis
 import TestSupport
 import Testing
@@ -8,7 +9,7 @@ import Testing
     async throws
   {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     var value = [UInt8](repeating: UInt8(ascii: "v"), count: 6 << 20)
     for index in stride(from: 0, to: value.count, by: 65_521) {
@@ -20,7 +21,7 @@ import Testing
     // A reply over the client's bulk limit closes that connection with a typed error, nothing more.
     var limited = try RedisConfiguration.relaxed(server)
     limited.parserLimits.maxBulkLength = 1 << 20
-    let small = try RedisClient(limited)
+    let small = try RedisClient(limited, time: .system)
     defer { small.shutdown() }
     await #expect(
       throws: RedisError.protocolViolation(.bulkTooLong(length: Int64(value.count), limit: 1 << 20))
@@ -34,7 +35,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     let count = 5000
     let sets = (0..<count).map { RedisCommand("SET", RedisArgument("key:\($0)"), RedisArgument($0 * 7)) }
@@ -45,7 +46,7 @@ import Testing
     let values = try await client.pipeline(gets)
     #expect(values.map(\.integer) == (0..<count).map { Int64($0 * 7) })
     // Concurrent pipelines on a shared connection each get their own replies.
-    let connection = try await RedisConnection.connect(try RedisConfiguration.relaxed(server))
+    let connection = try await RedisConnection.connect(try RedisConfiguration.relaxed(server), time: .system)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for start in stride(from: 0, to: count, by: 500) {
         group.addTask {
@@ -63,7 +64,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     let script = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1])")
     // The locally computed digest is the one Redis uses.
@@ -82,7 +83,7 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server))
+    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
     defer { client.shutdown() }
     #expect(try await client.setIfAbsent("lock", [1], expiresIn: .seconds(5)))
     #expect(try await !client.setIfAbsent("lock", [2], expiresIn: .seconds(5)))

@@ -1,3 +1,4 @@
+import Clocks
 import Credentials
 import Foundation
 import GitHub
@@ -28,22 +29,20 @@ struct RedisSessionStoreTests {
     configuration.reconnectDelay = .milliseconds(20)
     return try RedisSessionStore(
       configuration: configuration, retryInterval: 0.05, replicaWait: replicaWait,
-      clock: { Date().timeIntervalSince1970 }, log: log)
+      time: .system, log: log)
   }
-
-  static func now() -> Int { Int(Date().timeIntervalSince1970) }
 
   @Test(arguments: RedisTransport.allCases) func sessionsSurviveARedisRestartAndAnotherInstanceFindsThem(
     _ transport: RedisTransport
   ) async throws {
     let server = try await Self.persistentServer(transport)
     let key = SessionKey.random()
-    let first = SessionBook(key: key, store: try Self.store(server), now: Self.now)
+    let first = SessionBook(key: key, store: try Self.store(server), time: .system)
     let session = try await first.create(userID: 7, login: "mona", token: Self.token, access: .publicOnly)
     await server.stop()
     try await server.restart()
     // A second instance (its own client, the same key) finds the session after the restart.
-    let second = SessionBook(key: key, store: try Self.store(server), now: Self.now)
+    let second = SessionBook(key: key, store: try Self.store(server), time: .system)
     let found = try? await waitForValue("the session", poll: .milliseconds(50)) { () async -> Session? in
       await second.lookup(cookieValue: session.id.cookieValue[...]).session
     }
@@ -60,14 +59,14 @@ struct RedisSessionStoreTests {
   @Test func aRedisDumpHoldsNoTokenNoLoginAndNoSessionID() async throws {
     let server = try await Self.persistentServer()
     let store = try Self.store(server)
-    let book = SessionBook(key: .random(), store: store, now: Self.now)
+    let book = SessionBook(key: .random(), store: store, time: .system)
     var ids: [String] = []
     for n in 0..<5 {
       let s = try await book.create(
         userID: n, login: "reader\(n)", token: Self.token + "\(n)", access: n == 0 ? .repoScope : .publicOnly)
       ids.append(s.id.cookieValue)
     }
-    let client = try RedisClient(try server.configuration())
+    let client = try RedisClient(try server.configuration(), time: .system)
     defer { client.shutdown() }
     // Every key and value, as a reader of the live server sees them: 5 sessions, 5 accounts' indexes
     // and the index of all sessions.
@@ -119,7 +118,7 @@ struct RedisSessionStoreTests {
     let lines = Mutex<[String]>([])
     let book = SessionBook(
       key: .random(), store: try Self.store(server, log: { line in lines.withLock { $0.append(line) } }),
-      now: Self.now)
+      time: .system)
     let session = try await book.create(userID: 1, login: "a", token: Self.token, access: .publicOnly)
     await server.kill()
     for _ in 0..<3 {
@@ -142,8 +141,8 @@ struct RedisSessionStoreTests {
     let store = try Self.store(master, replicaWait: .milliseconds(2000)) { line in
       lines.withLock { $0.append(line) }
     }
-    let book = SessionBook(key: .random(), store: store, now: Self.now)
-    let admin = try RedisClient(try replica.configuration())
+    let book = SessionBook(key: .random(), store: store, time: .system)
+    let admin = try RedisClient(try replica.configuration(), time: .system)
     defer { admin.shutdown() }
     try await waitUntil("the replica is in sync", timeout: .seconds(20), poll: .milliseconds(50)) {
       let info = try await admin.execute(["INFO", "replication"]).string ?? ""
@@ -158,7 +157,7 @@ struct RedisSessionStoreTests {
     #expect(try await admin.get(store.redisKey(book.storeName(session.id))) == nil)
     // Both writes asked the master to wait for the replica (replication on loopback is fast enough to
     // look synchronous without it, so the command count is what proves the wait).
-    let onMaster = try RedisClient(try master.configuration())
+    let onMaster = try RedisClient(try master.configuration(), time: .system)
     defer { onMaster.shutdown() }
     let stats = try await onMaster.execute(["INFO", "commandstats"]).string ?? ""
     #expect(stats.contains("cmdstat_wait:calls=2,"), "\(stats)")

@@ -15,8 +15,8 @@ struct RenewalTests {
     _ clock: ManualClock, _ authority: FakeTokenAuthority, store: MemorySessionStore? = nil,
     key: SessionKey = .random()
   ) async throws -> (SessionBook, MemorySessionStore, Session) {
-    let store = store ?? MemorySessionStore(now: { clock.now })
-    let book = SessionBook(key: key, store: store, now: { clock.now })
+    let store = store ?? MemorySessionStore(time: clock.time)
+    let book = SessionBook(key: key, store: store, time: clock.time)
     let grant = authority.grant()
     let session = try await book.create(
       reader: ReaderCredential(login: "mona", userID: 7, token: grant.accessToken, access: .publicOnly),
@@ -83,7 +83,7 @@ struct RenewalTests {
     let key = SessionKey.random()
     let (first, store, session) = try await Self.signedIn(clock, authority, key: key)
     // Three books over one store: three instances that share it.
-    let books = [first] + (0..<2).map { _ in SessionBook(key: key, store: store, now: { clock.now }) }
+    let books = [first] + (0..<2).map { _ in SessionBook(key: key, store: store, time: clock.time) }
     clock.advance(28_800)
     // The refresh is held until every request has asked, so they must wait for it.
     authority.close()
@@ -146,7 +146,7 @@ struct RenewalTests {
     policy.idle = 400 * 86_400
     policy.absolute = 400 * 86_400
     let patient = SessionBook(
-      key: .random(), store: MemorySessionStore(now: { clock.now }), policy: policy, now: { clock.now })
+      key: .random(), store: MemorySessionStore(time: clock.time), policy: policy, time: clock.time)
     let grant = authority.grant()
     let session = try await patient.create(
       reader: ReaderCredential(login: "mona", userID: 7, token: grant.accessToken, access: .publicOnly),

@@ -12,8 +12,8 @@ struct SessionBookTests {
   static let token = "gho_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
   func book(_ clock: ManualClock, store: MemorySessionStore? = nil) -> (SessionBook, MemorySessionStore) {
-    let store = store ?? MemorySessionStore(now: { clock.now })
-    return (SessionBook(key: .random(), store: store, now: { clock.now }), store)
+    let store = store ?? MemorySessionStore(time: clock.time)
+    return (SessionBook(key: .random(), store: store, time: clock.time), store)
   }
 
   /// A book on `clock` holding one plain session, its store, and that session.

@@ -43,8 +43,8 @@ struct SessionRecordTests {
 
   @Test func aVersion1RecordOpensWithoutExpiry() async throws {
     let clock = ManualClock()
-    let store = MemorySessionStore(now: { clock.now })
-    let book = SessionBook(key: .random(), store: store, now: { clock.now })
+    let store = MemorySessionStore(time: clock.time)
+    let book = SessionBook(key: .random(), store: store, time: clock.time)
     let session = try await book.create(reader: Self.reader)
     // Rewrite it as version 1 under the same id and key, as an older release stored it.
     let name = book.storeName(session.id)
@@ -78,8 +78,8 @@ struct SessionRecordTests {
 
   @Test func aRecordForgedUnderAnotherKeyOrMovedToAnotherIDEndsNotOpens() async throws {
     let clock = ManualClock()
-    let store = MemorySessionStore(now: { clock.now })
-    let book = SessionBook(key: .random(), store: store, now: { clock.now })
+    let store = MemorySessionStore(time: clock.time)
+    let book = SessionBook(key: .random(), store: store, time: clock.time)
     let session = try await book.create(reader: Self.reader)
     let name = book.storeName(session.id)
     let current = try #require(try await store.load(name))

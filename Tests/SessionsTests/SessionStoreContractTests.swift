@@ -25,7 +25,7 @@ struct SessionStoreContractTests {
   ) {
     switch backend {
     case .memory:
-      let store = YieldingStore(MemorySessionStore(now: { clock.now }))
+      let store = YieldingStore(MemorySessionStore(time: clock.time))
       return (Array(repeating: store, count: instances), {})
     case .redis:
       let server = try await RedisServerProcess()
@@ -35,7 +35,7 @@ struct SessionStoreContractTests {
       for _ in 0..<instances {
         // Redis expires keys by its own clock; scores follow the test's, started at the real now.
         made.append(
-          try RedisSessionStore(configuration: configuration, clock: { clock.seconds }, log: { _ in }))
+          try RedisSessionStore(configuration: configuration, time: clock.withRealMonotonic, log: { _ in }))
       }
       let stores = made
       return (
@@ -58,7 +58,7 @@ struct SessionStoreContractTests {
   func aSignOutRacingLookupsNeverLeavesALiveSession(_ backend: Backend) async throws {
     let clock = Self.clock()
     let (stores, stop) = try await Self.stores(backend, clock)
-    let book = SessionBook(key: .random(), store: stores[0], now: { clock.now })
+    let book = SessionBook(key: .random(), store: stores[0], time: clock.time)
     var survivors = 0
     for round in 0..<1000 {
       let session = try await book.create(reader: Self.reader(round))
@@ -82,7 +82,7 @@ struct SessionStoreContractTests {
     let (stores, stop) = try await Self.stores(backend, clock)
     var policy = SessionPolicy()
     policy.maxSessions = 50
-    let book = SessionBook(key: .random(), store: stores[0], policy: policy, now: { clock.now })
+    let book = SessionBook(key: .random(), store: stores[0], policy: policy, time: clock.time)
     let other = try await book.create(reader: Self.reader(2))
     var mine: [Session] = []
     for _ in 0..<1000 { mine.append(try await book.create(reader: Self.reader(1))) }
@@ -106,7 +106,7 @@ struct SessionStoreContractTests {
     var policy = SessionPolicy()
     policy.maxSessions = 20
     policy.sessionsPerAccount = 2
-    let book = SessionBook(key: .random(), store: stores[0], policy: policy, now: { clock.now })
+    let book = SessionBook(key: .random(), store: stores[0], policy: policy, time: clock.time)
     var sessions: [Session] = []
     for id in 0..<20 { sessions.append(try await book.create(reader: Self.reader(id % 10))) }
     await #expect(throws: SessionStoreError.full) { try await book.create(reader: Self.reader(99)) }
@@ -128,8 +128,8 @@ struct SessionStoreContractTests {
     let clock = Self.clock()
     var policy = SessionPolicy()
     policy.maxSessions = 5
-    let store = MemorySessionStore(now: { clock.now })
-    let book = SessionBook(key: .random(), store: store, policy: policy, now: { clock.now })
+    let store = MemorySessionStore(time: clock.time)
+    let book = SessionBook(key: .random(), store: store, policy: policy, time: clock.time)
     for id in 0..<5 { _ = try await book.create(reader: Self.reader(id)) }
     await #expect(throws: SessionStoreError.full) { try await book.create(reader: Self.reader(5)) }
     clock.advance(policy.keepFor(SessionRecord(reader: Self.reader(0), created: 0, lastSeen: 0), now: 0))
@@ -143,7 +143,7 @@ struct SessionStoreContractTests {
     let clock = Self.clock()
     let (stores, stop) = try await Self.stores(backend, clock, instances: 3)
     let key = SessionKey.random()
-    let books = stores.map { SessionBook(key: key, store: $0, now: { clock.now }) }
+    let books = stores.map { SessionBook(key: key, store: $0, time: clock.time) }
     let authority = FakeTokenAuthority()
     let grant = authority.grant()
     let session = try await books[0].create(

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Glibc
 import Redis
@@ -27,7 +28,7 @@ struct RedisStoreFallbackTests {
     configuration.connectTimeout = .milliseconds(200)
     configuration.reconnectDelay = .milliseconds(50)
     return try await RedisStore.connect(
-      configuration, retryInterval: 0.1, now: { Date().timeIntervalSince1970 }, log: { lines.append($0) })
+      configuration, retryInterval: 0.1, time: .system, log: { lines.append($0) })
   }
 
   @Test(arguments: RedisTransport.allCases) func aKilledServerIsOneLogLineAndARestartIsAnother(
@@ -130,7 +131,7 @@ struct RedisStoreFallbackTests {
       #expect(lines.all.first?.contains("unavailable at startup") == true)
       #expect(lines.all.first?.contains(words) == true, "\(lines.all)")
     }
-    let check = try RedisClient(try plain.configuration())
+    let check = try RedisClient(try plain.configuration(), time: .system)
     defer { check.shutdown() }
     #expect(try await check.execute(["DBSIZE"]) == .integer(0), "nothing reached the plain server")
   }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Redis
 import RedisSharedStore
@@ -21,11 +22,11 @@ struct StoreBehaviourTests {
     switch kind {
     case .memory:
       let clock = ManualClock()
-      try await body(MemoryStore(now: { clock.seconds }), { clock.advance($0) })
+      try await body(MemoryStore(time: clock.time), { clock.advance($0) })
     case .redis, .redisOverTLS:
       let server = try await RedisServerProcess(kind == .redis ? .plain : .tls)
       let store = try await RedisStore.connect(
-        server.configuration(), now: { Date().timeIntervalSince1970 }, log: { _ in })
+        server.configuration(), time: .system, log: { _ in })
       try await body(store, { try await Task.sleep(for: .seconds($0)) })
       store.shutdown()
       await server.stop()

@@ -1,3 +1,4 @@
+import Clocks
 import Glibc
 import Sockets
 import Synchronization
@@ -98,7 +99,7 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
   }
 
   @Test func loopRunsTasksAndClosuresOnItsThread() async throws {
-    let loop = try EventLoop()
+    let loop = try EventLoop(time: .system)
     let (exits, exit) = AsyncStream<Void>.makeStream()
     try loop.start(
       tick: {},

@@ -1,3 +1,4 @@
+import Clocks
 import HTTPServer
 
 /// A server that `withLiveServer` started on a free loopback port.
@@ -11,7 +12,7 @@ public struct LiveServer: Sendable {
 /// Starts a server on a free port (whatever port `configuration` names), runs `body` with it and shuts
 /// it down afterwards, also when `body` throws. For tests that need a real socket.
 public func withLiveServer<T>(
-  _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+  _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(time: .system),
   handler: @escaping HTTPHandler,
   log: (@Sendable (AccessLogEntry) -> Void)? = nil,
   accessLog: AccessLogWriter? = nil,

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let book = SessionBook(key: key, store: store, now: { clock.now })
+/// let book = SessionBook(key: key, store: store, time: clock.time)
+/// let client = GitHubClient(configuration: configuration, transport: transport, time: clock.time)
 /// clock.advance(3600)  // an hour passes at once
 /// ```
 public final class ManualClock: Sendable {
@@ -26,6 +27,15 @@ public final class ManualClock: Sendable {
     TimeSource(
       wallNanoseconds: { [self] in nanoseconds.withLock { $0.wall } },
       monotonicNanoseconds: { [self] in nanoseconds.withLock { $0.monotonic } })
+  }
+
+  /// This clock's wall readings with the system's monotonic clock: for code that also talks to a
+  /// real server (Redis), whose connection deadlines must run in real time while the test moves
+  /// expiries by hand.
+  public var withRealMonotonic: TimeSource {
+    TimeSource(
+      wallNanoseconds: { [self] in nanoseconds.withLock { $0.wall } },
+      monotonicNanoseconds: TimeSource.system.monotonicNanoseconds)
   }
 
   /// Whole Unix seconds now.

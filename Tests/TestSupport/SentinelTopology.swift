@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Redis
 import TLS
@@ -9,7 +10,7 @@ import TLS
 ///
 /// ```swift
 /// let topology = try await SentinelTopology.start(.tls, password: "data-pw", sentinelPassword: "s-pw")
-/// let client = try RedisClient(topology.configuration())
+/// let client = try RedisClient(topology.configuration(), time: .system)
 /// await topology.master.kill()      // the replica is promoted; the client follows
 /// ```
 public final class SentinelTopology: Sendable {
@@ -155,7 +156,7 @@ public final class SentinelTopology: Sendable {
     configuration.tls?.caFile = tls?.certificates.ca
     configuration.connectTimeout = .seconds(5)
     configuration.commandTimeout = .seconds(5)
-    let connection = try await RedisConnection.connect(configuration)
+    let connection = try await RedisConnection.connect(configuration, time: .system)
     defer { connection.close() }
     return try await connection.execute(command)
   }
