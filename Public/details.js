@@ -76,8 +76,21 @@ export class Details {
     this.queued = false;
   }
 
+  /** Watches `cards`: appended below the others, or brought back above them (kept in document order). */
   watch(cards) {
+    const last = this.cards[this.cards.length - 1];
     for (const card of cards) this.cards.push(card);
+    const first = cards[0];
+    if (last && first && (last.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_PRECEDING)) {
+      this.cards.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    }
+    this.schedule();
+  }
+
+  /** Stops watching `cards` (taken out of the document); their requests end with the far-away ones. */
+  forget(cards) {
+    const gone = new Set(cards);
+    this.cards = this.cards.filter((card) => !gone.has(card));
     this.schedule();
   }
 
@@ -296,7 +309,7 @@ export class Details {
 
 if (document.getElementById('results')) {
   const details = new Details();
-  onCards((cards) => details.watch(cards));
+  onCards((cards) => details.watch(cards), (cards) => details.forget(cards));
   // The scrolling speed widens the look-ahead; each tick picks up the cards it reaches.
   scrolling.onTick(() => details.schedule());
   document.addEventListener('visibilitychange', () => details.schedule());

@@ -1,25 +1,32 @@
 // feed.js — infinite scroll for the results feed (WAI-ARIA feed pattern).
 // Loads the next batch as an HTML fragment before the reader reaches the end, one request at a time,
 // and keeps working without it: the a[rel=next] trigger is a real link to the next full page.
-// Back and forward return to the same rows and the same card at the top, also when the browser did
-// not keep the page: the list's length and top card are saved in history.state when the reader stops.
-// Every text it shows comes from the server: fragments, and the page's templates and data attributes.
-// Nothing here runs on every scroll frame: the look-ahead and the saved place use scroll.js's ticks.
-import { CARD, CARDS_ADDED, cardsIn } from './cards.js';
-import { Place } from './place.js';
+// The document holds only the batches near the reader (virtual.js), so the page stays light at any
+// depth. Back and forward return to the same row and the same card at the top, also when the browser
+// did not keep the page: the place, each batch's fragment URL and the tail are saved (place.js), and
+// only the batches around the saved row are fetched again.
+// Every text it shows comes from the server: fragments, and the page's templates and data attributes;
+// every URL it fetches was found in the server's markup.
+// Nothing here runs on every scroll frame: the look-ahead, the live run and the saved place use
+// scroll.js's ticks.
+import { CARD, DIVIDER, cardsIn } from './cards.js';
+import { Place, SavedPlaces } from './place.js';
 import { scrolling } from './scroll.js';
+import { VirtualList, isRow, parse } from './virtual.js';
 
 const LIMITS = Object.freeze({
   // Silent retries of one cursor before the error row shows: once while nothing is on the page (the
   // reader is waiting for it), a few times further down (the rows above stay readable meanwhile).
   firstAutoRetries: 1,
   moreAutoRetries: 3,
-  // Batches fetched at most to restore a list on back (1000 rows / 20 per batch, and a margin).
+  // Batches fetched at most to restore a list on back when only its length was saved (no batch list).
   restoreBatches: 60,
-  // At speed the observer's margin is not enough: a batch of dense cards lasts about half a second at
-  // 4,000 px/s, and one that needs a new GitHub page takes longer. While the reader scrolls down, the
-  // next batch is asked for as soon as the end is less than this many seconds of travel away.
-  speedAheadSeconds: 2,
+  // At speed the observer's margin is not enough: a batch of dense cards lasts about 0.4 s at
+  // 6,000 px/s, the batches come one after the other (each names the next), and one that needs a new
+  // GitHub window takes several times longer. While the reader scrolls down, the next batch is asked
+  // for as soon as the end is less than this many seconds of travel away (2 s, then 3 s, left the
+  // reader at the end for a frame at a window boundary at 6,000 px/s on a loaded machine).
+  speedAheadSeconds: 5,
 });
 
 /** A server text with {name} placeholders, filled in. */
@@ -41,7 +48,13 @@ export class Feed {
     this.attempts = 0;         // consecutive automatic retries of the same cursor
     this.restoring = false;
     this.place = new Place(() => this.cards());
+    this.places = new SavedPlaces();
+    this.saveTimer = 0;
+    this.list = new VirtualList(() => this.feed);
+    this.list.adopt(this.feed ? Array.from(this.feed.children).filter(isRow) : []);
     this.cards().forEach((card) => this.seen.add(card.dataset.repoId));
+    this.tailMarkup = this.tail.innerHTML;   // what follows the last batch, as the server wrote it
+    this.showRows();
     // Prefetch: the card marked data-prefetch sits a few cards before the end; the trigger link is
     // watched too, for short batches and tall screens. Both count as reached a viewport early (at rest
     // the first screen does not ask for a second batch); while scrolling fast, `onTick` asks sooner.
@@ -50,7 +63,18 @@ export class Feed {
         if (entry.isIntersecting) { this.prefetch.unobserve(entry.target); this.loadNext(); }
       }
     }, { rootMargin: '0px 0px 100% 0px' });
-    if (this.feed) this.feed.addEventListener('keydown', (event) => this.onKey(event));
+    if (this.feed) this.listen(this.feed);
+  }
+
+  listen(feed) {
+    feed.addEventListener('keydown', (event) => this.onKey(event));
+    feed.addEventListener('focusin', (event) => this.onFocus(event));
+  }
+
+  // The list's length, for whoever reads the page (tests wait on it): the cards in the document are
+  // only the ones near the reader.
+  showRows() {
+    this.results.dataset.rows = String(this.list.rows);
   }
 
   cards() {
@@ -69,14 +93,22 @@ export class Feed {
   armTriggers() {
     const link = this.nextLink();
     if (!link || !this.feed) return;
-    const marked = this.feed.querySelectorAll(CARD + '[data-prefetch]');
+    const marked = this.list.lastCards().filter((card) => card.hasAttribute('data-prefetch'));
     if (marked.length) this.prefetch.observe(marked[marked.length - 1]);
     this.prefetch.observe(link);
   }
 
-  /** A scroll tick: ask early at speed; save the place once the reader stops. */
+  /** A scroll tick: keep the batches near the reader in the document; ask early at speed; save at rest. */
   onTick(atRest) {
+    this.list.update(atRest ? 0 : scrolling.speed.upwards());
     if (atRest) { this.save(); return; }
+    this.aheadAtSpeed();
+  }
+
+  // While the reader scrolls down fast, the next batch as soon as the end is less than
+  // LIMITS.speedAheadSeconds of travel away: on ticks, and right after a batch arrives (the cursors
+  // chain, so every tick waited for is a tick less of margin).
+  aheadAtSpeed() {
     const speed = scrolling.speed.downwards();
     if (speed > 0 && !this.request && !this.restoring && this.nextLink()) {
       const distance = this.tail.getBoundingClientRect().top - window.innerHeight;
@@ -136,7 +168,7 @@ export class Feed {
       .then((html) => {
         this.request = null;
         this.setBusy(false);
-        return this.append(html);
+        return this.append(html, url);
       })
       .catch((error) => {
         this.request = null;
@@ -164,44 +196,53 @@ export class Feed {
     feed.setAttribute('role', 'feed');
     feed.setAttribute('aria-busy', 'false');
     feed.setAttribute('aria-label', this.results.dataset.feedLabel || '');
-    feed.addEventListener('keydown', (event) => this.onKey(event));
+    this.listen(feed);
     this.results.insertBefore(feed, this.results.querySelector('.results-end'));
     this.feed = feed;
     return feed;
   }
 
-  /** Appends a fragment's cards that are not on the page yet, and its tail; true when cards were added. */
-  append(html) {
+  /**
+   * Appends a fragment's cards that are not on the page yet (fetched from `url`), after its divider if
+   * it has one, and its tail; true when cards were added. The rows enter the document when the end of
+   * the list is there, else they wait parked until the reader comes down to them.
+   */
+  append(html, url = null) {
     const tpl = document.createElement('template');
     tpl.innerHTML = html;
     const fragment = tpl.content;
-    const fresh = document.createDocumentFragment();
     const added = [];
-    cardsIn(fragment).forEach((card) => {
-      card.remove();
-      if (this.seen.has(card.dataset.repoId)) return;
-      this.seen.add(card.dataset.repoId);
-      fresh.appendChild(card);
-      added.push(card);
+    const rows = [];
+    Array.from(fragment.querySelectorAll(CARD + ', ' + DIVIDER)).forEach((row) => {
+      row.remove();
+      if (row.matches(DIVIDER)) { rows.push(row); return; }
+      if (this.seen.has(row.dataset.repoId)) return;
+      this.seen.add(row.dataset.repoId);
+      added.push(row);
+      rows.push(row);
     });
-    if (added.length) this.ensureFeed().appendChild(fresh);
+    if (added.length) {
+      this.ensureFeed();
+      this.list.append(rows, url);
+      this.showRows();
+    }
+    const holder = document.createElement('div');
+    holder.appendChild(fragment.cloneNode(true));
+    this.tailMarkup = holder.innerHTML;
     this.replaceTail(fragment);
     if (added.length) {
       this.attempts = 0;
-      this.announce(added.length);
-      document.dispatchEvent(new CustomEvent(CARDS_ADDED, { detail: { cards: added } }));
-      this.place.saveSoon(() => this.save());
+      this.announce(added.length, added[added.length - 1]);
+      this.saveSoon();
     }
     this.afterTail();
     return added.length > 0;
   }
 
   // "20 more repositories loaded (40 of 1,000)": the words come from #feed-live's data attributes.
-  announce(count) {
+  announce(count, last) {
     if (!this.live || this.restoring) return;
-    const all = this.cards();
-    const loaded = all.length;
-    const last = all[loaded - 1];
+    const loaded = this.list.rows;
     const total = last ? parseInt(last.getAttribute('aria-setsize'), 10) : loaded;
     const words = this.live.dataset;
     this.live.textContent = fillIn(count === 1 ? words.one : words.many, {
@@ -215,7 +256,7 @@ export class Feed {
     if (this.restoring) return;
     // A retried first batch comes back as a fragment, whose error row speaks of "more" repositories:
     // the row carries the words for an empty page too.
-    const heading = this.cards().length ? null : this.tail.querySelector('.state-error [data-first-text]');
+    const heading = this.list.rows ? null : this.tail.querySelector('.state-error [data-first-text]');
     if (heading) heading.textContent = heading.dataset.firstText;
     const limited = this.tail.querySelector('[data-retry-in]');
     const transient = this.tail.querySelector('[data-auto-retry]');
@@ -226,11 +267,12 @@ export class Feed {
     } else {
       if (!transient) this.attempts = 0;
       this.armTriggers();
+      this.aheadAtSpeed();
     }
   }
 
   autoRetries() {
-    return this.cards().length ? LIMITS.moreAutoRetries : LIMITS.firstAutoRetries;
+    return this.list.rows ? LIMITS.moreAutoRetries : LIMITS.firstAutoRetries;
   }
 
   backoff() {
@@ -263,7 +305,7 @@ export class Feed {
     if (!tpl) return;
     const row = tpl.content.cloneNode(true);
     const heading = row.querySelector('[data-first-text]');
-    if (heading && !this.cards().length) heading.textContent = heading.dataset.firstText;
+    if (heading && !this.list.rows) heading.textContent = heading.dataset.firstText;
     const reason = row.querySelector('.state-reason');
     if (reason) {
       const words = reason.dataset;
@@ -320,11 +362,33 @@ export class Feed {
       return;
     }
     if (event.key !== 'PageDown' && event.key !== 'PageUp') return;
-    const sibling = event.key === 'PageDown' ? card.nextElementSibling : card.previousElementSibling;
-    if (!sibling) return;
+    const down = event.key === 'PageDown';
+    const sibling = beside(card, down);
+    if (sibling) {
+      event.preventDefault();
+      sibling.focus();
+      if (down && !beside(sibling, true) && this.list.endLive) this.loadNext();
+      return;
+    }
+    // At the edge of the cards in the document: the batch beside comes back first.
+    if (!(down ? this.list.hi + 1 < this.list.batches.length : this.list.lo > 0)) return;
     event.preventDefault();
-    sibling.focus();
-    if (event.key === 'PageDown' && !sibling.nextElementSibling) this.loadNext();
+    this.list.bringBeside(down ? 1 : -1).then((brought) => {
+      const next = brought && card.isConnected && beside(card, down);
+      if (next) next.focus();
+    });
+  }
+
+  // A card focused at the edge of the cards in the document (Tab, a screen reader's cursor): the
+  // batch beside it comes back now, so that the next Tab still lands in the list.
+  onFocus(event) {
+    const card = event.target instanceof Element ? event.target.closest(CARD) : null;
+    if (!card) return;
+    const cards = this.cards();
+    const index = Array.prototype.indexOf.call(cards, card);
+    if (index < 0) return;
+    if (index >= cards.length - 3 && !this.list.endLive) this.list.bringBeside(1);
+    else if (index < 3 && this.list.lo > 0) this.list.bringBeside(-1);
   }
 
   focusOutside(after) {
@@ -345,27 +409,69 @@ export class Feed {
 
   // MARK: Back and forward
 
-  /** Saves the place in the list (not while restoring it). */
+  /** The place and the list now (the place in history.state too: never from pagehide). */
   save() {
-    if (!this.restoring) this.place.save();
+    clearTimeout(this.saveTimer);
+    this.saveTimer = 0;
+    if (this.restoring) return;
+    this.places.saveList(this.list.entries(), this.tailMarkup);
+    const here = this.place.read();
+    this.places.save({ rows: this.list.rows, top: here ? here.top : 0, offset: here ? here.offset : 0,
+      y: here ? here.y : Math.round(window.scrollY) });
   }
 
-  // Loads batch after batch until the saved number of rows is back, then puts the saved card where it was.
+  /** Saves soon: after an append, once the new cards have been laid out, rather than forcing it now. */
+  saveSoon() {
+    if (!this.saveTimer) this.saveTimer = setTimeout(() => this.save(), 250);
+  }
+
+  // Leaving: storage only. WebKit without its page cache applies a history.replaceState made in
+  // pagehide to the entry being navigated to, and that entry then comes back with a null state.
+  leave() {
+    this.stop();
+    if (this.restoring) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = 0;
+    this.places.saveList(this.list.entries(), this.tailMarkup);
+    const here = this.place.read();
+    if (here) this.places.place = { rows: this.list.rows, top: here.top, offset: here.offset, y: here.y };
+    this.places.store();
+  }
+
+  // Puts the saved list back: the batches as spacers (fetched again only near the saved row), the
+  // saved tail, and the saved card where it was.
   restore(saved) {
     this.restoring = true;
     document.documentElement.classList.add('restoring');
+    this.places.resume(saved);
+    const done = () => {
+      this.restoring = false;
+      document.documentElement.classList.remove('restoring');
+      this.place.scrollTo(saved, this.feed, this.list);
+      this.save();
+      this.afterTail();
+    };
+    if (saved.batches && saved.batches.length > 1 && saved.tail !== null && this.list.rows > 0) {
+      // The page's own first batch is here already; the others come back by their fragment URLs.
+      this.list.extend(saved.batches.slice(1));
+      this.showRows();
+      this.tailMarkup = saved.tail;
+      this.replaceTail(parse(saved.tail).reduce((fragment, node) => { fragment.appendChild(node); return fragment; },
+        document.createDocumentFragment()));
+      this.place.scrollTo(saved, this.feed, this.list);
+      return this.list.settle().then(done, done);
+    }
+    // Only the length was saved: batch after batch until it is back (a bounded number of them).
     let batches = 0;
     const step = () => {
-      if (this.cards().length >= saved.rows || batches >= LIMITS.restoreBatches || !this.nextLink()) return Promise.resolve();
+      if (this.list.rows >= saved.rows || batches >= LIMITS.restoreBatches || !this.nextLink()) return Promise.resolve();
       batches += 1;
       return this.loadNext().then((added) => (added ? step() : undefined));
     };
     return step().then(() => {
-      this.restoring = false;
-      document.documentElement.classList.remove('restoring');
-      this.place.scrollTo(saved, this.feed);
-      this.afterTail();
-    });
+      this.place.scrollTo(saved, this.feed, this.list);
+      return this.list.settle();
+    }).then(done, done);
   }
 
   /** Wires the page's events and starts: restores the saved list on back/forward, else arms the triggers. */
@@ -373,29 +479,37 @@ export class Feed {
     document.addEventListener('click', (event) => this.onClick(event));
     scrolling.onTick((atRest) => this.onTick(atRest));
     // Leaving the page (or entering the back/forward cache) aborts the page request; no unload handler.
-    window.addEventListener('pagehide', () => { this.stop(); this.save(); });
+    window.addEventListener('pagehide', () => this.leave());
     // A page from the back/forward cache: Chromium and Firefox show it where it was left, but WebKit
-    // applies scrollRestoration = 'manual' to it too and shows its top. The saved card goes back where
-    // it was (a no-op where the browser kept the offset).
+    // applies scrollRestoration = 'manual' to it too and shows its top. The place last read goes back
+    // (a no-op where the browser kept the offset).
     window.addEventListener('pageshow', (event) => {
       if (!event.persisted) return;
-      const saved = this.place.saved();
-      if (saved && saved.rows > 0) this.place.scrollTo(saved, this.feed);
+      const place = this.places.place;
+      if (place && place.rows > 0) this.place.scrollTo(place, this.feed, this.list);
+      this.list.update();
       this.afterTail();
     });
     const form = document.querySelector('form.search');
     if (form) form.addEventListener('submit', () => this.stop());
     this.setBusy(false);
-    const saved = this.place.saved();
     const entries = performance.getEntriesByType ? performance.getEntriesByType('navigation') : [];
-    if (entries.length && entries[0].type === 'back_forward' && saved && saved.rows > 0) {
+    const saved = entries.length && entries[0].type === 'back_forward' ? this.places.read() : null;
+    if (saved && saved.rows > 0) {
       this.restore(saved);
     } else {
-      // A reload or a new visit starts at the first batch, at the top; the old entry's state goes.
-      if (saved) this.save();
+      // A reload or a new visit starts at the first batch, at the top, under a new key.
+      this.places.begin();
       this.afterTail();
     }
   }
+}
+
+/** The card after (`down`) or before `card` in the document, past a divider; null at the edge. */
+function beside(card, down) {
+  let el = down ? card.nextElementSibling : card.previousElementSibling;
+  while (el && !el.matches(CARD)) el = el.matches(DIVIDER) ? (down ? el.nextElementSibling : el.previousElementSibling) : null;
+  return el;
 }
 
 // A new sort or order applies at once, for a query already given; the Search button stays for

@@ -20,9 +20,14 @@ export class Reveal {
   watch(cards) {
     for (const card of cards) if (!card.classList.contains('in-view')) this.observer.observe(card);
   }
+
+  /** Stops watching `cards` (taken out of the document). */
+  forget(cards) {
+    for (const card of cards) this.observer.unobserve(card);
+  }
 }
 
 if (document.getElementById('results')) {
   const reveal = new Reveal();
-  onCards((cards) => reveal.watch(cards));
+  onCards((cards) => reveal.watch(cards), (cards) => reveal.forget(cards));
 }

@@ -71,6 +71,22 @@ struct ListBatches: Sendable {
     ownIndex = ListIndex(capacity: 256, lifetime: lifetime, clock: now)
   }
 
+  /// Whether the batch at `cursor` would be read from this process's cache as it stands: every
+  /// upstream page it starts from is fresh there for `reader`. A synchronous probe of the cache's
+  /// state (no I/O, no wait), so the page handler's choice between a whole page and a stream is the
+  /// same for the same request in the same state. Cursors inside later windows always answer false.
+  func isCached(_ kind: ListKind, at cursor: ListCursor, reader: ReaderCredential?) -> Bool {
+    guard case .offset(let after) = cursor, after >= 0 else { return false }
+    let size = GitHubSearchSource.pageSize
+    let (end, overflow) = after.addingReportingOverflow(batchSize)
+    guard !overflow, end <= GitHubSearchSource.resultCap else { return false }
+    // A list in its own windows reads its first window from page 1 only.
+    if let windows = kind.windows, !windows.continuation, end > size { return false }
+    return (after / size + 1...(end - 1) / size + 1).allSatisfy { page in
+      client.hasFreshSearchPage(kind.query, page: page, perPage: size, as: reader)
+    }
+  }
+
   /// The first batch of a list.
   func batch(
     _ kind: ListKind, after cursor: Int, reload: Bool, reader: ReaderCredential? = nil,

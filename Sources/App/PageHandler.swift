@@ -7,9 +7,6 @@ import Paging
 /// The full pages of both lists: `GET /` (the landing page, or a search's results) and
 /// `GET /owners/{login}`. The head goes out at once; the first batch follows when GitHub answers.
 struct PageHandler: Sendable {
-  /// How long a page waits for its batch before it streams the head alone: a cache hit takes well
-  /// under this, any upstream call longer.
-  static let readyWithin = Duration.milliseconds(1)
 
   let lists: ListBatches
   let pages: PageRenderer
@@ -58,14 +55,14 @@ struct PageHandler: Sendable {
       reader: reader)
   }
 
-  /// The full page for one batch: head, header and form go out at once; the cards follow when
-  /// GitHub has answered. A browser reload re-fetches the batch's pages upstream. A batch the cache
-  /// already holds arrives within `readyWithin`: then the page goes out whole, so that it carries a
-  /// validator (`HTMLDelivery`) and a revisit can be a 304.
+  /// The full page for one batch. A batch this process's cache holds fresh (`ListBatches.isCached`)
+  /// goes out whole, so that it carries a validator (`HTMLDelivery`) and a revisit can be a 304.
+  /// Any other batch, and every browser reload (which re-fetches the batch's pages upstream),
+  /// streams: head, header and form go out at once, the cards when GitHub has answered.
   ///
-  /// The page's work is one task: it reads the batch with the first screen's histories warmed
-  /// beside it (a child task), and streams the rest unless the handler took the batch for a whole
-  /// page. It is cancelled as one, with its upstream calls, when the client leaves.
+  /// A streamed page's work is one task: it reads the batch with the first screen's histories
+  /// warmed beside it (a child task) and streams the rest. It is cancelled as one, with its upstream
+  /// calls, when the client leaves.
   func streamedList(
     _ kind: ListKind, view: PageView, page text: String?, window: ListCursor.Fields = .init(),
     request: HTTPRequest, reader: Reader
@@ -81,12 +78,15 @@ struct PageHandler: Sendable {
     head.reserveCapacity(8192)
     try pageStart.render(view.mustacheValue, into: &head)
     let reload = Self.isReload(request)
+    // Whole or streamed is decided by the cache's state alone, before any work starts: a batch the
+    // cache holds fresh goes out in one whole page, with a validator; any other, and every reload,
+    // streams. The same request in the same state always gets the same kind of answer.
+    if !reload, lists.isCached(kind, at: cursor, reader: reader.credential) {
+      return try await wholeList(
+        kind, cursor: cursor, view: view, head: head, request: request, reader: reader)
+    }
     let credential = reader.credential
-    let handoff = Handoff<ListBatches.Fetched>()
-    // A reload always streams: the handler does not wait for the batch.
-    if reload { handoff.close() }
     let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
-    // First in the stream, before the task can add the tail (a whole page drops the stream unread).
     continuation.yield(head)
     let base = view
     let work = Task { [self] in
@@ -96,7 +96,6 @@ struct PageHandler: Sendable {
         // The first screen's histories are on their way before the browser asks for them.
         let warmAs = fetched.readAs
         group.addTask { await lists.warming.pageSent(fetched.batch, as: warmAs) }
-        if handoff.offer(fetched) { return }
         // The head is out: a session ended now is cleared from the cookie on the next request.
         var view = base
         var late = reader
@@ -112,34 +111,36 @@ struct PageHandler: Sendable {
         }
       }
     }
-    let ready =
-      reload
-      ? nil
-      : await withTaskCancellationHandler {
-        await handoff.take(within: Self.readyWithin)
-      } onCancel: {
-        work.cancel()
-      }
-    if let fetched = ready {
-      // The stream is dropped unread; the task only finishes warming.
-      var reader = reader
-      view.batch = await firstBatch(fetched, kind, &reader)
-      var body = head
-      if fetched.revoked {
-        // Not sent yet: the header shows the reader signed out (the batch says why).
-        view.account = AccountView.value(reader, here: request.target)
-        body.removeAll(keepingCapacity: true)
-        try pageStart.render(view.mustacheValue, into: &body)
-      }
-      body.reserveCapacity(head.count + 4096 + fetched.batch.items.count * 2048)
-      try pageEnd.render(view.mustacheValue, into: &body)
-      return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
-    }
     // A client that leaves before the end cancels the work, its upstream call and its warming.
     continuation.onTermination = { termination in
       if case .cancelled = termination { work.cancel() }
     }
     return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .stream(stream)), reader)
+  }
+
+  /// The page of a batch the cache holds, whole: read in the request's own task (cancelled with it),
+  /// then the first screen's histories warmed after the answer, as on a streamed page.
+  private func wholeList(
+    _ kind: ListKind, cursor: ListCursor, view: PageView, head: [UInt8], request: HTTPRequest, reader: Reader
+  ) async throws -> HTTPResponse {
+    let fetched = await lists.batch(
+      kind, at: cursor, reload: false, reader: reader.credential, revocation: reader.revocation)
+    let warmAs = fetched.readAs
+    let warming = lists.warming
+    Task { await warming.pageSent(fetched.batch, as: warmAs) }
+    var view = view
+    var reader = reader
+    view.batch = await firstBatch(fetched, kind, &reader)
+    var body = head
+    if fetched.revoked {
+      // Not sent yet: the header shows the reader signed out (the batch says why).
+      view.account = AccountView.value(reader, here: request.target)
+      body.removeAll(keepingCapacity: true)
+      try pageStart.render(view.mustacheValue, into: &body)
+    }
+    body.reserveCapacity(head.count + 4096 + fetched.batch.items.count * 2048)
+    try pageEnd.render(view.mustacheValue, into: &body)
+    return PageRenderer.personal(SecurityHeaders.htmlResponse(.ok, .bytes(body)), reader)
   }
 
   /// The page's first batch, whole now or streamed when GitHub answers (its times as of then). A

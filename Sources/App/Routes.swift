@@ -12,9 +12,10 @@ import Mustache
 struct Routes: Sendable {
   /// Every ES module in the static folder, and the ones the page loads (in order; they import the rest).
   static let moduleFiles = [
-    "cards.js", "scroll.js", "place.js", "feed.js", "details.js", "motion.js", "localtime.js",
+    "cards.js", "scroll.js", "place.js", "virtual.js", "header.js", "feed.js", "details.js", "motion.js",
+    "localtime.js",
   ]
-  static let entryModules = ["feed.js", "details.js", "motion.js", "localtime.js"]
+  static let entryModules = ["header.js", "feed.js", "details.js", "motion.js", "localtime.js"]
 
   let pages: PageHandler
   let fragments: FragmentHandler

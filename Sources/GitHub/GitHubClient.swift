@@ -119,6 +119,22 @@ public final class GitHubClient: Sendable {
     return result
   }
 
+  /// Whether `searchRepositories` with these arguments would be answered from this process's cache,
+  /// fresh, without a call: a synchronous probe (no I/O, no wait, not counted as a hit), so that a
+  /// caller can decide how to answer from the cache's state alone. The shared store is not asked.
+  public func hasFreshSearchPage(
+    _ query: SearchQuery, page: Int, perPage: Int = 100, as reader: ReaderCredential? = nil
+  ) -> Bool {
+    guard (1...100).contains(perPage), page >= 1 else { return false }
+    let (last, overflow) = page.multipliedReportingOverflow(by: perPage)
+    guard !overflow, last <= 1000, let url = try? searchURL(query, page: page, perPage: perPage) else {
+      return false
+    }
+    let scope = readerScope(reader)
+    let key = scope.map { $0.access.maySeePrivate ? $0.ownKey(url) : url } ?? url
+    return state.isFresh(key)
+  }
+
   /// The weekly star history, newest first (`GET /repos/{owner}/{repo}/stargazers/history`).
   /// With `reader`, as in `searchRepositories`: the reader's token and ledger.
   ///

@@ -81,6 +81,12 @@ actor GitHubState {
     return Delivered(payload: entry.value, stale: false)
   }
 
+  /// Whether a fresh value is cached under `key` (a probe: not counted as a hit).
+  nonisolated func isFresh(_ key: String) -> Bool {
+    guard let entry = cache.peek(key) else { return false }
+    return now() < entry.expires
+  }
+
   /// Serves from a fresh entry, joins an identical request in flight, refuses an exhausted
   /// resource locally, or starts one upstream call (conditional when an ETag is cached).
   func load<Value>(_ fetch: Fetch<Value>, reload: Bool) async -> Result<Delivered, GitHubError> {

@@ -64,7 +64,7 @@ extension BrowserSuites {
             try await Reader.openSearch(session, p)
             if state == .results {
               try await Reader.scroll(session, toRows: 60)
-              try await session.executeScript(Reader.scrollCardToTop, args: [41, 0])
+              try await session.executeAsyncScript(Reader.scrollCardToTop, args: [41, 0])
             }
           case .empty:
             try await session.navigate(to: p.baseURL + "/?q=zzqxjv")

@@ -51,7 +51,7 @@ extension BrowserSuites {
     private func measure(_ session: BrowserSession, _ p: AppProcesses) async throws -> WebDriverJSON {
       try await Reader.reduceMotion(session)
       try await Reader.openSearch(session, p)
-      try await session.executeScript(Reader.scrollCardToTop, args: [4, 0])
+      try await session.executeAsyncScript(Reader.scrollCardToTop, args: [4, 0])
       try await session.waitForScript(
         """
         Array.from(document.querySelectorAll('[role=feed] article')).filter((a) => {
@@ -133,7 +133,7 @@ extension BrowserSuites {
           // The next batches come from the cached first search page; every avatar request now fails.
           try await p.double("POST", "/_double/faults?rate5xx=1")
           try await Reader.scroll(session, toRows: 40)
-          try await session.executeScript(Reader.scrollCardToTop, args: [30, 0])
+          try await session.executeAsyncScript(Reader.scrollCardToTop, args: [30, 0])
           let shown = try await session.waitForScript(
             """
             (() => {

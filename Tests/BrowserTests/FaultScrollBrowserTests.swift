@@ -33,7 +33,7 @@ extension BrowserSuites {
         return !!el && el.getClientRects().length > 0;
       };
       return {
-        cards: document.querySelectorAll('[role=feed] article[data-repo-id]').length,
+        cards: Number(document.getElementById('results').dataset.rows || 0),
         busy: !!feed && feed.getAttribute('aria-busy') === 'true',
         error: shown('.state-error'),
         limited: shown('.state-limited'),
@@ -110,6 +110,8 @@ extension BrowserSuites {
     private func scroll(_ session: BrowserSession, _ p: AppProcesses) async throws -> Journey {
       var journey = Journey()
       try await session.navigate(to: p.baseURL + "/?" + Self.query)
+      // The document keeps only the cards near the reader: every row is recorded as it comes.
+      try await FeedRows.track(session)
       let deadline = ContinuousClock.now + .seconds(80)
       var lastClick = ContinuousClock.now - .seconds(10)
       var outageSince = ContinuousClock.now
@@ -197,12 +199,10 @@ extension BrowserSuites {
     private func check(_ session: BrowserSession, _ p: AppProcesses, _ journey: Journey, referencePort: Int)
       async throws
     {
-      let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
-      let ids = rows.map { $0[0]?.string ?? "" }
-      let positions = rows.map { $0[1]?.int ?? 0 }
+      let rows = try await FeedRows.collected(session)
+      let ids = rows.ids
       #expect(ids.count >= Self.rows)
-      #expect(Set(ids).count == ids.count, "duplicate rows")
-      #expect(positions == Array(1...max(1, ids.count)), "aria-posinset must run 1…N without a gap")
+      #expect(rows.problems.isEmpty, "duplicates or gaps: \(rows.problems)")
       let expected = try await referenceIDs(port: referencePort, count: ids.count, via: p)
       let firstDifference =
         (ids.indices.first { $0 >= expected.count || ids[$0] != expected[$0] } ?? ids.count) + 1

@@ -45,11 +45,11 @@ extension BrowserSuites {
       try await session.executeScript(Self.recorder)
       // End, three times, each once the list has grown.
       for _ in 0..<3 {
-        let count = try await session.executeScript("return \(Reader.cardCount);").int ?? 0
+        let count = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
         try await session.executeScript("document.activeElement && document.activeElement.blur();")
         try await session.pressKeys(WebDriverKey.end)
         try await session.waitForScript(
-          "\(Reader.cardCount) > \(count)", description: "\(engine): more cards after End",
+          "\(Reader.rowCount) > \(count)", description: "\(engine): more rows after End",
           timeout: .seconds(15))
       }
       for stop in Self.dragStops {

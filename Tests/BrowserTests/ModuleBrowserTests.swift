@@ -9,7 +9,7 @@ extension BrowserSuites {
   @Suite("Page modules in Chromium", .moduleFixture, .timeLimit(.minutes(5)))
   struct ModuleBrowserTests {
     /// A fresh test page with the modules loaded: `window.m.scroll`, `m.details`, `m.feed`,
-    /// `m.localtime`, `m.motion`, `m.place`.
+    /// `m.localtime`, `m.motion`, `m.place`, `m.virtual`, `m.header`.
     func page() async throws -> BrowserSession {
       let fixture = try BrowserFixture.require()
       try await fixture.session.navigate(to: fixture.baseURL + "/modules.html")
@@ -34,9 +34,12 @@ extension BrowserSuites {
           up: at(300, 300),             // upwards counts as 0
           restFlag: (t = 600, s.atRest()),
           rest: s.downwards(),
-          again: at(700, 1000),         // after rest, a new window from here
-          burst: at(705, 1500),         // a bunch of events a few ms apart is not a burst
-          later: at(800, 1200),
+          again: at(1400, 1000),        // after a rest (over 4 × restMs), a new window from here
+          burst: at(1405, 1500),        // a bunch of events a few ms apart is not a burst
+          later: at(1500, 1200),
+          slowFrames: at(1800, 3000),   // one frame every 300 ms (over restMs): 1,800 px in 300 ms
+          slowAgain: at(2100, 4800),
+          setOff: (at(2800, 4800), at(3300, 4810)),  // 10 px after a 500 ms pause: about 0
         };
         """)
       #expect(out["first"]?.double == 0)
@@ -50,6 +53,9 @@ extension BrowserSuites {
       #expect(out["again"]?.double == 0)
       #expect(out["burst"]?.double == 0)
       #expect(out["later"]?.double == 2000)
+      #expect(out["slowFrames"]?.double == 6000, "a browser painting 3 frames a second is not at rest")
+      #expect(out["slowAgain"]?.double == 6000)
+      #expect((out["setOff"]?.double ?? 100) < 25, "\(out)")
     }
 
     @Test func scrollTicksCoalesceEventsAndReportRest() async throws {
@@ -214,6 +220,179 @@ extension BrowserSuites {
       #expect(out.array?.compactMap(\.int) == [321, 322, -1, -1])
     }
 
+    /// A virtual list of 1,000 rows in batches of 20 (cards 100 px tall, 8 px apart), with a cap of 60
+    /// cards and 100 parked rows kept in memory; `load` answers a batch's URL with its cards.
+    static let virtualList = """
+      document.head.insertAdjacentHTML('beforeend', '<style>' +
+        ':root { --card-h: 100px; --feed-gap: 8px; } #feed { display: flex; flex-direction: column; gap: var(--feed-gap); }' +
+        '#feed article { height: var(--card-h); margin: 0; }' +
+        '#feed { padding-top: calc(var(--above-rows, 0) * 108px); padding-bottom: calc(var(--below-rows, 0) * 108px); }</style>');
+      document.body.insertAdjacentHTML('beforeend', '<div id="top" style="height:300px"></div><div id="feed" role="feed"></div><div id="below" style="height:2000px"></div>');
+      const feed = document.getElementById('feed');
+      const cards = (batch) => Array.from({ length: 20 }, (_, i) => batch * 20 + i + 1)
+        .map((n) => '<article data-repo-id="r' + n + '" aria-posinset="' + n + '" aria-setsize="1000" tabindex="0">' + n + '</article>').join('');
+      window.loads = [];
+      const load = (url) => { window.loads.push(url); return Promise.resolve(cards(Number(url.split('/').pop()))); };
+      const limits = { ...m.virtual.LIMITS, cap: 60, markupRows: 100 };
+      const list = new m.virtual.VirtualList(() => feed, { limits, load });
+      feed.insertAdjacentHTML('beforeend', cards(0));
+      list.adopt(Array.from(feed.children));
+      window.list = list;
+      // Batches appended the way a reader scrolling down gets them: each one, then the reader at the end.
+      window.grow = (from, to) => {
+        for (let b = from; b < to; b++) {
+          list.append(m.virtual.parse(cards(b)), '/batch/' + b);
+          scrollTo(0, rowY(b * 20));
+          list.update();
+        }
+      };
+      // Every card in the document where its row says (108 px a row from the feed's top), and the count.
+      window.check = () => {
+        const top = feed.getBoundingClientRect().top;
+        const live = Array.from(feed.querySelectorAll('article'));
+        const misplaced = live.filter((a) => Math.abs(a.getBoundingClientRect().top - top - (Number(a.getAttribute('aria-posinset')) - 1) * 108) > 0.5)
+          .map((a) => a.getAttribute('aria-posinset'));
+        return { count: live.length, first: Number(live[0].getAttribute('aria-posinset')), misplaced,
+                 height: Math.round(feed.getBoundingClientRect().height), markupRows: list.markupRows, rows: list.rows };
+      };
+      window.rowY = (n) => feed.getBoundingClientRect().top + scrollY + (n - 1) * 108;
+      """
+
+    @Test func theVirtualListKeepsTheCapAndEveryRowInItsPlace() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        Self.virtualList + """
+          const done = arguments[0];
+          const seen = [];
+          grow(1, 50);   // 1,000 rows
+          seen.push(['grown', check(), window.loads.slice()]);
+          const at = async (n) => {
+            window.loads = [];
+            scrollTo(0, rowY(n));
+            await list.settle();
+            seen.push([n, check(), window.loads.slice()]);
+          };
+          (async () => {
+            for (const n of [990, 300, 600, 990, 700, 40, 1, 500, 980, 150]) await at(n);
+            done(seen);
+          })();
+          """)
+      let steps = out.array ?? []
+      #expect(steps.count == 11, "\(out)")
+      for step in steps {
+        let label = step[0]?.description ?? "?"
+        let check = step[1]
+        #expect((check?["count"]?.int ?? 999) <= 60, "at \(label): \(String(describing: check))")
+        #expect(check?["misplaced"]?.array?.isEmpty == true, "at \(label): \(String(describing: check))")
+        #expect(
+          check?["height"]?.int == 1000 * 108 - 8,
+          "the feed is always as tall as its rows: \(String(describing: check))")
+        #expect((check?["markupRows"]?.int ?? 999) <= 100, "at \(label): \(String(describing: check))")
+        if let row = step[0]?.int {
+          let first = check?["first"]?.int ?? 0
+          #expect(
+            first <= row && row < first + 60, "row \(row) is in the document: \(String(describing: check))")
+        }
+      }
+      #expect(steps.first?[2]?.array?.isEmpty == true, "growing fetched nothing again: \(out)")
+      // Far from the rows kept in memory, only the batches around the row are fetched again, by URL.
+      let loads = steps.last?[2]?.array?.compactMap(\.string) ?? []
+      #expect(!loads.isEmpty && loads.count <= 4, "only the batches near row 150 were fetched: \(loads)")
+      #expect(loads.allSatisfy { $0.hasPrefix("/batch/") })
+    }
+
+    @Test func aParkedBatchComesBackAsItWasAndKeysMovePastTheDocument() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        Self.virtualList + """
+          const done = arguments[0];
+          feed.querySelector('[aria-posinset="5"]').classList.add('in-view');
+          feed.querySelector('[aria-posinset="5"]').dataset.note = 'kept';
+          grow(1, 10);
+          scrollTo(0, rowY(150)); list.update();
+          const parked = !feed.querySelector('[aria-posinset="5"]');
+          scrollTo(0, rowY(1)); list.update();
+          const back = feed.querySelector('[aria-posinset="5"]');
+          const kept = !!back && back.classList.contains('in-view') && back.dataset.note === 'kept';
+          // The last card in the document, and the batch after it brought by bringBeside.
+          const before = check();
+          list.bringBeside(1).then((brought) => done({ parked, kept, brought, before, after: check() }));
+          """)
+      #expect(out["parked"]?.bool == true, "\(out)")
+      #expect(out["kept"]?.bool == true, "the card came back with its class and data: \(out)")
+      #expect(out["brought"]?.bool == true, "\(out)")
+      let before = out["before"]?["count"]?.int ?? 0
+      #expect((out["after"]?["count"]?.int ?? 0) == before + 20, "\(out)")
+      #expect(out["after"]?["misplaced"]?.array?.isEmpty == true, "\(out)")
+    }
+
+    @Test func savedPlacesFallBackToTheURLAndMakeRoomWhenStorageIsFull() async throws {
+      let session = try await page()
+      let out = try await session.executeScript(
+        """
+        // A storage of 2,000 characters in all.
+        class Small {
+          constructor() { this.items = new Map(); }
+          size() { let n = 0; this.items.forEach((v, k) => { n += k.length + v.length; }); return n; }
+          getItem(k) { return this.items.has(k) ? this.items.get(k) : null; }
+          setItem(k, v) { const old = this.items.get(k); this.items.set(k, v); if (this.size() > 2000) { if (old === undefined) this.items.delete(k); else this.items.set(k, old); throw new Error('QuotaExceededError'); } }
+          removeItem(k) { this.items.delete(k); }
+        }
+        const storage = new Small();
+        let url = 'http://x/?q=a';
+        const places = (u) => new m.place.SavedPlaces(storage, () => u);
+        history.replaceState(null, '');
+        const a = places(url);
+        a.begin();
+        a.saveList([[null, 20], ['/f?after=20', 20]], '<div class="tail">next</div>');
+        a.save({ rows: 40, top: 31, offset: -12, y: 3700 });
+        const exact = places(url).read();
+        // history.state lost (WebKit without its page cache): the URL's last key finds the place.
+        history.replaceState(null, '');
+        const fallback = places(url).read();
+        const other = places('http://x/?q=b').read();
+        // Lists of other entries fill the storage; the current one is still written, the oldest go.
+        for (let i = 0; i < 12; i++) {
+          const p = places('http://x/?q=' + i);
+          p.begin();
+          p.saveList(Array.from({ length: 8 }, (_, j) => ['/f?q=' + i + '&after=' + j * 20, 20]), '<p>t</p>');
+          p.save({ rows: 160, top: 100, offset: 0, y: 12000 });
+        }
+        const last = places('http://x/?q=11').read();
+        return { exact, fallback, other, last: last && last.top, size: storage.size() };
+        """)
+      #expect(out["exact"]?["top"]?.int == 31 && out["exact"]?["offset"]?.int == -12, "\(out)")
+      #expect(out["exact"]?["batches"]?.array?.count == 2, "\(out)")
+      #expect(out["fallback"]?["top"]?.int == 31, "found by the URL's last key: \(out)")
+      #expect(out["fallback"]?["tail"]?.string == "<div class=\"tail\">next</div>", "\(out)")
+      #expect(out["other"]?.isNull == true, "another URL has no place: \(out)")
+      #expect(out["last"]?.int == 100, "the newest list was written: \(out)")
+      #expect((out["size"]?.int ?? 9999) <= 2000)
+    }
+
+    @Test func theHeaderGoesAwayDownComesBackUpAndStaysForFocus() async throws {
+      let session = try await page()
+      let out = try await session.executeScript(
+        """
+        document.body.insertAdjacentHTML('beforeend', '<header class="site-header" style="height:60px"><input id="hq"></header><div style="height:9000px"></div>');
+        const element = document.querySelector('.site-header');
+        const h = new m.header.SlidingHeader(element, { reducedMotion: () => true });
+        const states = [];
+        const at = (y) => { scrollTo(0, y); h.scrolled(y); states.push(element.dataset.header); };
+        at(30); at(400); at(390); at(1000); at(990); at(0); at(2000);
+        element.querySelector('#hq').focus({ preventScroll: true });
+        states.push(element.dataset.header);
+        at(2500);
+        states.push(element.dataset.header);
+        return states;
+        """)
+      // Near the top it stays in the flow; a scroll up of 6 px or more past it pins it; down sends it
+      // away (at once with reduced motion); at the top it is back in the flow; focus pins it and keeps it.
+      #expect(
+        out.array?.compactMap(\.string)
+          == ["flow", "flow", "shown", "flow", "shown", "flow", "flow", "shown", "shown", "shown"], "\(out)")
+    }
+
     @Test func motionRevealsEachCardOnceAndStopsWatchingIt() async throws {
       let session = try await page()
       let out = try await session.executeAsyncScript(
@@ -279,7 +458,9 @@ enum ModulePages {
     import * as localtime from './localtime.js';
     import * as motion from './motion.js';
     import * as place from './place.js';
-    window.m = { scroll, details, feed, localtime, motion, place };
+    import * as virtual from './virtual.js';
+    import * as header from './header.js';
+    window.m = { scroll, details, feed, localtime, motion, place, virtual, header };
     // A list of `count` bare cards `height` px tall, each numbered in data-n.
     window.makeList = (count, height) => {
       document.body.insertAdjacentHTML('beforeend', '<div id="list"></div>');

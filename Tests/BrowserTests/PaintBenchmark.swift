@@ -44,19 +44,68 @@ extension BrowserSuites {
       return chosen.isEmpty ? BrowserEngine.allCases : chosen
     }()
 
+    /// REPOSCROLL_BENCH_BASE: a folder holding another `Public/` and `Templates/` (script/bench-paint
+    /// --base REV puts a commit's there): the same binary serves them as the base, measured in the same
+    /// session, interleaved with this tree's pages, so that both ratios come from the same load.
+    static let baseFolder = ProcessInfo.processInfo.environment["REPOSCROLL_BENCH_BASE"].flatMap {
+      $0.isEmpty ? nil : $0
+    }
+
+    /// The results page of `processes` scrolled to 80 rows, then one pass that also loads the
+    /// avatars and histories of the cards it passes ("first pass", reported apart); returns its rate.
+    private func open(_ session: BrowserSession, _ processes: AppProcesses) async throws -> Double {
+      try await Reader.openSearch(session, processes)
+      try await Reader.scroll(session, toRows: 80)
+      return try await session.executeAsyncScript(Self.measure).double ?? 0
+    }
+
     @Test(arguments: engines)
     func framesPerSecondWhileScrolling(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
       let session = try await pool.session(engine)
+      let load = {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+          .joined(separator: " ") ?? "?"
+      }
+      if let base = Self.baseFolder {
+        try await AppProcesses.with(
+          doubleArguments: Reader.doubleArguments,
+          appArguments: [
+            "--batch-size", String(Reader.batchSize), "--public", base + "/Public", "--templates",
+            base + "/Templates",
+          ]
+        ) { baseProcesses in
+          // Rounds of plain, base, this tree: each page scrolled fresh, so that a slow moment of the
+          // machine falls on all three.
+          var plain: [Double] = []
+          var before: [Double] = []
+          var after: [Double] = []
+          var first: [Double] = []
+          for _ in 0..<3 {
+            try await session.navigate(to: Self.plainPage)
+            plain.append(try await session.executeAsyncScript(Self.measure).double ?? 0)
+            first.append(try await open(session, baseProcesses))
+            before.append(try await session.executeAsyncScript(Self.measure).double ?? 0)
+            first.append(try await open(session, pool.processes))
+            after.append(try await session.executeAsyncScript(Self.measure).double ?? 0)
+          }
+          let p = median(plain)
+          print(
+            "paint \(engine) \(session.browserVersion): plain \(p) fps, base \(median(before)) fps (ratio "
+              + "\(String(format: "%.2f", median(before) / max(1, p)))), this tree \(median(after)) fps, ratio "
+              + "\(String(format: "%.2f", median(after) / max(1, p))) (runs \(plain) / \(before) / \(after); "
+              + "first passes \(first)), load \(load())")
+          #expect(p > 0 && median(after) > 0)
+        }
+        return
+      }
       try await session.navigate(to: Self.plainPage)
       var plain: [Double] = []
       for _ in 0..<3 { plain.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
-      try await Reader.openSearch(session, pool.processes)
-      try await Reader.scroll(session, toRows: 80)
       // The first pass over the results also loads the avatars and histories of the cards it passes,
       // while the app and the double answer on the same cores: it is reported apart, as "first pass",
       // and the median is of the passes after it, which measure the page's painting.
-      let firstPass = try await session.executeAsyncScript(Self.measure).double ?? 0
+      let firstPass = try await open(session, pool.processes)
       var results: [Double] = []
       for _ in 0..<3 { results.append(try await session.executeAsyncScript(Self.measure).double ?? 0) }
       if ProcessInfo.processInfo.environment["REPOSCROLL_BENCH_VARIANTS"] == "1" {
@@ -76,13 +125,10 @@ extension BrowserSuites {
         }
         try await session.executeScript("document.adoptedStyleSheets = [];")
       }
-      let load =
-        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
-        .joined(separator: " ") ?? "?"
       print(
         "paint \(engine) \(session.browserVersion): plain \(median(plain)) fps, results \(median(results)) fps "
           + "(first pass \(firstPass)) "
-          + "(runs \(plain) / \(results)), ratio \(String(format: "%.2f", median(results) / max(1, median(plain)))), load \(load)"
+          + "(runs \(plain) / \(results)), ratio \(String(format: "%.2f", median(results) / max(1, median(plain)))), load \(load())"
       )
       #expect(median(plain) > 0 && median(results) > 0)
     }

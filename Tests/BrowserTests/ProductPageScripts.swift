@@ -8,8 +8,11 @@ enum ProductPageScripts {
       .map((a) => [a.dataset.repoId, Number(a.getAttribute('aria-posinset'))]);
     """
 
-  /// The number of cards, as an expression.
+  /// The number of cards in the document, as an expression.
   static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+
+  /// The number of rows in the list (the document holds only the cards near the reader).
+  static let rowCount = Reader.rowCount
 
   /// Scrolls to the very bottom of the document.
   static let scrollToBottom = "window.scrollTo(0, document.documentElement.scrollHeight);"

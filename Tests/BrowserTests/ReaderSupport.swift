@@ -65,39 +65,99 @@ enum Reader {
 
   // MARK: Scripts
 
+  /// Cards in the document: only the ones near the reader (the page keeps at most `cap`).
   static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+  /// Rows in the list, in the document or not (the page's own count, `#results[data-rows]`; the cards
+  /// in the document on a page from before it kept one, as script/bench-paint's base may be).
+  static let rowCount =
+    "Number((document.getElementById('results') || { dataset: {} }).dataset.rows || \(cardCount))"
+  /// The most cards the page keeps in the document (virtual.js's `LIMITS.cap`).
+  static let cap = 200
 
-  /// The first card below the sticky header (as feed.js defines it) and its top edge in the viewport.
-  static let topCard = """
+  /// The lower edge of the header where it covers the top of the viewport, else 0 (as place.js reads it).
+  static let headerEdge = """
     const header = document.querySelector('.site-header');
-    const edge = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
-    const card = Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
-      .find((a) => a.getBoundingClientRect().bottom > edge + 1);
-    return card ? [Number(card.getAttribute('aria-posinset')), card.getBoundingClientRect().top] : null;
+    const edge = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
     """
 
-  /// Puts card `arguments[0]` `arguments[1]` px below the sticky header (or the viewport's top).
+  /// The first card below the header (as place.js defines it) and its top edge in the viewport.
+  static let topCard =
+    headerEdge + """
+      const card = Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
+        .find((a) => a.getBoundingClientRect().bottom > edge + 1);
+      return card ? [Number(card.getAttribute('aria-posinset')), card.getBoundingClientRect().top] : null;
+      """
+
+  /// (Async) Puts card `arguments[0]` `arguments[1]` px below the viewport's top, arriving from above
+  /// in a second scroll (so that the header, which comes back on a scroll up, goes away), and resolves
+  /// once the header has stopped sliding.
   static let scrollCardToTop = """
-    const header = document.querySelector('.site-header');
-    const edge = header && getComputedStyle(header).position === 'sticky' ? header.getBoundingClientRect().bottom : 0;
+    const done = arguments[arguments.length - 1];
     const card = document.querySelector('[role=feed] article[aria-posinset="' + arguments[0] + '"]');
-    window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - edge - arguments[1]);
+    const y = card.getBoundingClientRect().top + window.scrollY - arguments[1];
+    const header = document.querySelector('.site-header');
+    const settled = () => !header || ['flow', 'shown'].includes(header.dataset.header || 'flow');
+    const frames = (n, then) => requestAnimationFrame(() => (n > 1 ? frames(n - 1, then) : then()));
+    const wait = () => (settled() ? done(true) : frames(1, wait));
+    window.scrollTo(0, Math.max(0, y - 300));
+    frames(2, () => { window.scrollTo(0, y); frames(2, wait); });
     """
 
-  /// Opens the long list and waits for its first batch.
-  static func openSearch(_ session: BrowserSession, _ p: AppProcesses) async throws {
-    try await session.navigate(to: p.baseURL + "/?" + query)
-    try await session.waitForScript("\(cardCount) >= \(batchSize)", timeout: .seconds(15))
+  /// Scrolls up 400 px at a time until card `position` is in the document (the page keeps only the
+  /// cards near the reader, so after a scroll to the end a card a few screens up may be parked).
+  static func bringCard(_ session: BrowserSession, _ position: Int) async throws {
+    try await session.waitForScript(
+      """
+      !!document.querySelector('[role=feed] article[aria-posinset="\(position)"]') ||
+        (window.scrollBy(0, -400), false)
+      """, description: "\(session.engine): card \(position) in the document", timeout: .seconds(15),
+      poll: .milliseconds(150))
   }
 
-  /// Scrolls to the bottom until at least `rows` cards are in the feed; returns the count.
+  /// Chromium: starts summing the layout shifts (without recent input) from now on, in
+  /// `window.__shift`, with the shifted nodes in `window.__shifted` (the load itself is left out:
+  /// localtime.js rewrites the first screen's relative times, which may move a topic by a pixel).
+  static let watchLayoutShift = """
+    window.__shift = 0;
+    window.__shifted = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.hadRecentInput) continue;
+        window.__shift += e.value;
+        for (const s of e.sources) window.__shifted.push(s.node ? (s.node.outerHTML || s.node.textContent || '').slice(0, 80) : '?');
+      }
+    }).observe({ type: 'layout-shift' });
+    return true;
+    """
+
+  /// (Async) Chromium: the layout shift since `watchLayoutShift`, and what moved, two frames from now
+  /// (once the observer has been given the last entries).
+  static let layoutShift = """
+    const done = arguments[0];
+    requestAnimationFrame(() => requestAnimationFrame(() => done({ value: window.__shift, nodes: window.__shifted.slice(0, 5) })));
+    """
+
+  /// True once the header is not sliding (and, when scrolled down, out of the way).
+  static let headerSettled =
+    "['flow', 'shown'].includes(document.querySelector('.site-header').dataset.header)"
+
+  /// Opens the long list and waits for its first batch and for the page's modules (`html.js`).
+  static func openSearch(_ session: BrowserSession, _ p: AppProcesses) async throws {
+    try await session.navigate(to: p.baseURL + "/?" + query)
+    try await session.waitForScript(
+      "\(cardCount) >= \(batchSize) && document.documentElement.classList.contains('js')",
+      description: "\(session.engine): the first batch, with the page's modules running",
+      timeout: .seconds(15))
+  }
+
+  /// Scrolls to the bottom until the list holds at least `rows` rows; returns the count.
   @discardableResult
   static func scroll(_ session: BrowserSession, toRows rows: Int) async throws -> Int {
-    var count = try await session.executeScript("return \(cardCount);").int ?? 0
+    var count = try await session.executeScript("return \(rowCount);").int ?? 0
     while count < rows {
       try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
       let grown = try await session.waitForScript(
-        "\(cardCount) > \(count) && \(cardCount)", description: "more than \(count) cards",
+        "\(rowCount) > \(count) && \(rowCount)", description: "more than \(count) rows",
         timeout: .seconds(15),
         poll: .milliseconds(50))
       count = grown.int ?? count
@@ -105,7 +165,8 @@ enum Reader {
     return count
   }
 
-  /// Every card's id and posinset, checked (as expectations) for duplicates and gaps.
+  /// The cards in the document, checked (as expectations): no duplicate, consecutive positions, and
+  /// no more than the cap.
   @discardableResult
   static func checkedCards(_ session: BrowserSession) async throws -> [(id: String, position: Int)] {
     let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
@@ -113,7 +174,10 @@ enum Reader {
     let ids = cards.map(\.id)
     #expect(Set(ids).count == ids.count, "\(session.engine): duplicate data-repo-id")
     #expect(!ids.contains(""), "\(session.engine): a card without data-repo-id")
-    #expect(cards.map(\.position) == Array(1..<(cards.count + 1)), "\(session.engine): posinset gap")
+    let first = cards.first?.position ?? 1
+    #expect(
+      cards.map(\.position) == Array(first..<(first + cards.count)), "\(session.engine): posinset gap")
+    #expect(cards.count <= cap, "\(session.engine): \(cards.count) cards in the document")
     return cards
   }
 

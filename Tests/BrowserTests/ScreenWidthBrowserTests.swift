@@ -103,7 +103,7 @@ extension BrowserSuites {
           #expect(shown == width, "\(engine): the viewport is \(shown) px, not \(width)")
         }
         for scrolled in [false, true] {
-          if scrolled { try await session.executeScript(Reader.scrollCardToTop, args: [3, 0]) }
+          if scrolled { try await session.executeAsyncScript(Reader.scrollCardToTop, args: [3, 0]) }
           let result = try await session.executeScript(Self.fit)
           let problems = result["problems"]?.array?.compactMap(\.string) ?? ["no result"]
           #expect(problems.isEmpty, "\(engine) at \(shown) px: \(problems)")
@@ -123,7 +123,7 @@ extension BrowserSuites {
       options.reducedMotion = true
       try await withBrowserSession(options: options) { session in
         try await Reader.openSearch(session, pool.processes)
-        try await session.executeScript(Reader.scrollCardToTop, args: [2, 0])
+        try await session.executeAsyncScript(Reader.scrollCardToTop, args: [2, 0])
         try await session.waitForScript(Self.detailsOnScreen, timeout: .seconds(20))
         try await session.waitForScript(
           "Array.from(document.querySelectorAll('[role=feed] article .avatar[data-state]')).every((a) => a.dataset.state !== 'loading')",

@@ -12,6 +12,8 @@ extension BrowserSuites {
   struct SignInBrowserTests {
     static let query = "q=stars%3A%3E%3D0&sort=stars&order=desc"
     static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+    /// Rows in the list: the document holds only the cards near the reader.
+    static let rowCount = "Number(document.getElementById('results').dataset.rows || 0)"
 
     /// The identity of each search the double has answered, oldest first.
     static func searchIdentities(_ port: Int) async throws -> [String] {
@@ -71,12 +73,12 @@ extension BrowserSuites {
           // The session cookie is HttpOnly: no script can read it.
           #expect(
             try await session.executeScript("return document.cookie;").string?.contains("session") != true)
-          var rows = try await session.executeScript("return \(Self.cardCount);").int ?? 0
+          var rows = try await session.executeScript("return \(Self.rowCount);").int ?? 0
           while rows < 300 {
             try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
             rows =
               try await session.waitForScript(
-                "\(Self.cardCount) > \(rows) && \(Self.cardCount)", timeout: .seconds(15)
+                "\(Self.rowCount) > \(rows) && \(Self.rowCount)", timeout: .seconds(15)
               ).int ?? rows
           }
           let identities = try await Self.searchIdentities(doublePort).dropFirst(searchesBefore)

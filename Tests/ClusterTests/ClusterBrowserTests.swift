@@ -5,11 +5,8 @@ import Testing
 /// A reader scrolling in Chromium through nginx while one instance dies under them (in the
 /// serialized cluster suite, so two clusters never compete for the machine).
 extension ClusterTests {
-  static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
-  static let cards = """
-    return Array.from(document.querySelectorAll('[role=feed] article[data-repo-id]'))
-      .map((a) => [a.dataset.repoId, Number(a.getAttribute('aria-posinset'))]);
-    """
+  /// Rows in the list (the document holds only the cards near the reader).
+  static let cardCount = "Number(document.getElementById('results')?.dataset.rows || 0)"
   static let retryButton = """
     return Array.from(document.querySelectorAll('button'))
       .find((b) => /^\\s*retry/i.test(b.textContent)) || null;
@@ -24,13 +21,13 @@ extension ClusterTests {
     ).int ?? 0
   }
 
-  /// The list a reader sees after 1,000 rows: every row once, positions 1…1000, no error row.
+  /// The list a reader sees after 1,000 rows: every row once, positions 1…1000, no error row (each row
+  /// recorded as it came: `FeedRows.track` after the first batch).
   static func expectCompleteList(_ session: BrowserSession) async throws {
-    let rows = try await session.executeScript(cards).array ?? []
-    let ids = rows.map { $0[0]?.string ?? "" }
-    let positions = rows.map { $0[1]?.int ?? 0 }
-    #expect(ids.count == 1_000 && Set(ids).count == 1_000, "no duplicate rows")
-    #expect(positions == Array(1...1_000), "positions run 1…1000 without a gap")
+    let rows = try await FeedRows.collected(session)
+    #expect(rows.ids.count == 1_000 && Set(rows.ids).count == 1_000, "no duplicate rows")
+    #expect(rows.positions == Array(1...1_000), "positions run 1…1000 without a gap")
+    #expect(rows.problems.isEmpty, "\(rows.problems)")
     #expect(try await session.executeScript(retryButton).isNull, "no error row remains")
   }
 
@@ -40,6 +37,7 @@ extension ClusterTests {
     try await withChromeSession { session in
       try await session.navigate(to: "http://127.0.0.1:\(cluster.nginxPort)/?q=stars%3A%3E10")
       var count = try await session.waitForScript(Self.cardCount, timeout: .seconds(15)).int ?? 0
+      try await FeedRows.track(session)
       var killed = false
       while count < 1_000 {
         if count >= 300, !killed {
@@ -65,6 +63,7 @@ extension ClusterTests {
     try await withChromeSession { session in
       try await session.navigate(to: "http://127.0.0.1:\(cluster.nginxPort)/?q=stars%3A%3E10")
       var count = try await session.waitForScript(Self.cardCount, timeout: .seconds(15)).int ?? 0
+      try await FeedRows.track(session)
       var restart: Task<[ProcessRunner], any Error>?
       while count < 1_000 {
         if count >= 200, restart == nil {
