@@ -9,6 +9,13 @@ accounts for every test: it counts all of its tests as failed, and names the one
 finished. A test cancelled with a "skipped: ..." comment (`SharedData.path`, `TestTier`) counts as
 skipped, with its reason. A step passes when its command exits 0.
 
+A long target may be split into shards (--shards FILE, script/lib/test-shards.txt): each shard is an
+item of its own, `Target:shard`, run as its own process with a --filter on the suites and tests it
+names, so the shards of one target run side by side. Every listed test of a sharded target must fall
+in exactly one shard: a test in none (a new suite nobody placed) or in two fails the run, by name; a
+shard entry that matches nothing fails it too (the file stays exact). Naming the target runs all its
+shards; `Target:shard` runs one. A crashed shard counts all of its own tests as failed.
+
 Targets and steps share one queue, longest first (by --timings, else by --expect, else first), so
 that the last to finish is a short one; each prints its summary when it ends, and the run ends with
 a table of every item's wall and CPU time. At most --jobs items run at once, and with --cores an
@@ -21,7 +28,7 @@ item.
 Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR] [--timings FILE]
                        [--expect NAME=SECONDS]... [--step NAME=COMMAND]... [--alone NAME]...
                        [--target-timeout S] [--cores N] [--reserve NAME=CORES]...
-                       [--live] [--all] [TARGET...]
+                       [--shards FILE] [--live] [--all] [TARGET[:SHARD]...]
   --jobs N           items run at once, at most (default 1)
   --cores N          CPU the running items may be expected to use together (default: no limit
                      but --jobs); an item expected to use more starts only when the rest ended
@@ -34,6 +41,7 @@ Usage: test_targets.py --bundle PATH [--jobs N] [--tier in-process] [--logs DIR]
   --alone NAME       run this item with nothing else running, after the rest (timing-sensitive)
   --reserve NAME=C   count this item as using at least C cores, whatever it uses: it starts only
                      when that much is free, and keeps it free (deadlines that a busy machine misses)
+  --shards FILE      targets run as shards: lines `Target shard Suite[/Sub|/test] ...` (see above)
   --all              every test target the bundle lists (the default when no target or step is named)
   --target-timeout   seconds before an item's process group is killed (it then counts as crashed)
   --live             print the console output as it comes (only with --jobs 1)
@@ -71,6 +79,55 @@ def list_tests(bundle):
             continue
         tests.setdefault(line.split(".", 1)[0], []).append(line)
     return tests
+
+def read_shards(path):
+    """{target: {shard: [entry, ...]}} from lines `Target shard entry...` (# starts a comment; lines
+    naming the same shard add to it). An entry is a suite or test path below the target, as listed."""
+    shards = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            if len(words) < 3 or ":" in words[0] or ":" in words[1]:
+                sys.exit(f"test_targets: {path}:{number}: expected `Target shard Suite...`")
+            shards.setdefault(words[0], {}).setdefault(words[1], []).extend(words[2:])
+    return shards
+
+
+def under(test, target, entry):
+    """Whether a listed test (`Target.Suite/test(args:)`) is the entry or below it."""
+    name = test[len(target) + 1:]
+    return name == entry or name.startswith(entry + "/") or name.startswith(entry + "(")
+
+
+def shard_filter(target, entries):
+    """The --filter regex of a shard: its entries, each a whole path component of the test's id."""
+    alternatives = "|".join(re.escape(entry) for entry in entries)
+    return f"^{re.escape(target)}\\.({alternatives})($|/|\\()"
+
+
+def split_target(target, listed, shards):
+    """(shard -> its tests, problems): every listed test in exactly one shard, else a problem naming it."""
+    tests = {shard: [] for shard in shards}
+    problems = []
+    used = {(shard, entry): False for shard, entries in shards.items() for entry in entries}
+    for test in listed:
+        homes = [shard for shard, entries in shards.items() if any(under(test, target, e) for e in entries)]
+        for shard in homes:
+            for entry in shards[shard]:
+                if under(test, target, entry):
+                    used[(shard, entry)] = True
+        if len(homes) == 1:
+            tests[homes[0]].append(test)
+        elif not homes:
+            problems.append((test, f"in no shard of {target}: add its suite to a shard in the shards file"))
+        else:
+            problems.append((test, f"in {len(homes)} shards of {target} ({', '.join(homes)}): keep it in one"))
+    for (shard, entry), hit in used.items():
+        if not hit:
+            problems.append((f"{target}:{shard} {entry}", "matches no listed test: remove or correct it"))
+    return tests, problems
 
 
 class Result:
@@ -204,7 +261,7 @@ def run_process(command, env, log_path, timeout, live, result):
     result.status = os.waitstatus_to_exitcode(status)
 
 
-def run_target(target, listed, args, logs, live):
+def run_target(target, listed, args, logs, live, test_filter=None):
     result = Result(target, listed)
     log_path = os.path.join(logs, f"{target}.log")
     events = os.path.join(logs, f"{target}.events.jsonl")
@@ -213,7 +270,8 @@ def run_target(target, listed, args, logs, live):
     env = dict(os.environ)
     if args.tier == "in-process":
         env["REPOSCROLL_TEST_TIER"] = "in-process"
-    command = [args.bundle, "--testing-library", "swift-testing", "--filter", f"^{re.escape(target)}\\.",
+    command = [args.bundle, "--testing-library", "swift-testing", "--filter",
+               test_filter or f"^{re.escape(target)}\\.",
                "--event-stream-output-path", events, "--event-stream-version", "0"]
     run_process(command, env, log_path, args.target_timeout, live, result)
     read_events(events, result)
@@ -304,6 +362,7 @@ def main():
     parser.add_argument("--alone", action="append", default=[])
     parser.add_argument("--reserve", action="append", default=[])
     parser.add_argument("--all", action="store_true")
+    parser.add_argument("--shards")
     parser.add_argument("--target-timeout", type=float, default=0)
     parser.add_argument("--cores", type=float, default=0)
     parser.add_argument("--live", action="store_true")
@@ -322,10 +381,32 @@ def main():
         print(f"test_targets: no test bundle at {args.bundle} (swift build --build-tests)", file=sys.stderr)
         return 2
     all_tests = list_tests(args.bundle)
-    targets = list(args.targets)
-    if args.all or (not targets and not steps):
-        targets += [t for t in sorted(all_tests) if t not in targets]
-    unknown = [t for t in targets if t not in all_tests]
+    shard_map = read_shards(args.shards) if args.shards else {}
+    # The items the tests run as: a target, or each shard of a sharded one (`Target:shard`, its own
+    # --filter), each with the listed tests it accounts for.
+    item_tests, item_filters, shards_of, problems = {}, {}, {}, {}
+    for target, listed in all_tests.items():
+        if target not in shard_map:
+            item_tests[target] = listed
+            continue
+        split, problems[target] = split_target(target, listed, shard_map[target])
+        for shard, tests in split.items():
+            item_tests[f"{target}:{shard}"] = tests
+            item_filters[f"{target}:{shard}"] = shard_filter(target, shard_map[target][shard])
+            shards_of.setdefault(target, []).append(f"{target}:{shard}")
+    for target in shard_map:
+        if target not in all_tests:
+            print(f"test_targets: {args.shards} shards {target}, which the bundle does not list", file=sys.stderr)
+            return 2
+    targets = []
+    for name in args.targets + (sorted(all_tests) if args.all or (not args.targets and not steps) else []):
+        for item in shards_of.get(name, [name]):
+            if item not in targets:
+                targets.append(item)
+    unknown = [t for t in targets if t not in item_tests]
+    # The tests no shard (or more than one) holds, of the sharded targets that run: failed, by name.
+    misplaced = [(target, test, why) for target, found in problems.items()
+                 if any(t.split(":", 1)[0] == target for t in targets) for test, why in found]
     logs = args.logs or tempfile.mkdtemp(prefix="reposcroll-tests.")
     os.makedirs(logs, exist_ok=True)
     timings = {}
@@ -392,13 +473,13 @@ def main():
             if name in steps:
                 result = run_step(name, steps[name], args, logs, live)
             else:
-                result = run_target(name, all_tests[name], args, logs, live)
+                result = run_target(name, item_tests[name], args, logs, live, item_filters.get(name))
         except Exception as error:  # the runner itself failed: count the item as crashed
             if name in steps:
                 result = StepResult(name)
                 result.status = -1
             else:
-                result = Result(name, all_tests[name])
+                result = Result(name, item_tests[name])
                 result.status = -1
                 result.unfinished = list(result.listed)
                 result.loose_issues.append(("runner", [repr(error)]))
@@ -417,7 +498,7 @@ def main():
         name = admit(pending)
         order.append(name)
         with lock:
-            what = "step" if name in steps else f"{len(all_tests[name])} tests"
+            what = "step" if name in steps else f"{len(item_tests[name])} tests"
             busy = f", beside {', '.join(n for n in running if n != name)}" if len(running) > 1 else ""
             print(f"-> {name} ({what}; expects {share(name):.2f} cores{busy}; load {os.getloadavg()[0]:.2f})",
                   flush=True)
@@ -434,14 +515,18 @@ def main():
         job(name)
 
     if args.timings:
-        timings.update({t: {"wall": round(r.wall, 1), "cpu": round(r.cpu, 1)} for t, r in results.items()})
+        # A target that crashed, or ran less than half of its tests (the rest skipped:
+        # REPOSCROLL_SKIP_BROWSER=1, the in-process tier), says little about its cost: the next run
+        # keeps what it knew.
+        timings.update({t: {"wall": round(r.wall, 1), "cpu": round(r.cpu, 1)} for t, r in results.items()
+                        if t in steps or (not r.crashed and 2 * len(r.skipped) < len(r.listed))})
         os.makedirs(os.path.dirname(os.path.abspath(args.timings)), exist_ok=True)
         with open(args.timings, "w") as f:
             json.dump(timings, f, indent=1, sort_keys=True)
 
     tests = [r for name, r in results.items() if name not in steps]
     passed = sum(r.counts()[0] for r in tests)
-    failed = sum(r.counts()[1] for r in tests)
+    failed = sum(r.counts()[1] for r in tests) + len(misplaced)
     skipped = sum(r.counts()[2] for r in tests)
     reasons = {}
     for r in tests:
@@ -470,15 +555,21 @@ def main():
         for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
             print(f"  {count:4d}  {reason}")
     failing = [f"{t}: {test}" for t in order if t not in steps for test in results[t].failed]
+    if misplaced:
+        print(f"tests not run, for the shards file ({args.shards}):")
+        for target, test, why in misplaced:
+            print(f"  {test}: {why}")
+            failing.append(f"{target} (shards): {test}")
     if failing:
         print("failing tests:")
         for line in failing[:100]:
             print(f"  {line}")
     for t in unknown:
-        print(f"test_targets: no test target named {t} (the bundle lists {', '.join(sorted(all_tests))})")
+        print(f"test_targets: no test target or shard named {t} (the bundle lists "
+              f"{', '.join(sorted(item_tests))})")
     if tests or unknown:
         print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
-    bad = [t for t in order if not results[t].ok] + unknown
+    bad = [t for t in order if not results[t].ok] + unknown + sorted({f"{t} (shards)" for t, _, _ in misplaced})
     if bad:
         print(f"failing: {' '.join(bad)}")
     return 1 if bad else 0
