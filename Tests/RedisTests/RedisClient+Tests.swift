@@ -11,3 +11,20 @@ extension RedisClient {
     return try await busy
   }
 }
+
+extension RedisClient {
+  /// Runs `body` with a fresh `redis-server` over `transport` and a client of it (relaxed timeouts
+  /// unless `make` says otherwise), and shuts the client down afterwards.
+  static func withServer(
+    _ transport: RedisTransport,
+    client make: (RedisServerProcess) throws -> RedisClient = {
+      try RedisClient(try RedisConfiguration.relaxed($0))
+    },
+    _ body: (RedisServerProcess, RedisClient) async throws -> Void
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let client = try make(server)
+    defer { client.shutdown() }
+    try await body(server, client)
+  }
+}

@@ -40,11 +40,16 @@ struct SessionRecordTests {
     }
   }
 
-  @Test func aVersion1RecordOpensWithoutExpiry() async throws {
+  /// A book over a memory store, and the reader's session in it.
+  static func stored() async throws -> (ManualClock, MemorySessionStore, SessionBook, Session) {
     let clock = ManualClock()
     let store = MemorySessionStore(now: { clock.now })
     let book = SessionBook(key: .random(), store: store, now: { clock.now })
-    let session = try await book.create(reader: Self.reader)
+    return (clock, store, book, try await book.create(reader: Self.reader))
+  }
+
+  @Test func aVersion1RecordOpensWithoutExpiry() async throws {
+    let (clock, store, book, session) = try await Self.stored()
     // Rewrite it as version 1 under the same id and key, as an older release stored it.
     let name = book.storeName(session.id)
     let old = Sodium.seal(
@@ -76,10 +81,7 @@ struct SessionRecordTests {
   }
 
   @Test func aRecordForgedUnderAnotherKeyOrMovedToAnotherIDEndsNotOpens() async throws {
-    let clock = ManualClock()
-    let store = MemorySessionStore(now: { clock.now })
-    let book = SessionBook(key: .random(), store: store, now: { clock.now })
-    let session = try await book.create(reader: Self.reader)
+    let (clock, store, book, session) = try await Self.stored()
     let name = book.storeName(session.id)
     let current = try #require(try await store.load(name))
     // An attacker with write access to the store but not the key seals a record of their own.

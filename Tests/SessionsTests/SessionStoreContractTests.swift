@@ -19,6 +19,17 @@ struct SessionStoreContractTests {
 
   /// A store of `backend` on `clock`, and what to stop afterwards. Each call is a fresh store (a
   /// redis-server of its own); `instances` stores share it, as instances do.
+  /// A book over one store of `backend` with the policy `configure` sets, and what stops the store.
+  static func book(_ backend: Backend, _ configure: (inout SessionPolicy) -> Void) async throws -> (
+    SessionBook, @Sendable () async -> Void
+  ) {
+    let clock = Self.clock()
+    let (stores, stop) = try await Self.stores(backend, clock)
+    var policy = SessionPolicy()
+    configure(&policy)
+    return (SessionBook(key: .random(), store: stores[0], policy: policy, now: { clock.now }), stop)
+  }
+
   static func stores(_ backend: Backend, _ clock: ManualClock, instances: Int = 1) async throws -> (
     [any SessionStore], @Sendable () async -> Void
   ) {
@@ -77,11 +88,7 @@ struct SessionStoreContractTests {
 
   @Test(arguments: Backend.allCases)
   func oneAccountSigningIn1000TimesKeepsTenAndPushesNoOneElseOut(_ backend: Backend) async throws {
-    let clock = Self.clock()
-    let (stores, stop) = try await Self.stores(backend, clock)
-    var policy = SessionPolicy()
-    policy.maxSessions = 50
-    let book = SessionBook(key: .random(), store: stores[0], policy: policy, now: { clock.now })
+    let (book, stop) = try await Self.book(backend) { $0.maxSessions = 50 }
     let other = try await book.create(reader: Self.reader(2))
     var mine: [Session] = []
     for _ in 0..<1000 { mine.append(try await book.create(reader: Self.reader(1))) }
@@ -100,12 +107,10 @@ struct SessionStoreContractTests {
 
   @Test(arguments: Backend.allCases)
   func aFullStoreRefusesNewSignInsAndEvictsNobody(_ backend: Backend) async throws {
-    let clock = Self.clock()
-    let (stores, stop) = try await Self.stores(backend, clock)
-    var policy = SessionPolicy()
-    policy.maxSessions = 20
-    policy.sessionsPerAccount = 2
-    let book = SessionBook(key: .random(), store: stores[0], policy: policy, now: { clock.now })
+    let (book, stop) = try await Self.book(backend) {
+      $0.maxSessions = 20
+      $0.sessionsPerAccount = 2
+    }
     var sessions: [Session] = []
     for id in 0..<20 { sessions.append(try await book.create(reader: Self.reader(id % 10))) }
     await #expect(throws: SessionStoreError.full) { try await book.create(reader: Self.reader(99)) }
@@ -152,24 +157,12 @@ struct SessionStoreContractTests {
         refreshExpiresIn: 15_897_600))
     clock.advance(28_800)
     authority.close()
-    let tokens = await withTaskGroup(of: String?.self) { group in
-      for index in 0..<20 {
-        group.addTask {
-          let book = books[index % 3]
-          guard let found = await book.lookup(cookieValue: session.id.cookieValue[...]).session,
-            case .renewed(let renewed) = await book.renew(found, refused: grant.accessToken, with: authority)
-          else { return nil }
-          return renewed.record.reader.token
-        }
-      }
-      group.addTask {
-        await authority.untilHeld()
-        authority.open()
-        return "gate"
-      }
-      var tokens: [String?] = []
-      for await token in group where token != "gate" { tokens.append(token) }
-      return tokens
+    let tokens = await authority.whileHeld(20) { index in
+      let book = books[index % 3]
+      guard let found = await book.lookup(cookieValue: session.id.cookieValue[...]).session,
+        case .renewed(let renewed) = await book.renew(found, refused: grant.accessToken, with: authority)
+      else { return nil }
+      return renewed.record.reader.token
     }
     #expect(tokens.count == 20 && tokens.allSatisfy { $0 == "ghu_access2" }, "\(tokens)")
     #expect(authority.refreshes == 1 && authority.replays == 0)
