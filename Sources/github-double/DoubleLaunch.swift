@@ -44,14 +44,18 @@ struct DoubleLaunch: Sendable {
 
   /// The first line of a small file (a secret), or an error naming the file.
   static func secret(fromFile path: String) throws(OptionError) -> String {
-    guard let file = fopen(path, "rb") else { throw OptionError("cannot read \(path)") }
-    defer { fclose(file) }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-    let text = String(decoding: buffer.prefix(count), as: UTF8.self)
+    // The one reader for secret files (size bound, empty refused); the secret is its first line.
+    let text = try SecretSource.read(file: path)
     let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
     guard !line.isEmpty else { throw OptionError("\(path) holds no secret") }
     return line
+  }
+
+  /// The `T` whose raw value is `text`, else an error saying `message`.
+  static func choice<T: RawRepresentable>(_ text: String, else message: String) throws(OptionError) -> T
+  where T.RawValue == String {
+    guard let value = T(rawValue: text) else { throw OptionError(message) }
+    return value
   }
 
   static func latency(_ text: String) throws(OptionError) -> LatencyRange {
@@ -129,8 +133,7 @@ struct DoubleLaunch: Sendable {
           $0.configuration.faults.mode = nil
           return
         }
-        guard let mode = HostileMode(rawValue: $1) else { throw OptionError("unknown mode \($1)") }
-        $0.configuration.faults.mode = mode
+        $0.configuration.faults.mode = try choice($1, else: "unknown mode \($1)")
       },
       .bool(
         "--tidy", env: "DOUBLE_TIDY", value: nil,
@@ -166,12 +169,7 @@ struct DoubleLaunch: Sendable {
         "--oauth-client-kind", env: "DOUBLE_OAUTH_CLIENT_KIND", value: "oauth-app|github-app",
         help:
           "that app's kind: an OAuth app's gho_ tokens, or a GitHub App's expiring ghu_ tokens (oauth-app)"
-      ) {
-        guard let kind = DoubleAppKind(rawValue: $1) else {
-          throw OptionError("expected oauth-app or github-app")
-        }
-        $0.oauthClientKind = kind
-      },
+      ) { $0.oauthClientKind = try choice($1, else: "expected oauth-app or github-app") },
       .int(
         "--app-token-lifetime", env: "DOUBLE_APP_TOKEN_LIFETIME",
         help: "seconds a GitHub App's user token lives (28800)", in: 1...Int(Int32.max),
@@ -211,10 +209,7 @@ struct DoubleLaunch: Sendable {
         help:
           "what a token the double did not issue sees: public data (X-OAuth-Scopes empty), or also the installed organisation's private repositories with the repo scope, or with no scopes header (public)"
       ) {
-        guard let access = ServerTokenAccess(rawValue: $1) else {
-          throw OptionError("expected public, repo or fine-grained")
-        }
-        $0.configuration.serverTokenAccess = access
+        $0.configuration.serverTokenAccess = try choice($1, else: "expected public, repo or fine-grained")
       },
     ]
 

@@ -61,6 +61,15 @@ struct DoubleSignIn: Sendable {
   /// The whole flow as a browser makes it: `/login`, the double's Authorize form posted as `login`
   /// (with `private` ticked when asked), and the callback.
   func signIn(_ jar: CookieJar, login: String, seesPrivate: Bool = false) async throws {
+    let back = try await authorize(jar, login: login, seesPrivate: seesPrivate)
+    #expect(back.hasPrefix(Self.publicURL + "/login/callback?"))
+    let callback = try await get(String(back.dropFirst(Self.publicURL.utf8.count)), jar)
+    #expect(callback.status.code == 303, "callback answered \(callback.status)")
+  }
+
+  /// `/login` and the double's Authorize form posted as `login` (with `private` ticked when asked):
+  /// where the double sends the browser back to, the callback not yet followed.
+  func authorize(_ jar: CookieJar, login: String, seesPrivate: Bool = false) async throws -> String {
     let start = try await get("/login", jar)
     let authorize = try #require(start.headers["Location"])
     let query = authorize.split(separator: "?", maxSplits: 1).last.map(String.init) ?? ""
@@ -72,10 +81,7 @@ struct DoubleSignIn: Sendable {
         method: .post, target: "/login/oauth/authorize",
         headers: ["Host": "github.test", "Content-Type": "application/x-www-form-urlencoded"],
         body: Array(form.utf8)))
-    let back = try #require(consent.headers["Location"], "the double answered \(consent.status)")
-    #expect(back.hasPrefix(Self.publicURL + "/login/callback?"))
-    let callback = try await get(String(back.dropFirst(Self.publicURL.utf8.count)), jar)
-    #expect(callback.status.code == 303, "callback answered \(callback.status)")
+    return try #require(consent.headers["Location"], "the double answered \(consent.status)")
   }
 }
 

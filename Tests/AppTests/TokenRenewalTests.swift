@@ -200,17 +200,7 @@ struct TokenRenewalTests {
     double.setRateLimit(
       resource: .core, remaining: 0, reset: Int(Date().timeIntervalSince1970) + 3600, login: "unlucky")
     let jar = CookieJar()
-    let start = try await h.get("/login", jar)
-    let authorize = try #require(start.headers["Location"])
-    let query = authorize.split(separator: "?", maxSplits: 1).last.map(String.init) ?? ""
-    let form = query + "&" + URLEncoding.formatQuery([("login", "unlucky"), ("action", "authorize")])
-    let consent = try await InProcessTransport.call(
-      double.handler,
-      HTTPRequest(
-        method: .post, target: "/login/oauth/authorize",
-        headers: ["Host": "github.test", "Content-Type": "application/x-www-form-urlencoded"],
-        body: Array(form.utf8)))
-    let back = try #require(consent.headers["Location"])
+    let back = try await h.authorize(jar, login: "unlucky")
     let callback = try await h.get(String(back.dropFirst(DoubleSignIn.publicURL.utf8.count)), jar)
     #expect(callback.status.code == 502 && jar["__Host-reposcroll_session"] == nil)
     #expect(await eventually { double.liveTokenCount(login: "unlucky") == 0 })
@@ -220,17 +210,7 @@ struct TokenRenewalTests {
   @Test func aFullStoreRefusesASignInWithA503AndEvictsNobody() async throws {
     let (h, first) = try await Self.signedIn(login: "early") { $0.maxSessions = 1 }
     let late = CookieJar()
-    let start = try await h.get("/login", late)
-    let authorize = try #require(start.headers["Location"])
-    let query = authorize.split(separator: "?", maxSplits: 1).last.map(String.init) ?? ""
-    let form = query + "&" + URLEncoding.formatQuery([("login", "late"), ("action", "authorize")])
-    let consent = try await InProcessTransport.call(
-      h.double.handler,
-      HTTPRequest(
-        method: .post, target: "/login/oauth/authorize",
-        headers: ["Host": "github.test", "Content-Type": "application/x-www-form-urlencoded"],
-        body: Array(form.utf8)))
-    let back = try #require(consent.headers["Location"])
+    let back = try await h.authorize(late, login: "late")
     let refused = try await h.get(String(back.dropFirst(DoubleSignIn.publicURL.utf8.count)), late)
     #expect(refused.status.code == 503 && refused.headers["Retry-After"] != nil)
     #expect(Self.text(refused).contains("Sign-in is full right now"))

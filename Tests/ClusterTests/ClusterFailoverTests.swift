@@ -56,13 +56,8 @@ extension ClusterTests {
   /// Signs reader `index` in through nginx (the double's OAuth form) and returns their cookies.
   static func signIn(_ index: Int, site: String, double: String) async throws -> SignInClusterTests.Jar {
     let jar = SignInClusterTests.Jar()
-    let login = try await SignInClusterTests.send(site + "/login?return_to=%2F", jar)
-    let authorize = try #require(login.headers["Location"])
-    let query = try #require(authorize.split(separator: "?", maxSplits: 1).last.map(String.init))
-    let consent = try await SignInClusterTests.send(
-      double + "/login/oauth/authorize", SignInClusterTests.Jar(), method: .post,
-      form: query + "&login=reader\(index)&action=authorize")
-    _ = try await SignInClusterTests.send(try #require(consent.headers["Location"]), jar)
+    _ = try await SignInClusterTests.signIn(
+      "reader\(index)", site: site, double: double, path: "/login?return_to=%2F", into: jar)
     return jar
   }
 
@@ -74,19 +69,11 @@ extension ClusterTests {
     let started = Self.now()
     let topology = try await SentinelTopology.start(
       .tls, password: "data-Pa55", sentinelPassword: "sentinel-Pa55")
-    let keyFile = NSTemporaryDirectory() + "session-key-\(UUID().uuidString.prefix(8))"
-    try String(repeating: "6b", count: 32).write(toFile: keyFile, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: keyFile) }
-    let nginxPort = try ProcessRunner.freeLoopbackPort()
-    let site = "http://127.0.0.1:\(nginxPort)"
-    var extra = Cluster.InstanceExtras()
-    extra.environment = ["GITHUB_CLIENT_SECRET": "demo-secret"]
-    extra.arguments = [
-      "--github-client-id", "Iv1.demo-client", "--public-url", site, "--github-web-url", "{double}",
-      "--session-key-file", keyFile,
-    ]
+    let sign = try SignInSite(clientID: "Iv1.demo-client", clientSecret: "demo-secret")
+    defer { sign.removeKeyFile() }
+    let site = sign.site
     let cluster = try await Cluster.start(
-      withNginx: true, nginxPort: nginxPort, sentinels: topology, extra: extra)
+      withNginx: true, nginxPort: sign.nginxPort, sentinels: topology, extra: sign.extra)
     let double = "http://127.0.0.1:\(cluster.doublePort)"
     var jars: [SignInClusterTests.Jar] = []
     let clusterReady = Self.now()

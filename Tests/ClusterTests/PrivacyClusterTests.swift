@@ -43,13 +43,7 @@ struct PrivacyClusterTests {
   /// Signs `login` in through `site` (nginx): /login, the double's Authorize form, the callback.
   static func signIn(_ login: String, site: String, double: String) async throws -> Jar {
     let jar = Jar()
-    let start = try await Self.send(site + "/login", jar, .get, nil)
-    let authorize = try #require(start.headers["Location"])
-    let query = try #require(authorize.split(separator: "?", maxSplits: 1).last.map(String.init))
-    let consent = try await Self.send(
-      double + "/login/oauth/authorize", Jar(), .post, query + "&login=\(login)&action=authorize")
-    let callback = try #require(consent.headers["Location"])
-    let landed = try await Self.send(callback, jar, .get, nil)
+    let landed = try await SignInClusterTests.signIn(login, site: site, double: double, into: jar).landed
     #expect(landed.status.code == 303, "\(login) signed in")
     #expect(jar.cookies["reposcroll_session"] != nil)
     return jar
@@ -96,28 +90,11 @@ struct PrivacyClusterTests {
   }
 
   @Test func aMembersPrivateRepositoriesStayTheirsOnEveryInstanceAndNothingPrivateIsInRedis() async throws {
-    let keyFile = NSTemporaryDirectory() + "session-key-\(UUID().uuidString.prefix(8))"
-    try String(repeating: "6b", count: 32).write(toFile: keyFile, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: keyFile) }
-    let nginxPort = try ProcessRunner.freeLoopbackPort()
-    let site = "http://127.0.0.1:\(nginxPort)"
-    var extra = Cluster.InstanceExtras()
     // The demo GitHub App: ghu_ tokens without scopes, which may see private repositories.
-    extra.environment = ["GITHUB_CLIENT_SECRET": "demo-app-secret"]
-    extra.arguments = [
-      "--github-client-id", "Iv23.demo-app", "--public-url", site, "--github-web-url", "{double}",
-      "--session-key-file", keyFile,
-    ]
-    let cluster = try await Cluster.start(
-      instances: 3, shared: true, withNginx: true, nginxPort: nginxPort,
-      redisArguments: ["--appendonly", "yes", "--appendfsync", "always"], extra: extra)
-    do {
-      try await Self.isolation(cluster, site: site)
-    } catch {
-      await cluster.stop()
-      throw error
-    }
-    await cluster.stop()
+    let sign = try SignInSite(clientID: "Iv23.demo-app", clientSecret: "demo-app-secret")
+    defer { sign.removeKeyFile() }
+    let cluster = try await sign.persistentCluster()
+    try await cluster.run { try await Self.isolation($0, site: sign.site) }
   }
 
   static func isolation(_ cluster: Cluster, site: String) async throws {
@@ -181,15 +158,7 @@ struct PrivacyClusterTests {
       default: everything += try await client.execute(["DUMP", .bytes(key)]).bytes ?? []
       }
     }
-    _ = try await client.execute(["SAVE"])
-    let dir = try await client.execute(["CONFIG", "GET", "dir"]).array?.last?.bytes
-    let folder = String(decoding: try #require(dir), as: UTF8.self)
-    var files = [folder + "/dump.rdb"]
-    if let aof = try? FileManager.default.contentsOfDirectory(atPath: folder + "/appendonlydir") {
-      files += aof.map { folder + "/appendonlydir/" + $0 }
-    }
-    var onDisk: [UInt8] = []
-    for file in files { onDisk += FileManager.default.contents(atPath: file).map { Array($0) } ?? [] }
+    let onDisk = try await client.persistedBytes()
     #expect(onDisk.count > 1000, "the RDB and AOF files were read (\(onDisk.count) bytes)")
     for (place, blob) in [("keys and values", everything), ("RDB and AOF", onDisk)] {
       let text = String(decoding: blob, as: UTF8.self)

@@ -43,43 +43,21 @@ struct SignInClusterTests {
   static func text(_ response: ClientResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
   @Test func aSessionMadeThroughOneInstanceHoldsOnEveryInstanceAndThroughARedisRestart() async throws {
-    let keyFile = NSTemporaryDirectory() + "session-key-\(UUID().uuidString.prefix(8))"
-    try String(repeating: "5a", count: 32).write(toFile: keyFile, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: keyFile) }
-    let nginxPort = try ProcessRunner.freeLoopbackPort()
-    let site = "http://127.0.0.1:\(nginxPort)"
-    var extra = Cluster.InstanceExtras()
-    extra.environment = ["GITHUB_CLIENT_SECRET": "demo-secret"]
-    extra.arguments = [
-      "--github-client-id", "Iv1.demo-client", "--public-url", site, "--github-web-url", "{double}",
-      "--session-key-file", keyFile,
-    ]
-    let cluster = try await Cluster.start(
-      instances: 3, shared: true, withNginx: true, nginxPort: nginxPort,
-      redisArguments: ["--appendonly", "yes", "--appendfsync", "always"], extra: extra)
-    do {
-      try await Self.run(cluster, site: site)
-    } catch {
-      await cluster.stop()
-      throw error
-    }
-    await cluster.stop()
+    let sign = try SignInSite(keyByte: "5a", clientID: "Iv1.demo-client", clientSecret: "demo-secret")
+    defer { sign.removeKeyFile() }
+    let cluster = try await sign.persistentCluster()
+    try await cluster.run { try await Self.run($0, site: sign.site) }
   }
 
   static func run(_ cluster: Cluster, site: String) async throws {
     let double = "http://127.0.0.1:\(cluster.doublePort)"
     let jar = Jar()
     // Sign in through nginx: /login, the double's Authorize form, the callback.
-    let login = try await send(site + "/login?return_to=%2F%3Fq%3Dswift", jar)
-    let authorize = try #require(login.headers["Location"])
-    #expect(authorize.hasPrefix(site) == false && authorize.contains("/login/oauth/authorize?"))
-    let query = try #require(authorize.split(separator: "?", maxSplits: 1).last.map(String.init))
-    let consent = try await send(
-      double + "/login/oauth/authorize", Jar(), method: .post,
-      form: query + "&login=mona&action=authorize")
-    let callback = try #require(consent.headers["Location"])
-    #expect(callback.hasPrefix(site + "/login/callback?"))
-    let landed = try await send(callback, jar)
+    let signed = try await signIn(
+      "mona", site: site, double: double, path: "/login?return_to=%2F%3Fq%3Dswift", into: jar)
+    #expect(signed.authorize.hasPrefix(site) == false && signed.authorize.contains("/login/oauth/authorize?"))
+    #expect(signed.callback.hasPrefix(site + "/login/callback?"))
+    let landed = signed.landed
     #expect(landed.status.code == 303)
     #expect(landed.headers["Location"] == "/?q=swift")
     let session = try #require(jar.cookies["reposcroll_session"], "a session cookie (plain-http loopback)")

@@ -16,29 +16,15 @@ struct TokenClusterTests {
   static let http = SignInClusterTests.http
 
   @Test func eightHoursOnTwentyRequestsInFlightRefreshOnceAndEveryLogStaysClean() async throws {
-    let keyFile = NSTemporaryDirectory() + "session-key-\(UUID().uuidString.prefix(8))"
-    try String(repeating: "6b", count: 32).write(toFile: keyFile, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(atPath: keyFile) }
-    let nginxPort = try ProcessRunner.freeLoopbackPort()
-    let site = "http://127.0.0.1:\(nginxPort)"
-    var extra = Cluster.InstanceExtras()
-    extra.environment = ["GITHUB_CLIENT_SECRET": "demo-app-secret"]
-    extra.arguments = [
-      "--github-client-id", "Iv23.demo-app", "--public-url", site, "--github-web-url", "{double}",
-      "--session-key-file", keyFile, "--access-log", "true",
-    ]
+    let sign = try SignInSite(
+      clientID: "Iv23.demo-app", clientSecret: "demo-app-secret", arguments: ["--access-log", "true"])
+    defer { sign.removeKeyFile() }
     // The reader's own search budget out of reach too: 60 searches in a few seconds must not turn
     // into the rate-limit state, which would answer without asking GitHub (nor refreshing).
     let cluster = try await Cluster.start(
       instances: 3, shared: true, doubleArguments: ["--reader-search-limit", "100000"], withNginx: true,
-      nginxPort: nginxPort, extra: extra)
-    do {
-      try await Self.run(cluster, site: site)
-    } catch {
-      await cluster.stop()
-      throw error
-    }
-    await cluster.stop()
+      nginxPort: sign.nginxPort, extra: sign.extra)
+    try await cluster.run { try await Self.run($0, site: sign.site) }
     // Every log of the run, once every process has flushed and stopped.
     var logs = cluster.instances.map { $0.output + $0.errorOutput }
     logs.append(cluster.double.output + cluster.double.errorOutput)
@@ -134,15 +120,10 @@ struct TokenClusterTests {
 
   /// `/login` through nginx, the double's Authorize form as `login`, and the callback.
   static func signIn(_ cluster: Cluster, site: String, _ jar: Jar) async throws {
-    let start = try await SignInClusterTests.send(site + "/login", jar)
-    let authorize = try #require(start.headers["Location"])
-    let query = try #require(authorize.split(separator: "?", maxSplits: 1).last.map(String.init))
-    let consent = try await SignInClusterTests.send(
-      "http://127.0.0.1:\(cluster.doublePort)/login/oauth/authorize", Jar(), method: .post,
-      form: query + "&login=\(login)&action=authorize")
-    let callback = try #require(consent.headers["Location"])
-    #expect(callback.hasPrefix(site + "/login/callback?code="))
-    #expect(try await SignInClusterTests.send(callback, jar).status.code == 303)
+    let signed = try await SignInClusterTests.signIn(
+      login, site: site, double: "http://127.0.0.1:\(cluster.doublePort)", into: jar)
+    #expect(signed.callback.hasPrefix(site + "/login/callback?code="))
+    #expect(signed.landed.status.code == 303)
   }
 
   /// A few `owner/repo` names from the first page, for star histories.

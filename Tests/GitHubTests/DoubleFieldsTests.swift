@@ -47,6 +47,18 @@ extension GitHubDouble {
     return GitHubDouble(configuration: configuration, time: .system)
   }
 
+  /// An OAuth client of the double at `base` (its web and API sides alike) as the app `clientID`.
+  static func oauth(
+    _ base: String, _ http: CurlHTTPClient, clientID: String, clientSecret: String,
+    userAgent: String = CurlClientConfiguration.defaultUserAgent
+  ) -> GitHubOAuth {
+    var settings = GitHubOAuthConfiguration(clientID: clientID, clientSecret: clientSecret)
+    settings.webBase = base
+    settings.apiBase = base
+    settings.userAgent = userAgent
+    return GitHubOAuth(configuration: settings, transport: http)
+  }
+
   /// Runs `body` with a `smallExact` double serving on a loopback port, its base URL and a libcurl
   /// client; both are stopped afterwards, also when `body` throws.
   static func withSmallExactOnLoopback(

@@ -14,12 +14,10 @@ import Testing
 struct OAuthLoopbackTests {
   @Test func signInSearchAsTheReaderThenRevoke() async throws {
     try await GitHubDouble.withSmallExactOnLoopback { double, base, http in
-      var settings = GitHubOAuthConfiguration(
-        clientID: DoubleConfiguration.demoClientID, clientSecret: DoubleConfiguration.demoClientSecret)
-      settings.webBase = base
-      settings.apiBase = base
-      settings.userAgent = "RepoScroll-test"
-      let oauth = GitHubOAuth(configuration: settings, transport: http)
+      let oauth = GitHubDouble.oauth(
+        base, http, clientID: DoubleConfiguration.demoClientID,
+        clientSecret: DoubleConfiguration.demoClientSecret,
+        userAgent: "RepoScroll-test")
       let callback = "http://127.0.0.1:1/login/callback"
       let verifier = String(repeating: "Verifier-", count: 6)
       let authorize = oauth.authorizeURL(

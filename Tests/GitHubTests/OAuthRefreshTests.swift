@@ -111,11 +111,9 @@ struct OAuthRefreshTests {
 
   @Test func againstTheDoublesGitHubAppARefreshRotatesAndAReplayIsRefused() async throws {
     try await GitHubDouble.withSmallExactOnLoopback { double, base, http in
-      var settings = GitHubOAuthConfiguration(
-        clientID: DoubleConfiguration.demoAppClientID, clientSecret: DoubleConfiguration.demoAppClientSecret)
-      settings.webBase = base
-      settings.apiBase = base
-      let oauth = GitHubOAuth(configuration: settings, transport: http)
+      let oauth = GitHubDouble.oauth(
+        base, http, clientID: DoubleConfiguration.demoAppClientID,
+        clientSecret: DoubleConfiguration.demoAppClientSecret)
       let first = try #require(double.grant(login: "looper"))
       let refreshed = try await oauth.refresh(refreshToken: try #require(first.refreshToken))
       #expect(refreshed.accessToken.hasPrefix("ghu_") && refreshed.accessToken != first.accessToken)

@@ -9,16 +9,15 @@ import Testing
   @Test(arguments: RedisTransport.allCases) func aTransactionRunsOnOneExclusiveConnection(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
-    defer { client.shutdown() }
-    let replies = try await client.withConnection { connection throws(RedisError) in
-      try await connection.pipeline([
-        RedisCommand("MULTI"), RedisCommand("INCR", "tx"), RedisCommand("INCR", "tx"), RedisCommand("EXEC"),
-      ])
+    try await RedisClient.withServer(transport) { _, client in
+      let replies = try await client.withConnection { connection throws(RedisError) in
+        try await connection.pipeline([
+          RedisCommand("MULTI"), RedisCommand("INCR", "tx"), RedisCommand("INCR", "tx"), RedisCommand("EXEC"),
+        ])
+      }
+      #expect(replies.first == .simpleString("OK"))
+      #expect(replies.last == .array([.integer(1), .integer(2)]))
     }
-    #expect(replies.first == .simpleString("OK"))
-    #expect(replies.last == .array([.integer(1), .integer(2)]))
   }
 
   @Test(arguments: RedisTransport.allCases) func aCancelledWaiterDoesNotKeepTheConnectionItWasOffered(

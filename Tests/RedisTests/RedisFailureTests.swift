@@ -37,69 +37,74 @@ final class Peak: Sendable {
     return try RedisClient(configuration, time: .system)
   }
 
+  /// Runs `body` with a fresh server and a client of it with the configuration above, then `configure`.
+  static func withServer(
+    _ transport: RedisTransport, _ configure: (inout RedisConfiguration) -> Void = { _ in },
+    _ body: (RedisServerProcess, RedisClient) async throws -> Void
+  ) async throws {
+    try await RedisClient.withServer(transport, client: { try Self.client($0, configure) }, body)
+  }
+
   @Test(arguments: RedisTransport.allCases) func aServerKilledMidCommandFailsTheCallWithConnectionLost(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try Self.client(server)
-    defer { client.shutdown() }
-    try await client.ping()
-    let sleeping = Task { try await client.execute(["DEBUG", "SLEEP", 5]) }
-    try await waitUntil("the call holds the connection", poll: .milliseconds(2)) {
-      client.statistics.idle == 0
-    }
-    await server.kill()
-    // Within the 10 s command timeout, so a hang would show up as .timeout instead.
-    await #expect {
-      try await sleeping.value
-    } throws: { RedisError.lostReason(of: $0) != nil }
-    // With the server gone, calls fail fast with connectionLost (refused), not a timeout.
-    await #expect {
+    try await Self.withServer(transport) { server, client in
       try await client.ping()
-    } throws: { RedisError.lostReason(of: $0) != nil }
+      let sleeping = Task { try await client.execute(["DEBUG", "SLEEP", 5]) }
+      try await waitUntil("the call holds the connection", poll: .milliseconds(2)) {
+        client.statistics.idle == 0
+      }
+      await server.kill()
+      // Within the 10 s command timeout, so a hang would show up as .timeout instead.
+      await #expect {
+        try await sleeping.value
+      } throws: { RedisError.lostReason(of: $0) != nil }
+      // With the server gone, calls fail fast with connectionLost (refused), not a timeout.
+      await #expect {
+        try await client.ping()
+      } throws: { RedisError.lostReason(of: $0) != nil }
+    }
   }
 
   @Test(arguments: RedisTransport.allCases) func reconnectsByItselfAfterTheServerRestarts(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try Self.client(server)
-    defer { client.shutdown() }
-    try await client.set("before", [1])
-    await server.kill()
-    await #expect(throws: RedisError.self) { try await client.ping() }
-    try await server.restart()
-    #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
-    // A fresh server: nothing was persisted, and the new connection works normally.
-    #expect(try await client.get("before") == nil)
-    try await client.set("after", [2])
-    #expect(try await client.get("after") == [2])
+    try await Self.withServer(transport) { server, client in
+      try await client.set("before", [1])
+      await server.kill()
+      await #expect(throws: RedisError.self) { try await client.ping() }
+      try await server.restart()
+      #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
+      // A fresh server: nothing was persisted, and the new connection works normally.
+      #expect(try await client.get("before") == nil)
+      try await client.set("after", [2])
+      #expect(try await client.get("after") == [2])
+    }
   }
 
   @Test(arguments: RedisTransport.allCases) func aSlowCommandTimesOutAndTheNextCallGetsAFreshConnection(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try Self.client(server) { $0.commandTimeout = .milliseconds(100) }
-    defer { client.shutdown() }
-    await #expect(throws: RedisError.timeout(.command)) {
-      try await client.execute(["DEBUG", "SLEEP", "1"])
+    try await Self.withServer(transport, { $0.commandTimeout = .milliseconds(100) }) { _, client in
+      await #expect(throws: RedisError.timeout(.command)) {
+        try await client.execute(["DEBUG", "SLEEP", "1"])
+      }
+      // The timed-out connection was dropped; a new one is opened and answers once the server wakes.
+      try await client.execute(["PING"], timeout: .seconds(10))
+      #expect(client.statistics.open == 1)
     }
-    // The timed-out connection was dropped; a new one is opened and answers once the server wakes.
-    try await client.execute(["PING"], timeout: .seconds(10))
-    #expect(client.statistics.open == 1)
   }
 
   @Test(arguments: RedisTransport.allCases) func aPerCallTimeoutOverridesTheConfiguredOne(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try Self.client(server) { $0.commandTimeout = .milliseconds(50) }
-    defer { client.shutdown() }
-    // A blocking pop longer than the configured timeout, allowed for this call only.
-    #expect(try await client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)) == .null)
-    await #expect(throws: RedisError.timeout(.command)) {
-      try await client.execute(["BLPOP", "empty", "3"])
+    try await Self.withServer(transport, { $0.commandTimeout = .milliseconds(50) }) {
+      (_, client) async throws in
+      // A blocking pop longer than the configured timeout, allowed for this call only.
+      #expect(try await client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)) == .null)
+      await #expect(throws: RedisError.timeout(.command)) {
+        try await client.execute(["BLPOP", "empty", "3"])
+      }
     }
   }
 
@@ -175,46 +180,44 @@ final class Peak: Sendable {
   @Test(arguments: RedisTransport.allCases) func cancellingACallEndsItAtOnceAndKeepsTheConnectionUsable(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try Self.client(server)
-    defer { client.shutdown() }
-    let task = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
-    try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
-      client.statistics.open == 1 && client.statistics.idle == 0
+    try await Self.withServer(transport) { _, client in
+      let task = Task { try await client.execute(["DEBUG", "SLEEP", "0.3"]) }
+      try await waitUntil("the call holds a connection", poll: .milliseconds(2)) {
+        client.statistics.open == 1 && client.statistics.idle == 0
+      }
+      task.cancel()
+      await #expect(throws: RedisError.cancelled) { try await task.value }
+      // The late reply is discarded; the next command on the same connection gets its own reply.
+      #expect(try await client.execute(["ECHO", "mine"]) == .bulkString(Array("mine".utf8)))
     }
-    task.cancel()
-    await #expect(throws: RedisError.cancelled) { try await task.value }
-    // The late reply is discarded; the next command on the same connection gets its own reply.
-    #expect(try await client.execute(["ECHO", "mine"]) == .bulkString(Array("mine".utf8)))
   }
 
   @Test(arguments: RedisTransport.allCases) func thePoolNeverOpensMoreThanItsBound(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try Self.client(server) { $0.poolSize = 3 }
-    defer { client.shutdown() }
-    let peak = Peak()
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for index in 0..<60 {
-        group.addTask {
-          try await client.withConnection { connection throws(RedisError) in
-            let open = client.statistics.open
-            peak.record(open)
-            // Hold the connection across a round trip so that callers really overlap.
-            try await connection.execute(["DEBUG", "SLEEP", "0.005"])
-            try await connection.execute(["SET", RedisArgument("k\(index)"), RedisArgument(index)])
+    try await Self.withServer(transport, { $0.poolSize = 3 }) { server, client in
+      let peak = Peak()
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<60 {
+          group.addTask {
+            try await client.withConnection { connection throws(RedisError) in
+              let open = client.statistics.open
+              peak.record(open)
+              // Hold the connection across a round trip so that callers really overlap.
+              try await connection.execute(["DEBUG", "SLEEP", "0.005"])
+              try await connection.execute(["SET", RedisArgument("k\(index)"), RedisArgument(index)])
+            }
           }
         }
+        try await group.waitForAll()
       }
-      try await group.waitForAll()
+      #expect(peak.value <= 3)
+      #expect(client.statistics.open <= 3)
+      // The server saw at most three client connections (plus this check's own).
+      let clients = try await client.execute(["CLIENT", "LIST"]).string ?? ""
+      #expect(clients.split(separator: "\n").count <= 3)
+      #expect(try await client.execute(["DBSIZE"]) == .integer(60))
     }
-    #expect(peak.value <= 3)
-    #expect(client.statistics.open <= 3)
-    // The server saw at most three client connections (plus this check's own).
-    let clients = try await client.execute(["CLIENT", "LIST"]).string ?? ""
-    #expect(clients.split(separator: "\n").count <= 3)
-    #expect(try await client.execute(["DBSIZE"]) == .integer(60))
   }
 
   @Test(arguments: RedisTransport.allCases) func callersBeyondTheBoundGetPoolExhaustedAfterThePoolTimeout(

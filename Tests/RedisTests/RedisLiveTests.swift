@@ -6,40 +6,41 @@ import Testing
 /// The client against a real `redis-server` on a loopback port.
 @Suite(.timeLimit(.minutes(3))) struct RedisLiveTests {
   @Test(arguments: RedisTransport.allCases) func everyReplyType(_ transport: RedisTransport) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
-    defer { client.shutdown() }
-    #expect(try await client.execute(["PING"]) == .simpleString("PONG"))
-    try await client.set("k", Array("hello".utf8))
-    #expect(try await client.get("k") == Array("hello".utf8))
-    #expect(try await client.get("missing") == nil)
-    #expect(try await client.execute(["INCRBY", "n", 41]) == .integer(41))
-    #expect(try await client.execute(["INCR", "n"]) == .integer(42))
-    #expect(try await client.execute(["RPUSH", "list", "a", "b", "c"]) == .integer(3))
-    #expect(
-      try await client.execute(["LRANGE", "list", 0, -1])
-        == .array([.bulkString(Array("a".utf8)), .bulkString(Array("b".utf8)), .bulkString(Array("c".utf8))]))
-    #expect(try await client.execute(["LRANGE", "nothing", 0, -1]) == .array([]))
-    // A blocking pop that times out answers with a null array.
-    #expect(try await client.execute(["BLPOP", "nothing", "0.01"]) == .null)
-    // Nested arrays, straight from a script.
-    let nested = try await client.execute(["EVAL", "return {1, {2, {'x'}}, {}}", 0])
-    #expect(
-      nested
-        == .array([.integer(1), .array([.integer(2), .array([.bulkString(Array("x".utf8))])]), .array([])]))
-    // An error reply, both thrown and kept inline in a pipeline.
-    await #expect(
-      throws: RedisError.server("WRONGTYPE Operation against a key holding the wrong kind of value")
-    ) {
-      try await client.execute(["GET", "list"])
+    try await RedisClient.withServer(transport) { server, client in
+      #expect(try await client.execute(["PING"]) == .simpleString("PONG"))
+      try await client.set("k", Array("hello".utf8))
+      #expect(try await client.get("k") == Array("hello".utf8))
+      #expect(try await client.get("missing") == nil)
+      #expect(try await client.execute(["INCRBY", "n", 41]) == .integer(41))
+      #expect(try await client.execute(["INCR", "n"]) == .integer(42))
+      #expect(try await client.execute(["RPUSH", "list", "a", "b", "c"]) == .integer(3))
+      #expect(
+        try await client.execute(["LRANGE", "list", 0, -1])
+          == .array([
+            .bulkString(Array("a".utf8)), .bulkString(Array("b".utf8)), .bulkString(Array("c".utf8)),
+          ]))
+      #expect(try await client.execute(["LRANGE", "nothing", 0, -1]) == .array([]))
+      // A blocking pop that times out answers with a null array.
+      #expect(try await client.execute(["BLPOP", "nothing", "0.01"]) == .null)
+      // Nested arrays, straight from a script.
+      let nested = try await client.execute(["EVAL", "return {1, {2, {'x'}}, {}}", 0])
+      #expect(
+        nested
+          == .array([.integer(1), .array([.integer(2), .array([.bulkString(Array("x".utf8))])]), .array([])]))
+      // An error reply, both thrown and kept inline in a pipeline.
+      await #expect(
+        throws: RedisError.server("WRONGTYPE Operation against a key holding the wrong kind of value")
+      ) {
+        try await client.execute(["GET", "list"])
+      }
+      let mixed = try await client.pipeline([RedisCommand("GET", "list"), RedisCommand("GET", "k")])
+      #expect(mixed.first?.errorMessage?.hasPrefix("WRONGTYPE") == true)
+      #expect(mixed.last == .bulkString(Array("hello".utf8)))
+      // Binary-safe values.
+      let binary: [UInt8] = [0, 13, 10, 255, 36, 42]
+      try await client.set("bin", binary)
+      #expect(try await client.get("bin") == binary)
     }
-    let mixed = try await client.pipeline([RedisCommand("GET", "list"), RedisCommand("GET", "k")])
-    #expect(mixed.first?.errorMessage?.hasPrefix("WRONGTYPE") == true)
-    #expect(mixed.last == .bulkString(Array("hello".utf8)))
-    // Binary-safe values.
-    let binary: [UInt8] = [0, 13, 10, 255, 36, 42]
-    try await client.set("bin", binary)
-    #expect(try await client.get("bin") == binary)
   }
 
   @Test(arguments: RedisTransport.allCases) func selectsTheDatabaseFromTheURL(_ transport: RedisTransport)

@@ -1,4 +1,3 @@
-import Clocks
 import Redis
 import TestSupport
 import Testing
@@ -8,37 +7,35 @@ import Testing
   @Test(arguments: RedisTransport.allCases) func receivesChannelAndPatternMessagesInOrder(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
-    defer { client.shutdown() }
-    let subscription = try await client.subscribe(to: ["filled"])
-    try await subscription.subscribe(patterns: ["lock.*"])
-    #expect(try await client.publish(Array("page:1".utf8), to: "filled") == 1)
-    #expect(try await client.publish(Array("x".utf8), to: "lock.7") == 1)
-    #expect(try await client.publish(Array("page:2".utf8), to: "filled") == 1)
-    #expect(try await client.publish(Array("ignored".utf8), to: "other") == 0)
-    var iterator = subscription.messages.makeAsyncIterator()
-    #expect(await iterator.next() == RedisMessage(channel: "filled", payload: Array("page:1".utf8)))
-    #expect(
-      await iterator.next() == RedisMessage(channel: "lock.7", pattern: "lock.*", payload: Array("x".utf8)))
-    #expect(await iterator.next() == RedisMessage(channel: "filled", payload: Array("page:2".utf8)))
-    // The subscriber connection is outside the pool, and the pool keeps working beside it.
-    #expect(client.statistics.open == 1)
-    try await subscription.unsubscribe(["filled"])
-    #expect(try await client.publish([1], to: "filled") == 0)
-    subscription.close()
-    #expect(await iterator.next() == nil)
+    try await RedisClient.withServer(transport) { _, client in
+      let subscription = try await client.subscribe(to: ["filled"])
+      try await subscription.subscribe(patterns: ["lock.*"])
+      #expect(try await client.publish(Array("page:1".utf8), to: "filled") == 1)
+      #expect(try await client.publish(Array("x".utf8), to: "lock.7") == 1)
+      #expect(try await client.publish(Array("page:2".utf8), to: "filled") == 1)
+      #expect(try await client.publish(Array("ignored".utf8), to: "other") == 0)
+      var iterator = subscription.messages.makeAsyncIterator()
+      #expect(await iterator.next() == RedisMessage(channel: "filled", payload: Array("page:1".utf8)))
+      #expect(
+        await iterator.next() == RedisMessage(channel: "lock.7", pattern: "lock.*", payload: Array("x".utf8)))
+      #expect(await iterator.next() == RedisMessage(channel: "filled", payload: Array("page:2".utf8)))
+      // The subscriber connection is outside the pool, and the pool keeps working beside it.
+      #expect(client.statistics.open == 1)
+      try await subscription.unsubscribe(["filled"])
+      #expect(try await client.publish([1], to: "filled") == 0)
+      subscription.close()
+      #expect(await iterator.next() == nil)
+    }
   }
 
   @Test(arguments: RedisTransport.allCases) func theStreamEndsWhenTheServerGoesAway(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let client = try RedisClient(try RedisConfiguration.relaxed(server), time: .system)
-    defer { client.shutdown() }
-    let subscription = try await client.subscribe(to: ["filled"])
-    await server.kill()
-    var iterator = subscription.messages.makeAsyncIterator()
-    #expect(await iterator.next() == nil)
+    try await RedisClient.withServer(transport) { server, client in
+      let subscription = try await client.subscribe(to: ["filled"])
+      await server.kill()
+      var iterator = subscription.messages.makeAsyncIterator()
+      #expect(await iterator.next() == nil)
+    }
   }
 }

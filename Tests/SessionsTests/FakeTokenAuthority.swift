@@ -96,4 +96,20 @@ final class FakeTokenAuthority: TokenRefresher {
       accessToken: "ghu_access\(state.serial)", scopes: [], expiresIn: lifetime, refreshToken: refresh,
       refreshTokenExpiresIn: 15_897_600)
   }
+
+  /// Runs `count` attempts at once while the refresh is held (after `close()`), opens it once one
+  /// refresh waits, and returns what each attempt returned.
+  func whileHeld(_ count: Int, _ attempt: @escaping @Sendable (Int) async -> String?) async -> [String?] {
+    await withTaskGroup(of: String?.self) { group in
+      for index in 0..<count { group.addTask { await attempt(index) } }
+      group.addTask {
+        await self.untilHeld()
+        self.open()
+        return "gate"
+      }
+      var tokens: [String?] = []
+      for await token in group where token != "gate" { tokens.append(token) }
+      return tokens
+    }
+  }
 }

@@ -93,15 +93,7 @@ struct RedisSessionStoreTests {
       if name.contains("session-account:") { #expect(!(0..<5).contains { name.hasSuffix(":\($0)") }) }
     }
     // And the files on disk: an RDB snapshot and the append-only file.
-    try await client.execute(["SAVE"])
-    let dir = try await client.execute(["CONFIG", "GET", "dir"]).array?.last?.bytes
-    let folder = String(decoding: try #require(dir), as: UTF8.self)
-    var files = [folder + "/dump.rdb"]
-    if let aof = try? FileManager.default.contentsOfDirectory(atPath: folder + "/appendonlydir") {
-      files += aof.map { folder + "/appendonlydir/" + $0 }
-    }
-    var onDisk: [UInt8] = []
-    for file in files { onDisk += (FileManager.default.contents(atPath: file).map { Array($0) } ?? []) }
+    let onDisk = try await client.persistedBytes()
     #expect(onDisk.count > 100, "the dump files were read")
     for blob in [everything, onDisk] {
       #expect(!contains(blob, Array(Self.token.utf8)), "a token is in the dump")

@@ -87,29 +87,17 @@ struct RenewalTests {
     clock.advance(28_800)
     // The refresh is held until every request has asked, so they must wait for it.
     authority.close()
-    let outcomes = await withTaskGroup(of: String?.self) { group in
-      for index in 0..<20 {
-        group.addTask {
-          let book = books[index % 3]
-          guard let found = await book.lookup(cookieValue: session.id.cookieValue[...]).session else {
-            return nil
-          }
-          // Half ask before use, half after GitHub refused the old token.
-          let refused = index.isMultiple(of: 2) ? nil : found.record.reader.token
-          guard case .renewed(let renewed) = await book.renew(found, refused: refused, with: authority) else {
-            return nil
-          }
-          return renewed.record.reader.token
-        }
+    let outcomes = await authority.whileHeld(20) { index in
+      let book = books[index % 3]
+      guard let found = await book.lookup(cookieValue: session.id.cookieValue[...]).session else {
+        return nil
       }
-      group.addTask {
-        await authority.untilHeld()
-        authority.open()
-        return "gate"
+      // Half ask before use, half after GitHub refused the old token.
+      let refused = index.isMultiple(of: 2) ? nil : found.record.reader.token
+      guard case .renewed(let renewed) = await book.renew(found, refused: refused, with: authority) else {
+        return nil
       }
-      var tokens: [String?] = []
-      for await token in group where token != "gate" { tokens.append(token) }
-      return tokens
+      return renewed.record.reader.token
     }
     #expect(outcomes.count == 20)
     #expect(outcomes.allSatisfy { $0 == "ghu_access2" }, "\(outcomes)")
@@ -189,12 +177,18 @@ struct RenewalTests {
     #expect(renewed.record.reader.token == "ghu_access2" && authority.replays == 0)
   }
 
-  @Test func aSignOutDuringARefreshRevokesTheNewTokenAndStaysSignedOut() async throws {
+  /// A reader signed in eight hours ago (their token due), with GitHub holding the next refresh.
+  static func dueWithRefreshHeld() async throws -> (ManualClock, FakeTokenAuthority, SessionBook, Session) {
     let clock = ManualClock()
     let authority = FakeTokenAuthority()
     let (book, _, session) = try await Self.signedIn(clock, authority)
     clock.advance(28_800)
     authority.close()
+    return (clock, authority, book, session)
+  }
+
+  @Test func aSignOutDuringARefreshRevokesTheNewTokenAndStaysSignedOut() async throws {
+    let (_, authority, book, session) = try await Self.dueWithRefreshHeld()
     async let outcome = book.renew(session, refused: nil, with: authority)
     await authority.untilHeld()
     #expect(try await book.end(session.id))
@@ -208,11 +202,7 @@ struct RenewalTests {
   }
 
   @Test func aTouchDuringARefreshKeepsTheRotatedToken() async throws {
-    let clock = ManualClock()
-    let authority = FakeTokenAuthority()
-    let (book, _, session) = try await Self.signedIn(clock, authority)
-    clock.advance(28_800)
-    authority.close()
+    let (clock, authority, book, session) = try await Self.dueWithRefreshHeld()
     async let outcome = book.renew(session, refused: nil, with: authority)
     await authority.untilHeld()
     // A lookup an hour after the last touch rewrites the record while the refresh is out.

@@ -22,6 +22,18 @@ struct RedisStoreFallbackTests {
     try await store(server.configuration(), lines)
   }
 
+  /// Runs `body` with a fresh `redis-server` over `transport` and a store of it logging to its own
+  /// lines, and shuts the store down afterwards.
+  static func withStore(
+    _ transport: RedisTransport, _ body: (RedisServerProcess, Lines, RedisStore) async throws -> Void
+  ) async throws {
+    let server = try await RedisServerProcess(transport)
+    let lines = Lines()
+    let store = try await Self.store(server, lines)
+    defer { store.shutdown() }
+    try await body(server, lines, store)
+  }
+
   static func store(_ configuration: RedisConfiguration, _ lines: Lines) async throws -> RedisStore {
     var configuration = configuration
     configuration.commandTimeout = .milliseconds(50)
@@ -34,50 +46,46 @@ struct RedisStoreFallbackTests {
   @Test(arguments: RedisTransport.allCases) func aKilledServerIsOneLogLineAndARestartIsAnother(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let lines = Lines()
-    let store = try await Self.store(server, lines)
-    defer { store.shutdown() }
-    await store.setValue([7], for: "k", keepFor: 60)
-    #expect(await store.value(for: "k") == [7])
+    try await Self.withStore(transport) { server, lines, store in
+      await store.setValue([7], for: "k", keepFor: 60)
+      #expect(await store.value(for: "k") == [7])
 
-    await server.kill()
-    for _ in 0..<50 {
-      #expect(await store.value(for: "k") == nil)
-      #expect(await store.lock("k", for: 1) == .unshared)
-      #expect(await store.reserve("search", now: 0) == nil)
-    }
-    #expect(await store.status().available == false)
-    #expect(lines.all.count == 1 && lines.all.first?.hasPrefix("redis: unavailable") == true)
+      await server.kill()
+      for _ in 0..<50 {
+        #expect(await store.value(for: "k") == nil)
+        #expect(await store.lock("k", for: 1) == .unshared)
+        #expect(await store.reserve("search", now: 0) == nil)
+      }
+      #expect(await store.status().available == false)
+      #expect(lines.all.count == 1 && lines.all.first?.hasPrefix("redis: unavailable") == true)
 
-    try await server.restart()
-    let recovered = await eventually(poll: .milliseconds(20)) {
-      await store.setValue([8], for: "k", keepFor: 60)
-      return await store.value(for: "k") == [8]
+      try await server.restart()
+      let recovered = await eventually(poll: .milliseconds(20)) {
+        await store.setValue([8], for: "k", keepFor: 60)
+        return await store.value(for: "k") == [8]
+      }
+      #expect(recovered)
+      #expect(await store.status().available)
+      #expect(lines.all.count == 2 && lines.all.last?.hasPrefix("redis: available again") == true)
+      await server.stop()
     }
-    #expect(recovered)
-    #expect(await store.status().available)
-    #expect(lines.all.count == 2 && lines.all.last?.hasPrefix("redis: available again") == true)
-    await server.stop()
   }
 
   @Test(arguments: RedisTransport.allCases) func aStalledServerTimesOutAndFallsBack(
     _ transport: RedisTransport
   ) async throws {
-    let server = try await RedisServerProcess(transport)
-    let lines = Lines()
-    let store = try await Self.store(server, lines)
-    defer { store.shutdown() }
-    let pid = try #require(server.pid)
-    kill(pid, SIGSTOP)
-    // Two commands time out in a row: an outage.
-    #expect(await store.value(for: "k") == nil)
-    #expect(await store.value(for: "k") == nil)
-    #expect(await store.status().available == false)
-    #expect(lines.all.first?.contains("timeout") == true)
-    kill(pid, SIGCONT)
-    #expect(await eventually(poll: .milliseconds(20)) { await store.status().available })
-    await server.stop()
+    try await Self.withStore(transport) { server, lines, store in
+      let pid = try #require(server.pid)
+      kill(pid, SIGSTOP)
+      // Two commands time out in a row: an outage.
+      #expect(await store.value(for: "k") == nil)
+      #expect(await store.value(for: "k") == nil)
+      #expect(await store.status().available == false)
+      #expect(lines.all.first?.contains("timeout") == true)
+      kill(pid, SIGCONT)
+      #expect(await eventually(poll: .milliseconds(20)) { await store.status().available })
+      await server.stop()
+    }
   }
 
   @Test(arguments: RedisTransport.allCases) func aWrongPasswordStopsStartupAndAnUnreachableServerDoesNot(
