@@ -22,7 +22,9 @@ extension BrowserSuites {
     /// Seconds from setting the window to its reset: long enough that the page-3 request (after its
     /// 0.5–2 s latency, and one automatic retry) meets the exhausted window.
     static let windowSeconds = 10
-    static let query = "q=stars%3A%3E%3D0&sort=stars&order=desc"
+    /// Best match: GitHub's own pages of 100, so the rows above map to pages 1–3 (an order read by
+    /// windows of its key lists fewer rows a page, and its windows fall elsewhere).
+    static let query = "q=stars%3A%3E%3D0"
 
     /// The feed and its tail, as the loop needs them.
     static let stateScript = """

@@ -24,9 +24,16 @@ extension ClusterTests {
   /// The list a reader sees after 1,000 rows: every row once, positions 1…1000, no error row (each row
   /// recorded as it came: `FeedRows.track` after the first batch).
   static func expectCompleteList(_ session: BrowserSession) async throws {
+    // The last batch counted may not have entered the document yet.
+    _ = try await session.waitForScript(
+      "Object.keys(window.__feedRows || {}).length >= 1000", description: "1,000 rows recorded",
+      timeout: .seconds(15), poll: .milliseconds(50))
     let rows = try await FeedRows.collected(session)
-    #expect(rows.ids.count == 1_000 && Set(rows.ids).count == 1_000, "no duplicate rows")
-    #expect(rows.positions == Array(1...1_000), "positions run 1…1000 without a gap")
+    // The list goes on past row 1,000 (by stars after GitHub's own first 1,000), and the page may
+    // already hold a batch beyond it: the first 1,000 are judged.
+    let first = Array(rows.ids.prefix(1_000))
+    #expect(first.count == 1_000 && Set(first).count == 1_000, "no duplicate rows")
+    #expect(Array(rows.positions.prefix(1_000)) == Array(1...1_000), "positions run 1…1000 without a gap")
     #expect(rows.problems.isEmpty, "\(rows.problems)")
     #expect(try await session.executeScript(retryButton).isNull, "no error row remains")
   }
@@ -49,9 +56,12 @@ extension ClusterTests {
       #expect(killed)
       try await Self.expectCompleteList(session)
     }
-    // Ten pages; the killed instance may have died holding a page's lock, which its successor then fetches.
+    // Ten pages; the killed instance may have died holding a page's lock, which its successor then
+    // fetches; and the page asks ahead past row 1,000, where best match goes on by stars (finding
+    // where the continuation starts takes at most 4 counts, then its first window). Fetching the
+    // pages twice would cost 20 or more.
     let calls = try await cluster.searchCalls()
-    #expect((10...11).contains(calls), "\(calls) search calls")
+    #expect((10...16).contains(calls), "\(calls) search calls")
     await cluster.stop()
   }
 }

@@ -20,8 +20,8 @@ public enum FeedRows {
     public let positions: [Int]
     /// Positions that showed two different repositories, and repositories shown at two positions.
     public let conflicts: [String]
-    /// Positions never seen between the first and the last one seen (a reader going faster than the
-    /// browser paints may pass rows that never enter the document).
+    /// Positions never seen between the first and the last one seen: neither in the document nor in a
+    /// fragment the page received.
     public let gaps: [String]
     /// Conflicts and gaps: what a list read row by row must not have.
     public var problems: [String] { conflicts + gaps }
@@ -45,6 +45,20 @@ public enum FeedRows {
       new MutationObserver((records) => {
         for (const entry of records) entry.addedNodes.forEach(scan);
       }).observe(document.body, { childList: true, subtree: true });
+      // A batch the page received but parked at once (the reader had jumped past it) never enters
+      // the document: its cards are recorded from the fragment as it arrived.
+      const fetched = window.fetch;
+      window.fetch = (...args) => fetched(...args).then((response) => {
+        const url = String(args[0] && args[0].url || args[0]);
+        if (response.ok && url.includes('/fragments/') && !url.includes('/fragments/stars')) {
+          response.clone().text().then((html) => {
+            const t = document.createElement('template');
+            t.innerHTML = html;
+            t.content.querySelectorAll('article[data-repo-id]').forEach(record);
+          }).catch(() => {});
+        }
+        return response;
+      });
     }
     return true;
     """
