@@ -111,8 +111,8 @@ public final class GitHubClient: Sendable {
       try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text)
     }
     fetch.reader = scope
+    fetch.key = Self.searchKey(url, scope)
     if let scope, scope.access.maySeePrivate {
-      fetch.key = scope.ownKey(url)
       fetch.scope = .own(publicKey: url)
     } else if scope == nil {
       fetch.screen = Self.screen
@@ -133,9 +133,14 @@ public final class GitHubClient: Sendable {
     guard !overflow, last <= 1000, let url = try? searchURL(query, page: page, perPage: perPage) else {
       return false
     }
-    let scope = readerScope(reader)
-    let key = scope.map { $0.access.maySeePrivate ? $0.ownKey(url) : url } ?? url
-    return state.isFresh(key)
+    return state.isFresh(Self.searchKey(url, readerScope(reader)))
+  }
+
+  /// Where a search page read as `scope` is cached: under the reader's own key when their token may
+  /// see private repositories, else under its URL (shared).
+  private static func searchKey(_ url: String, _ scope: ReaderScope?) -> String {
+    guard let scope, scope.access.maySeePrivate else { return url }
+    return scope.ownKey(url)
   }
 
   /// The weekly star history, newest first (`GET /repos/{owner}/{repo}/stargazers/history`).

@@ -93,13 +93,7 @@ extension BrowserSuites {
 
     @Test(arguments: BrowserEngine.allCases)
     func theSearchBoxKeepsItsRoom(_ engine: BrowserEngine) async throws {
-      let app = try ProcessRunner(
-        executable: try ProcessRunner.builtProduct("repo-scroll"),
-        arguments: [
-          "--demo", "--demo-latency", "5..30", "--port", "0", "--templates",
-          try ProcessRunner.packageRoot() + "/Templates", "--public",
-          try ProcessRunner.packageRoot() + "/Public",
-        ], name: "repo-scroll")
+      let app = try ProcessRunner.fastDemo()
       let port = try await app.waitForListeningPort()
       try await withCleanup({ await app.terminate() }) {
         let options = BrowserSessionOptions(engine: engine).with { $0.reducedMotion = true }

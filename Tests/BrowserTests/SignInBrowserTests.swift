@@ -27,13 +27,7 @@ extension BrowserSuites {
     /// `__Host-` prefix, which WebKit would drop.
     @Test(arguments: [BrowserEngine.chromium, .webkit])
     func signInScrollThreeHundredRowsAndSignOut(_ engine: BrowserEngine) async throws {
-      let app = try ProcessRunner(
-        executable: try ProcessRunner.builtProduct("repo-scroll"),
-        arguments: [
-          "--demo", "--demo-latency", "5..30", "--port", "0", "--templates",
-          try ProcessRunner.packageRoot() + "/Templates", "--public",
-          try ProcessRunner.packageRoot() + "/Public",
-        ], name: "repo-scroll")
+      let app = try ProcessRunner.fastDemo()
       let port = try await app.waitForListeningPort()
       let base = "http://127.0.0.1:\(port)"
       do {
