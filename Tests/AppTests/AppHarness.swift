@@ -142,6 +142,9 @@ struct AppHarness: Sendable {
     configuration.avatarBase = api
     configuration.templatesDirectory = root + "/Templates"
     configuration.publicDirectory = root + "/Public"
+    // The whole target runs its 180 tests at once on 2 cores: a call that takes 1 s alone can wait
+    // 20 s there. Timeouts are tested where they are set on purpose; elsewhere one must not fire.
+    configuration.upstreamTimeout = 120
     return configuration
   }
 
@@ -172,7 +175,10 @@ struct AppHarness: Sendable {
     let appPort = try app.start()
     return AppHarness(
       double: double, doublePort: doublePort, app: app, port: appPort, logs: logs,
-      http: CurlHTTPClient(configuration: CurlClientConfiguration(maxConcurrentRequests: 64)),
+      // As long as the app's own upstream timeout (above), for the same reason; a hang still ends
+      // at the suite's time limit.
+      http: CurlHTTPClient(
+        configuration: CurlClientConfiguration(totalTimeout: .seconds(120), maxConcurrentRequests: 64)),
       configuration: configuration)
   }
 

@@ -75,6 +75,17 @@ wait_listening() {
   exit 1
 }
 
+# eventually CMD...: runs CMD until it succeeds, for up to 10 s (a log line written after the answer,
+# on a loaded machine); returns CMD's last status.
+eventually() {
+  local _
+  for _ in $(seq 1 100); do
+    "$@" && return 0
+    sleep 0.1
+  done
+  "$@"
+}
+
 # start_double ARGS...: a release github-double on a free port; sets DOUBLE_PID and DOUBLE_PORT.
 # Rate limits are raised unless the arguments set them (later flags win).
 start_double() {

@@ -47,7 +47,7 @@ CONF
   nginx -p "$dir" -c "$dir/nginx.conf" 2>> "$dir/logs/error.log" &
   PIDS+=($!)
   local _
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 100); do
     curl -s --cacert "$dir/ca.pem" --resolve "localhost:$https:127.0.0.1" "https://localhost:$https/healthz" \
       > /dev/null && return 0
     sleep 0.1
