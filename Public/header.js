@@ -13,6 +13,13 @@ import { scrolling } from './scroll.js';
 export const TRAVEL = Object.freeze({ up: 6, down: 12 });
 
 /**
+ * Ms after which a slide out counts as done without its `transitionend`: twice app.css's 0.2 s. No
+ * transition runs when the styles of `shown` were never computed before `hiding` (pinned and sent
+ * away within one frame) or when the engine drops it, and the header must not stay `hiding`.
+ */
+export const HIDE_FALLBACK_MS = 400;
+
+/**
  * The sliding header's states, in `data-header`: `flow` (in the flow: at the top of the page, or
  * scrolled away with it), `shown` (pinned on top), `hiding` (pinned, sliding out), `hidden` (pinned
  * and out of sight, until it can go back in the flow unseen).
@@ -32,10 +39,13 @@ export class SlidingHeader {
     this.travel = 0;          // px moved in the current direction (+ down, - up)
     this.focused = false;
     this.keepAt = -1;         // the page's offset to hold while focus comes into the header
+    this.hideTimer = 0;
     this.set('flow');
-    element.addEventListener('transitionend', (event) => {
+    const slidOut = (event) => {
       if (event.target === element && event.propertyName === 'transform' && this.state === 'hiding') this.hidden();
-    });
+    };
+    element.addEventListener('transitionend', slidOut);
+    element.addEventListener('transitioncancel', slidOut);
     element.addEventListener('focusin', () => this.focusedIn());
     element.addEventListener('focusout', (event) => {
       this.focused = event.relatedTarget instanceof Node && element.contains(event.relatedTarget);
@@ -112,10 +122,13 @@ export class SlidingHeader {
   hide() {
     if (this.state !== 'shown') return;
     this.set('hiding');
-    if (this.reducedMotion()) this.hidden();
+    if (this.reducedMotion()) { this.hidden(); return; }
+    clearTimeout(this.hideTimer);
+    this.hideTimer = setTimeout(() => { if (this.state === 'hiding') this.hidden(); }, HIDE_FALLBACK_MS);
   }
 
   hidden() {
+    clearTimeout(this.hideTimer);
     this.set(window.scrollY > this.height ? 'flow' : 'hidden');
   }
 

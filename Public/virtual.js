@@ -476,18 +476,21 @@ export class VirtualList {
 
   // Parks the live batches outside `keep`, then the ones furthest from the viewport while more than
   // the cap of cards remain; never the batch holding focus.
-  trim([first, last], view) {
+  trim([first, last], view, brought = -1) {
     const focus = this.focused();
+    // The focused batch, and one just brought beside it for a key, stay: the view may be a frame old
+    // (Firefox scrolls to a focused card after its focus event).
+    const stays = (index) => index === focus || index === brought;
     if (this.lo < first || this.hi > last || this.liveCards > this.limits.cap) {
       this.anchored(() => {
-        while (this.lo < this.hi && this.lo < first && this.lo !== focus) this.parkFirst();
-        while (this.hi > this.lo && this.hi > last && this.hi !== focus) this.parkLast();
+        while (this.lo < this.hi && this.lo < first && !stays(this.lo)) this.parkFirst();
+        while (this.hi > this.lo && this.hi > last && !stays(this.hi)) this.parkLast();
         while (this.liveCards > this.limits.cap && this.lo < this.hi) {
           const topGap = view.y - (view.top + this.start(this.lo + 1) * view.rowHeight);
           const bottomGap = view.top + this.start(this.hi) * view.rowHeight - (view.y + view.height);
-          if (topGap >= bottomGap && this.lo !== focus) this.parkFirst();
-          else if (this.hi !== focus) this.parkLast();
-          else if (this.lo !== focus) this.parkFirst();
+          if (topGap >= bottomGap && !stays(this.lo)) this.parkFirst();
+          else if (!stays(this.hi)) this.parkLast();
+          else if (!stays(this.lo)) this.parkFirst();
           else break;
         }
       });
@@ -521,7 +524,7 @@ export class VirtualList {
       if (this.ready(index)) {
         if (step > 0) this.anchored(() => this.unparkLast()); else this.anchored(() => this.unparkFirst());
         const view = this.view();
-        if (view) this.trim(this.range(view, view.y - this.limits.keep * view.height, view.y + view.height * (1 + this.limits.keep)), view);
+        if (view) this.trim(this.range(view, view.y - this.limits.keep * view.height, view.y + view.height * (1 + this.limits.keep)), view, index);
         this.sizeSpacers();
         return true;
       }

@@ -393,6 +393,24 @@ extension BrowserSuites {
           == ["flow", "flow", "shown", "flow", "shown", "flow", "flow", "shown", "shown", "shown"], "\(out)")
     }
 
+    /// A slide out whose transition never runs (this page has no CSS, so no `transitionend`) still ends:
+    /// the header does not stay `hiding`, which the browser suites once waited on until their timeout.
+    @Test func aSlideOutWithoutItsTransitionStillEnds() async throws {
+      let session = try await page()
+      let out = try await session.executeAsyncScript(
+        """
+        const done = arguments[0];
+        document.body.insertAdjacentHTML('beforeend', '<header class="site-header" style="height:60px"></header><div style="height:9000px"></div>');
+        const element = document.querySelector('.site-header');
+        const h = new m.header.SlidingHeader(element, { reducedMotion: () => false });
+        const at = (y) => { scrollTo(0, y); h.scrolled(y); return element.dataset.header; };
+        const states = [at(400), at(390), at(1000)];
+        setTimeout(() => done({ states, after: element.dataset.header }), m.header.HIDE_FALLBACK_MS + 300);
+        """)
+      #expect(out["states"]?.array?.compactMap(\.string) == ["flow", "shown", "hiding"], "\(out)")
+      #expect(out["after"]?.string == "flow", "away from the top, the header went back in the flow: \(out)")
+    }
+
     @Test func motionRevealsEachCardOnceAndStopsWatchingIt() async throws {
       let session = try await page()
       let out = try await session.executeAsyncScript(
