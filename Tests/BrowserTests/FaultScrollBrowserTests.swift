@@ -17,8 +17,10 @@ extension BrowserSuites {
     static let batchSize = 20
     /// The forced outage starts here: the next search call (page 2, at row 100) fails.
     static let outageAt = 80
-    /// The rate-limit window starts here: the next search call (page 3, at row 200) is refused.
-    static let windowAt = 200
+    /// The rate-limit window starts here, while the list is idle: rows 181–200 still come from page 2
+    /// (cached), so the next search call, page 3's at row 200, is refused. (Set at row 200 itself, the
+    /// page's look-ahead could ask for rows 201–220 before the loop saw the list idle there.)
+    static let windowAt = 180
     /// Seconds from setting the window to its reset: long enough that the page-3 request (after its
     /// 0.5–2 s latency, and one automatic retry) meets the exhausted window.
     static let windowSeconds = 10
@@ -158,7 +160,7 @@ extension BrowserSuites {
           journey.outageEnded = true
         }
 
-        // The rate-limit window: set while the list is idle at row `windowAt`, before page 3 is asked for.
+        // The rate-limit window: set while the list is idle from row `windowAt`, before page 3 is asked for.
         if journey.windowSetMs == 0 && journey.outageEnded && cards >= Self.windowAt && !busy && !error
           && !limited
         {

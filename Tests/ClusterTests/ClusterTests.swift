@@ -53,7 +53,7 @@ struct ClusterTests {
         "reposcroll_redis_server_info{server=\"127.0.0.1:\(try #require(cluster.redis).port)\"} 1"))
     let handshakes = try await Cluster.metric("reposcroll_redis_tls_handshake_seconds_count", port: ports[0])
     #expect(transport == .tls ? (handshakes ?? 0) >= 1 : handshakes == 0)
-    #expect(try Self.promtoolAccepts(metrics))
+    #expect(try await Self.promtoolAccepts(metrics))
     if transport == .tls { try await Self.anInstanceThatDoesNotTrustRedisFallsBack(cluster) }
     await cluster.stop()
   }
@@ -62,7 +62,7 @@ struct ClusterTests {
   /// it cannot share, counts the refusal, and serves from local state.
   static func anInstanceThatDoesNotTrustRedisFallsBack(_ cluster: Cluster) async throws {
     let redis = try #require(cluster.redis)
-    let certificates = try TestCertificates.shared()
+    let certificates = try await TestCertificates.shared()
     let instance = try Cluster.launchInstance(
       doublePort: cluster.doublePort,
       redis: RedisTarget(
@@ -76,17 +76,15 @@ struct ClusterTests {
   }
 
   /// Whether `promtool check metrics` accepts `text`.
-  static func promtoolAccepts(_ text: String) throws -> Bool {
+  static func promtoolAccepts(_ text: String) async throws -> Bool {
     let file = NSTemporaryDirectory() + "metrics-\(UUID().uuidString.prefix(8)).txt"
     try text.write(toFile: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: file) }
-    try TestTier.startingProcess("promtool")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "promtool check metrics < \"$1\"", "sh", file]
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    // ProcessRunner reaps by pid; Foundation's Process once missed a child's exit here for good.
+    let promtool = try ProcessRunner(
+      executable: "/bin/sh", arguments: ["-c", "promtool check metrics < \"$1\"", "sh", file],
+      lineBuffered: false, name: "promtool")
+    return try await promtool.waitForExit(timeout: .seconds(60)) == .exited(0)
   }
 
   @Test func twoReadersWalkingPastTheCapOverThreeInstancesCostTheSearchesOfOne() async throws {

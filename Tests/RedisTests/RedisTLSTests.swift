@@ -7,7 +7,7 @@ import Testing
 /// TLS against a real TLS-only `redis-server`: every way the server's identity can be wrong is a
 /// clear `.tls` error and nothing is ever sent in plain text; mutual TLS; the handshake figures.
 @Suite(.timeLimit(.minutes(3))) struct RedisTLSTests {
-  static func certificates() throws -> TestCertificates { try TestCertificates.shared() }
+  static func certificates() async throws -> TestCertificates { try await TestCertificates.shared() }
 
   /// A TLS server presenting `certificate`.
   static func server(
@@ -15,7 +15,7 @@ import Testing
   ) async throws -> RedisServerProcess {
     try await RedisServerProcess(
       tls: RedisTLSOptions(
-        certificates: certificates(), serverCertificate: certificate,
+        certificates: await certificates(), serverCertificate: certificate,
         requireClientCertificate: clientCertificates))
   }
 
@@ -33,7 +33,7 @@ import Testing
   @Test func aCertificateFromAnotherCAIsRefused() async throws {
     let server = try await Self.server()
     var configuration = try RedisConfiguration.relaxed(server)
-    configuration.tls?.caFile = try Self.certificates().otherCA
+    configuration.tls?.caFile = try await Self.certificates().otherCA
     let failure = await Self.tlsError(configuration)
     #expect(failure?.kind == .verification)
     // Redis sends its CA along with its certificate, so OpenSSL sees a chain ending in a stranger.
@@ -71,7 +71,7 @@ import Testing
   @Test func aPlainTextServerOnARedissURLFailsAndNothingIsSentInClear() async throws {
     let plain = try await RedisServerProcess()
     var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:\(plain.port)/0").relaxed()
-    configuration.tls?.caFile = try Self.certificates().ca
+    configuration.tls?.caFile = try await Self.certificates().ca
     configuration.connectTimeout = .milliseconds(800)
     let client = try RedisClient(configuration, time: .system)
     defer { client.shutdown() }
@@ -96,7 +96,7 @@ import Testing
     let silent = try FakeRedisServer(reply: [])
     defer { silent.stop() }
     var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:\(silent.port)/0")
-    configuration.tls?.caFile = try Self.certificates().ca
+    configuration.tls?.caFile = try await Self.certificates().ca
     configuration.connectTimeout = .milliseconds(200)
     await #expect(throws: RedisError.timeout(.handshake)) {
       try await RedisConnection.connect(configuration, time: .system)
@@ -120,14 +120,14 @@ import Testing
     await #expect(throws: RedisError.self) {
       try await RedisConnection.connect(configuration, time: .system).ping()
     }
-    let client = try Self.certificates().client
+    let client = try await Self.certificates().client
     configuration.tls?.certificateFile = client.certificate
     configuration.tls?.keyFile = client.key
     let connection = try await RedisConnection.connect(configuration, time: .system)
     #expect(try await connection.execute(["ECHO", "mutual"]) == .bulkString(Array("mutual".utf8)))
   }
 
-  @Test func unusableFilesAreConfigurationErrorsAtStartup() throws {
+  @Test func unusableFilesAreConfigurationErrorsAtStartup() async throws {
     var configuration = try RedisConfiguration(url: "rediss://127.0.0.1:1/0")
     configuration.tls?.caFile = "/nonexistent/ca.pem"
     #expect {
@@ -136,7 +136,7 @@ import Testing
       guard case RedisError.tls(let failure) = error else { return false }
       return failure.kind == .configuration && failure.message.contains("/nonexistent/ca.pem")
     }
-    let certificates = try Self.certificates()
+    let certificates = try await Self.certificates()
     configuration.tls = TLSClientConfiguration(
       caFile: certificates.ca, certificateFile: certificates.client.certificate,
       keyFile: certificates.server().key)
@@ -170,7 +170,7 @@ import Testing
     #expect(seen.server == "127.0.0.1:\(server.port)")
     #expect(seen.tlsFailures == 0)
     var refused = try RedisConfiguration.relaxed(server)
-    refused.tls?.caFile = try Self.certificates().otherCA
+    refused.tls?.caFile = try await Self.certificates().otherCA
     let untrusting = try RedisClient(refused, time: .system)
     defer { untrusting.shutdown() }
     await #expect(throws: RedisError.self) { try await untrusting.ping() }

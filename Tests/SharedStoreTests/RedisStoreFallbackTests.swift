@@ -111,7 +111,7 @@ struct RedisStoreFallbackTests {
   /// the store starts on local state with a line that says what is wrong, keeps probing (each probe
   /// refused the same way, never in plain text), and shares nothing.
   @Test func aServerTheClientCannotTrustLeavesTheStoreOnLocalStateWithAClearLine() async throws {
-    let certificates = try TestCertificates.shared()
+    let certificates = try await TestCertificates.shared()
     let expired = try await RedisServerProcess(
       tls: RedisTLSOptions(certificates: certificates, serverCertificate: .expired))
     let misnamed = try await RedisServerProcess(

@@ -4,12 +4,13 @@ import Testing
 
 /// The TLS engine without a socket: contexts from files, and the bytes a session produces and takes.
 @Suite(.timeLimit(.minutes(1))) struct TLSEngineTests {
-  static func certificates() throws -> TestCertificates { try TestCertificates.shared() }
+  static func certificates() async throws -> TestCertificates { try await TestCertificates.shared() }
 
   /// The ClientHello a new session for `serverName` sends first.
-  static func clientHello(_ serverName: String) throws -> [UInt8] {
+  static func clientHello(_ serverName: String) async throws -> [UInt8] {
+    let ca = try await certificates().ca
     let session = try TLSClientSession(
-      context: TLSClientContext(TLSClientConfiguration(caFile: certificates().ca)), serverName: serverName)
+      context: TLSClientContext(TLSClientConfiguration(caFile: ca)), serverName: serverName)
     #expect(try session.handshake() == .input, "the client waits for the server's answer")
     var hello: [UInt8] = []
     session.takeOutput(into: &hello)
@@ -17,20 +18,20 @@ import Testing
     return hello
   }
 
-  @Test func aSessionStartsWithAClientHelloThatNamesTheServerOnlyForADNSName() throws {
-    let named = try Self.clientHello("redis.internal")
+  @Test func aSessionStartsWithAClientHelloThatNamesTheServerOnlyForADNSName() async throws {
+    let named = try await Self.clientHello("redis.internal")
     // A TLS handshake record (type 22), then a ClientHello (type 1).
     #expect(named.count > 100 && named[0] == 22 && named[5] == 1)
     #expect(named.contains(subsequence: Array("redis.internal".utf8)), "SNI carries the name")
-    let address = try Self.clientHello("10.9.8.7")
+    let address = try await Self.clientHello("10.9.8.7")
     #expect(address[0] == 22)
     #expect(!address.contains(subsequence: Array("10.9.8.7".utf8)), "no SNI for an IP address")
   }
 
-  @Test func aPeerThatAnswersInPlainTextIsAProtocolFailure() throws {
+  @Test func aPeerThatAnswersInPlainTextIsAProtocolFailure() async throws {
+    let ca = try await Self.certificates().ca
     let session = try TLSClientSession(
-      context: TLSClientContext(TLSClientConfiguration(caFile: Self.certificates().ca)),
-      serverName: "127.0.0.1")
+      context: TLSClientContext(TLSClientConfiguration(caFile: ca)), serverName: "127.0.0.1")
     _ = try session.handshake()
     let reply = Array("-ERR unknown command '\u{16}\u{03}\u{01}'\r\n".utf8)
     reply.withUnsafeBytes { session.feed($0) }
@@ -42,8 +43,8 @@ import Testing
     }
   }
 
-  @Test func filesThatCannotBeUsedAreConfigurationErrorsNamingTheFile() throws {
-    let certificates = try Self.certificates()
+  @Test func filesThatCannotBeUsedAreConfigurationErrorsNamingTheFile() async throws {
+    let certificates = try await Self.certificates()
     #expect {
       _ = try TLSClientContext(TLSClientConfiguration(caFile: "/nonexistent/ca.pem"))
     } throws: { ($0 as? TLSError)?.kind == .configuration && "\($0)".contains("/nonexistent/ca.pem") }

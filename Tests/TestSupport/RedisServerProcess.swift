@@ -71,7 +71,7 @@ public final class RedisServerProcess: Sendable {
   public convenience init(
     _ transport: RedisTransport, password: String? = nil, extraArguments: [String] = []
   ) async throws {
-    let tls = try transport == .tls ? RedisTLSOptions(certificates: TestCertificates.shared()) : nil
+    let tls = transport == .tls ? RedisTLSOptions(certificates: try await TestCertificates.shared()) : nil
     try await self.init(password: password, tls: tls, extraArguments: extraArguments)
   }
 

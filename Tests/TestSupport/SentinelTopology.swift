@@ -54,7 +54,7 @@ public final class SentinelTopology: Sendable {
     _ transport: RedisTransport, password: String? = nil, sentinelPassword: String? = nil,
     downAfter: Duration = .milliseconds(1000)
   ) async throws -> SentinelTopology {
-    let tls = try transport == .tls ? RedisTLSOptions(certificates: TestCertificates.shared()) : nil
+    let tls = transport == .tls ? RedisTLSOptions(certificates: try await TestCertificates.shared()) : nil
     let auth = password.map { ["--masterauth", $0] } ?? []
     let master = try await RedisServerProcess(password: password, tls: tls, extraArguments: auth)
     let replica = try await RedisServerProcess(

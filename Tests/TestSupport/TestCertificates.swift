@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Throwaway certificates for TLS tests, made once per test process with `openssl` (EC P-256 keys,
 /// which take milliseconds): a CA, a server certificate for `127.0.0.1` and `localhost` signed by
@@ -6,7 +7,7 @@ import Foundation
 /// client certificate for mutual TLS. `script/test` installs `openssl`.
 ///
 /// ```swift
-/// let certificates = try TestCertificates.shared()
+/// let certificates = try await TestCertificates.shared()
 /// let server = try await RedisServerProcess(tls: .init(certificates: certificates))
 /// ```
 public struct TestCertificates: Sendable {
@@ -36,12 +37,23 @@ public struct TestCertificates: Sendable {
     case wrongHost = "wrong-host"
   }
 
-  /// The certificates of this test process, made at the first call.
-  public static func shared() throws -> TestCertificates { try made.get() }
+  /// The certificates of this test process, made at the first call; later calls wait for the same.
+  public static func shared() async throws -> TestCertificates {
+    let task = making.withLock { task in
+      if let task { return task }
+      let made = Task { try await make() }
+      task = made
+      return made
+    }
+    return try await task.value
+  }
 
-  private static let made: Result<TestCertificates, any Error> = Result { try make() }
+  /// The one making of this process. (Once a lazy static made them with Foundation's `Process` inside
+  /// its initialiser: the shell's exit went unnoticed, and the tests on both of the pool's threads
+  /// waited for ever, one in `waitUntilExit`, the other on the initialiser's lock.)
+  private static let making = Mutex<Task<TestCertificates, any Error>?>(nil)
 
-  private static func make() throws -> TestCertificates {
+  private static func make() async throws -> TestCertificates {
     let directory = NSTemporaryDirectory() + "test-certificates-\(getpid())-\(UUID().uuidString.prefix(6))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let script = """
@@ -63,17 +75,13 @@ public struct TestCertificates: Sendable {
       sign client "/CN=reposcroll-client" 3 "" clientAuth
       chmod 644 *.key
       """
-    try TestTier.startingProcess("openssl")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script, "sh", directory]
-    let log = FileHandle(forWritingAtPath: "/dev/null")
-    process.standardOutput = log
-    process.standardError = log
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw WebDriverError.process("openssl could not make the test certificates in \(directory)")
+    // Reaped by its pid (posix_spawn and waitpid), polled without holding a thread.
+    let shell = try ProcessRunner(
+      executable: "/bin/sh", arguments: ["-c", script, "sh", directory], lineBuffered: false, name: "openssl")
+    let status = try await shell.waitForExit(timeout: .seconds(60))
+    guard status == .exited(0) else {
+      throw WebDriverError.process(
+        "openssl could not make the test certificates in \(directory) (\(status)): \(shell.errorOutput)")
     }
     return TestCertificates(directory: directory)
   }
