@@ -106,7 +106,8 @@ extension BrowserSuites {
           if state == .fragmentError || state == .end || state == .cap {
             try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
           }
-          try await Task.sleep(for: .milliseconds(500))
+          // Two frames: the scroll above is painted before the screenshot and axe.
+          try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
           try await Reader.screenshot(session, "state-\(state.rawValue)")
           let violations = try await AxeCore.run(in: session, source: axe)
           #expect(violations.isEmpty, "\(state): \(violations)")
@@ -129,6 +130,8 @@ extension BrowserSuites {
         let text = try await errorText(session)
         #expect(text.contains("Couldn’t load repositories."), "\(text)")
         #expect(!text.contains("more repositories"), "\(text)")
+        // The page's one automatic retry comes after 1–1.25 s, a second would come 2 s later.
+        // Real time: an absence has no event, so this waits past both.
         try await Task.sleep(for: .seconds(5))
         let buttons = try await session.executeScript(
           "return Array.from(document.querySelectorAll('button, a')).filter((b) => /retry|try again/i.test(b.textContent) && b.getClientRects().length > 0).length;"

@@ -187,6 +187,8 @@ extension BrowserSuites {
           try await session.waitForScript(
             "document.querySelector('.core-notice')", description: "the rate-limit notice",
             timeout: .seconds(20))
+          // The histories already on their way come back refused too; the notice must still be one.
+          // Real time: nothing announces that the last of them has come.
           try await Task.sleep(for: .seconds(1))
           let notice = try await session.executeScript(
             """
@@ -218,6 +220,7 @@ extension BrowserSuites {
           // Paused: scrolling on sends no more history requests until the reset.
           let before = try await Reader.requests(route: "stars", p)
           try await Reader.scroll(session, toRows: 40)
+          // Real time: no request may come meanwhile, and an absence has no event.
           try await Task.sleep(for: .seconds(1.5))
           #expect(try await Reader.requests(route: "stars", p) == before, "no history requests while paused")
           #expect(

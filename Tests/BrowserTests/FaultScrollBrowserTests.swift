@@ -194,6 +194,7 @@ extension BrowserSuites {
         } else if !busy && !error && !limited && cards < Self.rows {
           try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
         }
+        // Real time: a reader's pace between looks at the list (the faults run on the clock too).
         try await Task.sleep(for: .milliseconds(250))
       }
       return journey

@@ -90,6 +90,7 @@ extension BrowserSuites {
       let session = fixture.session
       var count = try await openSearch(fixture)
       for _ in 0..<5 { (count, _) = try await scrollForMore(session, after: count) }
+      // Real time: late shifts and errors (avatars and histories arriving) get their chance to happen.
       try await Task.sleep(for: .seconds(1))
       let probe = try await session.pageProbe()
       let logs = try await session.browserLogs().filter(\.isError)

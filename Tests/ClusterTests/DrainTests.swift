@@ -37,7 +37,7 @@ struct DrainTests {
           refused = true
           break
         }
-        sleepFor(.milliseconds(10))
+        sleepFor(.milliseconds(10))  // Polls: a refused connection is only seen by trying.
       }
       try probe.send("\r\n")
       let health = try probe.readResponse()

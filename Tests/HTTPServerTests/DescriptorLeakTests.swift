@@ -44,6 +44,7 @@ func openServerSockets(port: Int) throws -> Int {
       let keep = try RawSocketClient(port: port)
       _ = try keep.request("GET", "/hello")
       #expect(try openServerSockets(port: port) > 0)  // the detector sees live connections
+      // Real time: the half-sent requests reach the server before their clients close.
       sleepFor(.milliseconds(100))
       for c in clients { c.close() }
       keep.close()

@@ -27,6 +27,7 @@ struct StoreBehaviourTests {
       let server = try await RedisServerProcess(kind == .redis ? .plain : .tls)
       let store = try await RedisStore.connect(
         server.configuration(), time: .system, log: { _ in })
+      // Real time: Redis expires keys on its own clock.
       try await body(store, { try await Task.sleep(for: .seconds($0)) })
       store.shutdown()
       await server.stop()
