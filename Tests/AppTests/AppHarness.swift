@@ -60,13 +60,15 @@ struct AppHarness: Sendable {
   }
 
   /// A small double (1,500 repositories) of its own, for tests that count calls or inject faults.
-  static func smallDouble(_ configure: (inout DoubleConfiguration) -> Void = { _ in }) -> GitHubDouble {
+  static func smallDouble(
+    time: TimeSource = .system, _ configure: (inout DoubleConfiguration) -> Void = { _ in }
+  ) -> GitHubDouble {
     var c = DoubleConfiguration.exact
     c.seed = 7
     c.repositoryCount = 1500
     c.ownerCount = 200
     configure(&c)
-    return GitHubDouble(configuration: c, time: .system)
+    return GitHubDouble(configuration: c, time: time)
   }
 
   /// Runs `body` against a fresh app pointed at `double`, or at the shared full-size double when

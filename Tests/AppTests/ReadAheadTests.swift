@@ -15,9 +15,11 @@ import Testing
 /// through an in-process transport.
 @Suite("Read-ahead", .timeLimit(.minutes(3)))
 struct ReadAheadTests {
-  /// 1,500 repositories (so `stars:>=0` reaches the 1,000-result cap), no latency.
+  /// 1,500 repositories (so `stars:>=0` reaches the 1,000-result cap), no latency. Its rate window
+  /// runs on the app's stopped clock: on the system clock it reset when a loaded run took a minute,
+  /// and a budget spent on purpose came back.
   static func double(searchLimit: Int = 1_000_000) -> GitHubDouble {
-    AppHarness.smallDouble { $0.searchLimitPerMinute = searchLimit }
+    AppHarness.smallDouble(time: AppHarness.stoppedWall) { $0.searchLimitPerMinute = searchLimit }
   }
 
   static func app(_ double: GitHubDouble, readAhead: Int = 40) throws -> RepoScrollApp {
