@@ -5,7 +5,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("A client that leaves cancels its GitHub call", .timeLimit(.minutes(3)))
+@Suite("A client that leaves cancels its GitHub call", .timeLimit(.minutes(4)))
 struct UpstreamCancellationTests {
   /// Runs `check` against a live app whose double hangs every search, once a client that asked for
   /// `path` has left while its search hung, and the double has seen that search end unanswered.

@@ -6,7 +6,7 @@ import Testing
 
 /// The streamed first page's work is one task: when its client leaves, the search upstream is
 /// cancelled with it, and the page is still counted once.
-@Suite("A client that leaves a streamed page cancels its GitHub call", .timeLimit(.minutes(2)))
+@Suite("A client that leaves a streamed page cancels its GitHub call", .timeLimit(.minutes(4)))
 struct PageCancellationTests {
   @Test func aPageAbandonedWhileItsBatchIsPendingCancelsTheHangingSearch() async throws {
     try await UpstreamCancellationTests.afterAClientLeft("/?q=swift") { h in

@@ -1,6 +1,8 @@
 /// Waits until `condition` holds, polling it every `poll` for at most `limit`; returns whether it held.
 /// For effects that happen in the background with no event to await. The default limit is generous:
-/// a loaded 2-core machine can take seconds for what takes milliseconds alone. A task that is
+/// a loaded 2-core machine can take seconds for what takes milliseconds alone, and a whole target's
+/// tests at once there took over 30 s to get one request to a double (AppTests, at load 17). A
+/// condition that holds ends the wait at once, so only a failing wait is longer. A task that is
 /// cancelled (as by a suite's time limit) stops waiting at once. `waitUntil` (which throws instead)
 /// polls the same way.
 ///
@@ -8,7 +10,7 @@
 /// #expect(await eventually { server.requestCount == 2 })
 /// ```
 public func eventually(
-  within limit: Duration = .seconds(30), poll: Duration = .milliseconds(5),
+  within limit: Duration = .seconds(90), poll: Duration = .milliseconds(5),
   isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async -> Bool {
   do {
