@@ -104,7 +104,7 @@ struct AccessLog: Sendable {
 
   /// A free-form event line (errors), redacted and made printable like the request lines, written at
   /// once; with the request's id when it belongs to one.
-  func note(_ text: String, requestID: String? = nil, level: String = "error") {
+  func event(_ text: String, requestID: String? = nil, level: String = "error") {
     var line: [UInt8] = []
     if format == .json {
       AccessLogEntry.writeJSONEvent(

@@ -17,7 +17,7 @@ import HTTPServer
 /// task frame per request on the fragment route.
 enum Pipeline {
   /// The middleware around every route.
-  static func steps(metrics: Metrics, accessLog: AccessLog?, time: TimeSource) -> [HTTPMiddleware] {
+  static func middleware(metrics: Metrics, accessLog: AccessLog?, time: TimeSource) -> [HTTPMiddleware] {
     [
       { request, context, next in
         let started = time.monotonic()
@@ -73,7 +73,7 @@ enum Pipeline {
     } catch let error as HTTPError {
       return error.response
     } catch {
-      log?.note("handler error: \(error)", requestID: context.requestID)
+      log?.event("handler error: \(error)", requestID: context.requestID)
       return HTTPResponse.text(.internalServerError, "internal server error")
     }
   }

@@ -42,7 +42,7 @@ public final class RepoScrollApp: Sendable {
   /// The Redis session store the app made (shared mode with sign-in), closed on shutdown.
   private let sessionStoreToClose: RedisSessionStore?
   /// Where startup events go: the test log, else standard error.
-  private let events: AccessLog
+  private let eventLog: AccessLog
   /// The whole app as one handler (for in-process tests); the server runs the same one.
   let handler: HTTPHandler
   /// The route table the handler was made from (`routeListing`).
@@ -118,7 +118,7 @@ public final class RepoScrollApp: Sendable {
     }
     var github = GitHubConfiguration()
     if let accessLog {
-      github.eventLog = { @Sendable line in accessLog.note(line) }
+      github.eventLog = { @Sendable line in accessLog.event(line) }
     }
     github.apiBase = configuration.githubAPI
     github.avatarBase = configuration.avatarBase
@@ -143,7 +143,7 @@ public final class RepoScrollApp: Sendable {
       var api = CurlClientConfiguration(totalTimeout: .seconds(configuration.upstreamTimeout))
       api.maxConcurrentRequests = configuration.apiTransfers
       api.caFile = configuration.caFile
-      api.failureLog = { failures.note($0) }
+      api.failureLog = { failures.event($0) }
       // Avatars get their own thread, transfers and connection cache: a slow avatar host only
       // ever waits on itself.
       var avatars = api
@@ -160,13 +160,13 @@ public final class RepoScrollApp: Sendable {
     // Startup lines go where upstream failures go: the test log, else standard error.
     let startupLog = AccessLog(
       sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
-    events = startupLog
-    let note: @Sendable (String) -> Void = { startupLog.note($0) }
+    eventLog = startupLog
+    let note: @Sendable (String) -> Void = { startupLog.event($0) }
     let made = try Self.makeSignIn(
       configuration, transport: apiTransport, sessionStore: sessionStore,
       time: time, note: note)
     sessionStoreToClose = made?.1
-    let parts = Parts(
+    let services = Services(
       configuration: configuration, client: client, metrics: Metrics(), draining: Draining(),
       readAhead: ReadAhead(
         client: client, lead: configuration.readAhead, freshFor: configuration.searchTTL, time: time),
@@ -174,14 +174,14 @@ public final class RepoScrollApp: Sendable {
         client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars,
         time: time),
       signIn: made?.0, accessLog: accessLog, sharedStore: sharedStore, time: time)
-    signIn = parts.signIn
+    signIn = services.signIn
     self.accessLog = accessLog
-    metrics = parts.metrics
-    draining = parts.draining
-    readAhead = parts.readAhead
-    warming = parts.warming
+    metrics = services.metrics
+    draining = services.draining
+    readAhead = services.readAhead
+    warming = services.warming
     do throws(TemplateRef.Missing) {
-      routes = try parts.routes(
+      routes = try services.routes(
         templates: templates, assets: assets, staticFiles: staticFiles, modules: modules)
     } catch {
       throw StartupError(description: "template error: \(configuration.templatesDirectory)/\(error)")
@@ -189,8 +189,9 @@ public final class RepoScrollApp: Sendable {
     handler = routes.handler
   }
 
-  /// What the handlers are made from, built once at startup.
-  private struct Parts {
+  /// The services the handlers are made from (the client, metrics, read-ahead, sign-in, the log…),
+  /// built once at startup.
+  private struct Services {
     let configuration: AppConfiguration
     let client: GitHubClient
     let metrics: Metrics
@@ -240,7 +241,7 @@ public final class RepoScrollApp: Sendable {
           client: client, sharedStore: sharedStore, draining: draining, now: now, signIn: signIn?.metrics),
         statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
         notFound: pages,
-        steps: Pipeline.steps(metrics: metrics, accessLog: accessLog, time: time))
+        steps: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
     }
   }
 
@@ -252,7 +253,7 @@ public final class RepoScrollApp: Sendable {
     AccessLog(
       sink: nil, secrets: configuration.secrets, format: configuration.logFormat,
       instance: configuration.instance ?? AccessLog.defaultInstance, time: time
-    ).note(configuration.logFormat == .json ? message : "repo-scroll: " + message, level: level)
+    ).event(configuration.logFormat == .json ? message : "repo-scroll: " + message, level: level)
   }
 
   /// Asks GitHub what the server's token may see (`GET /user`'s `X-OAuth-Scopes`) and logs one
@@ -268,17 +269,17 @@ public final class RepoScrollApp: Sendable {
     case .publicOnly:
       break
     case .repoScope:
-      events.note(
+      eventLog.event(
         "warning: the GitHub token has the repo scope, so it sees private repositories; anonymous readers "
           + "are never shown them (they are left out and counted), but a token with public access only is safer",
         level: "warn")
     case .unknown:
-      events.note(
+      eventLog.event(
         "warning: the GitHub token has no OAuth scopes (a fine-grained or GitHub App token), so it may see "
           + "private repositories; anonymous readers are never shown them (they are left out and counted)",
         level: "warn")
     case nil:
-      events.note(
+      eventLog.event(
         "warning: could not check what the GitHub token may see (GET /user failed); until then it counts as "
           + "one that sees private repositories, which anonymous readers are never shown",
         level: "warn")

@@ -105,7 +105,7 @@ struct SignInHandler: Sendable {
       signIn.revokeInBackground(grant.accessToken)
       if error == .full {
         signIn.metrics.refusedFull()
-        accessLog?.note("sign-in: refused, the session store holds its maximum of sessions")
+        accessLog?.event("sign-in: refused, the session store holds its maximum of sessions")
         var response = pages.problem(
           .serviceUnavailable, "Sign-in is full right now",
           "This site has as many signed-in readers as it can hold. You can keep browsing anonymously "
@@ -144,7 +144,7 @@ struct SignInHandler: Sendable {
         "This sign-in code has expired or was already used. Please sign in again.",
         reader, back: back)
     case .unavailable(let message):
-      accessLog?.note("sign-in: GitHub unavailable: \(message)")
+      accessLog?.event("sign-in: GitHub unavailable: \(message)")
       let slow = message.lowercased().contains("time")
       return pages.problem(
         slow ? .gatewayTimeout : .badGateway, "GitHub is not answering",
@@ -152,12 +152,12 @@ struct SignInHandler: Sendable {
           ? "GitHub took too long to answer. Please try again in a moment."
           : "GitHub could not be reached. Please try again in a moment.", reader, back: back)
     case .incorrectClientCredentials, .redirectURIMismatch:
-      accessLog?.note("sign-in: GitHub refused the OAuth app configuration: \(error)")
+      accessLog?.event("sign-in: GitHub refused the OAuth app configuration: \(error)")
       return pages.problem(
         .badGateway, "Sign-in is misconfigured",
         "GitHub refused this site’s sign-in settings. Browsing anonymously still works.", reader, back: back)
     case .unauthorized, .hostile:
-      accessLog?.note("sign-in: unexpected answer from GitHub: \(error)")
+      accessLog?.event("sign-in: unexpected answer from GitHub: \(error)")
       return pages.problem(
         .badGateway, "Sign-in failed", "GitHub sent an answer that could not be used. Please try again.",
         reader,

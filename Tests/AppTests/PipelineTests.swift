@@ -23,7 +23,7 @@ struct PipelineTests {
       sink: { line in lines.withLock { $0.append(line) } }, secrets: [Self.secret], time: .system)
     let metrics = Metrics()
     let piped = HTTPMiddlewares.compose(
-      Pipeline.steps(metrics: metrics, accessLog: log, time: .system), handler)
+      Pipeline.middleware(metrics: metrics, accessLog: log, time: .system), handler)
     var context = RequestContext(requestID: "req-1")
     context.route = "fragment"
     let response = try await piped(HTTPRequest(method: .get, target: "/fragments/results?q=x"), context)

@@ -114,6 +114,10 @@ extension BrowserSuites {
           ("no-sparklines", ".spark{display:none!important}"),
           ("static-header", ".site-header{position:static!important}"),
           ("content-visibility-auto", ".card{content-visibility:auto}"),
+          ("no-shadows", "*,*::before,*::after{box-shadow:none!important;text-shadow:none!important}"),
+          ("no-radius", "*,*::before,*::after{border-radius:0!important}"),
+          ("no-images", "img{visibility:hidden!important}"),
+          ("no-transitions", "*,*::before,*::after{transition:none!important}"),
         ]
         for (name, css) in variants {
           try await session.executeScript(
