@@ -6,7 +6,7 @@ import Testing
 
 /// The sign-in callback's query carries GitHub's one-time code and the state: neither may reach a
 /// log line, in text or in JSON, however the callback's path is spelt.
-@Suite("Logs: the callback's query is never logged", .serialized, .timeLimit(.minutes(3)))
+@Suite("Logs: the callback's query is never logged", .serialized, .timeLimit(.minutes(6)))
 struct CallbackLogTests {
   @Test(arguments: [LogFormat.text, LogFormat.json])
   func theCallbacksCodeAndStateAreNeverLogged(_ format: LogFormat) async throws {

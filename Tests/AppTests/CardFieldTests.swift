@@ -10,7 +10,7 @@ import Testing
 /// `CardField` is the one declaration of what a card shows: `partials/card` reads every field (no
 /// dead field), reads nothing else (startup also refuses that), and its header comment documents every
 /// field and nothing else.
-@Suite("Card fields: declared once, read and documented by partials/card", .timeLimit(.minutes(1)))
+@Suite("Card fields: declared once, read and documented by partials/card", .timeLimit(.minutes(6)))
 struct CardFieldTests {
   /// The card template's source: its header comment and its markup.
   static func card() throws -> (comment: String, markup: String) {

@@ -14,7 +14,7 @@ import Testing
 /// at a fixed clock: any change to the view models or the engine that alters a byte shows here. The
 /// files are rendered HTML kept as data (`.golden`): they are written by this test, never by hand.
 /// `REPOSCROLL_WRITE_GOLDEN=1` rewrites the files (the test then fails once, so a rewrite is never silent).
-@Suite("Card rendering", .timeLimit(.minutes(3)))
+@Suite("Card rendering", .timeLimit(.minutes(6)))
 struct CardRenderingTests {
   static let now = 1_795_003_200
 

@@ -3,7 +3,7 @@ import CommandLineOptions
 import Testing
 
 /// `--demo` serves an offline double whose client secret is published, so it listens on loopback only.
-@Suite("--demo listens on loopback only", .timeLimit(.minutes(1)))
+@Suite("--demo listens on loopback only", .timeLimit(.minutes(6)))
 struct DemoListenTests {
   @Test(arguments: [
     ["--host", "0.0.0.0"], ["--host", "::"], ["--host", "192.168.1.20"], ["--host", "127.0.0.1.example"],

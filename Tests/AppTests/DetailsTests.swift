@@ -6,7 +6,7 @@ import HTTP
 import Testing
 
 /// The card's second level: avatars through the proxy and server-rendered star histories.
-@Suite("Card details", .serialized, .timeLimit(.minutes(3)))
+@Suite("Card details", .serialized, .timeLimit(.minutes(6)))
 struct DetailsTests {
   /// The first card's avatar path and stargazers URL on a search page.
   static func firstCard(_ h: AppHarness) async throws -> (avatar: String, stars: String) {

@@ -8,7 +8,7 @@ import Testing
 @testable import App
 
 /// Gzip, validators and `Vary` on the HTML answers, whole and streamed.
-@Suite("HTML delivery", .serialized, .timeLimit(.minutes(3)))
+@Suite("HTML delivery", .serialized, .timeLimit(.minutes(6)))
 struct HTMLDeliveryTests {
   static let fragment = "/fragments/results?q=language%3Apython&after=20"
   static let gzip: HTTPHeaders = ["Accept-Encoding": "gzip, deflate, br"]

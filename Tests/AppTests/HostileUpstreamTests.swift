@@ -52,7 +52,7 @@ struct ScriptedTransport: HTTPClientTransport {
   }
 }
 
-@Suite("Hostile upstream: extreme numbers and text reach the page safely", .timeLimit(.minutes(3)))
+@Suite("Hostile upstream: extreme numbers and text reach the page safely", .timeLimit(.minutes(6)))
 struct HostileUpstreamTests {
   static func item(id: Int, stars: String, forks: String = "1", issues: String = "2", name: String? = nil)
     -> String
@@ -143,7 +143,7 @@ struct HostileUpstreamTests {
   }
 }
 
-@Suite("Reset times shown to people", .timeLimit(.minutes(3)))
+@Suite("Reset times shown to people", .timeLimit(.minutes(6)))
 struct ResetTimeTests {
   @Test(arguments: [
     (1_795_490_100, "03:15 UTC"),  // the same UTC day

@@ -8,7 +8,7 @@ import Testing
 @testable import App
 
 /// The app's handler called directly, with an injected transport that never reaches a network.
-@Suite("In-process handler", .timeLimit(.minutes(3)))
+@Suite("In-process handler", .timeLimit(.minutes(6)))
 struct InProcessTests {
   /// A GitHub that cannot be reached.
   struct OfflineTransport: HTTPClientTransport {

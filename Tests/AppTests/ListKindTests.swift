@@ -3,7 +3,7 @@ import Testing
 
 @testable import App
 
-@Suite(.timeLimit(.minutes(3))) struct ListKindTests {
+@Suite(.timeLimit(.minutes(6))) struct ListKindTests {
   @Test func searchURLsCarryTheQueryEncodedAndTheirNumber() {
     let plain = ListKind.search(SearchQuery(text: "swift", sort: nil, order: .desc))
     #expect(plain.pageURL(page: 1) == "/?q=swift")

@@ -7,7 +7,7 @@ import HTTP
 import Testing
 
 /// The first page and the fragments after it give every upstream row exactly once, in order.
-@Suite("List walks", .timeLimit(.minutes(3)))
+@Suite("List walks", .timeLimit(.minutes(6)))
 struct ListWalkTests {
   /// Upstream ids in order for `query`, read straight from the double with a separate client.
   static func upstreamIDs(_ harness: AppHarness, _ query: SearchQuery, limit: Int = 1000) async throws

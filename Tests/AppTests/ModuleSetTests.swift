@@ -6,7 +6,7 @@ import Testing
 @testable import App
 
 /// The page's ES modules under one fingerprinted folder: which URL answers with which file.
-@Suite("Module set", .timeLimit(.minutes(3)))
+@Suite("Module set", .timeLimit(.minutes(6)))
 struct ModuleSetTests {
   /// A static folder holding `files` (name -> text), removed after `body`.
   static func withFolder<T>(_ files: [String: String], _ body: (String) throws -> T) throws -> T {

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// Health, metrics, logging, startup checks and the upstream budget under concurrency.
-@Suite("Operations", .serialized, .timeLimit(.minutes(3)))
+@Suite("Operations", .serialized, .timeLimit(.minutes(6)))
 struct OperationsTests {
   @Test func healthzAnswersOK() async throws {
     try await AppHarness.with { h in
@@ -105,7 +105,7 @@ struct OperationsTests {
   }
 }
 
-@Suite("Configuration", .timeLimit(.minutes(3)))
+@Suite("Configuration", .timeLimit(.minutes(6)))
 struct ConfigurationTests {
   @Test func flagsAndEnvironmentAreReadAndTheTokenComesFromTheEnvironmentOnly() throws {
     var configuration = AppConfiguration()

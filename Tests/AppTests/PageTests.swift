@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Full pages: landing, the no-JS path, streaming and reload.
-@Suite("Pages", .serialized, .timeLimit(.minutes(3)))
+@Suite("Pages", .serialized, .timeLimit(.minutes(6)))
 struct PageTests {
   @Test func withoutAQueryTheLandingPageShowsExamples() async throws {
     try await AppHarness.with { h in

@@ -7,7 +7,7 @@ import Testing
 @testable import HTTPServer
 
 /// The steps every routed answer goes through (`Pipeline`), around handlers that fail on purpose.
-@Suite("Pipeline: errors as answers, counted, with no secret in the log", .timeLimit(.minutes(1)))
+@Suite("Pipeline: errors as answers, counted, with no secret in the log", .timeLimit(.minutes(6)))
 struct PipelineTests {
   static let secret = "ghp_PipelineSecret0000000000000000000000"
 

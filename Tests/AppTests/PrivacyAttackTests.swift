@@ -16,7 +16,7 @@ import Testing
 /// batched histories, a 304), whoever asks first; A still gets them after B's public answer is
 /// cached; nothing private reaches the log or `/metrics`. And a server token that sees private data
 /// never shows it to anonymous readers.
-@Suite("Privacy attacks: a GitHub App installed on an organisation", .timeLimit(.minutes(3)))
+@Suite("Privacy attacks: a GitHub App installed on an organisation", .timeLimit(.minutes(6)))
 struct PrivacyAttackTests {
   /// The lines the app logged.
   final class Lines: Sendable {

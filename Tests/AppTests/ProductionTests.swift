@@ -8,7 +8,7 @@ import Testing
 
 /// What a production host relies on: JSON logs that parse and hold no secret, draining health,
 /// process and build metrics, duration histograms, and secrets read from files and credentials.
-@Suite("Production", .serialized, .timeLimit(.minutes(3)))
+@Suite("Production", .serialized, .timeLimit(.minutes(6)))
 struct ProductionTests {
   static let token = "ghp_Pr0ductionT0kenNeverLogged"
 
@@ -97,7 +97,7 @@ struct ProductionTests {
   }
 }
 
-@Suite("Production configuration", .timeLimit(.minutes(3)))
+@Suite("Production configuration", .timeLimit(.minutes(6)))
 struct ProductionConfigurationTests {
   static func folder() throws -> String {
     let path = NSTemporaryDirectory() + "rs-credentials-\(UInt32.random(in: 0...UInt32.max))"

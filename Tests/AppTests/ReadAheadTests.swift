@@ -13,7 +13,7 @@ import Testing
 /// Reading the next search page ahead: when the reader nears the end of the cached pages, and only
 /// while the search budget is plentiful. The app's handler is called directly and reaches the double
 /// through an in-process transport.
-@Suite("Read-ahead", .timeLimit(.minutes(3)))
+@Suite("Read-ahead", .timeLimit(.minutes(6)))
 struct ReadAheadTests {
   /// 1,500 repositories (so `stars:>=0` reaches the 1,000-result cap), no latency. Its rate window
   /// runs on the app's stopped clock: on the system clock it reset when a loaded run took a minute,

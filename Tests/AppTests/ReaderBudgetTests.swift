@@ -89,7 +89,7 @@ struct DoubleSignIn: Sendable {
 /// one minute), with an OAuth app and with a GitHub App, and private repositories that stay their
 /// owner's. Serialized: each test signs up to 90 readers in, and eight at once outran their time
 /// limit on a loaded 2-core machine.
-@Suite("Every reader on their own budget", .serialized, .timeLimit(.minutes(3)))
+@Suite("Every reader on their own budget", .serialized, .timeLimit(.minutes(6)))
 struct ReaderBudgetTests {
   /// What `readers` readers saw, `signedIn` of them signed in first, each starting a new search.
   struct Outcome: Equatable {

@@ -101,7 +101,7 @@ func checkRendered(_ status: Int, _ body: [UInt8], _ what: String) -> Int {
   return opened
 }
 
-@Suite("Render path under random and extreme upstream JSON", .timeLimit(.minutes(3)))
+@Suite("Render path under random and extreme upstream JSON", .timeLimit(.minutes(6)))
 struct RenderPathPropertyTests {
   /// The bodies the scripted GitHub answers with, set before each case.
   final class Bodies: Sendable {

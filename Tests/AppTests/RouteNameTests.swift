@@ -6,7 +6,7 @@ import Testing
 
 /// Route names come from the router's registrations: each request is counted under the name its
 /// route was registered with, and a path no route matches under `other`.
-@Suite(.timeLimit(.minutes(2))) struct RouteNameTests {
+@Suite(.timeLimit(.minutes(6))) struct RouteNameTests {
   @Test func everyAnswerIsCountedUnderItsRegisteredName() async throws {
     let cases: [(target: String, label: String)] = [
       ("/", "page"), ("/fragments/results?q=swift", "fragment"), ("/fragments/results/x", "other"),

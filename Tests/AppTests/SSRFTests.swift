@@ -7,7 +7,7 @@ import Testing
 
 /// The avatar route cannot be steered to another host, `{owner}/{repo}` paths follow GitHub's name
 /// rules before anything goes upstream, and `/static/` cannot leave `Public/`.
-@Suite("SSRF and traversal", .timeLimit(.minutes(3)))
+@Suite("SSRF and traversal", .timeLimit(.minutes(6)))
 struct SSRFTests {
   /// `EVIL` in a case is replaced by the port of a counting server on loopback.
   static let hostileAvatarIDs = [

@@ -5,7 +5,7 @@ import HTTP
 import Testing
 
 /// Escaping, security headers, input limits and the token.
-@Suite("Safety", .timeLimit(.minutes(3)))
+@Suite("Safety", .timeLimit(.minutes(6)))
 struct SafetyTests {
   /// The double's hostile payloads (see CatalogVocabulary.xssPayloads), as they must never appear raw.
   static let payloads = [

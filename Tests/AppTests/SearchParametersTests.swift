@@ -5,7 +5,7 @@ import Testing
 
 @testable import App
 
-@Suite(.timeLimit(.minutes(3))) struct SearchParametersTests {
+@Suite(.timeLimit(.minutes(6))) struct SearchParametersTests {
   private static func parameters(_ target: String) -> SearchParameters {
     SearchParameters(HTTPRequest(method: .get, target: target))
   }

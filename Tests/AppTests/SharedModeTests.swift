@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// Shared mode as the app shows it: flags, `/healthz`, `/metrics`, and startup errors.
-@Suite("Shared mode: configuration, health and metrics", .timeLimit(.minutes(3)))
+@Suite("Shared mode: configuration, health and metrics", .timeLimit(.minutes(6)))
 struct SharedModeTests {
   /// A GitHub that finds nothing.
   struct EmptySearch: HTTPClientTransport {

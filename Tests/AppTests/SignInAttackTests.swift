@@ -11,7 +11,7 @@ import Testing
 
 @testable import App
 
-@Suite("Sign in with GitHub: attacks", .timeLimit(.minutes(3)))
+@Suite("Sign in with GitHub: attacks", .timeLimit(.minutes(6)))
 struct SignInAttackTests {
   @Test func aForgedOrMissingStateIsRefused() async throws {
     let (h, jar) = try SignInHarness.withJar()

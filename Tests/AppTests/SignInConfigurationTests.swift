@@ -6,7 +6,7 @@ import Testing
 
 @testable import App
 
-@Suite("Sign in with GitHub: configuration", .timeLimit(.minutes(1)))
+@Suite("Sign in with GitHub: configuration", .timeLimit(.minutes(6)))
 struct SignInConfigurationTests {
   static func file(_ bytes: [UInt8]) throws -> String {
     let path = NSTemporaryDirectory() + "signin-\(UUID().uuidString.prefix(8))"

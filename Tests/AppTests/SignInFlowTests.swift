@@ -10,7 +10,7 @@ import Testing
 
 @testable import App
 
-@Suite("Sign in with GitHub: the flow, cookies and the reader's token", .timeLimit(.minutes(3)))
+@Suite("Sign in with GitHub: the flow, cookies and the reader's token", .timeLimit(.minutes(6)))
 struct SignInFlowTests {
   @Test func signInSearchAsTheReaderAndSignOut() async throws {
     let (h, jar) = try SignInHarness.withJar()

@@ -5,7 +5,7 @@ import HTTP
 import TestSupport
 import Testing
 
-@Suite("Sign in with GitHub in shared mode (real redis-server)", .serialized, .timeLimit(.minutes(3)))
+@Suite("Sign in with GitHub in shared mode (real redis-server)", .serialized, .timeLimit(.minutes(6)))
 struct SignInSharedModeTests {
   /// Two instances on one Redis: a reader who signs in through one is signed in on the other; with
   /// Redis down they read anonymously with a notice (never a 500) and keep their cookie; after Redis

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Each list state renders from the templates, in the page and in fragments.
-@Suite("List states", .serialized, .timeLimit(.minutes(3)))
+@Suite("List states", .serialized, .timeLimit(.minutes(6)))
 struct StateTests {
   @Test func anEmptyResultSaysSoWithTips() async throws {
     try await AppHarness.with { h in

@@ -66,7 +66,7 @@ struct TLSFixture {
 
 /// `--ca-file` lets the app trust a private CA (GitHub Enterprise Server, TLS proxies); without it the
 /// TLS failure is logged with libcurl's reason.
-@Suite("TLS", .serialized, .timeLimit(.minutes(3)))
+@Suite("TLS", .serialized, .timeLimit(.minutes(6)))
 struct TLSTests {
   static let query = "language:swift"
 

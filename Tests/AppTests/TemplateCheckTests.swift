@@ -6,7 +6,7 @@ import Testing
 
 /// The templates folder's files define which templates exist; each handler looks up the ones it
 /// renders when it is built, so a missing one stops startup with its name and its user.
-@Suite(.timeLimit(.minutes(2))) struct TemplateCheckTests {
+@Suite(.timeLimit(.minutes(6))) struct TemplateCheckTests {
   @Test(arguments: [
     ("partials/stars-batch", "DetailsHandler"), ("partials/page-start", "PageHandler"),
     ("message", "PageRenderer"),

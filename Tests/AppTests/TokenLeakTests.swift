@@ -10,7 +10,7 @@ import Testing
 /// The GitHub token reaches the API host and nothing else: no response head or body on any route
 /// (errors and upstream faults included, and an upstream that echoes it back), no log line, and
 /// never the avatar host.
-@Suite("Token", .serialized, .timeLimit(.minutes(3)))
+@Suite("Token", .serialized, .timeLimit(.minutes(6)))
 struct TokenLeakTests {
   /// Distinctive, so that any 8-character piece of it found in output is a leak and not a coincidence.
   static let token = "ghp_Zq7LEAKx9Wv3Tk2Rj8Pm4Nc6Yb1Hd5Fs0Ga"

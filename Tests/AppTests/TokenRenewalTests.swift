@@ -16,7 +16,7 @@ import Testing
 /// A GitHub App reader's 8-hour token in the product, against the double's App mode: renewed once
 /// however many requests meet the expiry, before use when it is nearly over, and a refused renewal
 /// ends the session cleanly. Revocation wherever a token is left behind.
-@Suite("Sign-in with a GitHub App: expiring tokens", .timeLimit(.minutes(3)))
+@Suite("Sign-in with a GitHub App: expiring tokens", .timeLimit(.minutes(6)))
 struct TokenRenewalTests {
   static let list = "stars:>=0"
 

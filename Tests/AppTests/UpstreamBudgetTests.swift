@@ -9,7 +9,7 @@ import Testing
 /// Failed upstream transfers reach the log with libcurl's reason. (That a hung avatar host cannot delay
 /// search is checked in HostileUpstreamTests, with the app in a process of its own: in this process the
 /// other suites share the app's threads, which says nothing about the app.)
-@Suite("Upstream budgets", .serialized, .timeLimit(.minutes(3)))
+@Suite("Upstream budgets", .serialized, .timeLimit(.minutes(6)))
 struct UpstreamBudgetTests {
   @Test func failedTransfersAreLoggedWithCurlsTextAndNoToken() async throws {
     // A port that just closed: the connection is refused, which libcurl explains in its error buffer.

@@ -9,7 +9,7 @@ import Testing
 
 /// Cache warming for the cards a reader is about to see: avatars of each batch sent, and the star
 /// histories just after the one a reader asked for, only while the core budget is plentiful.
-@Suite("Warming", .timeLimit(.minutes(3)))
+@Suite("Warming", .timeLimit(.minutes(6)))
 struct WarmingTests {
   static let list = ReadAheadTests.list
 
@@ -163,7 +163,7 @@ struct WarmingTests {
   }
 }
 
-@Suite("Recently warmed ids", .timeLimit(.minutes(3)))
+@Suite("Recently warmed ids", .timeLimit(.minutes(6)))
 struct RecentIDsTests {
   @Test func anIdIsClaimedOncePerLifetimeAndTheSetStaysBounded() {
     var recent = RecentIDs(capacity: 3, lifetime: 10)

@@ -36,6 +36,13 @@ extension BrowserSuites {
                focused: document.activeElement ? document.activeElement.id : '' };
       """
 
+    /// The header on top of the viewport with its slide over: its transition no longer running (WebKit
+    /// once reported the top at 0 and then at -48 px while the slide in was still being painted).
+    static let slidIn = """
+      (() => { const h = document.querySelector('.site-header');
+        return h.getAnimations().length === 0 && Math.abs(h.getBoundingClientRect().top) < 0.5; })()
+      """
+
     /// Waits until the header is in `state` and settled (not sliding); returns what `header` reads.
     private func wait(_ session: BrowserSession, for state: String) async throws -> WebDriverJSON {
       try await session.waitForScript(
@@ -69,7 +76,7 @@ extension BrowserSuites {
       try await session.executeAsyncScript(Self.scrollBy, args: [-12, -4])
       let up = try await wait(session, for: "shown")
       try await session.waitForScript(
-        "Math.abs(document.querySelector('.site-header').getBoundingClientRect().top) < 0.5",
+        Self.slidIn,
         description: "\(engine): the header slid in", timeout: .seconds(5))
       #expect((up["y"]?.double ?? 0) > 1000, "\(engine): still deep in the list: \(up)")
       // Down again: away, and no card moved meanwhile (only transform changes).
@@ -92,7 +99,7 @@ extension BrowserSuites {
       try await session.pressKeys("/")
       _ = try await wait(session, for: "shown")
       try await session.waitForScript(
-        "Math.abs(document.querySelector('.site-header').getBoundingClientRect().top) < 0.5",
+        Self.slidIn,
         description: "\(engine): the header slid in", timeout: .seconds(5))
       let slash = try await session.executeScript(Self.header)
       #expect(slash["focused"]?.string == "q", "\(engine): / puts the cursor in the search box: \(slash)")
