@@ -48,9 +48,11 @@ extension BrowserSuites {
         let count = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
         try await session.executeScript("document.activeElement && document.activeElement.blur();")
         try await session.pressKeys(WebDriverKey.end)
+        // 45 s: at load 18 (a full run with both browser shards, AppTests and ClusterTests at once),
+        // Chromium took over 15 s to show the next rows after End.
         try await session.waitForScript(
           "\(Reader.rowCount) > \(count)", description: "\(engine): more rows after End",
-          timeout: .seconds(15))
+          timeout: .seconds(45))
       }
       for stop in Self.dragStops {
         try await session.executeAsyncScript(Self.dragStep, args: [.number(stop)])
