@@ -48,8 +48,11 @@ final class CurlEngine: Sendable {
     self.configuration = config
     guard CurlEngine.globalInit == CURLE_OK else { throw .other("curl_global_init failed") }
     guard let multi = curl_multi_init() else { throw .other("curl_multi_init failed") }
-    // The connection cache holds one idle connection per concurrent transfer.
+    // The connection cache holds one idle connection per concurrent transfer, and no more connections
+    // than that are ever open: MAXCONNECTS alone bounds only the idle ones, and a loaded run once saw
+    // more than 32 open to one host.
     ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, config.maxConcurrentRequests)
+    ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, config.maxConcurrentRequests)
     ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
     shared = Mutex(Shared(multi: MultiHandle(raw: multi)))
     let loop = MultiLoop(engine: self, multi: multi)
