@@ -153,24 +153,12 @@ struct SessionStoreContractTests {
         refreshExpiresIn: 15_897_600))
     clock.advance(28_800)
     authority.close()
-    let tokens = await withTaskGroup(of: String?.self) { group in
-      for index in 0..<20 {
-        group.addTask {
-          let book = books[index % 3]
-          guard let found = await book.lookup(cookieValue: session.id.cookieValue[...]).session,
-            case .renewed(let renewed) = await book.renew(found, refused: grant.accessToken, with: authority)
-          else { return nil }
-          return renewed.record.reader.token
-        }
-      }
-      group.addTask {
-        await authority.untilHeld()
-        authority.open()
-        return "gate"
-      }
-      var tokens: [String?] = []
-      for await token in group where token != "gate" { tokens.append(token) }
-      return tokens
+    let tokens = await authority.whileHeld(20) { index in
+      let book = books[index % 3]
+      guard let found = await book.lookup(cookieValue: session.id.cookieValue[...]).session,
+        case .renewed(let renewed) = await book.renew(found, refused: grant.accessToken, with: authority)
+      else { return nil }
+      return renewed.record.reader.token
     }
     #expect(tokens.count == 20 && tokens.allSatisfy { $0 == "ghu_access2" }, "\(tokens)")
     #expect(authority.refreshes == 1 && authority.replays == 0)
