@@ -75,35 +75,13 @@ if configuration.demo {
   double = demo
 }
 
-/// The outcome of connecting to the shared store, handed from a task to the main thread.
-final class StoreBox: @unchecked Sendable {
-  // Written by one task before `ready.signal()` and read only after `ready.wait()`: the semaphore orders them.
-  var result: Result<RedisStore?, RepoScrollApp.StartupError> = .success(nil)
-  let ready = DispatchSemaphore(value: 0)
-}
-let storeBox = StoreBox()
-// Detached: top-level code runs on the main actor, which is blocked in `wait()` meanwhile.
-Task.detached { [storeBox, configuration, time] in
-  do throws(RepoScrollApp.StartupError) {
-    storeBox.result = .success(
-      try await RepoScrollApp.connectSharedStore(configuration, time: time) { line in
-        RepoScrollApp.logEvent(line, configuration: configuration, time: time)
-      })
-  } catch {
-    storeBox.result = .failure(error)
-  }
-  storeBox.ready.signal()
-}
-storeBox.ready.wait()
-let sharedStore: RedisStore?
-switch storeBox.result {
-case .success(let store): sharedStore = store
-case .failure(let error): fail("\(error)")
-}
-
+// The composition root: the shared store, then the app on it, built once.
 let app: RepoScrollApp
+let sharedStore: RedisStore?
 do {
-  app = try RepoScrollApp(configuration: configuration, sharedStore: sharedStore, time: time)
+  let built = try await RepoScrollApp.compose(configuration, time: time)
+  app = built.app
+  sharedStore = built.sharedStore
 } catch {
   fail("\(error)")
 }
@@ -119,38 +97,46 @@ do {
   if sharedStore != nil { mode += " (shared mode: Redis)" }
   print("RepoScroll \(BuildInfo.version) listening on http://\(configuration.host):\(port)/\(mode)")
   fflush(nil)  // flushes every stream; the listening line must reach a pipe at once
-  // What the server's token may see: one warning line when it may see private repositories.
-  Task { await app.checkServerToken() }
 } catch {
   fail("cannot listen on \(configuration.host):\(configuration.port): \(error)")
 }
 
-// Signals arrive on a dispatch source rather than a C handler so shutdown can run async code.
-let stopDemo = double
-let settled = configuration
-var signalSources: [any DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-  signal(signalNumber, SIG_IGN)
-  let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-  source.setEventHandler {
-    RepoScrollApp.logEvent("draining connections", configuration: settled, time: time)
-    // A watchdog: the server gives up on in-flight requests at the drain timeout and on handlers
-    // that ignore cancellation 2 s later; whatever still holds the process then is not worth waiting
-    // for, because a supervisor (systemd's TimeoutStopSec, a rolling restart) is waiting on the exit.
-    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(settled.drainTimeout + 5)) {
-      RepoScrollApp.logEvent(
-        "drain did not finish within --drain-timeout + 5 s; exiting", configuration: settled, time: time,
-        level: "error")
-      exit(1)
-    }
-    Task {
-      await app.shutdown()
-      sharedStore?.shutdown()
-      await stopDemo?.shutdown()
-      exit(0)
-    }
+/// Installs SIGINT and SIGTERM sources that feed `continuation`; outside top-level code so the
+/// handlers are not main-actor isolated (they run on a dispatch queue). The sources must be kept alive.
+func installSignalHandlers(_ continuation: AsyncStream<Int32>.Continuation) -> [any DispatchSourceSignal] {
+  [SIGINT, SIGTERM].map { signalNumber in
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler { continuation.yield(signalNumber) }
+    source.resume()
+    return source
   }
-  source.resume()
-  signalSources.append(source)
 }
-dispatchMain()
+
+/// Starts the watchdog on draining: the server gives up on in-flight requests at the drain timeout
+/// and on handlers that ignore cancellation 2 s later; whatever still holds the process then is not
+/// worth waiting for, because a supervisor (systemd's TimeoutStopSec, a rolling restart) is waiting.
+func startDrainWatchdog(_ settled: AppConfiguration, time: TimeSource) {
+  DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(settled.drainTimeout + 5)) {
+    RepoScrollApp.logEvent(
+      "drain did not finish within --drain-timeout + 5 s; exiting", configuration: settled, time: time,
+      level: "error")
+    exit(1)
+  }
+}
+
+let (signals, signalContinuation) = AsyncStream<Int32>.makeStream()
+let signalSources = installSignalHandlers(signalContinuation)  // kept alive for the life of the process
+let stopDemo = double
+// What the server's token may see: one warning line when it may see private repositories. It runs
+// beside the wait for a signal, and a signal does not wait for it.
+await withTaskGroup(of: Void.self) { group in
+  group.addTask { await app.checkServerToken() }
+  for await _ in signals { break }
+  RepoScrollApp.logEvent("draining connections", configuration: configuration, time: time)
+  startDrainWatchdog(configuration, time: time)
+  await app.shutdown()
+  sharedStore?.shutdown()
+  await stopDemo?.shutdown()
+  exit(0)
+}

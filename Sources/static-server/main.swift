@@ -7,7 +7,8 @@ import HTTPServer
 // A minimal static file server for benchmarks (see --help).
 // SIGINT/SIGTERM drain gracefully and exit 0.
 
-// Block the signals in every thread (loop threads inherit the mask); the main thread waits for them.
+// Block the signals in every thread (loop threads inherit the mask); the main thread waits for them
+// in `sigwait`, then drains the server.
 var signals = sigset_t()
 sigemptyset(&signals)
 sigaddset(&signals, SIGINT)
@@ -64,22 +65,9 @@ say("static-server listening on \(configuration.host):\(port), root \(root)")
 var received: Int32 = 0
 sigwait(&signals, &received)
 say("static-server: signal \(received), draining")
-let done = Semaphore()
-Task.detached {
-  await server.shutdown()
-  done.signal()
-}
-done.wait()
+// The main thread has nothing else to do while the server drains.
+await server.shutdown()
 exit(0)
-
-/// A one-shot wake-up for the main thread.
-final class Semaphore: @unchecked Sendable {
-  // @unchecked Sendable: sem_t is designed for use across threads; the pointer is never freed (one per process).
-  private let sem = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
-  init() { sem_init(sem, 0, 0) }
-  func signal() { sem_post(sem) }
-  func wait() { while sem_wait(sem) != 0 && errno == EINTR {} }
-}
 
 /// Writes a line straight to standard output, unbuffered, so scripts see it at once.
 func say(_ line: String) {

@@ -27,12 +27,21 @@ import Testing
 
   @Test func aTemplateNoHandlerRendersIsStillLoadedAndChecked() throws {
     try AppHarness.withTemplateCopy { folder, configuration in
-      try "{{title}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
+      // Only other templates call `partials/footer`; `PageView` claims it, so it reads the page's names.
+      let footer = folder + "/partials/footer.mustache"
+      try "{{title}}".write(toFile: footer, atomically: true, encoding: .utf8)
       _ = try RepoScrollApp(configuration: configuration, time: .system)
-      try "{{notAName}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
-      #expect(throws: RepoScrollApp.StartupError.self) {
-        _ = try RepoScrollApp(configuration: configuration, time: .system)
-      }
+      try "{{notAName}}".write(toFile: footer, atomically: true, encoding: .utf8)
+      let failure = AppHarness.startupFailure(configuration, "a name the page view lacks") ?? ""
+      #expect(failure.contains("notAName"), "\(failure)")
+    }
+  }
+
+  @Test func aTemplateNoViewClaimsStopsStartupNamingIt() throws {
+    try AppHarness.withTemplateCopy { folder, configuration in
+      try "{{title}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
+      let failure = AppHarness.startupFailure(configuration, "a template no view claims") ?? ""
+      #expect(failure.contains("'extra'") && failure.contains("TemplateView"), "\(failure)")
     }
   }
 }

@@ -67,122 +67,35 @@ public final class RepoScrollApp: Sendable {
     avatarTransport: (any HTTPClientTransport)? = nil, sharedStore: (any SharedStore)? = nil,
     sessionStore: (any SessionStore)? = nil, time: TimeSource,
     log: (@Sendable (String) -> Void)? = nil
-  ) throws {
+  ) throws(StartupError) {
     self.configuration = configuration
     self.time = time
-    let templates: TemplateLibrary
-    do {
-      templates = try Routes.loadTemplates(directory: configuration.templatesDirectory)
-    } catch {
-      throw StartupError(description: "template error: \(error)")
-    }
-    let staticFiles: StaticFiles
-    do {
-      var security = HTTPHeaders()
-      SecurityHeaders.apply(to: &security)
-      staticFiles = try StaticFiles(root: configuration.publicDirectory, headers: security, time: time)
-    } catch {
-      throw StartupError(description: "static files: \(error)")
-    }
-    func asset(_ name: String) throws -> MustacheValue {
-      guard let path = staticFiles.hashedPath(for: name, urlPrefix: "/static") else {
-        throw StartupError(description: "static files: \(configuration.publicDirectory)/\(name) is missing")
-      }
-      return .string(path)
-    }
-    let modules: ModuleSet
-    do {
-      modules = try ModuleSet(
-        files: Routes.moduleFiles, entries: Routes.entryModules, staticFiles: staticFiles)
-    } catch {
-      throw StartupError(
-        description: "static files: \(configuration.publicDirectory)/\(error.name) is missing")
-    }
-    let assets: MustacheValue = .object([
-      "css": try asset("app.css"), "icon": try asset("favicon.svg"),
-      "scripts": .list(modules.entryURLs.map { .string($0) }),
-      "preload": .list(modules.importedURLs.map { .string($0) }),
-    ])
-
-    let secrets = configuration.secrets
-    let instance = configuration.instance ?? AccessLog.defaultInstance
-    let accessLog: AccessLog?
-    if let log {
-      accessLog = AccessLog(
-        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
-    } else if configuration.accessLog {
-      accessLog = AccessLog(
-        sink: nil, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
-    } else {
-      accessLog = nil
-    }
-    var github = GitHubConfiguration()
-    if let accessLog {
-      github.eventLog = { @Sendable line in accessLog.event(line) }
-    }
-    github.apiBase = configuration.githubAPI
-    github.avatarBase = configuration.avatarBase
-    github.token = configuration.githubToken
-    github.searchTTL = .seconds(configuration.searchTTL)
-    github.historyTTL = .seconds(configuration.historyTTL)
-    github.cacheBytes = configuration.cacheBytes
-    if let caFile = configuration.caFile, access(caFile, R_OK) != 0 {
-      throw StartupError(description: "--ca-file: cannot read \(caFile)")
-    }
-    let apiTransport: any HTTPClientTransport
-    if let transport {
-      curlClients = []
-      apiTransport = transport
-      client = GitHubClient(
-        configuration: github, transport: transport, avatarTransport: avatarTransport,
-        sharedStore: sharedStore, time: time)
-    } else {
-      // Upstream failures are logged even without an access log: they explain empty pages.
-      let failures = AccessLog(
-        sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
-      var api = CurlClientConfiguration(totalTimeout: .seconds(configuration.upstreamTimeout))
-      api.maxConcurrentRequests = configuration.apiTransfers
-      api.caFile = configuration.caFile
-      api.failureLog = { failures.event($0) }
-      // Avatars get their own thread, transfers and connection cache: a slow avatar host only
-      // ever waits on itself.
-      var avatars = api
-      avatars.maxConcurrentRequests = configuration.avatarTransfers
-      avatars.totalTimeout = .seconds(10)
-      let apiClient = CurlHTTPClient(configuration: api)
-      let avatarClient = CurlHTTPClient(configuration: avatars)
-      curlClients = [apiClient, avatarClient]
-      apiTransport = apiClient
-      client = GitHubClient(
-        configuration: github, transport: apiClient, avatarTransport: avatarClient, sharedStore: sharedStore,
-        time: time)
-    }
-    // Startup lines go where upstream failures go: the test log, else standard error.
-    let startupLog = AccessLog(
-      sink: log, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
-    eventLog = startupLog
-    let note: @Sendable (String) -> Void = { startupLog.event($0) }
-    let made = try Self.makeSignIn(
-      configuration, transport: apiTransport, sessionStore: sessionStore,
-      time: time, note: note)
-    sessionStoreToClose = made?.1
+    let site = try SiteFiles(configuration, time: time)
+    let logs = AppLogs(configuration, sink: log, time: time)
+    let upstream = try Upstream(
+      configuration, transport: transport, avatarTransport: avatarTransport, sharedStore: sharedStore,
+      logs: logs, time: time)
+    let signingIn = try Self.makeSignIn(
+      configuration, transport: upstream.api, sessionStore: sessionStore, time: time, note: logs.note)
+    client = upstream.client
+    curlClients = upstream.curlClients
+    sessionStoreToClose = signingIn?.storeToClose
+    eventLog = logs.startup
+    accessLog = logs.access
+    signIn = signingIn?.signIn
+    metrics = Metrics()
+    draining = Draining()
+    readAhead = ReadAhead(
+      client: client, lead: configuration.readAhead, freshFor: configuration.searchTTL, time: time)
+    warming = Warming(
+      client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars,
+      time: time)
     let services = Services(
-      configuration: configuration, client: client, metrics: Metrics(), draining: Draining(),
-      readAhead: ReadAhead(
-        client: client, lead: configuration.readAhead, freshFor: configuration.searchTTL, time: time),
-      warming: Warming(
-        client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars,
-        time: time),
-      signIn: made?.0, accessLog: accessLog, sharedStore: sharedStore, time: time)
-    signIn = services.signIn
-    self.accessLog = accessLog
-    metrics = services.metrics
-    draining = services.draining
-    readAhead = services.readAhead
-    warming = services.warming
+      configuration: configuration, client: client, metrics: metrics, draining: draining,
+      readAhead: readAhead, warming: warming, signIn: signIn, accessLog: accessLog,
+      sharedStore: sharedStore, time: time)
     do throws(TemplateRef.Missing) {
-      routes = try services.routes(
-        templates: templates, assets: assets, staticFiles: staticFiles, modules: modules)
+      routes = try services.routes(site)
     } catch {
       throw StartupError(description: "template error: \(configuration.templatesDirectory)/\(error)")
     }
@@ -206,11 +119,11 @@ public final class RepoScrollApp: Sendable {
     /// The handlers, each given only what it uses, in the route table: the templates it renders,
     /// each looked up here once (a missing one stops startup, naming its user). Every handler reads
     /// the time from the app's one clock: Unix seconds through `now`, request durations through `time`.
-    func routes(
-      templates: TemplateLibrary, assets: MustacheValue, staticFiles: StaticFiles, modules: ModuleSet
-    )
-      throws(TemplateRef.Missing) -> Routes
-    {
+    func routes(_ site: SiteFiles) throws(TemplateRef.Missing) -> Routes {
+      let templates = site.templates
+      let assets = site.assets
+      let staticFiles = site.staticFiles
+      let modules = site.modules
       let time = time
       let now: @Sendable () -> Int = { time.epochSeconds() }
       let lists = ListBatches(

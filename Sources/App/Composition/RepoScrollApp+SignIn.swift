@@ -11,6 +11,13 @@ import Sessions
 #endif
 
 extension RepoScrollApp {
+  /// Sign-in as built at startup: the flow, and the Redis session store it made, which the app closes
+  /// on shutdown (nil when sessions live in memory or in a store the caller gave).
+  struct SignInParts {
+    let signIn: SignIn
+    let storeToClose: RedisSessionStore?
+  }
+
   /// Sign in with GitHub as configured, or nil without a client id (then nothing changes). It stops
   /// startup, with a message naming the flag, when the secret is missing, the public URL is not one,
   /// or a plain-http public URL is not loopback and `--insecure-cookies` was not given. Sessions go to
@@ -19,7 +26,7 @@ extension RepoScrollApp {
   static func makeSignIn(
     _ configuration: AppConfiguration, transport: any HTTPClientTransport, sessionStore: (any SessionStore)?,
     time: TimeSource, note: @escaping @Sendable (String) -> Void
-  ) throws(StartupError) -> (SignIn, RedisSessionStore?)? {
+  ) throws(StartupError) -> SignInParts? {
     let now: @Sendable () -> Int = { time.epochSeconds() }
     guard let clientID = configuration.githubClientID else { return nil }
     guard let secret = configuration.githubClientSecret else {
@@ -92,7 +99,7 @@ extension RepoScrollApp {
       oauth: oauth, book: SessionBook(key: key, store: store, policy: policy, time: time), key: key,
       cookies: cookies,
       origin: origin, derivedOrigin: derived, now: now, log: note)
-    return (signIn, redisStore)
+    return SignInParts(signIn: signIn, storeToClose: redisStore)
   }
 
   /// A listen address as a URL host (IPv6 in brackets).

@@ -2,7 +2,7 @@ import GitHub
 import Mustache
 
 /// A card's star-history details (`partials/stars`): a sparkline of up to 30 weeks, or why not.
-enum StarsView: MustacheRepresentable {
+enum StarsView: MustacheRepresentable, TemplateView {
   /// The history arrived.
   case loaded(StarHistory)
   /// It did not; `limitedUntil` is set for rate limits, `retryIn` for transient failures.
@@ -35,6 +35,11 @@ enum StarsView: MustacheRepresentable {
 
   /// What a card shows when the browser's history request fails (the page's template for details.js).
   static let failedRequest = unreachable(now: 0).mustacheValue
+
+  /// A card's star history, alone and in the batch route's list.
+  static let templates: Set<String> = ["partials/stars", "partials/stars-batch"]
+
+  static let vocabulary = MustacheSchema("the stars view", names: templateNames)
 
   /// Every name the stars templates read: `mustacheValue`'s (nested ones too) and the batch route's
   /// `histories` of `name` and `view`. Checked when the templates load.

@@ -81,16 +81,14 @@ struct Routes: Sendable {
       trimWhitespace: true)
   }
 
-  /// The names template `name` may read: the stars templates render star histories; every other
-  /// unbound template renders a page or a batch of one (a batch's templates are also partials of the
-  /// page, inside `{{#batch}}`).
-  static func vocabulary(of name: String) -> MustacheSchema {
-    name.hasPrefix("partials/stars") ? starsNames : pageNames
-  }
+  /// The views whose templates startup checks; each template belongs to exactly one of them.
+  static var views: [any TemplateView.Type] { [PageView.self, StarsView.self] }
 
-  private static let pageNames = MustacheSchema(
-    "the page view", names: PageView.templateNames + BatchView.templateNames + AccountView.templateNames)
-  private static let starsNames = MustacheSchema("the stars view", names: StarsView.templateNames)
+  /// The names template `name` may read: those of the view that claims it (nil when none does, which
+  /// stops startup with the template's name).
+  static func vocabulary(of name: String) -> MustacheSchema? {
+    views.first { $0.templates.contains(name) }?.vocabulary
+  }
 }
 
 extension RepoScrollApp {

@@ -2,7 +2,7 @@ import GitHub
 import Mustache
 
 /// The root view model of full pages (`page`, `partials/page-start`, `partials/page-end`, `message`).
-struct PageView: MustacheRepresentable {
+struct PageView: MustacheRepresentable, TemplateView {
   /// The page heading above the feed.
   struct Heading: Sendable {
     var title: String
@@ -32,6 +32,20 @@ struct PageView: MustacheRepresentable {
   var account: MustacheValue?
   /// A notice about the reader's session (ended, revoked, store unavailable).
   var readerNotice: String?
+
+  /// The page and everything it renders inside: the head and header, the landing, the list's states,
+  /// its batches of cards (also the fragments', `partials/cards`) and the messages.
+  static let templates: Set<String> = [
+    "layout", "message", "page", "partials/cards", "partials/core-limit", "partials/footer", "partials/head",
+    "partials/header", "partials/landing", "partials/page-end", "partials/page-start", "partials/state-empty",
+    "partials/state-end", "partials/state-error-client", "partials/state-error", "partials/state-loading",
+    "partials/state-ratelimited", "partials/tail",
+  ]
+
+  /// The page's templates read the page's names, a batch's (inside `{{#batch}}`) and the header's
+  /// account area's.
+  static let vocabulary = MustacheSchema(
+    "the page view", names: templateNames + BatchView.templateNames + AccountView.templateNames)
 
   /// Every name `mustacheValue` answers, nested ones as templates read them (inside `{{#search.sorts}}`,
   /// `{{label}}` is an option's): the page templates are checked against these when they load.
