@@ -129,7 +129,7 @@ public final class RepoScrollApp: Sendable {
       let lists = ListBatches(
         client: client, batchSize: configuration.batchSize, prefetchMargin: configuration.prefetchMargin,
         lifetime: configuration.searchTTL, readAhead: readAhead, warming: warming, now: now)
-      let readers = Readers(signIn: signIn)
+      let readerLookup = ReaderLookup(signIn: signIn)
       func template(_ name: String, for user: Any.Type) throws(TemplateRef.Missing) -> TemplateRef {
         try TemplateRef(name, in: templates, for: "\(user)")
       }
@@ -139,13 +139,14 @@ public final class RepoScrollApp: Sendable {
         message: try template("message", for: PageRenderer.self))
       return Routes(
         pages: PageHandler(
-          lists: lists, pages: pages, readers: readers,
+          lists: lists, pages: pages, readerLookup: readerLookup,
           pageStart: try template("partials/page-start", for: PageHandler.self),
           pageEnd: try template("partials/page-end", for: PageHandler.self)),
         fragments: FragmentHandler(
-          lists: lists, readers: readers, cards: try template("partials/cards", for: FragmentHandler.self)),
+          lists: lists, readerLookup: readerLookup,
+          cards: try template("partials/cards", for: FragmentHandler.self)),
         details: DetailsHandler(
-          client: client, warming: warming, readers: readers, now: now,
+          client: client, warming: warming, readerLookup: readerLookup, now: now,
           starsTemplate: try template("partials/stars", for: DetailsHandler.self),
           starsBatchTemplate: try template("partials/stars-batch", for: DetailsHandler.self)),
         signIn: signIn.map { SignInHandler(signIn: $0, pages: pages, accessLog: accessLog) },

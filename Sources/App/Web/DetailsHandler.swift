@@ -10,7 +10,7 @@ import Mustache
 struct DetailsHandler: Sendable {
   let client: GitHubClient
   let warming: Warming
-  let readers: Readers
+  let readerLookup: ReaderLookup
   /// Unix seconds now.
   let now: @Sendable () -> Int
   let starsTemplate: TemplateRef
@@ -32,7 +32,7 @@ struct DetailsHandler: Sendable {
       let location = "/?" + URLEncoding.formatQuery([("q", "repo:\(owner)/\(repo)")])
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
-    var reader = await readers.reader(request)
+    var reader = await readerLookup.reader(request)
     let revocation = reader.revocation
     await warming.historyRequested(owner: owner, repo: repo, as: reader.credential)
     let view: StarsView
@@ -42,7 +42,7 @@ struct DetailsHandler: Sendable {
     } catch {
       view = StarsView.failure(error, now: now())
     }
-    if revocation.happened { await readers.tokenRevoked(&reader) }
+    if revocation.happened { await readerLookup.tokenRevoked(&reader) }
     var body: [UInt8] = []
     body.reserveCapacity(2048)
     do {
@@ -85,7 +85,7 @@ struct DetailsHandler: Sendable {
       }
       repositories.append((String(parts[0]), String(parts[1])))
     }
-    var reader = await readers.reader(request)
+    var reader = await readerLookup.reader(request)
     let credential = reader.credential
     let revocation = reader.revocation
     // The browser lists the nearest cards first, so the last one is the furthest ahead.
@@ -109,7 +109,7 @@ struct DetailsHandler: Sendable {
       for await (index, view) in group { views[index] = view }
       return views
     }
-    if revocation.happened { await readers.tokenRevoked(&reader) }
+    if revocation.happened { await readerLookup.tokenRevoked(&reader) }
     let histories: [MustacheValue] = zip(repositories, views).map { repository, view in
       .object([
         "name": .string(repository.owner + "/" + repository.repo),

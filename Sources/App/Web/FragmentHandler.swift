@@ -8,7 +8,7 @@ import Paging
 /// `GET /fragments/owners/{login}`. A navigation to one is sent to the matching full page.
 struct FragmentHandler: Sendable {
   let lists: ListBatches
-  let readers: Readers
+  let readerLookup: ReaderLookup
   let cards: TemplateRef
 
   /// `GET /fragments/results?q&sort&order&after`.
@@ -38,11 +38,11 @@ struct FragmentHandler: Sendable {
       let location = kind.pageURL(page: cursor.position / lists.batchSize + 1, cursor: cursor)
       return HTTPResponse(status: .seeOther, headers: ["Location": location, "Cache-Control": "no-cache"])
     }
-    var reader = await readers.reader(request)
+    var reader = await readerLookup.reader(request)
     let fetched = await lists.batch(
       kind, at: cursor, reload: false, reader: reader.credential, revocation: reader.revocation)
     // A refused token ends the session; the batch already came anonymously, so no row is lost.
-    if fetched.revoked { await readers.tokenRevoked(&reader) }
+    if fetched.revoked { await readerLookup.tokenRevoked(&reader) }
     var view = lists.view(fetched, kind: kind, firstOnPage: cursor.position == 0)
     if reader.signInEnabled {
       view.limit = BatchView.LimitOwner(reader)

@@ -10,14 +10,14 @@ struct PageHandler: Sendable {
 
   let lists: ListBatches
   let pages: PageRenderer
-  let readers: Readers
+  let readerLookup: ReaderLookup
   let pageStart: TemplateRef
   let pageEnd: TemplateRef
 
   /// `GET /?q&sort&order&page`: the landing page without `q`, else the streamed results page.
   func search(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
     let parameters = SearchParameters(request)
-    let reader = await readers.reader(request)
+    let reader = await readerLookup.reader(request)
     var view = pages.base(
       q: parameters.q, sort: parameters.sort, order: parameters.order, reader: reader, here: request.target)
     if let problem = parameters.problem {
@@ -41,7 +41,7 @@ struct PageHandler: Sendable {
   /// `GET /owners/{login}?page`: one owner's repositories by stars, the second list on the same machinery.
   func owner(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
     guard let login = context.parameters["login"], isValidOwnerName(login) else { return pages.notFound() }
-    let reader = await readers.reader(request)
+    let reader = await readerLookup.reader(request)
     var view = pages.base(q: "", sort: nil, order: .desc, reader: reader, here: request.target)
     view.title = "Repositories by \(login) · RepoScroll"
     view.heading = PageView.Heading(
@@ -148,7 +148,7 @@ struct PageHandler: Sendable {
   private func firstBatch(_ fetched: ListBatches.Fetched, _ kind: ListKind, _ reader: inout Reader) async
     -> MustacheValue
   {
-    if fetched.revoked { await readers.tokenRevoked(&reader) }
+    if fetched.revoked { await readerLookup.tokenRevoked(&reader) }
     var batchView = lists.view(fetched, kind: kind, firstOnPage: true, resultCount: fetched.total)
     batchView.limit = BatchView.LimitOwner(reader)
     batchView.notice = fetched.revoked ? reader.notice?.text : nil

@@ -2,7 +2,7 @@ import HTTP
 
 /// Who is reading: the reader behind a request, and the end of a session whose token GitHub refused.
 /// Without sign-in every reader is anonymous, at no cost.
-struct Readers: Sendable {
+struct ReaderLookup: Sendable {
   /// Sign in with GitHub, when configured.
   let signIn: SignIn?
 
