@@ -187,9 +187,11 @@ extension BrowserSuites {
           try await session.waitForScript(
             "document.querySelector('.core-notice')", description: "the rate-limit notice",
             timeout: .seconds(20))
-          // The histories already on their way come back refused too; the notice must still be one.
-          // Real time: nothing announces that the last of them has come.
-          try await Task.sleep(for: .seconds(1))
+          // The histories already on their way come back refused too; the notice must still be one
+          // once the last of them has come (details.js marks a request in flight `data-state="loading"`).
+          try await session.waitForScript(
+            "!document.querySelector('#results [data-state=\"loading\"]')",
+            description: "the histories on their way came back", timeout: .seconds(20))
           let notice = try await session.executeScript(
             """
             const n = document.querySelectorAll('.core-notice');

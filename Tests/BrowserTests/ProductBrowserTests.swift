@@ -90,8 +90,13 @@ extension BrowserSuites {
       let session = fixture.session
       var count = try await openSearch(fixture)
       for _ in 0..<5 { (count, _) = try await scrollForMore(session, after: count) }
-      // Real time: late shifts and errors (avatars and histories arriving) get their chance to happen.
-      try await Task.sleep(for: .seconds(1))
+      // Late shifts and errors (avatars and histories arriving) get their chance to happen: every
+      // avatar and history request has ended (details.js marks one in flight `data-state="loading"`),
+      // and two frames are painted after.
+      try await session.waitForScript(
+        "!document.querySelector('#results [data-state=\"loading\"]')",
+        description: "avatars and histories arrived", timeout: .seconds(20))
+      try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
       let probe = try await session.pageProbe()
       let logs = try await session.browserLogs().filter(\.isError)
       #expect(logs.isEmpty, "console errors: \(logs.map(\.message))")
