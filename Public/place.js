@@ -59,7 +59,7 @@ export class Place {
 
   /**
    * Puts card `saved.top` back `saved.offset` px below the viewport's top; while that card is not in
-   * the document, puts its row there by arithmetic (`list.rowTop`), else scrollY.
+   * the document, puts its row there by arithmetic (`list.positionTop`), else scrollY.
    */
   scrollTo(saved, feed, list = null) {
     const card = feed && feed.querySelector(CARD + '[aria-posinset="' + saved.top + '"]');
@@ -67,7 +67,8 @@ export class Place {
       window.scrollTo(0, Math.max(0, card.getBoundingClientRect().top + window.scrollY - saved.offset));
       return;
     }
-    const row = list && saved.top > 0 ? list.rowTop(saved.top - 1) : null;
+    // By position, not by row: a list opened from a shared link starts deep (its first card is not #1).
+    const row = list && saved.top > 0 ? list.positionTop(saved.top) : null;
     window.scrollTo(0, Math.max(0, row !== null ? row - saved.offset : saved.y || 0));
   }
 }

@@ -108,6 +108,7 @@ export class VirtualList {
     this.markupRows = 0;    // rows parked in memory, the page's batch excepted
     this.queued = false;
     this.padding = '';      // the counts last written to the feed
+    this.firstPosition = 1; // the aria-posinset of the list's first row (a shared link starts deeper)
   }
 
   // MARK: What the list holds
@@ -181,6 +182,8 @@ export class VirtualList {
   adopt(nodes) {
     if (!nodes.some((el) => el.matches(CARD))) return;
     const batch = this.push(batchURL(nodes), 0);
+    const first = nodes.find((el) => el.matches(CARD));
+    this.firstPosition = Number(first.getAttribute('aria-posinset')) || 1;
     this.setLive(batch, nodes);
     this.lo = 0;
     this.hi = 0;
@@ -267,6 +270,11 @@ export class VirtualList {
     const view = { y: window.scrollY, height: window.innerHeight, rowHeight, dividerHeight, top: 0 };
     view.top = first.getBoundingClientRect().top + window.scrollY - this.offset(this.lo, view);
     return view;
+  }
+
+  /** The document offset of the card whose aria-posinset is `position`; null without a view. */
+  positionTop(position) {
+    return this.rowTop(Math.max(0, position - this.firstPosition));
   }
 
   /** The document offset of row `row` (from 0), dividers before its batch included; null without a view. */
