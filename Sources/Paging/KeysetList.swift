@@ -98,7 +98,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     var skip = cursor.skip
     var total = cursor.total
     var reads = Reads()
-    var measure = 0
+    var peak = 0
     var incomplete = false
     var reported = 0
     var windows = 0
@@ -110,7 +110,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
         let fixed = windows == 1 && skip > 0 && window != .first
         var read = try await self.read(window, fixed: fixed, reload: reload, reads: &reads)
         window = read.window
-        measure = max(measure, source.measure(read.page))
+        peak = max(peak, source.peak(of: read.page))
         incomplete = incomplete || read.page.incomplete
         // What is left from a window that runs to the list's end, counted from where it starts.
         if let remaining = read.remaining, excluded.isEmpty {
@@ -137,7 +137,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
           }
           if collected.count == batchSize, index < read.rows.count {
             let next = WindowCursor(window: window, skip: skip, position: position, total: total)
-            var batch = goingOn(cursor, collected, next, reads, measure, incomplete, reported)
+            var batch = goingOn(cursor, collected, next, reads, peak, incomplete, reported)
             batch.left = read.rows.count - index + (read.pages - page) * source.pageSize
             return batch
           }
@@ -147,14 +147,14 @@ public struct KeysetList<Source: WindowSource>: Sendable {
           if read.rows.isEmpty { break }
         }
         guard let next = try await following(read, reload: reload, reads: &reads) else {
-          return finished(cursor, collected, position: position, reads, measure, incomplete, reported)
+          return finished(cursor, collected, position: position, reads, peak, incomplete, reported)
         }
         window = next
         skip = carry
         // A full batch: whether more follow costs another read, which the next batch makes.
         if (collected.count == batchSize && carry == 0) || windows >= maxWindowsPerBatch {
           let next = WindowCursor(window: next, skip: carry, position: position, total: total)
-          return goingOn(cursor, collected, next, reads, measure, incomplete, reported)
+          return goingOn(cursor, collected, next, reads, peak, incomplete, reported)
         }
       }
     } catch {
@@ -407,12 +407,12 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   /// A batch asked for at `cursor` of a list that goes on at `next`.
   func goingOn(
     _ cursor: WindowCursor, _ collected: [PositionedItem<Source.Item>], _ next: WindowCursor, _ reads: Reads,
-    _ measure: Int, _ incomplete: Bool, _ reported: Int
+    _ peak: Int, _ incomplete: Bool, _ reported: Int
   ) -> Batch {
     let total = Self.setSize(next.total, last: next.position)
     let batch = ListBatch(
       cursor: cursor.position, items: collected,
-      nextCursor: next.position, total: total, state: .items, incomplete: incomplete, measure: measure,
+      nextCursor: next.position, total: total, state: .items, incomplete: incomplete, peak: peak,
       reportedTotal: reported)
     return Batch(batch: batch, next: next, left: nil, reads: reads)
   }
@@ -420,12 +420,12 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   /// The last batch, asked for at `cursor`: the list ended after `position` rows.
   func finished(
     _ cursor: WindowCursor, _ collected: [PositionedItem<Source.Item>], position: Int, _ reads: Reads,
-    _ measure: Int, _ incomplete: Bool, _ reported: Int
+    _ peak: Int, _ incomplete: Bool, _ reported: Int
   ) -> Batch {
     let state: ListState = position == 0 ? .empty : .end(.noMoreResults(position))
     let batch = ListBatch(
       cursor: cursor.position, items: collected, nextCursor: nil,
-      total: position, state: state, incomplete: incomplete, measure: measure,
+      total: position, state: state, incomplete: incomplete, peak: peak,
       reportedTotal: max(reported, position))
     return Batch(batch: batch, next: nil, left: nil, reads: reads)
   }

@@ -27,8 +27,8 @@ public struct ListBatch<Item: Sendable>: Sendable {
   public var state: ListState
   /// True when a page read for this batch (or before it) was marked incomplete by the upstream.
   public var incomplete: Bool
-  /// The largest `PageSource.measure` of the pages up to this batch's (0 for errors).
-  public var measure: Int
+  /// The largest `PageSource.peak(of:)` of the pages up to this batch's (0 for errors).
+  public var peak: Int
   /// The largest total any page read so far reported, before the result cap (a page's "1,681
   /// results"); 0 when unknown (errors).
   public var reportedTotal: Int
@@ -36,7 +36,7 @@ public struct ListBatch<Item: Sendable>: Sendable {
   /// Creates a batch.
   public init(
     cursor: Int, items: [PositionedItem<Item>], nextCursor: Int?, total: Int, state: ListState,
-    incomplete: Bool = false, measure: Int = 0, reportedTotal: Int = 0
+    incomplete: Bool = false, peak: Int = 0, reportedTotal: Int = 0
   ) {
     self.cursor = cursor
     self.items = items
@@ -44,7 +44,7 @@ public struct ListBatch<Item: Sendable>: Sendable {
     self.total = total
     self.state = state
     self.incomplete = incomplete
-    self.measure = measure
+    self.peak = peak
     self.reportedTotal = reportedTotal
   }
 }

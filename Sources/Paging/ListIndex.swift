@@ -142,7 +142,7 @@ struct WalkState: Sendable {
   var limit = 0
   var largestTotal = 0
   var barren = 0
-  var measure = 0
+  var peak = 0
   var incomplete = false
 }
 

@@ -33,11 +33,11 @@ public protocol PageSource: Sendable {
   /// Fetches page `number` (1-based); `reload` asks to bypass any fresh cache.
   func fetchPage(_ number: Int, reload: Bool) async throws -> SourcePage<Item>
   /// A number taken from each page whose largest value over the pages up to a batch the batch reports
-  /// (`ListBatch.measure`), e.g. the largest star count; batches need not read those pages for it.
-  func measure(_ page: SourcePage<Item>) -> Int
+  /// (`ListBatch.peak`), e.g. the largest star count; batches need not read those pages for it.
+  func peak(of page: SourcePage<Item>) -> Int
 }
 
 extension PageSource {
   /// 0: nothing measured.
-  public func measure(_ page: SourcePage<Item>) -> Int { 0 }
+  public func peak(of page: SourcePage<Item>) -> Int { 0 }
 }

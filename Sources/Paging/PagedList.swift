@@ -109,7 +109,7 @@ public struct PagedList<Source: PageSource>: Sendable {
   ) -> ListBatch<Source.Item> {
     ListBatch(
       cursor: cursor, items: collected, nextCursor: cursor + collected.count, total: walked.limit,
-      state: .items, incomplete: walked.incomplete, measure: walked.measure,
+      state: .items, incomplete: walked.incomplete, peak: walked.peak,
       reportedTotal: walked.largestTotal)
   }
 
@@ -134,7 +134,7 @@ public struct PagedList<Source: PageSource>: Sendable {
         walked.largestTotal = max(walked.largestTotal, fetched.totalCount)
         walked.limit = max(walked.limit, min(fetched.totalCount, fetched.resultCap ?? Int.max))
         walked.incomplete = walked.incomplete || fetched.incomplete
-        walked.measure = max(walked.measure, source.measure(fetched))
+        walked.peak = max(walked.peak, source.peak(of: fetched))
         var added = 0
         // Set when the batch is full and a further distinct item exists: the list certainly goes on.
         var more = false
@@ -196,7 +196,7 @@ public struct PagedList<Source: PageSource>: Sendable {
           let cap = fetched.resultCap.flatMap { walked.largestTotal > $0 && page * pageSize >= $0 ? $0 : nil }
           var batch = finished(cursor: cursor, collected: collected, distinct: walked.distinct, cappedAt: cap)
           batch.incomplete = walked.incomplete
-          batch.measure = walked.measure
+          batch.peak = walked.peak
           batch.reportedTotal = walked.largestTotal
           return (batch, .done, recorded, true)
         }

@@ -24,11 +24,11 @@ public protocol WindowSource: Sendable {
   func key(of item: Item) -> Int
   /// The creation time of an item, in Unix seconds (the tie buckets' slicing key).
   func created(of item: Item) -> Int
-  /// A number taken from each page read, whose largest value a batch reports (`ListBatch.measure`).
-  func measure(_ page: SourcePage<Item>) -> Int
+  /// A number taken from each page read, whose largest value a batch reports (`ListBatch.peak`).
+  func peak(of page: SourcePage<Item>) -> Int
 }
 
 extension WindowSource {
   /// 0: nothing measured.
-  public func measure(_ page: SourcePage<Item>) -> Int { 0 }
+  public func peak(of page: SourcePage<Item>) -> Int { 0 }
 }

@@ -36,7 +36,7 @@ struct CardRenderingTests {
       #expect(batch.total > 0, "\(query) after \(cursor)")
       var view = BatchView(
         batch: batch, kind: .search(search), batchSize: 20, prefetchMargin: 5,
-        largestStars: batch.measure, now: Self.now)
+        largestStars: batch.peak, now: Self.now)
       view.cursor = .offset(cursor)
       view.next = batch.nextCursor.map { .offset($0) }
       var rendered: [UInt8] = []

@@ -47,7 +47,7 @@ struct GitHubSearchSource: PageSource {
 
   /// The largest star count on the page: a batch reports the largest over the pages up to it, the
   /// stars bars' scale (for a stars-descending list, the list's first row).
-  func measure(_ page: SourcePage<Repository>) -> Int {
+  func peak(of page: SourcePage<Repository>) -> Int {
     var largest = 0
     for index in page.items.indices where page.items[index].stargazersCount > largest {
       largest = page.items[index].stargazersCount

@@ -48,5 +48,5 @@ struct GitHubWindowSource: WindowSource {
     return (seconds ?? nil) ?? 0
   }
 
-  func measure(_ page: SourcePage<Repository>) -> Int { search.measure(page) }
+  func peak(of page: SourcePage<Repository>) -> Int { search.peak(of: page) }
 }

@@ -173,7 +173,7 @@ struct ListBatches: Sendable {
     if kind.windows?.continuation == true, case .items = batch.state, batch.reportedTotal > batch.total {
       batch.total = batch.reportedTotal
     }
-    var fetched = Fetched(batch: batch, largest: batch.measure, total: batch.reportedTotal, revoked: false)
+    var fetched = Fetched(batch: batch, largest: batch.peak, total: batch.reportedTotal, revoked: false)
     fetched.next = batch.nextCursor.map { .offset($0) }
     return fetched
   }
@@ -202,7 +202,7 @@ struct ListBatches: Sendable {
     }
     let result = await list.batch(at: start, reload: reload, memory: shared ? listed : nil, key: kind)
     var fetched = Fetched(
-      batch: result.batch, largest: result.batch.measure, total: result.batch.reportedTotal, revoked: false)
+      batch: result.batch, largest: result.batch.peak, total: result.batch.reportedTotal, revoked: false)
     fetched.next = result.next.map { windows.continuation ? .window($0) : Self.link($0) }
     if windows.continuation, cursor.window == .first, cursor.skip == 0 {
       fetched.divider = Self.divider(kind, shown: cursor.position, total: cursor.total)
