@@ -53,23 +53,11 @@ final class CardBatch: MustacheRows {
   /// The cards' repositories, read in place by row with no reference count per field
   /// (`RepositoryRows`).
   private let repositories: RepositoryRows
-  /// What more than one field of each card derives from its repository (plain values).
-  private let rows: [Row]
+  /// The cards' positions in the list (their repositories are read through `repositories`).
+  private let items: [PositionedItem<Repository>]
 
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
-
-  /// The derived facts more than one field of a card uses.
-  private struct Row: Sendable {
-    let position: Int
-    /// The owner's login is `ownerLogin`, or without an owner, the first `loginPrefix` bytes of
-    /// `fullName` (its part before `/`).
-    let loginPrefix: Int?
-    /// The owner id; 0 without an owner.
-    let ownerID: Int
-    /// `pushedAt`, or `updatedAt` when GitHub sent no push time; nil with neither.
-    let updated: Repository.Text?
-  }
 
   init(
     items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int,
@@ -81,40 +69,21 @@ final class CardBatch: MustacheRows {
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
-    let repositories = RepositoryRows(items.lazy.map(\.item))
-    self.repositories = repositories
-    rows = items.indices.map { row in
-      repositories.withRow(row) { repository in
-        let hasOwner = repository[.hasOwner]
-        let prefix =
-          hasOwner
-          ? nil
-          : repository.withUTF8(.fullName) { name in
-            var end = 0
-            while end < name.count && name[end] != UInt8(ascii: "/") { end += 1 }
-            return end
-          } ?? 0
-        let updated: Repository.Text? =
-          repository.withUTF8(.pushedAt, { _ in true }) != nil
-          ? .pushedAt : repository.withUTF8(.updatedAt, { _ in true }) != nil ? .updatedAt : nil
-        return Row(
-          position: items[row].position, loginPrefix: prefix,
-          ownerID: hasOwner ? repository[.ownerID] : 0, updated: updated)
-      }
-    }
+    self.items = items
+    repositories = RepositoryRows(items.lazy.map(\.item))
   }
 
   var schema: MustacheSchema { CardField.schema }
 
-  var count: Int { rows.count }
+  var count: Int { items.count }
 
   func count(of field: Int, row: Int) -> Int {
-    guard let field = CardField(rawValue: field), rows.indices.contains(row) else { return 0 }
+    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return 0 }
     return repositories.withRow(row) { count(of: field, $0, row: row) }
   }
 
   func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    guard let field = CardField(rawValue: field), rows.indices.contains(row) else { return }
+    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return }
     repositories.withRow(row) { write(field, $0, row: row, element: element, to: &output) }
   }
 
@@ -135,7 +104,7 @@ final class CardBatch: MustacheRows {
     case .template: return repository[.isTemplate] ? 1 : 0
     case .nonPublic: return repository[.isPublic] ? 0 : 1
     case .topics: return min(repository.topicCount, Self.maxTopics)
-    case .ownerAvatar, .ownerAvatar2x: return rows[row].ownerID > 0 ? 1 : 0
+    case .ownerAvatar, .ownerAvatar2x: return Self.ownerID(repository) > 0 ? 1 : 0
     case .fullName: return some(.fullName)
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
       // Always some text (initials fall back to "?", the page to "/owners/").
@@ -154,7 +123,7 @@ final class CardBatch: MustacheRows {
   ) {
     switch field {
     case .id: output.append(repository[.id])
-    case .position: output.append(rows[row].position)
+    case .position: output.append(items[row].position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
     case .batch: if row == 0, let batchURL { output.append(batchURL) }
@@ -185,9 +154,9 @@ final class CardBatch: MustacheRows {
         repository.withTopicUTF8(element) { output.append(utf8: $0) }
       }
     case .updatedISO:
-      if let updated = rows[row].updated { text(repository, updated, to: &output) }
+      if let updated = Self.updated(repository) { text(repository, updated, to: &output) }
     case .updatedText:
-      if let updated = rows[row].updated,
+      if let updated = Self.updated(repository),
         let unix = repository.withUTF8(updated, Formatting.unixSeconds(utf8:)) ?? nil
       {
         TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
@@ -197,35 +166,52 @@ final class CardBatch: MustacheRows {
     case .barPercent:
       output.append(CardText.barPercent(stars: repository[.stargazersCount], largest: largestStars))
     case .barBand: output.append(CardText.band(repository[.stargazersCount]))
-    case .ownerLogin: login(repository, row) { output.append(utf8: $0) }
+    case .ownerLogin: Self.login(repository) { output.append(utf8: $0) }
     case .ownerPage:
       output.append(literal: "/owners/")
-      login(repository, row) { writeEncoded($0, to: &output) }
+      Self.login(repository) { writeEncoded($0, to: &output) }
     case .ownerInitials:
-      login(repository, row) { CardText.writeInitials(utf8: $0, to: &output) }
+      Self.login(repository) { CardText.writeInitials(utf8: $0, to: &output) }
     case .ownerAvatar, .ownerAvatar2x:
-      let ownerID = rows[row].ownerID
+      let ownerID = Self.ownerID(repository)
       guard ownerID > 0 else { return }
       output.append(literal: "/avatars/")
       output.append(ownerID)
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
       output.append(literal: Routes.starsPathSlash)
-      login(repository, row) { writeEncoded($0, to: &output) }
+      Self.login(repository) { writeEncoded($0, to: &output) }
       output.append(byte: UInt8(ascii: "/"))
       _ = repository.withUTF8(.name) { writeEncoded($0, to: &output) }
     }
   }
 
-  /// `body` with the owner login of `repository`, card `row` (see `Row.loginPrefix`); not called
-  /// when there is none.
+  /// `body` with the owner login of `repository`: `ownerLogin`, or without an owner, the part of
+  /// `fullName` before `/`; not called when there is none.
   @inline(__always)
-  private func login(_ repository: borrowing RepositoryRows.Row, _ row: Int, _ body: (Span<UInt8>) -> Void) {
-    guard let prefix = rows[row].loginPrefix else {
-      _ = repository.withUTF8(.ownerLogin, body)
+  private static func login(_ repository: borrowing RepositoryRows.Row, _ body: (Span<UInt8>) -> Void) {
+    guard repository[.hasOwner] else {
+      _ = repository.withUTF8(.fullName) { name in
+        var end = 0
+        while end < name.count && name[end] != UInt8(ascii: "/") { end += 1 }
+        body(name.extracting(0..<end))
+      }
       return
     }
-    _ = repository.withUTF8(.fullName) { body($0.extracting(0..<prefix)) }
+    _ = repository.withUTF8(.ownerLogin, body)
+  }
+
+  /// The owner id of `repository`; 0 without an owner.
+  @inline(__always)
+  private static func ownerID(_ repository: borrowing RepositoryRows.Row) -> Int {
+    repository[.hasOwner] ? repository[.ownerID] : 0
+  }
+
+  /// `pushedAt` of `repository`, or `updatedAt` when GitHub sent no push time; nil with neither.
+  @inline(__always)
+  private static func updated(_ repository: borrowing RepositoryRows.Row) -> Repository.Text? {
+    if repository.withUTF8(.pushedAt, { _ in true }) != nil { return .pushedAt }
+    return repository.withUTF8(.updatedAt, { _ in true }) != nil ? .updatedAt : nil
   }
 
   @inline(__always)

@@ -78,7 +78,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
   static let numberSlots = Number.allCases.count + 1
 
   /// The number slot that holds the flags, one bit per `Flag` (after the `Number`s).
-  @usableFromInline static var flagsSlot: Int { Number.allCases.count }
+  @inlinable static var flagsSlot: Int { Number.allCases.count }
 
   /// The declared fields' names in order: the shared cache keys its format to them, so entries
   /// written with another declaration are misses, never misread.

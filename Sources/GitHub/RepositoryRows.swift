@@ -65,28 +65,33 @@ public struct RepositoryRows: Sendable {
   public typealias Row = PackedRecords.Record
 }
 
+// Forced inline: left to the inliner, the card writer in App called the flags subscript.
 extension PackedRecords.Record {
   /// A whole-number field of the repository.
-  @inlinable public subscript(_ field: Repository.Number) -> Int { number(field.rawValue) }
+  @inlinable @inline(__always) public subscript(_ field: Repository.Number) -> Int { number(field.rawValue) }
 
   /// A yes/no field of the repository.
-  @inlinable public subscript(_ field: Repository.Flag) -> Bool {
+  @inlinable @inline(__always) public subscript(_ field: Repository.Flag) -> Bool {
     number(Repository.flagsSlot) & (1 << field.rawValue) != 0
   }
 
   /// `body` with the UTF-8 of `field` of the repository, read in place; nil (and `body` not called)
   /// when absent.
-  @inlinable public func withUTF8<Result>(_ field: Repository.Text, _ body: (Span<UInt8>) -> Result)
+  @inlinable @inline(__always) public func withUTF8<Result>(
+    _ field: Repository.Text, _ body: (Span<UInt8>) -> Result
+  )
     -> Result?
   {
     withUTF8(field.rawValue, body)
   }
 
   /// How many topics the repository has.
-  @inlinable public var topicCount: Int { listCount }
+  @inlinable @inline(__always) public var topicCount: Int { listCount }
 
   /// `body` with the UTF-8 of topic `index` (`0..<topicCount`) of the repository.
-  @inlinable public func withTopicUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+  @inlinable @inline(__always) public func withTopicUTF8<Result>(
+    _ index: Int, _ body: (Span<UInt8>) -> Result
+  ) -> Result {
     withListUTF8(index, body)
   }
 }
