@@ -56,7 +56,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
   }
 
   /// The fields' slots: numbers first, then the flags as one number, then the texts and the topics.
-  let record: PackedRecord
+  @usableFromInline let record: PackedRecord
 
   /// A repository with every field given by the closures, which are asked once per case.
   public init(
@@ -77,6 +77,9 @@ public struct Repository: Sendable, Identifiable, Hashable {
   /// How many numbers the record holds: the `Number`s and one word of flags.
   static let numberSlots = Number.allCases.count + 1
 
+  /// The number slot that holds the flags, one bit per `Flag` (after the `Number`s).
+  @inlinable static var flagsSlot: Int { Number.allCases.count }
+
   /// The declared fields' names in order: the shared cache keys its format to them, so entries
   /// written with another declaration are misses, never misread.
   static let layout =
@@ -87,7 +90,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
   public subscript(_ field: Number) -> Int { record.number(field.rawValue) }
   /// A yes/no field.
   public subscript(_ field: Flag) -> Bool {
-    record.number(Number.allCases.count) & (1 << field.rawValue) != 0
+    record.number(Self.flagsSlot) & (1 << field.rawValue) != 0
   }
   /// A text field, nil when absent.
   public subscript(_ field: Text) -> String? { record.string(field.rawValue) }

@@ -2,29 +2,34 @@ import Packing
 
 /// Repositories read by row, for the card renderer, which reads a dozen fields of each card per
 /// request: the same reads as `Repository`'s, with no reference count per read (`PackedRecords`).
+/// The reads are inlinable, so a renderer in another module compiles them to loads.
 ///
 /// ```swift
 /// let rows = RepositoryRows(repositories)
 /// let stars = rows[0, .stargazersCount]
-/// rows.withUTF8(0, .fullName) { output.append(utf8: $0) }  // nil when absent
+/// rows.withRow(0) { repository in
+///   repository.withUTF8(.fullName) { output.append(utf8: $0) }  // nil when absent
+/// }
 /// ```
 public struct RepositoryRows: Sendable {
-  private let records: PackedRecords
+  @usableFromInline let records: PackedRecords
 
   /// `repositories`, by position.
-  public init(_ repositories: [Repository]) {
-    records = PackedRecords(repositories.map(\.record))
+  @inlinable public init(_ repositories: some Collection<Repository>) {
+    records = PackedRecords(repositories.lazy.map(\.record))
   }
 
   /// How many repositories there are.
-  public var count: Int { records.count }
+  @inlinable public var count: Int { records.count }
 
   /// A whole-number field of repository `row`.
-  public subscript(_ row: Int, _ field: Repository.Number) -> Int { records.number(row, field.rawValue) }
+  @inlinable public subscript(_ row: Int, _ field: Repository.Number) -> Int {
+    records.number(row, field.rawValue)
+  }
 
   /// A yes/no field of repository `row`.
-  public subscript(_ row: Int, _ field: Repository.Flag) -> Bool {
-    records.number(row, Repository.Number.allCases.count) & (1 << field.rawValue) != 0
+  @inlinable public subscript(_ row: Int, _ field: Repository.Flag) -> Bool {
+    records.number(row, Repository.flagsSlot) & (1 << field.rawValue) != 0
   }
 
   /// A text field of repository `row`, nil when absent.
@@ -32,17 +37,61 @@ public struct RepositoryRows: Sendable {
 
   /// `body` with the UTF-8 of `field` of repository `row`, read in place; nil (and `body` not
   /// called) when absent.
-  public func withUTF8<Result>(_ row: Int, _ field: Repository.Text, _ body: (Span<UInt8>) -> Result)
+  @inlinable public func withUTF8<Result>(
+    _ row: Int, _ field: Repository.Text, _ body: (Span<UInt8>) -> Result
+  )
     -> Result?
   {
     records.withUTF8(row, field.rawValue, body)
   }
 
   /// How many topics repository `row` has.
-  public func topicCount(_ row: Int) -> Int { records.listCount(row) }
+  @inlinable public func topicCount(_ row: Int) -> Int { records.listCount(row) }
 
   /// `body` with the UTF-8 of topic `index` (`0..<topicCount(row)`) of repository `row`.
-  public func withTopicUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+  @inlinable public func withTopicUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
+    -> Result
+  {
     records.withListUTF8(row, index, body)
+  }
+
+  /// `body` with repository `row`, for a reader of several of its fields: the row is looked up once.
+  @inlinable public func withRow<Result>(_ row: Int, _ body: (borrowing Row) -> Result) -> Result {
+    records.withRecord(row, body)
+  }
+
+  /// One repository's fields, read in place (`withRow`): lent borrowed and noncopyable, so it cannot
+  /// outlive the call that lends it. Its reads take the field enums of `Repository`.
+  public typealias Row = PackedRecords.Record
+}
+
+// Forced inline: left to the inliner, the card writer in App called the flags subscript.
+extension PackedRecords.Record {
+  /// A whole-number field of the repository.
+  @inlinable @inline(__always) public subscript(_ field: Repository.Number) -> Int { number(field.rawValue) }
+
+  /// A yes/no field of the repository.
+  @inlinable @inline(__always) public subscript(_ field: Repository.Flag) -> Bool {
+    number(Repository.flagsSlot) & (1 << field.rawValue) != 0
+  }
+
+  /// `body` with the UTF-8 of `field` of the repository, read in place; nil (and `body` not called)
+  /// when absent.
+  @inlinable @inline(__always) public func withUTF8<Result>(
+    _ field: Repository.Text, _ body: (Span<UInt8>) -> Result
+  )
+    -> Result?
+  {
+    withUTF8(field.rawValue, body)
+  }
+
+  /// How many topics the repository has.
+  @inlinable @inline(__always) public var topicCount: Int { listCount }
+
+  /// `body` with the UTF-8 of topic `index` (`0..<topicCount`) of the repository.
+  @inlinable @inline(__always) public func withTopicUTF8<Result>(
+    _ index: Int, _ body: (Span<UInt8>) -> Result
+  ) -> Result {
+    withListUTF8(index, body)
   }
 }

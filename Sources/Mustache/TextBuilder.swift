@@ -12,10 +12,10 @@
 public struct TextBuilder {
   @usableFromInline let buffer: UnsafeMutableBufferPointer<UInt8>
   /// Bytes written so far.
-  public var count: Int { written }
+  @inlinable public var count: Int { written }
   @usableFromInline var written = 0
 
-  @usableFromInline init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+  @inlinable init(buffer: UnsafeMutableBufferPointer<UInt8>) {
     self.buffer = buffer
   }
 

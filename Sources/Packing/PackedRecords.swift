@@ -1,38 +1,46 @@
 /// Records read by position, for a reader that reads many slots of each in a hot loop (the card
-/// renderer): it keeps every record (so their blocks live as long as it does) and each block's
+/// renderer): it keeps every record (so their blocks live as long as it does) beside its block's
 /// address, so a read is a load from this list and the block, with no reference count. Reading the
 /// same slots through `[PackedRecord]` retains and releases the record's block at each read that
-/// calls out, and two event loops rendering the same cached records make those counts contend.
+/// calls out, and two event loops rendering the same cached records make those counts contend. One
+/// array is all it allocates.
 ///
 /// ```swift
 /// let rows = PackedRecords([a, b])
 /// rows.number(1, 0)  // b.number(0)
 /// rows.withUTF8(0, 2) { span in span.count }  // a's text 2, nil when absent
 /// ```
-public final class PackedRecords: Sendable {
-  /// The records, which own the blocks `blocks` points into.
-  private let records: [PackedRecord]
-  /// Each record's block, in order; valid while `records` holds them, which is as long as `self`.
-  @usableFromInline let blocks: [Block]
+public struct PackedRecords: Sendable {
+  /// A record, which owns the block `block` points into: valid as long as the entry is held.
+  @usableFromInline struct Entry: Sendable {
+    @usableFromInline let record: PackedRecord
+    @usableFromInline let block: Block
 
+    @inlinable init(_ record: PackedRecord) {
+      self.record = record
+      block = record.storage.block
+    }
+  }
+
+  /// The records in order, each with its block.
+  @usableFromInline let entries: [Entry]
   /// Reads `records` by position.
-  public init(_ records: [PackedRecord]) {
-    self.records = records
-    blocks = records.map { $0.storage.block }
+  @inlinable public init(_ records: some Collection<PackedRecord>) {
+    entries = records.map(Entry.init)
   }
 
   /// How many records there are.
-  @inlinable public var count: Int { blocks.count }
+  @inlinable public var count: Int { entries.count }
 
   /// Number `index` of record `row`.
-  @inlinable public func number(_ row: Int, _ index: Int) -> Int { blocks[row].number(index) }
+  @inlinable public func number(_ row: Int, _ index: Int) -> Int { entries[row].block.number(index) }
 
   /// `body` with the UTF-8 of text `index` of record `row`, read in place; nil (and `body` not
   /// called) when absent.
   @inlinable public func withUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
     -> Result?
   {
-    blocks[row].withText(index, body)
+    entries[row].block.withText(index, body)
   }
 
   /// Text `index` of record `row` as a `String`, nil when absent.
@@ -40,13 +48,45 @@ public final class PackedRecords: Sendable {
     withUTF8(row, index) { span in span.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
   }
 
+  /// `body` with a reader of record `row`, for a caller that reads several of its slots: the record
+  /// is looked up once, and each read is then a load from its block.
+  @inlinable public func withRecord<Result>(_ row: Int, _ body: (borrowing Record) -> Result) -> Result {
+    body(Record(block: entries[row].block))
+  }
+
   /// How many list elements record `row` holds.
-  @inlinable public func listCount(_ row: Int) -> Int { blocks[row].word(Layout.listCount) }
+  @inlinable public func listCount(_ row: Int) -> Int { entries[row].block.word(Layout.listCount) }
 
   /// `body` with the UTF-8 of list element `index` (`0..<listCount(row)`) of record `row`.
   @inlinable public func withListUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
     -> Result
   {
-    blocks[row].withListElement(index, body)
+    entries[row].block.withListElement(index, body)
+  }
+}
+
+extension PackedRecords {
+  /// One record's slots, read in place (`PackedRecords.withRecord`). Lent borrowed and noncopyable,
+  /// so it cannot outlive the call that lends it, while the records keep its block alive.
+  public struct Record: ~Copyable {
+    @usableFromInline let block: Block
+
+    @inlinable init(block: Block) { self.block = block }
+
+    /// Number `index`.
+    @inlinable public func number(_ index: Int) -> Int { block.number(index) }
+
+    /// `body` with the UTF-8 of text `index`, read in place; nil (and `body` not called) when absent.
+    @inlinable public func withUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result? {
+      block.withText(index, body)
+    }
+
+    /// How many list elements the record holds.
+    @inlinable public var listCount: Int { block.word(Layout.listCount) }
+
+    /// `body` with the UTF-8 of list element `index` (`0..<listCount`).
+    @inlinable public func withListUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+      block.withListElement(index, body)
+    }
   }
 }

@@ -89,6 +89,20 @@ struct RepositoryTests {
       #expect(
         (0..<rows.topicCount(row)).map { i in rows.withTopicUTF8(row, i) { String(copying: $0) } } == r.topics
       )
+      rows.withRow(row) { repository in
+        for field in Repository.Number.allCases {
+          #expect(repository[field] == r[field], "\(row) \(field) by row")
+        }
+        for field in Repository.Flag.allCases {
+          #expect(repository[field] == r[field], "\(row) \(field) by row")
+        }
+        for field in Repository.Text.allCases {
+          #expect(repository.withUTF8(field) { String(copying: $0) } == r[field], "\(row) \(field) by row")
+        }
+        #expect(
+          (0..<repository.topicCount).map { i in repository.withTopicUTF8(i) { String(copying: $0) } }
+            == r.topics)
+      }
     }
   }
 

@@ -35,8 +35,8 @@ enum CardField: Int, CaseIterable {
 }
 
 /// The cards of one batch, as rows of `partials/card` (bound to `CardField.schema`). Fields are
-/// written from each repository's record in place (`Repository.withUTF8`): nothing is allocated per
-/// card.
+/// written from each repository's record in place (`RepositoryRows.withRow`): nothing is allocated
+/// per card.
 final class CardBatch: MustacheRows {
   /// The list's true total, or -1 when unknown (`aria-setsize`).
   let setsize: Int
@@ -53,23 +53,11 @@ final class CardBatch: MustacheRows {
   /// The cards' repositories, read in place by row with no reference count per field
   /// (`RepositoryRows`).
   private let repositories: RepositoryRows
-  /// What more than one field of each card derives from its repository (plain values).
-  private let rows: [Row]
+  /// The cards' positions in the list (their repositories are read through `repositories`).
+  private let items: [PositionedItem<Repository>]
 
   /// Most topics shown on one card (they share one line).
   static let maxTopics = 5
-
-  /// The derived facts more than one field of a card uses.
-  private struct Row: Sendable {
-    let position: Int
-    /// The owner's login is `ownerLogin`, or without an owner, the first `loginPrefix` bytes of
-    /// `fullName` (its part before `/`).
-    let loginPrefix: Int?
-    /// The owner id; 0 without an owner.
-    let ownerID: Int
-    /// `pushedAt`, or `updatedAt` when GitHub sent no push time; nil with neither.
-    let updated: Repository.Text?
-  }
 
   init(
     items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int,
@@ -81,44 +69,29 @@ final class CardBatch: MustacheRows {
     self.trigger = trigger
     self.largestStars = largestStars
     self.now = now
-    repositories = RepositoryRows(items.map(\.item))
-    rows = items.map { item in
-      let repository = item.item
-      let hasOwner = repository[.hasOwner]
-      let prefix =
-        hasOwner
-        ? nil
-        : repository.withUTF8(.fullName) { name in
-          var end = 0
-          while end < name.count && name[end] != UInt8(ascii: "/") { end += 1 }
-          return end
-        } ?? 0
-      let updated: Repository.Text? =
-        repository.withUTF8(.pushedAt, { _ in true }) != nil
-        ? .pushedAt : repository.withUTF8(.updatedAt, { _ in true }) != nil ? .updatedAt : nil
-      return Row(
-        position: item.position, loginPrefix: prefix,
-        ownerID: hasOwner ? repository[.ownerID] : 0, updated: updated)
-    }
+    self.items = items
+    repositories = RepositoryRows(items.lazy.map(\.item))
   }
 
   var schema: MustacheSchema { CardField.schema }
 
-  var count: Int { rows.count }
+  var count: Int { items.count }
 
   func count(of field: Int, row: Int) -> Int {
-    guard let field = CardField(rawValue: field), rows.indices.contains(row) else { return 0 }
-    return count(of: field, rows[row], row: row)
+    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return 0 }
+    return repositories.withRow(row) { count(of: field, $0, row: row) }
   }
 
   func write(_ field: Int, row: Int, element: Int, to output: inout MustacheOutput) {
-    guard let field = CardField(rawValue: field), rows.indices.contains(row) else { return }
-    write(field, rows[row], row: row, element: element, to: &output)
+    guard let field = CardField(rawValue: field), items.indices.contains(row) else { return }
+    repositories.withRow(row) { write(field, $0, row: row, element: element, to: &output) }
   }
 
-  private func count(of field: CardField, _ card: Row, row: Int) -> Int {
+  /// `count(of:row:)` of `repository`, the repository of card `row`.
+  @inline(__always)
+  private func count(of field: CardField, _ repository: borrowing RepositoryRows.Row, row: Int) -> Int {
     /// 1 when `text` is present and not empty.
-    func some(_ text: Repository.Text) -> Int { repositories.withUTF8(row, text) { $0.isEmpty ? 0 : 1 } ?? 0 }
+    func some(_ text: Repository.Text) -> Int { repository.withUTF8(text) { $0.isEmpty ? 0 : 1 } ?? 0 }
     switch field {
     case .prefetch: return trigger == row ? 1 : 0
     case .batch: return row == 0 && batchURL != nil ? 1 : 0
@@ -126,12 +99,12 @@ final class CardBatch: MustacheRows {
     case .description: return some(.description)
     case .language, .languageClass: return some(.language)
     case .license: return some(.license)
-    case .archived: return repositories[row, .archived] ? 1 : 0
-    case .fork: return repositories[row, .fork] ? 1 : 0
-    case .template: return repositories[row, .isTemplate] ? 1 : 0
-    case .nonPublic: return repositories[row, .isPublic] ? 0 : 1
-    case .topics: return min(repositories.topicCount(row), Self.maxTopics)
-    case .ownerAvatar, .ownerAvatar2x: return card.ownerID > 0 ? 1 : 0
+    case .archived: return repository[.archived] ? 1 : 0
+    case .fork: return repository[.fork] ? 1 : 0
+    case .template: return repository[.isTemplate] ? 1 : 0
+    case .nonPublic: return repository[.isPublic] ? 0 : 1
+    case .topics: return min(repository.topicCount, Self.maxTopics)
+    case .ownerAvatar, .ownerAvatar2x: return Self.ownerID(repository) > 0 ? 1 : 0
     case .fullName: return some(.fullName)
     case .ownerLogin, .ownerInitials, .ownerPage, .updatedText:
       // Always some text (initials fall back to "?", the page to "/owners/").
@@ -142,83 +115,110 @@ final class CardBatch: MustacheRows {
     }
   }
 
-  private func write(_ field: CardField, _ card: Row, row: Int, element: Int, to output: inout MustacheOutput)
-  {
+  /// `write(_:row:element:to:)` of `repository`, the repository of card `row`.
+  @inline(__always)
+  private func write(
+    _ field: CardField, _ repository: borrowing RepositoryRows.Row, row: Int, element: Int,
+    to output: inout MustacheOutput
+  ) {
     switch field {
-    case .id: output.append(repositories[row, .id])
-    case .position: output.append(card.position)
+    case .id: output.append(repository[.id])
+    case .position: output.append(items[row].position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
     case .batch: if row == 0, let batchURL { output.append(batchURL) }
     case .describedBy: if row == 0, let describedBy { output.append(describedBy) }
-    case .fullName: text(row, .fullName, to: &output)
+    case .fullName: text(repository, .fullName, to: &output)
     case .htmlURL:
-      if repositories.withUTF8(row, .htmlURL, CardText.isWebLink) == true {
-        text(row, .htmlURL, to: &output)
+      if repository.withUTF8(.htmlURL, CardText.isWebLink) == true {
+        text(repository, .htmlURL, to: &output)
       } else {
         output.append(
           CardText.safeLink(repositories[row, .htmlURL] ?? "", fallback: repositories[row, .fullName] ?? ""))
       }
-    case .description: text(row, .description, to: &output)
-    case .language: text(row, .language, to: &output)
-    case .license: text(row, .license, to: &output)
-    case .starsText: compact(repositories[row, .stargazersCount], to: &output)
-    case .stars: output.append(repositories[row, .stargazersCount])
-    case .forksLabel: counted(repositories[row, .forksCount], "fork", to: &output)
-    case .issuesLabel: counted(repositories[row, .openIssuesCount], "issue", to: &output)
+    case .description: text(repository, .description, to: &output)
+    case .language: text(repository, .language, to: &output)
+    case .license: text(repository, .license, to: &output)
+    case .starsText: compact(repository[.stargazersCount], to: &output)
+    case .stars: output.append(repository[.stargazersCount])
+    case .forksLabel: counted(repository[.forksCount], "fork", to: &output)
+    case .issuesLabel: counted(repository[.openIssuesCount], "issue", to: &output)
     case .languageClass:
-      _ = repositories.withUTF8(row, .language) { LanguageStyle.write(utf8: $0, to: &output) }
-    case .archived: output.append(literal: repositories[row, .archived] ? "true" : "false")
-    case .fork: output.append(literal: repositories[row, .fork] ? "true" : "false")
-    case .template: output.append(literal: repositories[row, .isTemplate] ? "true" : "false")
-    case .nonPublic: output.append(literal: repositories[row, .isPublic] ? "false" : "true")
+      _ = repository.withUTF8(.language) { LanguageStyle.write(utf8: $0, to: &output) }
+    case .archived: output.append(literal: repository[.archived] ? "true" : "false")
+    case .fork: output.append(literal: repository[.fork] ? "true" : "false")
+    case .template: output.append(literal: repository[.isTemplate] ? "true" : "false")
+    case .nonPublic: output.append(literal: repository[.isPublic] ? "false" : "true")
     case .topics:
-      if element < min(repositories.topicCount(row), Self.maxTopics) {
-        repositories.withTopicUTF8(row, element) { output.append(utf8: $0) }
+      if element < min(repository.topicCount, Self.maxTopics) {
+        repository.withTopicUTF8(element) { output.append(utf8: $0) }
       }
     case .updatedISO:
-      if let updated = card.updated { text(row, updated, to: &output) }
+      if let updated = Self.updated(repository) { text(repository, updated, to: &output) }
     case .updatedText:
-      if let updated = card.updated,
-        let unix = repositories.withUTF8(row, updated, Formatting.unixSeconds(utf8:)) ?? nil
+      if let updated = Self.updated(repository),
+        let unix = repository.withUTF8(updated, Formatting.unixSeconds(utf8:)) ?? nil
       {
         TextBuilder.write(capacity: Formatting.relativeCapacity, to: &output) {
           Formatting.relative(unix, now: now, into: &$0)
         }
       }
     case .barPercent:
-      output.append(CardText.barPercent(stars: repositories[row, .stargazersCount], largest: largestStars))
-    case .barBand: output.append(CardText.band(repositories[row, .stargazersCount]))
-    case .ownerLogin: login(row) { output.append(utf8: $0) }
+      output.append(CardText.barPercent(stars: repository[.stargazersCount], largest: largestStars))
+    case .barBand: output.append(CardText.band(repository[.stargazersCount]))
+    case .ownerLogin: Self.login(repository) { output.append(utf8: $0) }
     case .ownerPage:
       output.append(literal: "/owners/")
-      login(row) { writeEncoded($0, to: &output) }
+      Self.login(repository) { writeEncoded($0, to: &output) }
     case .ownerInitials:
-      login(row) { CardText.writeInitials(utf8: $0, to: &output) }
+      Self.login(repository) { CardText.writeInitials(utf8: $0, to: &output) }
     case .ownerAvatar, .ownerAvatar2x:
-      guard card.ownerID > 0 else { return }
+      let ownerID = Self.ownerID(repository)
+      guard ownerID > 0 else { return }
       output.append(literal: "/avatars/")
-      output.append(card.ownerID)
+      output.append(ownerID)
       output.append(literal: field == .ownerAvatar ? "?s=80" : "?s=160")
     case .stargazers:
       output.append(literal: Routes.starsPathSlash)
-      login(row) { writeEncoded($0, to: &output) }
+      Self.login(repository) { writeEncoded($0, to: &output) }
       output.append(byte: UInt8(ascii: "/"))
-      _ = repositories.withUTF8(row, .name) { writeEncoded($0, to: &output) }
+      _ = repository.withUTF8(.name) { writeEncoded($0, to: &output) }
     }
   }
 
-  /// `body` with the card's owner login (see `Row.loginPrefix`); not called when there is none.
-  private func login(_ row: Int, _ body: (Span<UInt8>) -> Void) {
-    guard let prefix = rows[row].loginPrefix else {
-      _ = repositories.withUTF8(row, .ownerLogin, body)
+  /// `body` with the owner login of `repository`: `ownerLogin`, or without an owner, the part of
+  /// `fullName` before `/`; not called when there is none.
+  @inline(__always)
+  private static func login(_ repository: borrowing RepositoryRows.Row, _ body: (Span<UInt8>) -> Void) {
+    guard repository[.hasOwner] else {
+      _ = repository.withUTF8(.fullName) { name in
+        var end = 0
+        while end < name.count && name[end] != UInt8(ascii: "/") { end += 1 }
+        body(name.extracting(0..<end))
+      }
       return
     }
-    _ = repositories.withUTF8(row, .fullName) { body($0.extracting(0..<prefix)) }
+    _ = repository.withUTF8(.ownerLogin, body)
   }
 
-  private func text(_ row: Int, _ field: Repository.Text, to output: inout MustacheOutput) {
-    _ = repositories.withUTF8(row, field) { output.append(utf8: $0) }
+  /// The owner id of `repository`; 0 without an owner.
+  @inline(__always)
+  private static func ownerID(_ repository: borrowing RepositoryRows.Row) -> Int {
+    repository[.hasOwner] ? repository[.ownerID] : 0
+  }
+
+  /// `pushedAt` of `repository`, or `updatedAt` when GitHub sent no push time; nil with neither.
+  @inline(__always)
+  private static func updated(_ repository: borrowing RepositoryRows.Row) -> Repository.Text? {
+    if repository.withUTF8(.pushedAt, { _ in true }) != nil { return .pushedAt }
+    return repository.withUTF8(.updatedAt, { _ in true }) != nil ? .updatedAt : nil
+  }
+
+  @inline(__always)
+  private func text(
+    _ repository: borrowing RepositoryRows.Row, _ field: Repository.Text, to output: inout MustacheOutput
+  ) {
+    _ = repository.withUTF8(field) { output.append(utf8: $0) }
   }
 
   private func compact(_ value: Int, to output: inout MustacheOutput) {
