@@ -40,7 +40,7 @@ public struct QualifierBounds: Hashable, Sendable {
 /// ```
 public struct SearchWindow: Hashable, Sendable {
   /// Why a query cannot be read by windows.
-  public enum Problem: Error, Equatable, Sendable {
+  public enum Problem: Error, Hashable, Sendable {
     /// The reader's query holds a qualifier on the key or creation date that is not a plain range
     /// (negated, or not understood), so a window could not be combined with it; the payload names it.
     case unreadable(String)
@@ -79,42 +79,8 @@ public struct SearchWindow: Hashable, Sendable {
   /// without a sort): the reader's own qualifiers on the key and on the creation date are replaced by
   /// their intersection with the window's. Nil when nothing can match (an empty intersection).
   public func applied(to query: SearchQuery) throws(Problem) -> SearchQuery? {
-    guard let keyName = Self.qualifier(key) else { throw .unreadable("sort:updated") }
-    var keys = self.keys
-    var created = self.created
-    var kept: [Substring] = []
-    var previous: Substring = ""
-    for token in Self.tokens(query.text) {
-      defer { previous = token }
-      let negated = token.hasPrefix("-")
-      let body = negated ? token.dropFirst() : token
-      guard let colon = body.firstIndex(of: ":"), !body.hasPrefix("\"") else {
-        kept.append(token)
-        continue
-      }
-      let name = body[..<colon].lowercased()
-      let value = body[body.index(after: colon)...]
-      let isKey = name == keyName
-      let isCreated = created != nil && name == "created"
-      guard isKey || isCreated else {
-        kept.append(token)
-        continue
-      }
-      guard !negated, previous != "NOT",
-        let bounds = isKey ? Self.numbers(value) : Self.dates(value)
-      else { throw .unreadable(String(token)) }
-      if isKey { keys = keys.intersection(bounds) } else { created = created?.intersection(bounds) }
-    }
-    if keys.isEmpty || created?.isEmpty == true { return nil }
-    var text = kept.joined(separator: " ")
-    for qualifier in [
-      Self.written(keyName, keys, Self.number), created.flatMap { Self.written("created", $0, Self.date) },
-    ] {
-      guard let qualifier else { continue }
-      text += text.isEmpty ? qualifier : " " + qualifier
-    }
-    guard text.count <= Self.maxLength else { throw .tooLong }
-    return SearchQuery(text: text, sort: key, order: query.sort == nil ? .desc : query.order)
+    try WindowBase(query, key: key).query(
+      keys: keys, created: created, order: query.sort == nil ? .desc : query.order)
   }
 
   /// `name:a..b` (or `>=a`, `<=b`, `a`) for bounds; nil when both ends are open.

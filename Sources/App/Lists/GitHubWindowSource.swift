@@ -11,6 +11,8 @@ struct GitHubWindowSource: WindowSource {
   /// The key the windows go by.
   let key: SearchSort
   let descending: Bool
+  /// The search's query taken apart for windows of `key`, once for the list (`ListKind.windows`).
+  let base: WindowBase
   /// Whether the first window is the reader's query as typed (a list in its own order: the same page
   /// as before windows, cached under the same key), rather than the query sorted by the key (a
   /// continuation after GitHub's own first 1,000).
@@ -25,12 +27,12 @@ struct GitHubWindowSource: WindowSource {
 
   func fetch(_ window: KeyWindow, page: Int, reload: Bool) async throws -> SourcePage<Repository> {
     if window == .first && firstIsPlain { return try await search.fetchPage(page, reload: reload) }
-    let bounds = SearchWindow(
-      key: key, keys: QualifierBounds(lower: window.keys.lower, upper: window.keys.upper),
-      created: window.slice.map { QualifierBounds(lower: $0.lower, upper: $0.upper) })
     let query: SearchQuery?
     do {
-      query = try bounds.applied(to: search.query)
+      query = try base.query(
+        keys: QualifierBounds(lower: window.keys.lower, upper: window.keys.upper),
+        created: window.slice.map { QualifierBounds(lower: $0.lower, upper: $0.upper) },
+        order: descending ? .desc : .asc)
     } catch {
       throw GitHubError.invalidInput("this search cannot be read past GitHub’s first 1,000 results")
     }

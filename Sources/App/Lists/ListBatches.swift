@@ -220,7 +220,8 @@ struct ListBatches: Sendable {
     -> KeysetList<GitHubWindowSource>
   {
     let source = GitHubWindowSource(
-      search: search, key: windows.key, descending: windows.descending, firstIsPlain: !windows.continuation)
+      search: search, key: windows.key, descending: windows.descending, base: windows.base,
+      firstIsPlain: !windows.continuation)
     return KeysetList(source: source, batchSize: rows, classify: GitHubSearchSource.classify)
   }
 

@@ -33,6 +33,8 @@ enum ListKind: Sendable, Hashable {
     var continuation: Bool
     /// Largest first.
     var descending: Bool
+    /// The query taken apart for windows, once.
+    var base: WindowBase
   }
 
   /// The list's windows (see `Windows`).
@@ -48,25 +50,29 @@ enum ListKind: Sendable, Hashable {
       key = .stars
       continuation = true
     }
-    guard Self.takesWindows(query.text, key: key) else { return nil }
-    return Windows(key: key, continuation: continuation, descending: continuation || query.order == .desc)
+    guard let base = Self.windowBase(query.text, key: key) else { return nil }
+    return Windows(
+      key: key, continuation: continuation, descending: continuation || query.order == .desc, base: base)
   }
 
-  /// Whether a query's text combines with the longest window any walk writes (a key range and a
-  /// creation slice of full timestamps). Parsing the qualifiers costs more than the rest of a cached
-  /// fragment's list work, and every batch asks, so answers are kept (a bounded memo: cleared when full).
-  private static func takesWindows(_ text: String, key: SearchSort) -> Bool {
+  /// The query taken apart for windows of `key`, sorted by the key in descending order, when it
+  /// combines with the longest window any walk writes (a key range and a creation slice of full
+  /// timestamps); else nil. Parsing the qualifiers costs more than the rest of a cached fragment's
+  /// list work, and every batch asks, so answers are kept (a bounded memo: cleared when full).
+  private static func windowBase(_ text: String, key: SearchSort) -> WindowBase? {
     let memoKey = Windowable(text: text, key: key)
     if let known = windowable.withLock({ $0[memoKey] }) { return known }
-    let widest = SearchWindow(
-      key: key, keys: QualifierBounds(lower: 999_999_999, upper: 1_000_000_000),
-      created: QualifierBounds(lower: 1_191_196_800, upper: 4_102_444_799))
-    let takes = (try? widest.applied(to: SearchQuery(text: text, sort: key, order: .desc))) != nil
+    let base = try? WindowBase(SearchQuery(text: text, sort: key, order: .desc), key: key)
+    let takes =
+      (try? base?.query(
+        keys: QualifierBounds(lower: 999_999_999, upper: 1_000_000_000),
+        created: QualifierBounds(lower: 1_191_196_800, upper: 4_102_444_799), order: .desc)) != nil
+    let answer = takes ? base : nil
     windowable.withLock { memo in
       if memo.count >= 4096 { memo.removeAll(keepingCapacity: true) }
-      memo[memoKey] = takes
+      memo[memoKey] = answer
     }
-    return takes
+    return answer
   }
 
   private struct Windowable: Hashable {
@@ -74,7 +80,7 @@ enum ListKind: Sendable, Hashable {
     let key: SearchSort
   }
 
-  private static let windowable = Mutex<[Windowable: Bool]>([:])
+  private static let windowable = Mutex<[Windowable: WindowBase?]>([:])
 
   /// The name of the key parameter of the list's windows (whether or not its query takes them).
   var windowKey: String { "\(key)" }
