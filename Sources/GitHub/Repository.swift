@@ -38,9 +38,11 @@ public struct RepositoryOwner: Sendable, Hashable {
 /// repository.withUTF8(.fullName) { output.append(utf8: $0) }  // "apple/swift", no String made
 /// ```
 public struct Repository: Sendable, Identifiable, Hashable {
-  /// The whole-number fields.
+  /// The whole-number fields. `createdSeconds` is `createdAt` as Unix seconds, worked out once when
+  /// the item is decoded (0 when GitHub sent none that parses): windows place tie-bucket slices by it
+  /// on every read.
   public enum Number: Int, CaseIterable, Sendable {
-    case id, stargazersCount, forksCount, openIssuesCount, ownerID
+    case id, stargazersCount, forksCount, openIssuesCount, ownerID, createdSeconds
   }
 
   /// The yes/no fields. `isPublic` is true only when GitHub said so (`private: false`, and

@@ -369,8 +369,12 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   {
     guard let lower = slice.lower else { return nil }
     let overview = try await fetch(KeyWindow(keys: .just(key)), reload: false, reads: &reads)
-    let sample = overview.items.filter { !source.keysVisible || source.key(of: $0) == key }.map {
-      source.created(of: $0)
+    // One pass over the page, no array of items: this runs for every batch in a bucket.
+    var sample: [Int] = []
+    sample.reserveCapacity(overview.items.count)
+    for index in overview.items.indices
+    where !source.keysVisible || source.key(of: overview.items[index]) == key {
+      sample.append(source.created(of: overview.items[index]))
     }
     return IntervalWalk.creationTimes.interval(
       past: lower > Int.min ? lower - 1 : lower, sample: sample, rows: overview.totalCount)

@@ -1,5 +1,4 @@
 import GitHub
-import HTTP
 import Paging
 
 /// A search read by windows past GitHub's 1,000-result cap (`KeysetList`): each window is the query
@@ -45,10 +44,7 @@ struct GitHubWindowSource: WindowSource {
     key == .forks ? item[.forksCount] : item[.stargazersCount]
   }
 
-  func created(of item: Repository) -> Int {
-    let seconds = item.withUTF8(.createdAt) { CivilDate.unixSeconds(isoTimestamp: $0) }
-    return (seconds ?? nil) ?? 0
-  }
+  func created(of item: Repository) -> Int { item[.createdSeconds] }
 
   func peak(of page: SourcePage<Repository>) -> Int { search.peak(of: page) }
 }
