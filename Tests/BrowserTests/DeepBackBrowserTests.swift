@@ -91,14 +91,9 @@ extension BrowserSuites.DeepScrollBrowserTests {
   /// A second app on the same double follows them in batches of 100 (cursors name rows, not batches,
   /// so its links serve `p`'s app alike): a fifth of the requests.
   static func link(toRow row: Int, _ p: AppProcesses) async throws -> String {
-    let root = try ProcessRunner.packageRoot()
-    let double = "http://127.0.0.1:\(p.doublePort)"
-    let walker = try ProcessRunner(
-      executable: try ProcessRunner.builtProduct("repo-scroll"),
-      arguments: [
-        "--port", "0", "--github-api", double, "--avatar-base", double, "--templates", root + "/Templates",
-        "--public", root + "/Public", "--batch-size", "100", "--read-ahead", "0",
-      ], name: "repo-scroll (walker)")
+    let walker = try AppProcesses.startApp(
+      doublePort: p.doublePort, arguments: ["--batch-size", "100", "--read-ahead", "0"],
+      name: "repo-scroll (walker)")
     return try await withCleanup({ await walker.terminate() }) {
       let port = try await walker.waitForListeningPort()
       var fragment = "/fragments/results?\(Reader.query)&after=0"

@@ -39,14 +39,8 @@ final class HostileFixture: @unchecked Sendable {
   }
 
   private static func launchApp(doublePort: Int) async throws -> (ProcessRunner, Int) {
-    let root = try ProcessRunner.packageRoot()
-    let base = "http://127.0.0.1:\(doublePort)"
-    let app = try ProcessRunner(
-      executable: try ProcessRunner.builtProduct("repo-scroll"),
-      arguments: [
-        "--port", "0", "--github-api", base, "--avatar-base", base, "--templates", root + "/Templates",
-        "--public", root + "/Public", "--drain-timeout", "1",
-      ], environment: ["GITHUB_TOKEN": token], name: "repo-scroll")
+    let app = try AppProcesses.startApp(
+      doublePort: doublePort, arguments: ["--drain-timeout", "1"], environment: ["GITHUB_TOKEN": token])
     return (app, try await app.waitForListeningPort())
   }
 

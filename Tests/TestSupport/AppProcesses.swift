@@ -29,21 +29,13 @@ public struct AppProcesses: Sendable {
   public static func start(
     doubleArguments: [String], appArguments: [String], appEnvironment: [String: String] = [:]
   ) async throws -> AppProcesses {
-    let root = try ProcessRunner.packageRoot()
     let double = try ProcessRunner(
       executable: try ProcessRunner.builtProduct("github-double"),
       arguments: ["--port", "0"] + doubleArguments,
       name: "github-double")
     do {
       let doublePort = try await double.waitForListeningPort()
-      let doubleURL = "http://127.0.0.1:\(doublePort)"
-      let app = try ProcessRunner(
-        executable: try ProcessRunner.builtProduct("repo-scroll"),
-        arguments: [
-          "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
-          root + "/Templates",
-          "--public", root + "/Public",
-        ] + appArguments, environment: appEnvironment, name: "repo-scroll")
+      let app = try startApp(doublePort: doublePort, arguments: appArguments, environment: appEnvironment)
       do {
         let appPort = try await app.waitForListeningPort()
         return AppProcesses(double: double, app: app, doublePort: doublePort, appPort: appPort)
@@ -55,6 +47,22 @@ public struct AppProcesses: Sendable {
       await double.terminate()
       throw error
     }
+  }
+
+  /// A `repo-scroll` process pointed at the double on `doublePort` for both the API and avatars,
+  /// serving the package's templates and static files, with `arguments` after those.
+  public static func startApp(
+    doublePort: Int, arguments: [String], environment: [String: String] = [:], name: String = "repo-scroll"
+  ) throws -> ProcessRunner {
+    let root = try ProcessRunner.packageRoot()
+    let doubleURL = "http://127.0.0.1:\(doublePort)"
+    return try ProcessRunner(
+      executable: try ProcessRunner.builtProduct("repo-scroll"),
+      arguments: [
+        "--port", "0", "--github-api", doubleURL, "--avatar-base", doubleURL, "--templates",
+        root + "/Templates",
+        "--public", root + "/Public",
+      ] + arguments, environment: environment, name: name)
   }
 
   /// Stops the app, then the double.

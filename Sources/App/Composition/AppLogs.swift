@@ -1,16 +1,14 @@
 import Clocks
 
-/// The app's three logs, all redacted and stamped by the app's clock: the access log (one line per
-/// request, when on), the upstream-failure log (always written: it explains empty pages) and the
-/// startup log (startup and shutdown events). All three go to `sink` when given (tests), else to
-/// standard error.
+/// The app's two logs, both redacted and stamped by the app's clock: the access log (one line per
+/// request, when on) and the event log (startup and shutdown, and failed upstream transfers, which are
+/// always written: they explain empty pages). Both go to `sink` when given (tests), else to standard
+/// error.
 struct AppLogs: Sendable {
   /// One line per request; nil when `--access-log` is off and no sink was given.
   let access: AccessLog?
-  /// Failed upstream transfers, written even without an access log.
-  let failures: AccessLog
-  /// Startup and shutdown events.
-  let startup: AccessLog
+  /// Startup and shutdown events, and failed upstream transfers: written even without an access log.
+  let events: AccessLog
 
   init(_ configuration: AppConfiguration, sink: (@Sendable (String) -> Void)?, time: TimeSource) {
     let secrets = configuration.secrets
@@ -19,13 +17,12 @@ struct AppLogs: Sendable {
       AccessLog(sink: sink, secrets: secrets, format: configuration.logFormat, instance: instance, time: time)
     }
     access = sink != nil || configuration.accessLog ? log(sink) : nil
-    failures = log(sink)
-    startup = log(sink)
+    events = log(sink)
   }
 
-  /// Writes one startup line.
+  /// Writes one event line.
   var note: @Sendable (String) -> Void {
-    let startup = startup
-    return { startup.event($0) }
+    let events = events
+    return { events.event($0) }
   }
 }

@@ -80,7 +80,7 @@ public final class RepoScrollApp: Sendable {
     client = upstream.client
     curlClients = upstream.curlClients
     sessionStoreToClose = signingIn?.storeToClose
-    eventLog = logs.startup
+    eventLog = logs.events
     accessLog = logs.access
     signIn = signingIn?.signIn
     metrics = Metrics()

@@ -43,11 +43,11 @@ struct Upstream: Sendable {
         sharedStore: sharedStore, time: time)
       return
     }
-    let failures = logs.failures
+    let events = logs.events
     var apiSettings = CurlClientConfiguration(totalTimeout: .seconds(configuration.upstreamTimeout))
     apiSettings.maxConcurrentRequests = configuration.apiTransfers
     apiSettings.caFile = configuration.caFile
-    apiSettings.failureLog = { failures.event($0) }
+    apiSettings.failureLog = { events.event($0) }
     // Avatars get their own thread, transfers and connection cache: a slow avatar host only
     // ever waits on itself.
     var avatars = apiSettings
