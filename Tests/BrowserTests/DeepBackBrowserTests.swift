@@ -51,27 +51,16 @@ extension BrowserSuites.DeepScrollBrowserTests {
           print("deep back \(engine): card \(top) left the document before it was scrolled to (\(error))")
         }
       }
-      try await session.waitForScript(Reader.headerSettled, timeout: .seconds(10))
-      try await session.waitForScript(
-        "history.state && history.state.reposcroll && history.state.reposcroll.top === \(top)",
-        description: "\(engine): card \(top) saved as the top one", timeout: .seconds(10))
-      try await session.waitForScript(
-        "document.getElementById('feed').getAttribute('aria-busy') === 'false' && !document.querySelector('[data-state=\"loading\"]')",
-        timeout: .seconds(30))
+      try await Reader.settle(session, top: top)
       let before = try #require(try await Reader.top(session))
       #expect(before.position == top, "\(engine): \(before)")
-      try await session.executeScript("window.__sameDocument = true;")
-
-      try await session.navigate(to: p.baseURL + "/?q=language%3Aswift")
-      try await session.waitForScript("\(Reader.cardCount) > 0", timeout: .seconds(15))
-      let requestsBefore = try await Reader.requests(route: "fragment", p)
-      try await session.back()
+      let requestsBefore = try await Reader.leaveForAnotherSearchAndGoBack(session, p)
       try await session.waitForScript(
         "!document.documentElement.classList.contains('restoring') && !!document.querySelector('[role=feed] article[aria-posinset=\"\(top)\"]')",
         description: "\(engine): back at row \(top)", timeout: .seconds(30))
       try await session.executeAsyncScript(BrowserSuites.EngineFlowBrowserTests.twoFrames)
       let after = try #require(try await Reader.top(session), "\(engine): a card at the top after back")
-      let cached = try await session.executeScript("return window.__sameDocument === true;").bool ?? false
+      let cached = try await session.executeScript(Reader.sameDocument).bool ?? false
       let requests = try await Reader.requests(route: "fragment", p) - requestsBefore
       print(
         "back \(engine) at row \(top): \(requests) fragment requests, cached: \(cached), \(before) -> \(after)"

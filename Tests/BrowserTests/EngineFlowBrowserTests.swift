@@ -109,7 +109,7 @@ extension BrowserSuites {
       let session = try await pool.searching(engine)
       try await Reader.scroll(session, toRows: 60)
       try await session.executeAsyncScript(Reader.scrollCardToTop, args: [40, 0])
-      try await waitForSavedTop(session, 40)
+      try await Reader.waitForSavedTop(session, 40)
       try await session.refresh()
       try await session.waitForScript("\(Reader.cardCount) >= \(Reader.batchSize)", timeout: .seconds(15))
       try await session.executeAsyncScript(Self.twoFrames)
@@ -120,12 +120,6 @@ extension BrowserSuites {
     }
 
     /// Waits until feed.js has saved card `position` as the top one in history.state.
-    private func waitForSavedTop(_ session: BrowserSession, _ position: Int) async throws {
-      try await session.waitForScript(
-        "history.state && history.state.reposcroll && history.state.reposcroll.top === \(position)",
-        description: "\(session.engine): card \(position) saved as the top one", timeout: .seconds(10))
-    }
-
     // MARK: Back
 
     /// Rows before leaving: the list's second GitHub page, and past GitHub's 1,000-result cap.
@@ -148,24 +142,11 @@ extension BrowserSuites {
         "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
       try await Reader.bringCard(session, top)
       try await session.executeAsyncScript(Reader.scrollCardToTop, args: [.number(Double(top)), -40])
-      try await session.waitForScript(Reader.headerSettled, timeout: .seconds(10))
-      try await waitForSavedTop(session, top)
-      try await session.waitForScript(
-        "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
-      // Firefox keeps no page with a request in flight at pagehide in its back/forward cache, and on a
-      // loaded machine an avatar or history may still be loading here.
-      try await session.waitForScript(
-        #"document.querySelectorAll('[data-state="loading"]').length === 0"#, timeout: .seconds(30))
+      try await Reader.settle(session, top: top)
       let before = try #require(try await Reader.top(session))
       #expect(before.position == top, "\(engine)")
       let loaded = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
-      try await session.executeScript("window.__sameDocument = true;")
-
-      // Another search (a results page of its own: the case that lost WebKit's history.state).
-      try await session.navigate(to: p.baseURL + "/?q=language%3Aswift")
-      try await session.waitForScript("\(Reader.cardCount) > 0", timeout: .seconds(15))
-      let requestsBefore = try await Reader.requests(route: "fragment", p)
-      try await session.back()
+      let requestsBefore = try await Reader.leaveForAnotherSearchAndGoBack(session, p)
 
       try await session.waitForScript(
         "\(Reader.rowCount) >= \(loaded)", description: "\(engine): \(loaded) rows back",
@@ -182,7 +163,7 @@ extension BrowserSuites {
       #expect(
         count >= loaded && count < loaded + Reader.batchSize, "\(engine): the same rows, not more: \(count)")
       let requests = try await Reader.requests(route: "fragment", p) - requestsBefore
-      let cached = try await session.executeScript("return window.__sameDocument === true;").bool ?? false
+      let cached = try await session.executeScript(Reader.sameDocument).bool ?? false
       print("back \(engine) at row \(top) of \(loaded): \(requests) fragment requests, cached: \(cached)")
       #expect(
         requests <= Self.restoreRequests,

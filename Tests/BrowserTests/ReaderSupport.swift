@@ -141,6 +141,42 @@ enum Reader {
   static let headerSettled =
     "['flow', 'shown'].includes(document.querySelector('.site-header').dataset.header)"
 
+  /// Waits until the page is at rest with card `position` saved as the top one: the header settled,
+  /// `history.state` holding the card, no batch and no avatar or history in flight (Firefox keeps no
+  /// page with a request in flight at pagehide in its back/forward cache).
+  static func settle(_ session: BrowserSession, top position: Int) async throws {
+    try await session.waitForScript(headerSettled, timeout: .seconds(10))
+    try await waitForSavedTop(session, position)
+    try await session.waitForScript(
+      "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(30))
+    try await session.waitForScript(
+      #"document.querySelectorAll('[data-state="loading"]').length === 0"#, timeout: .seconds(30))
+  }
+
+  /// Waits until `history.state` holds card `position` as the top one.
+  static func waitForSavedTop(_ session: BrowserSession, _ position: Int) async throws {
+    try await session.waitForScript(
+      "history.state && history.state.reposcroll && history.state.reposcroll.top === \(position)",
+      description: "\(session.engine): card \(position) saved as the top one", timeout: .seconds(10))
+  }
+
+  /// Marks the document, opens another search (a results page of its own: the case that lost
+  /// WebKit's `history.state`) and goes back. Returns the app's fragment requests before going back;
+  /// `sameDocument` then tells whether the page came from the back/forward cache.
+  static func leaveForAnotherSearchAndGoBack(_ session: BrowserSession, _ p: AppProcesses) async throws
+    -> Int
+  {
+    try await session.executeScript("window.__sameDocument = true;")
+    try await session.navigate(to: p.baseURL + "/?q=language%3Aswift")
+    try await session.waitForScript("\(cardCount) > 0", timeout: .seconds(15))
+    let requestsBefore = try await requests(route: "fragment", p)
+    try await session.back()
+    return requestsBefore
+  }
+
+  /// True when the document is the one `leaveForAnotherSearchAndGoBack` marked.
+  static let sameDocument = "return window.__sameDocument === true;"
+
   /// Opens the long list and waits for its first batch and for the page's modules (`html.js`).
   static func openSearch(_ session: BrowserSession, _ p: AppProcesses) async throws {
     try await session.navigate(to: p.baseURL + "/?" + query)

@@ -90,73 +90,61 @@ public final class RepoScrollApp: Sendable {
     warming = Warming(
       client: client, historiesAhead: configuration.warmHistories, avatars: configuration.warmAvatars,
       time: time)
-    let services = Services(
-      configuration: configuration, client: client, metrics: metrics, draining: draining,
-      readAhead: readAhead, warming: warming, signIn: signIn, accessLog: accessLog,
-      sharedStore: sharedStore, time: time)
     do throws(TemplateRef.Missing) {
-      routes = try services.routes(site)
+      routes = try Self.routes(
+        site, configuration: configuration, client: client, metrics: metrics, draining: draining,
+        readAhead: readAhead, warming: warming, signIn: signIn, accessLog: accessLog,
+        sharedStore: sharedStore, time: time)
     } catch {
       throw StartupError(description: "template error: \(configuration.templatesDirectory)/\(error)")
     }
     handler = routes.handler
   }
 
-  /// The services the handlers are made from (the client, metrics, read-ahead, sign-in, the log…),
-  /// built once at startup.
-  private struct Services {
-    let configuration: AppConfiguration
-    let client: GitHubClient
-    let metrics: Metrics
-    let draining: Draining
-    let readAhead: ReadAhead
-    let warming: Warming
-    let signIn: SignIn?
-    let accessLog: AccessLog?
-    let sharedStore: (any SharedStore)?
-    let time: TimeSource
-
-    /// The handlers, each given only what it uses, in the route table: the templates it renders,
-    /// each looked up here once (a missing one stops startup, naming its user). Every handler reads
-    /// the time from the app's one clock: Unix seconds through `now`, request durations through `time`.
-    func routes(_ site: SiteFiles) throws(TemplateRef.Missing) -> Routes {
-      let templates = site.templates
-      let assets = site.assets
-      let staticFiles = site.staticFiles
-      let modules = site.modules
-      let time = time
-      let now: @Sendable () -> Int = { time.epochSeconds() }
-      let lists = ListBatches(
-        client: client, batchSize: configuration.batchSize, prefetchMargin: configuration.prefetchMargin,
-        lifetime: configuration.searchTTL, readAhead: readAhead, warming: warming, now: now)
-      let readerLookup = ReaderLookup(signIn: signIn)
-      func template(_ name: String, for user: Any.Type) throws(TemplateRef.Missing) -> TemplateRef {
-        try TemplateRef(name, in: templates, for: "\(user)")
-      }
-      let pages = PageRenderer(
-        assets: assets, hasToken: configuration.githubToken != nil,
-        page: try template("page", for: PageRenderer.self),
-        message: try template("message", for: PageRenderer.self))
-      return Routes(
-        pages: PageHandler(
-          lists: lists, pages: pages, readerLookup: readerLookup,
-          pageStart: try template("partials/page-start", for: PageHandler.self),
-          pageEnd: try template("partials/page-end", for: PageHandler.self)),
-        fragments: FragmentHandler(
-          lists: lists, readerLookup: readerLookup,
-          cards: try template("partials/cards", for: FragmentHandler.self)),
-        details: DetailsHandler(
-          client: client, warming: warming, readerLookup: readerLookup, now: now,
-          starsTemplate: try template("partials/stars", for: DetailsHandler.self),
-          starsBatchTemplate: try template("partials/stars-batch", for: DetailsHandler.self)),
-        signIn: signIn.map { SignInHandler(signIn: $0, pages: pages, accessLog: accessLog) },
-        ops: OpsHandler(
-          requests: metrics, processMetrics: ProcessMetrics(), readAhead: readAhead, warming: warming,
-          client: client, sharedStore: sharedStore, draining: draining, now: now, signIn: signIn?.metrics),
-        statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
-        notFound: pages,
-        steps: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
+  /// The handlers, each given only what it uses, in the route table: the templates it renders,
+  /// each looked up here once (a missing one stops startup, naming its user). Every handler reads
+  /// the time from the app's one clock: Unix seconds through `now`, request durations through `time`.
+  /// Static, with the app's parts as arguments: `init` calls it before every stored property is set.
+  private static func routes(
+    _ site: SiteFiles, configuration: AppConfiguration, client: GitHubClient, metrics: Metrics,
+    draining: Draining, readAhead: ReadAhead, warming: Warming, signIn: SignIn?, accessLog: AccessLog?,
+    sharedStore: (any SharedStore)?, time: TimeSource
+  ) throws(TemplateRef.Missing) -> Routes {
+    let templates = site.templates
+    let assets = site.assets
+    let staticFiles = site.staticFiles
+    let modules = site.modules
+    let now: @Sendable () -> Int = { time.epochSeconds() }
+    let lists = ListBatches(
+      client: client, batchSize: configuration.batchSize, prefetchMargin: configuration.prefetchMargin,
+      lifetime: configuration.searchTTL, readAhead: readAhead, warming: warming, now: now)
+    let readerLookup = ReaderLookup(signIn: signIn)
+    func template(_ name: String, for user: Any.Type) throws(TemplateRef.Missing) -> TemplateRef {
+      try TemplateRef(name, in: templates, for: "\(user)")
     }
+    let pages = PageRenderer(
+      assets: assets, hasToken: configuration.githubToken != nil,
+      page: try template("page", for: PageRenderer.self),
+      message: try template("message", for: PageRenderer.self))
+    return Routes(
+      pages: PageHandler(
+        lists: lists, pages: pages, readerLookup: readerLookup,
+        pageStart: try template("partials/page-start", for: PageHandler.self),
+        pageEnd: try template("partials/page-end", for: PageHandler.self)),
+      fragments: FragmentHandler(
+        lists: lists, readerLookup: readerLookup,
+        cards: try template("partials/cards", for: FragmentHandler.self)),
+      details: DetailsHandler(
+        client: client, warming: warming, readerLookup: readerLookup, now: now,
+        starsTemplate: try template("partials/stars", for: DetailsHandler.self),
+        starsBatchTemplate: try template("partials/stars-batch", for: DetailsHandler.self)),
+      signIn: signIn.map { SignInHandler(signIn: $0, pages: pages, accessLog: accessLog) },
+      ops: OpsHandler(
+        requests: metrics, processMetrics: ProcessMetrics(), readAhead: readAhead, warming: warming,
+        client: client, sharedStore: sharedStore, draining: draining, now: now, signIn: signIn?.metrics),
+      statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
+      notFound: pages,
+      steps: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
   }
 
   /// Writes one event line (startup, shutdown) to standard error in the configured log format,
