@@ -155,7 +155,7 @@ public final class RepoScrollApp: Sendable {
           client: client, sharedStore: sharedStore, draining: draining, now: now, signIn: signIn?.metrics),
         statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
         notFound: pages,
-        steps: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
+        pipeline: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
     }
   }
 

@@ -17,18 +17,16 @@ import HTTPServer
 /// task frame per request on the fragment route.
 enum Pipeline {
   /// The middleware around every route.
-  static func middleware(metrics: Metrics, accessLog: AccessLog?, time: TimeSource) -> [HTTPMiddleware] {
-    [
-      { request, context, next in
-        let started = time.monotonic()
-        metrics.started()
-        var response = await answer(request, context, next, accessLog)
-        secure(&response)
-        deliver(&response, for: request)
-        metered(&response, route: context.route, metrics: metrics, time: time, started: started)
-        return response
-      }
-    ]
+  static func middleware(metrics: Metrics, accessLog: AccessLog?, time: TimeSource) -> HTTPMiddleware {
+    { request, context, next in
+      let started = time.monotonic()
+      metrics.started()
+      var response = await answer(request, context, next, accessLog)
+      secure(&response)
+      deliver(&response, for: request)
+      metered(&response, route: context.route, metrics: metrics, time: time, started: started)
+      return response
+    }
   }
 
   /// Step 1, once the answer is ready: counts it under its route's name, with its duration until
