@@ -35,15 +35,16 @@ enum Pipeline {
     _ response: inout HTTPResponse, route: String, metrics: Metrics, time: TimeSource, started: Duration
   ) {
     let status = response.status.code
-    let finish: @Sendable () -> Void = {
+    // A whole body is counted here and now, with no closure made for it (its context would be
+    // allocated per request: the stream's case lets it escape).
+    guard case .stream(let inner) = response.body else {
       metrics.finished(route: route, status: status, seconds: (time.monotonic() - started).secondsValue)
+      return
     }
-    switch response.body {
-    case .bytes:
-      finish()
-    case .stream(let inner):
-      response.body = .stream(BodyPipe.through(inner, finished: finish))
-    }
+    response.body = .stream(
+      BodyPipe.through(inner) {
+        metrics.finished(route: route, status: status, seconds: (time.monotonic() - started).secondsValue)
+      })
   }
 
   /// Step 2: validators for every answer; for HTML, its ETag, the 304 and gzip.
