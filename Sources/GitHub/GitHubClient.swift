@@ -103,15 +103,20 @@ public final class GitHubClient: Sendable {
     guard !overflow, last <= 1000 else { throw .validation(GitHubClient.searchCapMessage) }
     let url = try searchURL(query, page: page, perPage: perPage)
     let scope = readerScope(reader)
+    let key = Self.searchKey(url, scope)
+    // Most pages are fresh hits, which need the key alone: the request and its decoder are made for a miss.
+    if !reload, var (hit, stale) = try freshHit(key, as: SearchPage.self) {
+      hit.isStale = stale
+      return hit
+    }
     let text = scope.map { UpstreamText(redactor: $0.redactor) } ?? self.text
     var fetch = Fetch(
-      key: url, endpoint: .search, resource: .search,
+      key: key, endpoint: .search, resource: .search,
       request: ClientRequest(url: url, headers: reader.map(readerHeaders) ?? apiHeaders), ttl: searchTTL
     ) { body, headers throws(GitHubError) in
       try ResponseDecoding.searchPage(body, headers: headers, page: page, perPage: perPage, text: text)
     }
     fetch.reader = scope
-    fetch.key = Self.searchKey(url, scope)
     if let scope, scope.access.maySeePrivate {
       fetch.scope = .own(publicKey: url)
     } else if scope == nil {
@@ -309,14 +314,20 @@ public final class GitHubClient: Sendable {
   {
     // A fresh hit is read in place; anything else goes through the actor (which checks
     // cancellation first, as this does).
-    let delivered: Delivered
-    if !reload, !Task.isCancelled, let hit = state.freshHit(fetch.key) {
-      delivered = hit
-    } else {
-      delivered = try await state.load(fetch, reload: reload).get()
-    }
+    if !reload, let hit = try freshHit(fetch.key, as: Value.self) { return hit }
+    let delivered = try await state.load(fetch, reload: reload).get()
     guard let value = delivered.payload as? Value else { throw .decoding("cached entry of another kind") }
     return (value, delivered.stale)
+  }
+
+  /// The value fresh in this process's cache under `key`, read in place (nil when there is none, or
+  /// once the task is cancelled).
+  private func freshHit<Value>(_ key: String, as type: Value.Type) throws(GitHubError)
+    -> (value: Value, stale: Bool)?
+  {
+    guard !Task.isCancelled, let hit = state.freshHit(key) else { return nil }
+    guard let value = hit.payload as? Value else { throw .decoding("cached entry of another kind") }
+    return (value, hit.stale)
   }
 
   /// The API headers with the reader's token instead of the server's.

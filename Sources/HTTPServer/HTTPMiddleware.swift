@@ -16,10 +16,22 @@ public typealias HTTPMiddleware =
 
 /// Composition of middleware.
 enum HTTPMiddlewares {
+  /// One step as a router keeps it. A function kept in a struct keeps its own calling convention; one
+  /// kept straight in an array (or passed through a generic such as `reduce`) is wrapped in a
+  /// reabstraction thunk, an async frame more per request for every step and handler.
+  struct Step: Sendable {
+    let run: HTTPMiddleware
+  }
+
   /// `handler` inside `steps`, the first step outermost; built once, not per request.
-  static func compose(_ steps: [HTTPMiddleware], _ handler: @escaping HTTPHandler) -> HTTPHandler {
-    steps.reversed().reduce(handler) { next, step in
-      { request, context in try await step(request, context, next) }
-    }
+  static func compose(_ steps: [Step], _ handler: @escaping HTTPHandler) -> HTTPHandler {
+    var composed = handler
+    for step in steps.reversed() { composed = compose(step.run, composed) }
+    return composed
+  }
+
+  /// `handler` inside `step`.
+  static func compose(_ step: @escaping HTTPMiddleware, _ handler: @escaping HTTPHandler) -> HTTPHandler {
+    { request, context in try await step(request, context, handler) }
   }
 }

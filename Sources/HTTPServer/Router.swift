@@ -66,7 +66,7 @@ public struct Router: Sendable {
 
   private var routes: [Route] = []
   private var fallbackRoute: (name: String, handler: HTTPHandler)?
-  private var middleware: [HTTPMiddleware] = []
+  private var middleware: [HTTPMiddlewares.Step] = []
 
   /// An empty router (everything is 404 until routes are added).
   public init() {}
@@ -117,7 +117,7 @@ public struct Router: Sendable {
 
   /// Adds a step every route goes through (the 405 and 404 answers too). The first added is the
   /// outermost: it sees the request first and the response last.
-  public mutating func use(_ step: @escaping HTTPMiddleware) { middleware.append(step) }
+  public mutating func use(_ step: @escaping HTTPMiddleware) { middleware.append(.init(run: step)) }
 
   private mutating func add(
     _ method: HTTPMethod, _ pattern: String, _ name: String?, _ handler: @escaping HTTPHandler

@@ -144,7 +144,7 @@ public final class RepoScrollApp: Sendable {
         client: client, sharedStore: sharedStore, draining: draining, now: now, signIn: signIn?.metrics),
       statics: StaticHandler(files: staticFiles, modules: modules, metrics: metrics, time: time),
       notFound: pages,
-      steps: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
+      pipeline: Pipeline.middleware(metrics: metrics, accessLog: accessLog, time: time))
   }
 
   /// Writes one event line (startup, shutdown) to standard error in the configured log format,

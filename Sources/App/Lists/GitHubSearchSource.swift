@@ -37,11 +37,15 @@ struct GitHubSearchSource: PageSource {
   private func search(_ query: SearchQuery, _ number: Int, reload: Bool) async throws(GitHubError)
     -> SearchPage
   {
+    // An anonymous reader's page is asked for straight, without the local function a reader's
+    // renewal goes through.
+    guard let reader else {
+      return try await client.searchRepositories(query, page: number, perPage: Self.pageSize, reload: reload)
+    }
     func page(as credential: ReaderCredential?) async throws(GitHubError) -> SearchPage {
       try await client.searchRepositories(
         query, page: number, perPage: Self.pageSize, reload: reload, as: credential)
     }
-    guard let reader else { return try await page(as: nil) }
     return try await (revocation ?? Revocation()).run(as: reader, page)
   }
 

@@ -109,14 +109,18 @@ struct ListBatches: Sendable {
     let owner = client.owner(of: reader)
     let shared = owner == .everyone
     var fetched: Fetched
-    switch (kind.windows, cursor) {
+    // Read once: `windows` looks the query up in a memo under a lock.
+    let windows = kind.windows
+    switch (windows, cursor) {
     case (let windows?, .window(let window)):
       fetched = await windowBatch(kind, windows, window, search: search, reload: reload, shared: shared)
     case (let windows?, .offset(let after)) where !windows.continuation:
       let start = WindowCursor(window: .first, skip: after, position: after)
       fetched = await windowBatch(kind, windows, start, search: search, reload: reload, shared: shared)
     case (let windows, .offset(let after)):
-      fetched = await pagedBatch(kind, after: after, search: search, reload: reload, owner: owner)
+      fetched = await pagedBatch(
+        kind, after: after, search: search, reload: reload, owner: owner,
+        continues: windows?.continuation == true)
       if let windows, windows.continuation, case .end(.capReached) = fetched.batch.state,
         fetched.batch.reportedTotal > fetched.batch.total
       {
@@ -134,7 +138,8 @@ struct ListBatches: Sendable {
     case (nil, .window):
       // Parsing refuses window parameters for such a list; answered as its end.
       fetched = await pagedBatch(
-        kind, after: GitHubSearchSource.resultCap, search: search, reload: reload, owner: owner)
+        kind, after: GitHubSearchSource.resultCap, search: search, reload: reload, owner: owner,
+        continues: false)
       fetched.capReason = Self.capReason(kind)
     }
     fetched.cursor = cursor
@@ -154,9 +159,11 @@ struct ListBatches: Sendable {
     search.reader.flatMap { reader in search.revocation.map { $0.usable(reader) } ?? reader }
   }
 
-  /// A batch of GitHub's own order by page (its first 1,000), read ahead by page.
+  /// A batch of GitHub's own order by page (its first 1,000), read ahead by page; `continues` when the
+  /// list goes on past the cap by windows (`ListKind.Windows.continuation`).
   private func pagedBatch(
-    _ kind: ListKind, after cursor: Int, search: GitHubSearchSource, reload: Bool, owner: AnswerOwner
+    _ kind: ListKind, after cursor: Int, search: GitHubSearchSource, reload: Bool, owner: AnswerOwner,
+    continues: Bool
   ) async -> Fetched {
     let list = PagedList(source: search, batchSize: batchSize, classify: GitHubSearchSource.classify)
     var batch: ListBatch<Repository>
@@ -170,7 +177,7 @@ struct ListBatches: Sendable {
     let readAs = Self.readAs(search)
     await readAhead.consider(batch, query: kind.query, as: readAs)
     // A list that goes on past the cap is as long as GitHub counts it (`aria-setsize`).
-    if kind.windows?.continuation == true, case .items = batch.state, batch.reportedTotal > batch.total {
+    if continues, case .items = batch.state, batch.reportedTotal > batch.total {
       batch.total = batch.reportedTotal
     }
     var fetched = Fetched(batch: batch, largest: batch.peak, total: batch.reportedTotal, revoked: false)

@@ -100,25 +100,109 @@ enum ListKind: Sendable, Hashable {
   /// The no-JS full page of batch `page` (1-based) starting at `cursor` (a window past the first rows).
   func pageURL(page: Int, cursor: ListCursor?) -> String {
     let window = Self.window(cursor)
+    let last: (StaticString, Int)?
     switch self {
-    case .search(let query):
-      return Self.searchURL("/?", query, page > 1 || window != nil ? ("&page=", page) : nil, window, key: key)
-    case .owner(let login):
-      return Self.ownerURL("/owners/", login, page > 1 || window != nil ? ("?page=", page) : nil, window)
+    case .search: last = page > 1 || window != nil ? ("&page=", page) : nil
+    case .owner: last = page > 1 || window != nil ? ("?page=", page) : nil
     }
+    return link(page: true, last, window).text
   }
 
   /// The fragment with the batch that starts at `after`.
   func fragmentURL(after: Int) -> String { fragmentURL(.offset(after)) }
 
   /// The fragment with the batch that starts at `cursor`.
-  func fragmentURL(_ cursor: ListCursor) -> String {
-    let window = Self.window(cursor)
+  func fragmentURL(_ cursor: ListCursor) -> String { fragmentLink(cursor).text }
+
+  /// The fragment with the batch that starts at `cursor`, to be written out (`Link`).
+  func fragmentLink(_ cursor: ListCursor) -> Link {
+    switch self {
+    case .search: return link(page: false, ("&after=", cursor.position), Self.window(cursor))
+    case .owner: return link(page: false, ("?after=", cursor.position), Self.window(cursor))
+    }
+  }
+
+  /// A page (`page`) or fragment URL of the list with the number parameter `last` and the window's
+  /// parameters.
+  private func link(page: Bool, _ last: (StaticString, Int)?, _ window: WindowCursor?) -> Link {
     switch self {
     case .search(let query):
-      return Self.searchURL("/fragments/results?", query, ("&after=", cursor.position), window, key: key)
+      return Link(
+        prefix: page ? "/?" : "/fragments/results?", list: .search(query, key: key), last: last,
+        window: window)
     case .owner(let login):
-      return Self.ownerURL("/fragments/owners/", login, ("?after=", cursor.position), window)
+      return Link(
+        prefix: page ? "/owners/" : "/fragments/owners/", list: .owner(login), last: last, window: window)
+    }
+  }
+
+  /// One of the list's URLs as its parts, written out when asked: into a `String`, or straight into
+  /// a render (the `data-batch` of every fragment's first card), with no `String` made.
+  struct Link: Sendable {
+    fileprivate enum List: Sendable {
+      /// `q`, `sort` and `order` (when sorted); window parameters named by `key`.
+      case search(SearchQuery, key: StaticString)
+      /// The login, percent-encoded in the path; window parameters named `stars`.
+      case owner(String)
+    }
+
+    fileprivate let prefix: StaticString
+    fileprivate let list: List
+    /// The number parameter (`&after=`, `?page=`) and its value.
+    fileprivate let last: (StaticString, Int)?
+    fileprivate let window: WindowCursor?
+
+    /// At most the bytes `write` writes: every byte of the text, sort and order, or of the login, may
+    /// become three; a 64-bit number has at most 20 characters.
+    var capacity: Int {
+      let lastCount = last.map { $0.0.utf8CodeUnitCount + 20 } ?? 0
+      let windowCount = window == nil ? 0 : WindowCursor.maxQueryBytes
+      switch list {
+      case .search(let query, _):
+        let sort = query.sort?.rawValue ?? ""
+        let order = query.order.rawValue
+        return prefix.utf8CodeUnitCount + 2 + 3 * query.text.utf8.count + 14
+          + 3 * (sort.utf8.count + order.utf8.count) + lastCount + windowCount
+      case .owner(let login):
+        return prefix.utf8CodeUnitCount + 3 * login.utf8.count + lastCount + windowCount
+      }
+    }
+
+    /// The URL as a string.
+    var text: String { TextBuilder.make(capacity: capacity) { write(into: &$0) } }
+
+    /// The URL appended to a render's output (escaped when the tag escapes).
+    func write(to output: inout MustacheOutput) {
+      TextBuilder.write(capacity: capacity, to: &output) { write(into: &$0) }
+    }
+
+    /// The prefix, then `q`, `sort` and `order` (when sorted) or the login, the number parameter and
+    /// the window's parameters.
+    func write(into out: inout TextBuilder) {
+      out.ascii(prefix)
+      switch list {
+      case .search(let query, let key):
+        out.ascii("q=")
+        URLEncoding.percentEncode(query.text) { out.byte($0) }
+        if let sort = query.sort {
+          out.ascii("&sort=")
+          URLEncoding.percentEncode(sort.rawValue) { out.byte($0) }
+          out.ascii("&order=")
+          URLEncoding.percentEncode(query.order.rawValue) { out.byte($0) }
+        }
+        writeLast(into: &out)
+        window?.write(key: key, into: &out)
+      case .owner(let login):
+        URLEncoding.percentEncode(login) { out.byte($0) }
+        writeLast(into: &out)
+        window?.write(key: "stars", into: &out)
+      }
+    }
+
+    private func writeLast(into out: inout TextBuilder) {
+      guard let (name, value) = last else { return }
+      out.ascii(name)
+      out.decimal(value)
     }
   }
 
@@ -128,55 +212,5 @@ enum ListKind: Sendable, Hashable {
   private static func window(_ cursor: ListCursor?) -> WindowCursor? {
     if case .window(let window)? = cursor { return window }
     return nil
-  }
-
-  /// `prefix`, the login, the number parameter `last` and the window's parameters.
-  private static func ownerURL(
-    _ prefix: StaticString, _ login: String, _ last: (StaticString, Int)?, _ window: WindowCursor?
-  ) -> String {
-    let capacity =
-      prefix.utf8CodeUnitCount + 3 * login.utf8.count + 28 + (window == nil ? 0 : WindowCursor.maxQueryBytes)
-    return TextBuilder.make(capacity: capacity) { out in
-      out.ascii(prefix)
-      URLEncoding.percentEncode(login) { out.byte($0) }
-      if let (name, value) = last {
-        out.ascii(name)
-        out.decimal(value)
-      }
-      window?.write(key: "stars", into: &out)
-    }
-  }
-
-  /// `prefix` then `q`, `sort` and `order` (when sorted), the number parameter `last` and the window's
-  /// parameters (named by `key`), written straight into one string (every trigger writes two of these).
-  private static func searchURL(
-    _ prefix: StaticString, _ query: SearchQuery, _ last: (StaticString, Int)?, _ window: WindowCursor? = nil,
-    key: StaticString = "stars"
-  )
-    -> String
-  {
-    let sort = query.sort?.rawValue ?? ""
-    let order = query.order.rawValue
-    let lastCount = last.map { $0.0.utf8CodeUnitCount + 20 } ?? 0
-    // Every byte of the text, sort and order may become three; a 64-bit number has at most 20 characters.
-    let capacity =
-      prefix.utf8CodeUnitCount + 2 + 3 * query.text.utf8.count + 14 + 3 * (sort.utf8.count + order.utf8.count)
-      + lastCount + (window == nil ? 0 : WindowCursor.maxQueryBytes)
-    return TextBuilder.make(capacity: capacity) { out in
-      out.ascii(prefix)
-      out.ascii("q=")
-      URLEncoding.percentEncode(query.text) { out.byte($0) }
-      if query.sort != nil {
-        out.ascii("&sort=")
-        URLEncoding.percentEncode(sort) { out.byte($0) }
-        out.ascii("&order=")
-        URLEncoding.percentEncode(order) { out.byte($0) }
-      }
-      if let (name, value) = last {
-        out.ascii(name)
-        out.decimal(value)
-      }
-      window?.write(key: key, into: &out)
-    }
   }
 }

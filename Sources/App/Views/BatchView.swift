@@ -61,7 +61,7 @@ struct BatchView: MustacheRepresentable, Sendable {
     return CardBatch(
       items: items, setsize: setsize,
       trigger: next == nil ? nil : prefetchIndex(batchCount: items.count, margin: prefetchMargin),
-      largestStars: largestStars, now: now, batchURL: kind.fragmentURL(cursor),
+      largestStars: largestStars, now: now, batchURL: kind.fragmentLink(cursor),
       describedBy: divider == nil ? nil : Self.dividerID(cursor.position))
   }
 

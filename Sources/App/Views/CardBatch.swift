@@ -40,8 +40,9 @@ enum CardField: Int, CaseIterable {
 final class CardBatch: MustacheRows {
   /// The list's true total, or -1 when unknown (`aria-setsize`).
   let setsize: Int
-  /// The fragment URL of the batch, on its first card (`data-batch`); nil for none.
-  let batchURL: String?
+  /// The fragment URL of the batch, on its first card (`data-batch`), written straight into the
+  /// render; nil for none.
+  let batchURL: ListKind.Link?
   /// The id of the divider the first card follows (`aria-describedby`); nil for none.
   let describedBy: String?
   /// The index of the card that carries the prefetch trigger.
@@ -61,7 +62,7 @@ final class CardBatch: MustacheRows {
 
   init(
     items: [PositionedItem<Repository>], setsize: Int, trigger: Int?, largestStars: Int, now: Int,
-    batchURL: String? = nil, describedBy: String? = nil
+    batchURL: ListKind.Link? = nil, describedBy: String? = nil
   ) {
     self.setsize = setsize
     self.batchURL = batchURL
@@ -126,7 +127,7 @@ final class CardBatch: MustacheRows {
     case .position: output.append(items[row].position)
     case .setsize: output.append(setsize)
     case .prefetch: output.append(literal: trigger == row ? "true" : "false")
-    case .batch: if row == 0, let batchURL { output.append(batchURL) }
+    case .batch: if row == 0, let batchURL { batchURL.write(to: &output) }
     case .describedBy: if row == 0, let describedBy { output.append(describedBy) }
     case .fullName: text(repository, .fullName, to: &output)
     case .htmlURL:

@@ -17,18 +17,16 @@ import HTTPServer
 /// task frame per request on the fragment route.
 enum Pipeline {
   /// The middleware around every route.
-  static func middleware(metrics: Metrics, accessLog: AccessLog?, time: TimeSource) -> [HTTPMiddleware] {
-    [
-      { request, context, next in
-        let started = time.monotonic()
-        metrics.started()
-        var response = await answer(request, context, next, accessLog)
-        secure(&response)
-        deliver(&response, for: request)
-        metered(&response, route: context.route, metrics: metrics, time: time, started: started)
-        return response
-      }
-    ]
+  static func middleware(metrics: Metrics, accessLog: AccessLog?, time: TimeSource) -> HTTPMiddleware {
+    { request, context, next in
+      let started = time.monotonic()
+      metrics.started()
+      var response = await answer(request, context, next, accessLog)
+      secure(&response)
+      deliver(&response, for: request)
+      metered(&response, route: context.route, metrics: metrics, time: time, started: started)
+      return response
+    }
   }
 
   /// Step 1, once the answer is ready: counts it under its route's name, with its duration until
@@ -37,15 +35,16 @@ enum Pipeline {
     _ response: inout HTTPResponse, route: String, metrics: Metrics, time: TimeSource, started: Duration
   ) {
     let status = response.status.code
-    let finish: @Sendable () -> Void = {
+    // A whole body is counted here and now, with no closure made for it (its context would be
+    // allocated per request: the stream's case lets it escape).
+    guard case .stream(let inner) = response.body else {
       metrics.finished(route: route, status: status, seconds: (time.monotonic() - started).secondsValue)
+      return
     }
-    switch response.body {
-    case .bytes:
-      finish()
-    case .stream(let inner):
-      response.body = .stream(BodyPipe.through(inner, finished: finish))
-    }
+    response.body = .stream(
+      BodyPipe.through(inner) {
+        metrics.finished(route: route, status: status, seconds: (time.monotonic() - started).secondsValue)
+      })
   }
 
   /// Step 2: validators for every answer; for HTML, its ETag, the 304 and gzip.

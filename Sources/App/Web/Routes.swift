@@ -25,8 +25,8 @@ struct Routes: Sendable {
   let statics: StaticHandler
   /// The 404 page for every path no route matches.
   let notFound: PageRenderer
-  /// The pipeline's steps, outermost first.
-  let steps: [HTTPMiddleware]
+  /// The pipeline every routed answer goes through (one step: see `Pipeline`).
+  let pipeline: HTTPMiddleware
 
   /// What the server runs: static files on their own lean path (`StaticHandler`), everything else
   /// through the router.
@@ -49,7 +49,7 @@ struct Routes: Sendable {
   /// The router with every route but the static files, and the pipeline.
   var router: Router {
     var router = Router()
-    for step in steps { router.use(step) }
+    router.use(pipeline)
     router.get("/", name: "page", pages.search)
     router.get("/fragments/results", name: "fragment", fragments.search)
     router.get("/owners/{login}", name: "owner", pages.owner)
