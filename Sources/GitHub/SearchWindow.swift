@@ -18,9 +18,10 @@ public struct QualifierBounds: Hashable, Sendable {
 
   /// Both bounds at once: the values within each.
   public func intersection(_ other: QualifierBounds) -> QualifierBounds {
-    QualifierBounds(
-      lower: [lower, other.lower].compactMap { $0 }.max(),
-      upper: [upper, other.upper].compactMap { $0 }.min())
+    // No arrays: every window read intersects its bounds with the reader's.
+    func larger(_ a: Int?, _ b: Int?) -> Int? { a.map { a in b.map { max(a, $0) } ?? a } ?? b }
+    func smaller(_ a: Int?, _ b: Int?) -> Int? { a.map { a in b.map { min(a, $0) } ?? a } ?? b }
+    return QualifierBounds(lower: larger(lower, other.lower), upper: smaller(upper, other.upper))
   }
 
   /// Whether no value lies within.

@@ -38,8 +38,30 @@ public enum CivilDate {
     let days = days(fromUnix: unixSeconds)
     let seconds = unixSeconds - days * 86400
     let (y, m, d) = civil(fromDays: days)
-    return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(seconds / 3600, 2) + ":"
-      + pad(seconds % 3600 / 60, 2) + ":" + pad(seconds % 60, 2) + "Z"
+    guard (0...9999).contains(y) else {
+      return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(seconds / 3600, 2) + ":"
+        + pad(seconds % 3600 / 60, 2) + ":" + pad(seconds % 60, 2) + "Z"
+    }
+    // Written as bytes into one string: a fragment deep in a tie bucket writes several of these (its
+    // links and its windows' queries), and joining a dozen small strings cost more than the rest.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(20)
+    func digits(_ value: Int, _ width: Int, then separator: UInt8) {
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
+        divisor /= 10
+      }
+      bytes.append(separator)
+    }
+    digits(y, 4, then: 0x2D)
+    digits(m, 2, then: 0x2D)
+    digits(d, 2, then: 0x54)
+    digits(seconds / 3600, 2, then: 0x3A)
+    digits(seconds % 3600 / 60, 2, then: 0x3A)
+    digits(seconds % 60, 2, then: 0x5A)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Unix seconds of exactly `YYYY-MM-DDTHH:MM:SSZ` (years 1000–9999, a real calendar day, hours

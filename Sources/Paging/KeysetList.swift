@@ -208,7 +208,8 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   func readKeys(_ window: KeyWindow, reload: Bool, reads: inout Reads) async throws -> Read {
     let page = try await fetch(window, reload: reload, reads: &reads)
     let items = page.items
-    let inRange = items.indices.filter { window.keys.contains(source.key(of: items[$0])) }
+    let values = source.keys(of: items)
+    let inRange = values.indices.filter { window.keys.contains(values[$0]) }
     guard let last = inRange.last else {
       return Read(window: window, page: page, rows: [], next: nil, remaining: page.totalCount)
     }
@@ -216,10 +217,9 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     if page.totalCount <= items.count && !page.incomplete {
       return Read(window: window, page: page, rows: inRange, next: nil, remaining: page.totalCount)
     }
-    let edge = source.key(of: items[last])
-    let rows = inRange.filter {
-      source.descending ? source.key(of: items[$0]) > edge : source.key(of: items[$0]) < edge
-    }
+    let edge = values[last]
+    let descending = source.descending
+    let rows = inRange.filter { descending ? values[$0] > edge : values[$0] < edge }
     guard !rows.isEmpty else {
       // Every row has the key `edge`: its tie bucket, read whole or in slices.
       return Read(
@@ -254,7 +254,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
       if count > source.pageSize, let value = single {
         // A tie bucket: this read is its overview (a sample of its rows and their count).
         let slice = IntervalWalk.creationTimes.interval(
-          past: nil, sample: page.items.map { source.created(of: $0) }, rows: count)
+          past: nil, sample: source.createdTimes(of: page.items), rows: count)
         return Read(
           window: current, page: page, rows: [], next: KeyWindow(keys: .just(value), slice: slice),
           remaining: remaining)
@@ -305,12 +305,12 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   func readBucket(_ key: Int, reload: Bool, reads: inout Reads) async throws -> Read {
     let window = KeyWindow(keys: .just(key))
     let page = try await fetch(window, reload: reload, reads: &reads)
-    let rows = page.items.indices.filter { source.key(of: page.items[$0]) == key }
+    let rows = self.rows(of: page.items, in: window.keys)
     if page.totalCount <= page.items.count && !page.incomplete {
       return Read(window: window, page: page, rows: rows, next: beyond(key))
     }
     let slice = IntervalWalk.creationTimes.interval(
-      past: nil, sample: rows.map { source.created(of: page.items[$0]) }, rows: page.totalCount)
+      past: nil, sample: createdTimes(of: rows, in: page.items), rows: page.totalCount)
     return Read(window: window, page: page, rows: [], next: KeyWindow(keys: .just(key), slice: slice))
   }
 
@@ -325,10 +325,10 @@ public struct KeysetList<Source: WindowSource>: Sendable {
     while true {
       let current = KeyWindow(keys: .just(key), slice: slice)
       let page = try await fetch(current, reload: reload, reads: &reads)
-      let rows = page.items.indices.filter { !source.keysVisible || source.key(of: page.items[$0]) == key }
+      let rows = self.rows(of: page.items, in: current.keys)
       let searching = !fixed && probes < maxProbes
       if page.totalCount > source.pageSize, searching {
-        let created = rows.map { source.created(of: page.items[$0]) }
+        let created = createdTimes(of: rows, in: page.items)
         if let narrower = walk.narrowed(slice, rows: page.totalCount, seen: created.max(), sample: created) {
           slice = narrower
           probes += 1
@@ -369,13 +369,7 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   {
     guard let lower = slice.lower else { return nil }
     let overview = try await fetch(KeyWindow(keys: .just(key)), reload: false, reads: &reads)
-    // One pass over the page, no array of items: this runs for every batch in a bucket.
-    var sample: [Int] = []
-    sample.reserveCapacity(overview.items.count)
-    for index in overview.items.indices
-    where !source.keysVisible || source.key(of: overview.items[index]) == key {
-      sample.append(source.created(of: overview.items[index]))
-    }
+    let sample = createdTimes(of: rows(of: overview.items, in: .just(key)), in: overview.items)
     return IntervalWalk.creationTimes.interval(
       past: lower > Int.min ? lower - 1 : lower, sample: sample, rows: overview.totalCount)
   }
@@ -391,10 +385,21 @@ public struct KeysetList<Source: WindowSource>: Sendable {
   func readPage(_ page: Int, of read: inout Read, reload: Bool, reads: inout Reads) async throws {
     read.page = try await source.fetch(read.window, page: page, reload: reload)
     reads.pages += 1
-    let items = read.page.items
-    read.rows = items.indices.filter {
-      !source.keysVisible || read.window.keys.contains(source.key(of: items[$0]))
-    }
+    read.rows = rows(of: read.page.items, in: read.window.keys)
+  }
+
+  /// Which of `items` have a key within `keys` (all of them when rows do not show their key), read
+  /// from the page's keys at once: this runs on every read, for every batch.
+  func rows(of items: [Source.Item], in keys: Interval) -> [Int] {
+    guard source.keysVisible else { return Array(items.indices) }
+    let values = source.keys(of: items)
+    return values.indices.filter { keys.contains(values[$0]) }
+  }
+
+  /// The creation times of the rows `rows` of `items`.
+  func createdTimes(of rows: [Int], in items: [Source.Item]) -> [Int] {
+    let created = source.createdTimes(of: items)
+    return rows.map { created[$0] }
   }
 
   /// The window just beyond key `key` in the list's direction, after its tie bucket: every key from

@@ -24,11 +24,22 @@ public protocol WindowSource: Sendable {
   func key(of item: Item) -> Int
   /// The creation time of an item, in Unix seconds (the tie buckets' slicing key).
   func created(of item: Item) -> Int
+  /// `key(of:)` of each of `items`, in order. A list reads a page's keys in one call: `KeysetList` is
+  /// not specialised for a source of another module, and a call per row copied each row generically.
+  func keys(of items: [Item]) -> [Int]
+  /// `created(of:)` of each of `items`, in order (one call a page, as `keys(of:)`).
+  func createdTimes(of items: [Item]) -> [Int]
   /// A number taken from each page read, whose largest value a batch reports (`ListBatch.peak`).
   func peak(of page: SourcePage<Item>) -> Int
 }
 
 extension WindowSource {
+  /// `key(of:)` row by row.
+  public func keys(of items: [Item]) -> [Int] { items.map { key(of: $0) } }
+
+  /// `created(of:)` row by row.
+  public func createdTimes(of items: [Item]) -> [Int] { items.map { created(of: $0) } }
+
   /// 0: nothing measured.
   public func peak(of page: SourcePage<Item>) -> Int { 0 }
 }

@@ -61,6 +61,20 @@ struct ParsingTests {
     #expect(CivilDate.isoDate(unixSeconds: seconds) == expected)
   }
 
+  /// Timestamps are written as bytes for years of four digits and joined from parts otherwise.
+  @Test(arguments: [
+    (0, "1970-01-01T00:00:00Z"), (1_759_231_024, "2025-09-30T11:17:04Z"),
+    (951_868_799, "2000-02-29T23:59:59Z"),
+    (-1, "1969-12-31T23:59:59Z"), (253_402_300_799, "9999-12-31T23:59:59Z"),
+    (253_402_300_800, "10000-01-01T00:00:00Z"),
+  ])
+  func isoTimestamps(_ seconds: Int, _ expected: String) {
+    #expect(CivilDate.isoTimestamp(unixSeconds: seconds) == expected)
+    if seconds < 253_402_300_800 {
+      #expect(CivilDate.unixSeconds(isoTimestamp: expected[...]) == seconds)
+    }
+  }
+
   @Test func historyDecoding() throws {
     let outOfOrder =
       "[{\"week\":100,\"total\":1,\"days\":[1,0,0,0,0,0,0]},{\"week\":700000,\"total\":2,\"days\":[0,0,0,0,0,0,2],\"x\":true}]"

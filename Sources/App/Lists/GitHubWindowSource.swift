@@ -46,5 +46,12 @@ struct GitHubWindowSource: WindowSource {
 
   func created(of item: Repository) -> Int { item[.createdSeconds] }
 
+  func keys(of items: [Repository]) -> [Int] {
+    let field: Repository.Number = key == .forks ? .forksCount : .stargazersCount
+    return items.map { $0[field] }
+  }
+
+  func createdTimes(of items: [Repository]) -> [Int] { items.map { $0[.createdSeconds] } }
+
   func peak(of page: SourcePage<Repository>) -> Int { search.peak(of: page) }
 }

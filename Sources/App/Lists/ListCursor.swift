@@ -117,7 +117,7 @@ enum ListCursor: Hashable, Sendable {
 
   /// `a..b` (`*` for an open end, low to high) or a single value, as `parse` reads one operand.
   static func interval(_ text: String, parse: (Substring) -> Int?) -> Interval? {
-    guard let dots = text.firstRange(of: "..") else {
+    guard let dots = firstDots(in: text) else {
       return parse(text[...]).map { Interval.just($0) }
     }
     let (first, last) = (text[..<dots.lowerBound], text[dots.upperBound...])
@@ -132,6 +132,20 @@ enum ListCursor: Hashable, Sendable {
     }
     if let lower = interval.lower, let upper = interval.upper, lower > upper { return nil }
     return interval
+  }
+
+  /// Where `..` first occurs in `text`, found in its UTF-8: `firstRange(of:)` compares Characters, and
+  /// on a window's link that cost more than the rest of reading its cursor.
+  static func firstDots(in text: String) -> Range<String.Index>? {
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    while index < utf8.endIndex {
+      let next = utf8.index(after: index)
+      guard next < utf8.endIndex else { return nil }
+      if utf8[index] == 0x2E && utf8[next] == 0x2E { return index..<utf8.index(after: next) }
+      index = next
+    }
+    return nil
   }
 }
 

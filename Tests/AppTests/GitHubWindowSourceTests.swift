@@ -1,0 +1,39 @@
+import Clocks
+import CurlClient
+import GitHub
+import Paging
+import Testing
+
+@testable import App
+
+/// A window source reads a page's keys and creation times in one call (`keys(of:)`,
+/// `createdTimes(of:)`): they must be the rows' own, in order, or windows would list the wrong rows.
+@Suite(.timeLimit(.minutes(1))) struct GitHubWindowSourceTests {
+  @Test(arguments: [SearchSort.stars, .forks])
+  func pageKeysAreTheRowsKeys(key: SearchSort) throws {
+    let transport = CurlHTTPClient()
+    defer { transport.shutdown() }
+    let client = GitHubClient(configuration: GitHubConfiguration(), transport: transport, time: .system)
+    let query = SearchQuery(text: "language:swift", sort: key)
+    let source = GitHubWindowSource(
+      search: GitHubSearchSource(client: client, query: query), key: key, descending: true,
+      base: try WindowBase(query, key: key), firstIsPlain: true)
+    let items = (0..<50).map { row in
+      Repository(
+        number: { field in
+          switch field {
+          case .id: return row + 1
+          case .stargazersCount: return row * 37 % 11
+          case .forksCount: return row * 13 % 7
+          case .createdSeconds: return 1_600_000_000 - row * 97
+          default: return 0
+          }
+        }, flag: { _ in false }, text: { _ in nil }, topics: [])
+    }
+    let keys = items.map { key == .forks ? $0.forksCount : $0.stargazersCount }
+    #expect(source.keys(of: items) == keys)
+    #expect(source.keys(of: items) == items.map { source.key(of: $0) })
+    #expect(source.createdTimes(of: items) == items.map { $0[.createdSeconds] })
+    #expect(source.keys(of: []).isEmpty && source.createdTimes(of: []).isEmpty)
+  }
+}
