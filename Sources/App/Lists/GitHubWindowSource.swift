@@ -40,14 +40,15 @@ struct GitHubWindowSource: WindowSource {
     return try await search.fetchPage(page, of: query, reload: reload)
   }
 
-  func key(of item: Repository) -> Int {
-    key == .forks ? item[.forksCount] : item[.stargazersCount]
-  }
+  /// The field that holds the key (help-wanted issues are not in search items: `keysVisible`).
+  private var keyField: Repository.Number { key == .forks ? .forksCount : .stargazersCount }
+
+  func key(of item: Repository) -> Int { item[keyField] }
 
   func created(of item: Repository) -> Int { item[.createdSeconds] }
 
   func keys(of items: [Repository]) -> [Int] {
-    let field: Repository.Number = key == .forks ? .forksCount : .stargazersCount
+    let field = keyField
     return items.map { $0[field] }
   }
 
