@@ -36,7 +36,9 @@ public enum CivilDate {
   /// `YYYY-MM-DDTHH:MM:SSZ` for Unix seconds: the form GitHub's `created:` qualifier and its JSON use.
   public static func isoTimestamp(unixSeconds: Int) -> String {
     let days = days(fromUnix: unixSeconds)
-    let seconds = unixSeconds - days * 86400
+    // The second of the day, rounding towards the past, without `days * 86400`, which overflows
+    // for Int.min.
+    let seconds = (unixSeconds % 86400 + 86400) % 86400
     let (y, m, d) = civil(fromDays: days)
     guard (0...9999).contains(y) else {
       return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(seconds / 3600, 2) + ":"

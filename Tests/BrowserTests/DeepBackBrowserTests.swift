@@ -34,23 +34,14 @@ extension BrowserSuites.DeepScrollBrowserTests {
         "document.querySelector('[role=feed] article[aria-posinset=\"20001\"]') && document.documentElement.classList.contains('js')",
         description: "\(engine): row 20,001 first", timeout: .seconds(20))
       // Two batches further on, a screen at a time (a jump to the end would pull batches on until the
-      // first ones are parked), then card 20,030 at the top, below the header. Under load a scroll tick
-      // can park the card between two script calls: the card is brought back and tried again.
+      // first ones are parked), then card 20,030 at the top, below the header.
       try await session.waitForScript(
         """
         (window.scrollBy(0, window.innerHeight / 2),
          !!document.querySelector('[role=feed] article[aria-posinset="20060"]'))
         """, description: "\(engine): rows to 20,060", timeout: .seconds(30), poll: .milliseconds(300))
       let top = 20_030
-      for attempt in 1...3 {
-        try await Reader.bringCard(session, top)
-        do {
-          try await session.executeAsyncScript(Reader.scrollCardToTop, args: [.number(Double(top)), -40])
-          break
-        } catch  where attempt < 3 {
-          print("deep back \(engine): card \(top) left the document before it was scrolled to (\(error))")
-        }
-      }
+      try await Reader.putCardAtTop(session, top, offset: -40)
       try await Reader.settle(session, top: top)
       let before = try #require(try await Reader.top(session))
       #expect(before.position == top, "\(engine): \(before)")

@@ -140,8 +140,7 @@ extension BrowserSuites {
       try await Reader.scroll(session, toRows: rows)
       try await session.waitForScript(
         "document.getElementById('feed').getAttribute('aria-busy') === 'false'", timeout: .seconds(15))
-      try await Reader.bringCard(session, top)
-      try await session.executeAsyncScript(Reader.scrollCardToTop, args: [.number(Double(top)), -40])
+      try await Reader.putCardAtTop(session, top, offset: -40)
       try await Reader.settle(session, top: top)
       let before = try #require(try await Reader.top(session))
       #expect(before.position == top, "\(engine)")
@@ -270,7 +269,7 @@ extension BrowserSuites {
       let pool = try EngineFixture.require()
       let session = try await pool.searching(engine)
       try await Reader.scroll(session, toRows: 140)
-      try await session.executeAsyncScript(Reader.scrollCardToTop, args: [130, 0])
+      try await Reader.putCardAtTop(session, 130)
       try await session.waitForScript(
         "Number(document.getElementById('feed').dataset.above) > 0",
         description: "\(engine): rows parked above", timeout: .seconds(10))

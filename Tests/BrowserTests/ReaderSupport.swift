@@ -114,6 +114,22 @@ enum Reader {
       poll: .milliseconds(150))
   }
 
+  /// Puts card `position` `offset` px below the viewport's top (`scrollCardToTop`), bringing it into
+  /// the document first. Under load a scroll tick can park the card between two script calls: it is
+  /// brought back and tried again, up to three times.
+  static func putCardAtTop(_ session: BrowserSession, _ position: Int, offset: Double = 0) async throws {
+    for attempt in 1...3 {
+      try await bringCard(session, position)
+      do {
+        try await session.executeAsyncScript(
+          scrollCardToTop, args: [.number(Double(position)), .number(offset)])
+        return
+      } catch  where attempt < 3 {
+        print("\(session.engine): card \(position) left the document before it was scrolled to (\(error))")
+      }
+    }
+  }
+
   /// Chromium: starts summing the layout shifts (without recent input) from now on, in
   /// `window.__shift`, with the shifted nodes in `window.__shifted` (the load itself is left out:
   /// localtime.js rewrites the first screen's relative times, which may move a topic by a pixel).

@@ -75,6 +75,15 @@ struct ParsingTests {
     }
   }
 
+  /// Every Int is written without trapping, `Int.min` and `Int.max` included (a window's bounds are
+  /// written into links), ending with the second of the day.
+  @Test func isoTimestampsAtIntsEnds() {
+    let earliest = CivilDate.isoTimestamp(unixSeconds: Int.min)
+    let latest = CivilDate.isoTimestamp(unixSeconds: Int.max)
+    #expect(earliest.hasPrefix("-") && earliest.hasSuffix("Z"), "\(earliest)")
+    #expect(latest.hasSuffix("T15:30:07Z"), "\(latest)")
+  }
+
   @Test func historyDecoding() throws {
     let outOfOrder =
       "[{\"week\":100,\"total\":1,\"days\":[1,0,0,0,0,0,0]},{\"week\":700000,\"total\":2,\"days\":[0,0,0,0,0,0,2],\"x\":true}]"
