@@ -2,6 +2,7 @@ import Packing
 
 /// Repositories read by row, for the card renderer, which reads a dozen fields of each card per
 /// request: the same reads as `Repository`'s, with no reference count per read (`PackedRecords`).
+/// Every read goes through `withRow`'s `Row`, where the fields are read.
 /// The reads are inlinable, so a renderer in another module compiles them to loads.
 ///
 /// ```swift
@@ -23,14 +24,10 @@ public struct RepositoryRows: Sendable {
   @inlinable public var count: Int { records.count }
 
   /// A whole-number field of repository `row`.
-  @inlinable public subscript(_ row: Int, _ field: Repository.Number) -> Int {
-    records.number(row, field.rawValue)
-  }
+  @inlinable public subscript(_ row: Int, _ field: Repository.Number) -> Int { withRow(row) { $0[field] } }
 
   /// A yes/no field of repository `row`.
-  @inlinable public subscript(_ row: Int, _ field: Repository.Flag) -> Bool {
-    records.number(row, Repository.flagsSlot) & (1 << field.rawValue) != 0
-  }
+  @inlinable public subscript(_ row: Int, _ field: Repository.Flag) -> Bool { withRow(row) { $0[field] } }
 
   /// A text field of repository `row`, nil when absent.
   public subscript(_ row: Int, _ field: Repository.Text) -> String? { records.string(row, field.rawValue) }
@@ -42,17 +39,17 @@ public struct RepositoryRows: Sendable {
   )
     -> Result?
   {
-    records.withUTF8(row, field.rawValue, body)
+    withRow(row) { $0.withUTF8(field, body) }
   }
 
   /// How many topics repository `row` has.
-  @inlinable public func topicCount(_ row: Int) -> Int { records.listCount(row) }
+  @inlinable public func topicCount(_ row: Int) -> Int { withRow(row) { $0.topicCount } }
 
   /// `body` with the UTF-8 of topic `index` (`0..<topicCount(row)`) of repository `row`.
   @inlinable public func withTopicUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
     -> Result
   {
-    records.withListUTF8(row, index, body)
+    withRow(row) { $0.withTopicUTF8(index, body) }
   }
 
   /// `body` with repository `row`, for a reader of several of its fields: the row is looked up once.

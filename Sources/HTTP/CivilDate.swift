@@ -27,6 +27,10 @@ public enum CivilDate {
     return era * 146_097 + doe - 719_468
   }
 
+  /// The second of the day (0-86399) of Unix seconds, rounding towards the past. Not
+  /// `seconds - days * 86400`, which overflows for Int.min.
+  public static func secondOfDay(_ unixSeconds: Int) -> Int { (unixSeconds % 86400 + 86400) % 86400 }
+
   /// `YYYY-MM-DD` for Unix seconds.
   public static func isoDate(unixSeconds: Int) -> String {
     let (y, m, d) = civil(fromDays: days(fromUnix: unixSeconds))
@@ -36,33 +40,31 @@ public enum CivilDate {
   /// `YYYY-MM-DDTHH:MM:SSZ` for Unix seconds: the form GitHub's `created:` qualifier and its JSON use.
   public static func isoTimestamp(unixSeconds: Int) -> String {
     let days = days(fromUnix: unixSeconds)
-    // The second of the day, rounding towards the past, without `days * 86400`, which overflows
-    // for Int.min.
-    let seconds = (unixSeconds % 86400 + 86400) % 86400
+    let seconds = secondOfDay(unixSeconds)
     let (y, m, d) = civil(fromDays: days)
-    guard (0...9999).contains(y) else {
-      return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(seconds / 3600, 2) + ":"
-        + pad(seconds % 3600 / 60, 2) + ":" + pad(seconds % 60, 2) + "Z"
-    }
     // Written as bytes into one string: a fragment deep in a tie bucket writes several of these (its
     // links and its windows' queries), and joining a dozen small strings cost more than the rest.
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(20)
-    func digits(_ value: Int, _ width: Int, then separator: UInt8) {
-      var divisor = 1
-      for _ in 1..<width { divisor *= 10 }
-      while divisor > 0 {
-        bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
-        divisor /= 10
-      }
-      bytes.append(separator)
+    bytes.reserveCapacity(24)
+    /// Two digits of `value` (0-99), then `separator`.
+    func digits(_ value: Int, then separator: UInt8?) {
+      bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / 10))
+      bytes.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
+      if let separator { bytes.append(separator) }
     }
-    digits(y, 4, then: 0x2D)
-    digits(m, 2, then: 0x2D)
-    digits(d, 2, then: 0x54)
-    digits(seconds / 3600, 2, then: 0x3A)
-    digits(seconds % 3600 / 60, 2, then: 0x3A)
-    digits(seconds % 60, 2, then: 0x5A)
+    // The year has four digits at least (more, or a sign, outside 0-9999); the other fields two.
+    if (0...9999).contains(y) {
+      digits(y / 100, then: nil)
+      digits(y % 100, then: 0x2D)
+    } else {
+      bytes.append(contentsOf: pad(y, 4).utf8)
+      bytes.append(0x2D)
+    }
+    digits(m, then: 0x2D)
+    digits(d, then: 0x54)
+    digits(seconds / 3600, then: 0x3A)
+    digits(seconds % 3600 / 60, then: 0x3A)
+    digits(seconds % 60, then: 0x5A)
     return String(decoding: bytes, as: UTF8.self)
   }
 

@@ -8,11 +8,11 @@ public enum HTTPDate {
   /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970.
   public static func format(epochSeconds: Int) -> String {
     let dayCount = CivilDate.days(fromUnix: epochSeconds)
-    let secs = epochSeconds - dayCount * 86400
+    let secs = CivilDate.secondOfDay(epochSeconds)
     let (y, m, d) = CivilDate.civil(fromDays: dayCount)
     let weekday = days[((dayCount % 7) + 7) % 7]
     return
-      "\(weekday), \(pad(d)) \(months[m - 1]) \(y) \(pad(secs / 3600)):\(pad(secs / 60 % 60)):\(pad(secs % 60)) GMT"
+      "\(weekday), \(CivilDate.pad(d, 2)) \(months[m - 1]) \(y) \(CivilDate.pad(secs / 3600, 2)):\(CivilDate.pad(secs / 60 % 60, 2)):\(CivilDate.pad(secs % 60, 2)) GMT"
   }
 
   /// Seconds since 1970 for an IMF-fixdate, or nil if it is not one.
@@ -38,5 +38,4 @@ public enum HTTPDate {
     return CivilDate.days(fromCivil: year, monthIndex + 1, day) * 86400 + hour * 3600 + minute * 60 + second
   }
 
-  private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }

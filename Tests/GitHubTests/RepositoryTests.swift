@@ -7,6 +7,12 @@ import Testing
   "Repository: every declared field read back from its one record, as strings and in place",
   .timeLimit(.minutes(2)))
 struct RepositoryTests {
+  /// The flags' slot is a constant (every card's flags read it) and must follow the last `Number`.
+  @Test func theFlagsFollowTheNumbers() {
+    #expect(Repository.flagsSlot == Repository.Number.allCases.count)
+    #expect(Repository.numberSlots == Repository.Number.allCases.count + 1)
+  }
+
   /// A repository whose every field is given by the dictionaries (absent keys: 0, false, nil).
   static func make(
     numbers: [Repository.Number: Int] = [:], flags: Set<Repository.Flag> = [],
