@@ -107,12 +107,14 @@ export class Feed {
 
   // While the reader scrolls down fast, the next batch as soon as the end is less than
   // LIMITS.speedAheadSeconds of travel away: on ticks, and right after a batch arrives (the cursors
-  // chain, so every tick waited for is a tick less of margin).
-  aheadAtSpeed() {
-    const speed = scrolling.speed.downwards();
-    if (speed > 0 && !this.request && !this.restoring && this.nextLink()) {
+  // chain, so every tick waited for is a tick less of margin). Right after a batch, `margin` px too:
+  // the observer's own margin, which it would act on only after the next frame (an engine starved of
+  // CPU paints seconds apart, and reads as at rest, holding a reader at the end meanwhile).
+  aheadAtSpeed(margin = 0) {
+    const ahead = Math.max(margin, scrolling.speed.downwards() * LIMITS.speedAheadSeconds);
+    if (ahead > 0 && !this.request && !this.restoring && this.nextLink()) {
       const distance = this.tail.getBoundingClientRect().top - window.innerHeight;
-      if (distance < speed * LIMITS.speedAheadSeconds) this.loadNext();
+      if (distance < ahead) this.loadNext();
     }
   }
 
@@ -267,7 +269,7 @@ export class Feed {
     } else {
       if (!transient) this.attempts = 0;
       this.armTriggers();
-      this.aheadAtSpeed();
+      this.aheadAtSpeed(window.innerHeight);
     }
   }
 

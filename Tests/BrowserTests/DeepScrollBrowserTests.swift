@@ -27,6 +27,10 @@ extension BrowserSuites {
     /// rate: a page that waits for the reader to rest before asking holds them for a whole leg. In a full
     /// run at load 11, WebKitGTK painting 2-3 frames a second held the reader there for 3 frames in all.
     static let idleLimit = 2_000
+    /// Frames in a row the reader may be held so however long they last: the page's observer acts
+    /// after a frame, and a starved engine's frames can be seconds apart (in a CI run at load 10 Chromium
+    /// held the reader 3.2 s). A page that waits for the reader to rest holds them for more frames.
+    static let idleFrames = 2
     /// Seconds per script call; the walk goes on across calls, its state kept in the page.
     static let leg = 8.0
 
@@ -38,7 +42,7 @@ extension BrowserSuites {
       const done = arguments[arguments.length - 1];
       const [speed, leg, target] = [arguments[0], arguments[1], arguments[2]];
       const w = window.__walk || (window.__walk = { y: scrollY, stalls: 0, longest: 0, maxCards: 0, frames: 0, since: 0,
-        at: [], began: performance.now(), slow: 0, idle: 0, idleSince: 0, idleLongest: 0, idleAt: [] });
+        at: [], began: performance.now(), slow: 0, idle: 0, idleSince: 0, idleLongest: 0, idleAt: [], idleRun: 0, idleRunLongest: 0 });
       const feed = document.getElementById('feed');
       const start = performance.now();
       let last = start;
@@ -62,22 +66,25 @@ extension BrowserSuites {
           w.longest = Math.max(w.longest, now - w.since);
           w.y = max;
           // Held at the end with no batch on its way (frames, and the longest time at once).
-          if (feed.getAttribute('aria-busy') === 'true') { w.idleSince = 0; }
+          if (feed.getAttribute('aria-busy') === 'true') { w.idleSince = 0; w.idleRun = 0; }
           else {
             w.idle += 1;
+            w.idleRun += 1;
+            w.idleRunLongest = Math.max(w.idleRunLongest, w.idleRun);
             if (!w.idleSince) { w.idleSince = now; if (w.idleAt.length < 10) w.idleAt.push(top()); }
             w.idleLongest = Math.max(w.idleLongest, now - w.idleSince);
           }
         } else {
           w.since = 0;
           w.idleSince = 0;
+          w.idleRun = 0;
         }
         if (w.frames % 30 === 0 && top() >= target) return finish('target');
         if (now - start < leg * 1000) requestAnimationFrame(step); else finish('leg');
       };
       const finish = (why) => done({ why, rows: Number(document.getElementById('results').dataset.rows),
         top: top(), stalls: w.stalls, at: w.at.slice(0, 10), longest: Math.round(w.longest), maxCards: w.maxCards,
-        idle: w.idle, idleAt: w.idleAt, idleLongest: Math.round(w.idleLongest),
+        idle: w.idle, idleAt: w.idleAt, idleLongest: Math.round(w.idleLongest), idleFrames: w.idleRunLongest,
         frames: w.frames, slowFrames: w.slow, fps: Math.round(w.frames * 1000 / (performance.now() - w.began)) });
       requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
       """
@@ -125,11 +132,12 @@ extension BrowserSuites {
         } else {
           print("deep \(engine): starved (\(fps) frames a second): stalls not judged: \(result)")
         }
-        // At any frame rate, the page asks: the reader is never held at the end of the document for
-        // `idleLimit` with no batch on its way. (A frame or two may pass between a batch's arrival and
-        // the next request: they start on the page's own ticks, which a starved engine delays.)
+        // At any frame rate, the page asks: the reader is never held at the end of the document with no
+        // batch on its way for `idleLimit`, unless in `idleFrames` frames or fewer (the observer acts
+        // after a frame, and a starved engine's frames may be seconds apart).
         #expect(
-          (result["idleLongest"]?.int ?? .max) < Self.idleLimit,
+          (result["idleLongest"]?.int ?? .max) < Self.idleLimit
+            || (result["idleFrames"]?.int ?? .max) <= Self.idleFrames,
           "\(engine): held at the end with no batch asked for: \(result)")
         #expect((result["maxCards"]?.int ?? 999) <= Reader.cap, "\(engine): \(result)")
         // Rows passed within one frame may never enter the document; every one that did was in its

@@ -103,13 +103,23 @@ enum Reader {
     frames(2, () => { window.scrollTo(0, y); frames(2, wait); });
     """
 
-  /// Scrolls up 400 px at a time until card `position` is in the document (the page keeps only the
-  /// cards near the reader, so after a scroll to the end a card a few screens up may be parked).
+  /// Scrolls toward card `position` until it is in the document (the page keeps only the cards near
+  /// the reader, so after a scroll to the end a card a few screens up may be parked). Each step puts
+  /// the edge of the cards in the document nearest the card at mid-screen, never past it: a page that
+  /// brings rows back late (its ticks lag in an engine starved of CPU) is waited for, not overtaken.
+  /// (Scrolling up 400 px a poll, the test timed out in a CI run at load 10.)
   static func bringCard(_ session: BrowserSession, _ position: Int) async throws {
     try await session.waitForScript(
       """
-      !!document.querySelector('[role=feed] article[aria-posinset="\(position)"]') ||
-        (window.scrollBy(0, -400), false)
+      (() => {
+        if (document.querySelector('[role=feed] article[aria-posinset="\(position)"]')) return true;
+        const cards = document.querySelectorAll('[role=feed] article[data-repo-id]');
+        if (!cards.length) return false;
+        const up = Number(cards[0].getAttribute('aria-posinset')) > \(position);
+        const edge = (up ? cards[0] : cards[cards.length - 1]).getBoundingClientRect().top - innerHeight / 2;
+        window.scrollBy(0, up ? Math.min(-1, edge) : Math.max(1, edge));
+        return false;
+      })()
       """, description: "\(session.engine): card \(position) in the document", timeout: .seconds(15),
       poll: .milliseconds(150))
   }
