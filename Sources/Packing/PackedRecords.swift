@@ -7,8 +7,8 @@
 ///
 /// ```swift
 /// let rows = PackedRecords([a, b])
-/// rows.number(1, 0)  // b.number(0)
-/// rows.withUTF8(0, 2) { span in span.count }  // a's text 2, nil when absent
+/// rows.withRecord(1) { $0.number(0) }  // b.number(0)
+/// rows.withRecord(0) { $0.withUTF8(2) { span in span.count } }  // a's text 2, nil when absent
 /// ```
 public struct PackedRecords: Sendable {
   /// A record, which owns the block `block` points into: valid as long as the entry is held.
@@ -32,36 +32,17 @@ public struct PackedRecords: Sendable {
   /// How many records there are.
   @inlinable public var count: Int { entries.count }
 
-  /// Number `index` of record `row`.
-  @inlinable public func number(_ row: Int, _ index: Int) -> Int { entries[row].block.number(index) }
-
-  /// `body` with the UTF-8 of text `index` of record `row`, read in place; nil (and `body` not
-  /// called) when absent.
-  @inlinable public func withUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
-    -> Result?
-  {
-    entries[row].block.withText(index, body)
-  }
-
   /// Text `index` of record `row` as a `String`, nil when absent.
   public func string(_ row: Int, _ index: Int) -> String? {
-    withUTF8(row, index) { span in span.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
+    entries[row].block.withText(index) { span in
+      span.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+    }
   }
 
   /// `body` with a reader of record `row`, for a caller that reads several of its slots: the record
   /// is looked up once, and each read is then a load from its block.
   @inlinable public func withRecord<Result>(_ row: Int, _ body: (borrowing Record) -> Result) -> Result {
     body(Record(block: entries[row].block))
-  }
-
-  /// How many list elements record `row` holds.
-  @inlinable public func listCount(_ row: Int) -> Int { entries[row].block.word(Layout.listCount) }
-
-  /// `body` with the UTF-8 of list element `index` (`0..<listCount(row)`) of record `row`.
-  @inlinable public func withListUTF8<Result>(_ row: Int, _ index: Int, _ body: (Span<UInt8>) -> Result)
-    -> Result
-  {
-    entries[row].block.withListElement(index, body)
   }
 }
 
