@@ -77,6 +77,7 @@ public final class HTTPServer: Sendable {
       return (s.core, s.loops)
     }
     guard let core else { return }
+    core.beginShutdown()
     // Refuse new connections at once; the descriptor stays open until every loop has let go of it.
     Socket.stopListening(core.listenFD)
     await withTaskGroup(of: Void.self) { group in

@@ -13,6 +13,9 @@ final class ServerCore: Sendable {
   let logging: Bool
   let listenFD: Int32
   let openConnections = Atomic<Int>(0)
+  /// Set as shutdown begins, before the listener stops: a response written from then on ends its
+  /// connection, also on a loop that has not yet taken its own drain in (it hops there later).
+  private let shuttingDown = Atomic<Bool>(false)
   let requestCounter = Atomic<UInt64>(0)
   let idPrefix: String
   let serverBytes: [UInt8]
@@ -49,6 +52,12 @@ final class ServerCore: Sendable {
     drainTimeoutMS = max(1, configuration.drainTimeout.wholeMilliseconds)
     time = configuration.time
   }
+
+  /// Whether shutdown has begun (only the flag is read: nothing else is published with it).
+  var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
+
+  /// Marks shutdown as begun; `HTTPServer.shutdown` calls it before the listener stops.
+  func beginShutdown() { shuttingDown.store(true, ordering: .relaxed) }
 
   func nextRequestID() -> String {
     let n = requestCounter.add(1, ordering: .relaxed).newValue

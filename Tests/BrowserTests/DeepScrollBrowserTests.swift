@@ -52,7 +52,14 @@ extension BrowserSuites {
         return card ? Number(card.getAttribute('aria-posinset')) : 0;
       };
       const ended = () => !!document.querySelector('#feed-tail .state-end');
-      const step = (now) => {
+      // The leg also ends on a timer, and an error in a frame ends it with the error: a frame that
+      // never comes (or throws) would otherwise leave the call to the driver's script timeout, which
+      // says nothing of where the walk was (a full run at load 8-12 ended so once).
+      let finished = false;
+      const guard = setTimeout(() => finish('leg'), leg * 1000 + 5000);
+      const step = (now) => { try { frame(now); } catch (error) { finish('error: ' + error); } };
+      const frame = (now) => {
+        if (finished) return;
         w.frames += 1;
         if (now - last > 100) w.slow += 1;
         w.y += speed * Math.min(1, (now - w.began) / 2000) * (now - last) / 1000;
@@ -82,10 +89,10 @@ extension BrowserSuites {
         if (w.frames % 30 === 0 && top() >= target) return finish('target');
         if (now - start < leg * 1000) requestAnimationFrame(step); else finish('leg');
       };
-      const finish = (why) => done({ why, rows: Number(document.getElementById('results').dataset.rows),
+      const finish = (why) => { if (finished) return; finished = true; clearTimeout(guard); done({ why, rows: Number(document.getElementById('results').dataset.rows),
         top: top(), stalls: w.stalls, at: w.at.slice(0, 10), longest: Math.round(w.longest), maxCards: w.maxCards,
         idle: w.idle, idleAt: w.idleAt, idleLongest: Math.round(w.idleLongest), idleFrames: w.idleRunLongest,
-        frames: w.frames, slowFrames: w.slow, fps: Math.round(w.frames * 1000 / (performance.now() - w.began)) });
+        frames: w.frames, slowFrames: w.slow, fps: Math.round(w.frames * 1000 / (performance.now() - w.began)) }); };
       requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
       """
 
