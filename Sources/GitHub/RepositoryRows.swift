@@ -30,7 +30,9 @@ public struct RepositoryRows: Sendable {
   @inlinable public subscript(_ row: Int, _ field: Repository.Flag) -> Bool { withRow(row) { $0[field] } }
 
   /// A text field of repository `row`, nil when absent.
-  public subscript(_ row: Int, _ field: Repository.Text) -> String? { records.string(row, field.rawValue) }
+  public subscript(_ row: Int, _ field: Repository.Text) -> String? {
+    withUTF8(row, field) { span in span.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
+  }
 
   /// `body` with the UTF-8 of `field` of repository `row`, read in place; nil (and `body` not
   /// called) when absent.

@@ -171,7 +171,8 @@ final class Connection: EventHandler, @unchecked Sendable {
 
   /// Writes a response; streamed bodies are written chunk by chunk, each flushed before the next.
   func send(_ response: HTTPResponse, for request: HTTPRequest, id: String, client: String) async {
-    if owner.draining || core.isShuttingDown { machine.closeAfterResponse() }
+    // The server-wide flag, not the loop's `draining`: a loop takes its drain in only later.
+    if core.isShuttingDown { machine.closeAfterResponse() }
     let bodyAllowed = request.method != .head && !response.status.forbidsBody
     let keepAlive = machine.keepAlive
     // HTTP/1.0 defaults to close, so keep-alive must be confirmed; HTTP/1.1 only announces close.

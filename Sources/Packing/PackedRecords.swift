@@ -32,13 +32,6 @@ public struct PackedRecords: Sendable {
   /// How many records there are.
   @inlinable public var count: Int { entries.count }
 
-  /// Text `index` of record `row` as a `String`, nil when absent.
-  public func string(_ row: Int, _ index: Int) -> String? {
-    entries[row].block.withText(index) { span in
-      span.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-    }
-  }
-
   /// `body` with a reader of record `row`, for a caller that reads several of its slots: the record
   /// is looked up once, and each read is then a load from its block.
   @inlinable public func withRecord<Result>(_ row: Int, _ body: (borrowing Record) -> Result) -> Result {
