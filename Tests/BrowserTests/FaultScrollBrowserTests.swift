@@ -17,12 +17,8 @@ extension BrowserSuites {
     static let batchSize = 20
     /// The forced outage starts here: the next search call (page 2, at row 100) fails.
     static let outageAt = 80
-    /// The rate-limit window starts here, while the list is idle: rows 181–200 still come from page 2
-    /// (cached), so the next search call, page 3's at row 200, is refused. (Set at row 200 itself, the
-    /// page's look-ahead could ask for rows 201–220 before the loop saw the list idle there.)
-    static let windowAt = 180
-    /// Seconds from setting the window to its reset: long enough that the page-3 request (after its
-    /// 0.5–2 s latency, and one automatic retry) meets the exhausted window.
+    /// Seconds from setting the window to its reset: long enough that the next search request (after
+    /// the reader's Retry or an automatic retry, and its 0.5–2 s latency) meets the exhausted window.
     static let windowSeconds = 10
     /// Best match: GitHub's own pages of 100, so the rows above map to pages 1–3 (an order read by
     /// windows of its key lists fewer rows a page, and its windows fall elsewhere).
@@ -158,12 +154,10 @@ extension BrowserSuites {
         {
           try await p.double("POST", "/_double/faults?rate5xx=0.1")
           journey.outageEnded = true
-        }
-
-        // The rate-limit window: set while the list is idle from row `windowAt`, before page 3 is asked for.
-        if journey.windowSetMs == 0 && journey.outageEnded && cards >= Self.windowAt && !busy && !error
-          && !limited
-        {
+          // The rate-limit window starts as the outage ends, so the next search call (page 2 again,
+          // or page 3 at row 200 if an automatic retry came first) is refused. (Once set from row 180
+          // with the list idle: a page that asks for the next batch as soon as one arrives is idle
+          // there for too short a time, and a full run's loop never saw it so.)
           let now = Int(Date().timeIntervalSince1970)
           journey.windowSetMs = Int(Date().timeIntervalSince1970 * 1000)
           let window = try await p.double(
