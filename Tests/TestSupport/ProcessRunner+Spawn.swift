@@ -106,7 +106,14 @@ extension ProcessRunner {
   }
 
   /// The path of a product built by `swift build` (`.build/debug/<name>`), failing clearly if absent.
+  /// REPOSCROLL_RELEASE_PRODUCTS names a folder of release builds to start instead, for the products it
+  /// holds (script/test: the release's own build of repo-scroll and github-double, as shipped).
   public static func builtProduct(_ name: String, filePath: String = #filePath) throws -> String {
+    if let folder = ProcessInfo.processInfo.environment["REPOSCROLL_RELEASE_PRODUCTS"], !folder.isEmpty,
+      access(folder + "/" + name, X_OK) == 0
+    {
+      return folder + "/" + name
+    }
     let path = try packageRoot(filePath: filePath) + "/.build/debug/" + name
     guard access(path, X_OK) == 0 else {
       throw WebDriverError.process("\(path) does not exist: run `swift build` first")
