@@ -105,7 +105,8 @@ public final class GitHubClient: Sendable {
     let scope = readerScope(reader)
     let key = Self.searchKey(url, scope)
     // Most pages are fresh hits, which need the key alone: the request and its decoder are made for a miss.
-    if !reload, var (hit, stale) = try freshHit(key, as: SearchPage.self) {
+    if !reload, let (fresh, stale) = try freshHit(key, as: SearchPage.self) {
+      var hit = fresh
       hit.isStale = stale
       return hit
     }

@@ -1,7 +1,8 @@
 import HTTP
 
 /// What a `BodyPipe` does to each chunk of a streamed body, and what it adds after the last.
-public protocol BodyTransform {
+/// A `SendableMetatype`: the pump's `@Sendable` pull closure holds a `Pump<T>`.
+public protocol BodyTransform: SendableMetatype {
   /// The bytes to send for `chunk` (empty: nothing this time).
   mutating func transform(_ chunk: [UInt8]) throws -> [UInt8]
   /// The bytes to send after the last chunk, if any.
