@@ -14,7 +14,6 @@ extension BrowserSuites {
   struct DeepScrollBrowserTests {
     /// REPOSCROLL_DEEP=full: Firefox walks to row 5,000 too.
     static let full = ProcessInfo.processInfo.environment["REPOSCROLL_DEEP"] == "full"
-    static let engines: [BrowserEngine] = full ? BrowserEngine.allCases : [.chromium, .webkit]
     /// The row the walk aims for in `engine` (the list ends sooner if GitHub's does).
     static func target(_ engine: BrowserEngine) -> Int { 5_000 }
     /// Px per second: a reader flicking through a list, briskly but as people do (a fling on a phone
@@ -119,8 +118,13 @@ extension BrowserSuites {
                heapMB: performance.memory ? Math.round(performance.memory.usedJSHeapSize / 1048576 * 10) / 10 : -1 };
       """
 
-    @Test(arguments: engines)
-    func skimmingDeepIntoTheList(_ engine: BrowserEngine) async throws {
+    // One test per engine, so that script/test runs the walks in different shards, side by side.
+    @Test func skimmingDeepInChromium() async throws { try await skim(.chromium) }
+    @Test func skimmingDeepInWebKit() async throws { try await skim(.webkit) }
+    @Test(.enabled(if: full, "REPOSCROLL_DEEP=full runs it"))
+    func skimmingDeepInFirefox() async throws { try await skim(.firefox) }
+
+    private func skim(_ engine: BrowserEngine) async throws {
       let pool = try EngineFixture.require()
       let target = Self.target(engine)
       // Reduced motion: what axe sees at the end is the settled page.

@@ -66,6 +66,7 @@ public final class BrowserSession: Sendable {
         let (xvfb, name) = try await VirtualDisplay.start()
         display = xvfb
         environment["DISPLAY"] = name
+        if !options.webKitCompositing { environment["WEBKIT_DISABLE_COMPOSITING_MODE"] = "1" }
         if options.reducedMotion { environment["XDG_CONFIG_HOME"] = try gtkSettingsWithoutAnimations() }
       }
       let port = try ProcessRunner.freeLoopbackPort()

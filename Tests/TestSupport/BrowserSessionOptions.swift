@@ -24,6 +24,12 @@ public struct BrowserSessionOptions: Sendable {
   public var reducedMotion = false
   /// True makes `prefers-color-scheme: dark` match.
   public var dark = false
+  /// False (the default unless REPOSCROLL_WEBKIT_COMPOSITING=1) starts WebKitGTK with accelerated
+  /// compositing off (`WEBKIT_DISABLE_COMPOSITING_MODE=1`), so that it paints in software the way
+  /// Chromium and Firefox do here. With it on, a machine without a GPU composites through Mesa's
+  /// llvmpipe: the deep skim cost WebKit 177 CPU-s at 7 fps, against 107 CPU-s at 41 fps without.
+  /// script/bench-paint keeps it on, so that its figures compare with earlier rounds'.
+  public var webKitCompositing = ProcessInfo.processInfo.environment["REPOSCROLL_WEBKIT_COMPOSITING"] == "1"
   /// W3C page-load timeout for navigate, back, forward and refresh.
   public var pageLoadTimeout: Duration = .seconds(20)
   /// W3C script timeout for executeAsyncScript.
