@@ -92,9 +92,12 @@ extension Connection {
     }
   }
 
-  /// During shutdown: closes the connection now if no request is in progress.
+  /// During shutdown: closes the connection now if no request is in progress. Bytes the kernel holds
+  /// that the loop has not read yet are a request in progress too: a request sent just before the
+  /// signal is answered (and the connection closed after it), not reset.
   func drainIfIdle() {
-    if machine.idleForDrain(bufferEmpty: inputStart == input.count) { abort() }
+    let nothingSent = inputStart == input.count && !Socket.hasUnreadInput(fd)
+    if machine.idleForDrain(bufferEmpty: nothingSent) { abort() }
   }
 
   /// Closes at once, cancelling the handler task: its upstream call stops too, unless another request

@@ -128,6 +128,13 @@ public enum Socket {
     return try Syscall.run("sendmsg") { Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
   }
 
+  /// Whether the peer has sent bytes this side has not read yet: a peek that never blocks, and false
+  /// at end of stream or on an error.
+  public static func hasUnreadInput(_ fd: Int32) -> Bool {
+    var byte: UInt8 = 0
+    return Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+  }
+
   /// Closes a descriptor, ignoring errors (there is nothing useful to do about them).
   public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 

@@ -143,6 +143,25 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
   }
 }
 
+@Suite(.timeLimit(.minutes(3))) struct UnreadInputTests {
+  /// What `Socket.hasUnreadInput` sees: nothing, bytes sent and not read, the same bytes once read, and
+  /// the peer gone; the peek never takes a byte.
+  @Test func aPeekSeesBytesNotReadYetWithoutTakingThem() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+    defer { close(fds[0]) }
+    #expect(!Socket.hasUnreadInput(fds[0]))
+    _ = write(fds[1], "GET", 3)
+    #expect(Socket.hasUnreadInput(fds[0]))
+    #expect(Socket.hasUnreadInput(fds[0]), "a peek leaves the bytes where they were")
+    var bytes = [UInt8](repeating: 0, count: 8)
+    #expect(read(fds[0], &bytes, 8) == 3)
+    #expect(!Socket.hasUnreadInput(fds[0]))
+    close(fds[1])
+    #expect(!Socket.hasUnreadInput(fds[0]), "end of stream is not input")
+  }
+}
+
 @Suite(.timeLimit(.minutes(3))) struct DetachedThreadTests {
   @Test func runsTheBodyOnAnotherThread() async throws {
     let caller = pthread_self()
