@@ -149,7 +149,7 @@ final class Cluster: Sendable {
 
   private static func startNginx(port: Int, upstreams: [Int]) throws -> (runner: ProcessRunner, logs: String)
   {
-    let directory = NSTemporaryDirectory() + "cluster-nginx-\(UUID().uuidString.prefix(8))"
+    let directory = try ScratchFolder.make("cluster-nginx")
     try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
     let servers = upstreams.map {
       "    server 127.0.0.1:\($0) max_fails=1 fail_timeout=\(failTimeoutSeconds)s;"

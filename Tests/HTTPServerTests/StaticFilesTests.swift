@@ -10,8 +10,7 @@ struct StaticFixture {
   let root: String
 
   init() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
-      .path
+    let base = try ScratchFolder.make("static")
     root = base + "/public"
     let fm = FileManager.default
     try fm.createDirectory(atPath: root + "/css", withIntermediateDirectories: true)

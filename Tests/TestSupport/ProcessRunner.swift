@@ -49,8 +49,7 @@ public final class ProcessRunner: Sendable {
     let path = try Self.resolveExecutable(executable)
     let label = name ?? (path as NSString).lastPathComponent
     try TestTier.startingProcess(label)
-    let directory = NSTemporaryDirectory() + "processrunner-\(label)-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try ScratchFolder.make("processrunner-\(label)")
     var merged = ProcessInfo.processInfo.environment
     merged.merge(environment) { _, new in new }
     self.name = label

@@ -54,8 +54,7 @@ public struct TestCertificates: Sendable {
   private static let making = Mutex<Task<TestCertificates, any Error>?>(nil)
 
   private static func make() async throws -> TestCertificates {
-    let directory = NSTemporaryDirectory() + "test-certificates-\(getpid())-\(UUID().uuidString.prefix(6))"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try ScratchFolder.make("test-certificates")
     let script = """
       set -e
       cd "$1"
