@@ -58,7 +58,7 @@ func secondBatch() throws -> BatchView {
     throw BenchError("the double answered \(page.items.count) repositories, not \(2 * batchSize)")
   }
   let items = (batchSize..<(2 * batchSize)).map { PositionedItem(position: $0 + 1, item: page.items[$0]) }
-  let largest = page.items.map { $0[.stargazersCount] }.max() ?? 0
+  let largest = page.items.map { $0.stargazersCount }.max() ?? 0
   let batch = ListBatch(
     cursor: batchSize, items: items, nextCursor: 2 * batchSize, total: 1000, state: .items)
   return BatchView(

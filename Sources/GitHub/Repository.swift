@@ -1,3 +1,4 @@
+import HTTP
 import Packing
 
 /// The owner of a repository as search results show it.
@@ -23,36 +24,44 @@ public struct RepositoryOwner: Sendable, Hashable {
   }
 }
 
-/// One repository from a search result: its fields are declared once, by kind, in `Number`, `Flag`
-/// and `Text` (plus the topics). Everything else derives from those cases: `init` asks for every
-/// case (a new case does not compile until the decoder gives it), the shared cache stores every case
-/// (`PayloadCodec`), and the tests round-trip every case.
-///
-/// Immutable and cheap to copy: the fields live in one `PackedRecord` that all copies share, and a
-/// text is read in place (`withUTF8`), which is how the card renderer reads a dozen fields of each
-/// card per request.
+/// One repository from a search result, as plain values: read its properties, compare it, build
+/// one with `init(id:name:fullName:…)`.
 ///
 /// ```swift
-/// let stars = repository[.stargazersCount]
-/// let language = repository[.language]  // String?
-/// repository.withUTF8(.fullName) { output.append(utf8: $0) }  // "apple/swift", no String made
+/// let swift = Repository(
+///   id: 44838949, name: "swift", fullName: "apple/swift", owner: apple,
+///   htmlURL: "https://github.com/apple/swift", stargazersCount: 67_000,
+///   createdAt: "2015-10-23T21:15:07Z", updatedAt: "2026-11-27T08:00:00Z", isPublic: true)
+/// swift.fullName         // "apple/swift"
+/// swift.createdSeconds   // 1445634907
 /// ```
+///
+/// Behind the properties, the fields live in one `PackedRecord` that all copies share: a copy is one
+/// reference, and the engines that read a dozen fields of each card per request (the card writer,
+/// `RepositoryRows`) and store pages in the shared cache (`PayloadCodec`) read the fields by their
+/// declaration, in place. That form is an engine detail: its API (`Number`, `Flag` and `Text`, the
+/// subscripts, `withUTF8`, `init(number:flag:text:topics:)`) is `@_spi(PackedFields)`, so only a file
+/// that says `@_spi(PackedFields) import GitHub` reaches it.
+///
+/// The fields are declared once, by kind, in `Number`, `Flag` and `Text` (plus the topics), and
+/// everything else follows from the cases: the plain `init` and the decoder (`ResponseDecoding`)
+/// answer every case (a new case does not compile until they give it), the shared cache stores every
+/// case, and the tests round-trip every case.
 public struct Repository: Sendable, Identifiable, Hashable {
   /// The whole-number fields. `createdSeconds` is `createdAt` as Unix seconds, worked out once when
-  /// the item is decoded (0 when GitHub sent none that parses): windows place tie-bucket slices by it
-  /// on every read.
-  public enum Number: Int, CaseIterable, Sendable {
+  /// the value is made (`createdSeconds(of:)`): windows place tie-bucket slices by it on every read.
+  @_spi(PackedFields) public enum Number: Int, CaseIterable, Sendable {
     case id, stargazersCount, forksCount, openIssuesCount, ownerID, createdSeconds
   }
 
   /// The yes/no fields. `isPublic` is true only when GitHub said so (`private: false`, and
   /// `visibility: "public"` when sent): a missing or unknown visibility is not public.
-  public enum Flag: Int, CaseIterable, Sendable {
+  @_spi(PackedFields) public enum Flag: Int, CaseIterable, Sendable {
     case fork, archived, hasOwner, isTemplate, isPublic
   }
 
   /// The text fields; nil (absent) differs from empty. The owner's are nil without an owner.
-  public enum Text: Int, CaseIterable, Sendable {
+  @_spi(PackedFields) public enum Text: Int, CaseIterable, Sendable {
     case name, fullName, htmlURL, description, language, license, createdAt, updatedAt, pushedAt, homepage
     case ownerLogin, ownerAvatarURL, ownerHTMLURL, ownerType
   }
@@ -60,8 +69,57 @@ public struct Repository: Sendable, Identifiable, Hashable {
   /// The fields' slots: numbers first, then the flags as one number, then the texts and the topics.
   @usableFromInline let record: PackedRecord
 
-  /// A repository with every field given by the closures, which are asked once per case.
+  /// A repository from its fields. `createdSeconds` comes from `createdAt`; the owner's fields from
+  /// `owner` (none without one).
   public init(
+    id: Int, name: String, fullName: String, owner: RepositoryOwner?, htmlURL: String,
+    description: String? = nil, fork: Bool = false, language: String? = nil, stargazersCount: Int = 0,
+    forksCount: Int = 0, openIssuesCount: Int = 0, topics: [String] = [], license: String? = nil,
+    createdAt: String, updatedAt: String, pushedAt: String? = nil, homepage: String? = nil,
+    archived: Bool = false, isTemplate: Bool = false, isPublic: Bool
+  ) {
+    self.init(
+      number: { field in
+        switch field {
+        case .id: return id
+        case .stargazersCount: return stargazersCount
+        case .forksCount: return forksCount
+        case .openIssuesCount: return openIssuesCount
+        case .ownerID: return owner?.id ?? 0
+        case .createdSeconds: return Self.createdSeconds(of: createdAt)
+        }
+      },
+      flag: { field in
+        switch field {
+        case .fork: return fork
+        case .archived: return archived
+        case .hasOwner: return owner != nil
+        case .isTemplate: return isTemplate
+        case .isPublic: return isPublic
+        }
+      },
+      text: { field in
+        switch field {
+        case .name: return name
+        case .fullName: return fullName
+        case .htmlURL: return htmlURL
+        case .description: return description
+        case .language: return language
+        case .license: return license
+        case .createdAt: return createdAt
+        case .updatedAt: return updatedAt
+        case .pushedAt: return pushedAt
+        case .homepage: return homepage
+        case .ownerLogin: return owner?.login
+        case .ownerAvatarURL: return owner?.avatarURL
+        case .ownerHTMLURL: return owner?.htmlURL
+        case .ownerType: return owner?.type
+        }
+      }, topics: topics)
+  }
+
+  /// A repository with every field given by the closures, which are asked once per case.
+  @_spi(PackedFields) public init(
     number: (Number) -> Int, flag: (Flag) -> Bool, text: (Text) -> String?, topics: [String]
   ) {
     var flags = 0
@@ -74,6 +132,11 @@ public struct Repository: Sendable, Identifiable, Hashable {
   init?(record: PackedRecord) {
     guard record.numberCount == Self.numberSlots, record.textCount == Text.allCases.count else { return nil }
     self.record = record
+  }
+
+  /// `createdAt` as Unix seconds; 0 when it does not parse as an ISO-8601 time.
+  static func createdSeconds(of createdAt: String?) -> Int {
+    createdAt.flatMap { CivilDate.unixSeconds(isoTimestamp: Substring($0)) } ?? 0
   }
 
   /// How many numbers the record holds: the `Number`s and one word of flags.
@@ -91,24 +154,28 @@ public struct Repository: Sendable, Identifiable, Hashable {
     .joined(separator: ",")
 
   /// A whole-number field.
-  public subscript(_ field: Number) -> Int { record.number(field.rawValue) }
+  @_spi(PackedFields) public subscript(_ field: Number) -> Int { record.number(field.rawValue) }
   /// A yes/no field.
-  public subscript(_ field: Flag) -> Bool {
+  @_spi(PackedFields) public subscript(_ field: Flag) -> Bool {
     record.number(Self.flagsSlot) & (1 << field.rawValue) != 0
   }
   /// A text field, nil when absent.
-  public subscript(_ field: Text) -> String? { record.string(field.rawValue) }
+  @_spi(PackedFields) public subscript(_ field: Text) -> String? { record.string(field.rawValue) }
 
   /// `body` with the UTF-8 of `field`, read in place; nil (and `body` not called) when absent.
-  public func withUTF8<Result>(_ field: Text, _ body: (Span<UInt8>) -> Result) -> Result? {
+  @_spi(PackedFields) public func withUTF8<Result>(_ field: Text, _ body: (Span<UInt8>) -> Result)
+    -> Result?
+  {
     record.withUTF8(field.rawValue, body)
   }
 
   /// How many topics there are.
-  public var topicCount: Int { record.listCount }
+  @_spi(PackedFields) public var topicCount: Int { record.listCount }
 
   /// `body` with the UTF-8 of topic `index` (`0..<topicCount`), read in place.
-  public func withTopicUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result) -> Result {
+  @_spi(PackedFields) public func withTopicUTF8<Result>(_ index: Int, _ body: (Span<UInt8>) -> Result)
+    -> Result
+  {
     record.withListUTF8(index, body)
   }
 
@@ -149,6 +216,8 @@ public struct Repository: Sendable, Identifiable, Hashable {
   public var license: String? { self[.license] }
   /// ISO-8601 creation time.
   public var createdAt: String { self[.createdAt] ?? "" }
+  /// `createdAt` as Unix seconds (0 when GitHub sent none that parses): tie-bucket slices go by it.
+  public var createdSeconds: Int { self[.createdSeconds] }
   /// ISO-8601 last update time.
   public var updatedAt: String { self[.updatedAt] ?? "" }
   /// ISO-8601 last push time, if any.
@@ -157,6 +226,8 @@ public struct Repository: Sendable, Identifiable, Hashable {
   public var homepage: String? { self[.homepage] }
   /// Whether the repository is archived (false when the field is absent).
   public var archived: Bool { self[.archived] }
+  /// Whether the repository is a template (false when the field is absent).
+  public var isTemplate: Bool { self[.isTemplate] }
   /// Whether GitHub said the repository is public; false when it said private or internal, or said
   /// nothing (an answer holding such an item belongs to whoever fetched it).
   public var isPublic: Bool { self[.isPublic] }

@@ -1,7 +1,8 @@
 import Packing
 
 /// Repositories read by row, for the card renderer, which reads a dozen fields of each card per
-/// request: the same reads as `Repository`'s, with no reference count per read (`PackedRecords`).
+/// request: the same reads as `Repository`'s packed fields, with no reference count per read
+/// (`PackedRecords`). An engine's API: `@_spi(PackedFields) import GitHub`.
 /// Every read goes through `withRow`'s `Row`, where the fields are read.
 /// The reads are inlinable, so a renderer in another module compiles them to loads.
 ///
@@ -12,7 +13,7 @@ import Packing
 ///   repository.withUTF8(.fullName) { output.append(utf8: $0) }  // nil when absent
 /// }
 /// ```
-public struct RepositoryRows: Sendable {
+@_spi(PackedFields) public struct RepositoryRows: Sendable {
   @usableFromInline let records: PackedRecords
 
   /// `repositories`, by position.
@@ -65,7 +66,7 @@ public struct RepositoryRows: Sendable {
 }
 
 // Forced inline: left to the inliner, the card writer in App called the flags subscript.
-extension PackedRecords.Record {
+@_spi(PackedFields) extension PackedRecords.Record {
   /// A whole-number field of the repository.
   @inlinable @inline(__always) public subscript(_ field: Repository.Number) -> Int { number(field.rawValue) }
 

@@ -263,7 +263,7 @@ private struct RepositoryDTO: Decodable {
         case .forksCount: return forksCount
         case .openIssuesCount: return openIssuesCount
         case .ownerID: return owner?.id ?? 0
-        case .createdSeconds: return CivilDate.unixSeconds(isoTimestamp: Substring(createdAt)) ?? 0
+        case .createdSeconds: return Repository.createdSeconds(of: createdAt)
         }
       },
       flag: { field in

@@ -1,6 +1,7 @@
 import Clocks
 import CurlClient
 import GitHub
+import HTTP
 import Paging
 import Testing
 
@@ -20,20 +21,16 @@ import Testing
       base: try WindowBase(query, key: key), firstIsPlain: true)
     let items = (0..<50).map { row in
       Repository(
-        number: { field in
-          switch field {
-          case .id: return row + 1
-          case .stargazersCount: return row * 37 % 11
-          case .forksCount: return row * 13 % 7
-          case .createdSeconds: return 1_600_000_000 - row * 97
-          default: return 0
-          }
-        }, flag: { _ in false }, text: { _ in nil }, topics: [])
+        id: row + 1, name: "r\(row)", fullName: "o/r\(row)", owner: nil,
+        htmlURL: "https://github.com/o/r\(row)",
+        stargazersCount: row * 37 % 11, forksCount: row * 13 % 7,
+        createdAt: CivilDate.isoTimestamp(unixSeconds: 1_600_000_000 - row * 97), updatedAt: "",
+        isPublic: true)
     }
     let keys = items.map { key == .forks ? $0.forksCount : $0.stargazersCount }
     #expect(source.keys(of: items) == keys)
     #expect(source.keys(of: items) == items.map { source.key(of: $0) })
-    #expect(source.createdTimes(of: items) == items.map { $0[.createdSeconds] })
+    #expect(source.createdTimes(of: items) == (0..<50).map { 1_600_000_000 - $0 * 97 })
     #expect(source.keys(of: []).isEmpty && source.createdTimes(of: []).isEmpty)
   }
 }

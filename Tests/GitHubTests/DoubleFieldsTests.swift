@@ -1,6 +1,6 @@
 import Clocks
 import CurlClient
-import GitHub
+@_spi(PackedFields) import GitHub
 import GitHubDouble
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import GitHub
+@_spi(PackedFields) @testable import GitHub
 
 @Suite(
   "Shared cache encoding: round trips, and malformed or foreign bytes are misses", .timeLimit(.minutes(3))

@@ -1,7 +1,7 @@
 import Packing
 import Testing
 
-@testable import GitHub
+@_spi(PackedFields) @testable import GitHub
 
 @Suite(
   "Repository: every declared field read back from its one record, as strings and in place",
@@ -67,6 +67,42 @@ struct RepositoryTests {
     #expect(r.owner == Self.owner)
     #expect(r.ownerLogin == "zoë" && r.ownerID == 7)
     #expect(r.topics == ["cli"])
+  }
+
+  /// The plain `init` gives every declared field (compared with the same fields given by case), and
+  /// works out `createdSeconds` from `createdAt`.
+  @Test func thePlainInitGivesEveryField() {
+    let plain = Repository(
+      id: 42, name: "r", fullName: "zoë/r", owner: Self.owner, htmlURL: "https://github.com/zoë/r",
+      description: "<b>🚀</b>", fork: true, language: "Swift", stargazersCount: 5, forksCount: 6,
+      openIssuesCount: 7, topics: ["cli", "日本語"], license: "MIT", createdAt: "2020-01-01T00:00:01Z",
+      updatedAt: "2021-01-01T00:00:00Z", pushedAt: "2022-01-01T00:00:00Z", homepage: "https://r.example",
+      archived: true, isTemplate: true, isPublic: true)
+    let numbers: [Repository.Number: Int] = [
+      .id: 42, .stargazersCount: 5, .forksCount: 6, .openIssuesCount: 7, .ownerID: 7,
+      .createdSeconds: 1_577_836_801,
+    ]
+    let texts: [Repository.Text: String] = [
+      .name: "r", .fullName: "zoë/r", .htmlURL: "https://github.com/zoë/r", .description: "<b>🚀</b>",
+      .language: "Swift", .license: "MIT", .createdAt: "2020-01-01T00:00:01Z",
+      .updatedAt: "2021-01-01T00:00:00Z",
+      .pushedAt: "2022-01-01T00:00:00Z", .homepage: "https://r.example", .ownerLogin: "zoë",
+      .ownerAvatarURL: "https://a/u/7", .ownerHTMLURL: "https://github.com/zo%C3%AB", .ownerType: "User",
+    ]
+    #expect(
+      Set(numbers.keys) == Set(Repository.Number.allCases) && Set(texts.keys) == Set(Repository.Text.allCases)
+    )
+    #expect(
+      plain
+        == Self.make(
+          numbers: numbers, flags: Set(Repository.Flag.allCases), texts: texts, topics: ["cli", "日本語"]))
+    #expect(plain.createdSeconds == 1_577_836_801 && plain.isTemplate && plain.archived && plain.isPublic)
+    let bare = Repository(
+      id: 1, name: "n", fullName: "o/n", owner: nil, htmlURL: "", createdAt: "not a time", updatedAt: "",
+      isPublic: false)
+    #expect(bare.owner == nil && bare.ownerID == nil && bare.ownerLogin == nil && bare.createdSeconds == 0)
+    #expect(
+      !bare.isPublic && !bare.isTemplate && !bare.fork && bare.description == nil && bare.topics.isEmpty)
   }
 
   @Test func absentIsNotEmpty() {

@@ -40,19 +40,17 @@ struct GitHubWindowSource: WindowSource {
     return try await search.fetchPage(page, of: query, reload: reload)
   }
 
-  /// The field that holds the key (help-wanted issues are not in search items: `keysVisible`).
-  private var keyField: Repository.Number { key == .forks ? .forksCount : .stargazersCount }
+  /// The key of `item`: its forks or its stars (help-wanted issues are not in search items:
+  /// `keysVisible`).
+  func key(of item: Repository) -> Int { key == .forks ? item.forksCount : item.stargazersCount }
 
-  func key(of item: Repository) -> Int { item[keyField] }
-
-  func created(of item: Repository) -> Int { item[.createdSeconds] }
+  func created(of item: Repository) -> Int { item.createdSeconds }
 
   func keys(of items: [Repository]) -> [Int] {
-    let field = keyField
-    return items.map { $0[field] }
+    key == .forks ? items.map { $0.forksCount } : items.map { $0.stargazersCount }
   }
 
-  func createdTimes(of items: [Repository]) -> [Int] { items.map { $0[.createdSeconds] } }
+  func createdTimes(of items: [Repository]) -> [Int] { items.map { $0.createdSeconds } }
 
   func peak(of page: SourcePage<Repository>) -> Int { search.peak(of: page) }
 }

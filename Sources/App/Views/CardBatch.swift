@@ -1,5 +1,5 @@
 import Encodings
-import GitHub
+@_spi(PackedFields) import GitHub
 import HTTP
 import Mustache
 import Paging
