@@ -44,9 +44,9 @@ public struct RepositoryOwner: Sendable, Hashable {
 /// that says `@_spi(PackedFields) import GitHub` reaches it.
 ///
 /// The fields are declared once, by kind, in `Number`, `Flag` and `Text` (plus the topics), and
-/// everything else follows from the cases: the plain `init` and the decoder (`ResponseDecoding`)
-/// answer every case (a new case does not compile until they give it), the shared cache stores every
-/// case, and the tests round-trip every case.
+/// everything else follows from the cases: the plain `init` answers every case (a new case does not
+/// compile until it gives it), the decoder goes through it (`DoubleFieldsTests` fails on a field it
+/// does not give), the shared cache stores every case, and the tests round-trip every case.
 public struct Repository: Sendable, Identifiable, Hashable {
   /// The whole-number fields. `createdSeconds` is `createdAt` as Unix seconds, worked out once when
   /// the value is made (`createdSeconds(of:)`): windows place tie-bucket slices by it on every read.
