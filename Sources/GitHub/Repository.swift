@@ -28,6 +28,8 @@ public struct RepositoryOwner: Sendable, Hashable {
 /// one with `init(id:name:fullName:…)`.
 ///
 /// ```swift
+/// let apple = RepositoryOwner(
+///   login: "apple", id: 10639145, avatarURL: "", htmlURL: "https://github.com/apple", type: "Organization")
 /// let swift = Repository(
 ///   id: 44838949, name: "swift", fullName: "apple/swift", owner: apple,
 ///   htmlURL: "https://github.com/apple/swift", stargazersCount: 67_000,
@@ -70,7 +72,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
   @usableFromInline let record: PackedRecord
 
   /// A repository from its fields. `createdSeconds` comes from `createdAt`; the owner's fields from
-  /// `owner` (none without one).
+  /// `owner` (none without one); an empty `homepage` is none.
   public init(
     id: Int, name: String, fullName: String, owner: RepositoryOwner?, htmlURL: String,
     description: String? = nil, fork: Bool = false, language: String? = nil, stargazersCount: Int = 0,
@@ -109,7 +111,7 @@ public struct Repository: Sendable, Identifiable, Hashable {
         case .createdAt: return createdAt
         case .updatedAt: return updatedAt
         case .pushedAt: return pushedAt
-        case .homepage: return homepage
+        case .homepage: return homepage?.isEmpty == false ? homepage : nil
         case .ownerLogin: return owner?.login
         case .ownerAvatarURL: return owner?.avatarURL
         case .ownerHTMLURL: return owner?.htmlURL

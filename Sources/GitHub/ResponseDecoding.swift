@@ -253,15 +253,14 @@ private struct RepositoryDTO: Decodable {
   /// The model, through `Repository`'s plain `init`: `DoubleFieldsTests` fails on a declared field
   /// this does not give (the `init` gives every field a value, absent ones their default).
   func model(_ text: UpstreamText) -> Repository {
-    let homepage = text.clean(homepage)
-    return Repository(
+    Repository(
       id: id, name: text.clean(name), fullName: text.clean(fullName), owner: owner?.model(text),
       htmlURL: text.clean(htmlURL), description: text.clean(description), fork: fork ?? false,
       language: text.clean(language), stargazersCount: stargazersCount, forksCount: forksCount,
       openIssuesCount: openIssuesCount, topics: (topics ?? []).map(text.clean),
       license: text.clean(license?.label),
       createdAt: text.clean(createdAt), updatedAt: text.clean(updatedAt), pushedAt: text.clean(pushedAt),
-      homepage: homepage?.isEmpty == false ? homepage : nil, archived: archived ?? false,
+      homepage: text.clean(homepage), archived: archived ?? false,
       isTemplate: isTemplate ?? false, isPublic: isPublic)
   }
 }

@@ -99,8 +99,9 @@ struct RepositoryTests {
     #expect(plain.createdSeconds == 1_577_836_801 && plain.isTemplate && plain.archived && plain.isPublic)
     let bare = Repository(
       id: 1, name: "n", fullName: "o/n", owner: nil, htmlURL: "", createdAt: "not a time", updatedAt: "",
-      isPublic: false)
+      homepage: "", isPublic: false)
     #expect(bare.owner == nil && bare.ownerID == nil && bare.ownerLogin == nil && bare.createdSeconds == 0)
+    #expect(bare.homepage == nil, "an empty homepage is none")
     #expect(
       !bare.isPublic && !bare.isTemplate && !bare.fork && bare.description == nil && bare.topics.isEmpty)
   }
