@@ -96,8 +96,8 @@ extension Connection {
   /// that the loop has not read yet are a request in progress too: a request sent just before the
   /// signal is answered (and the connection closed after it), not reset.
   func drainIfIdle() {
-    let nothingSent = inputStart == input.count && !Socket.hasUnreadInput(fd)
-    if machine.idleForDrain(bufferEmpty: nothingSent) { abort() }
+    let nothingUnread = inputStart == input.count && !Socket.hasUnreadInput(fd)
+    if machine.idleForDrain(nothingUnread: nothingUnread) { abort() }
   }
 
   /// Closes at once, cancelling the handler task: its upstream call stops too, unless another request

@@ -238,10 +238,11 @@ struct ConnectionStateMachine: Sendable {
     }
   }
 
-  /// During shutdown: whether to close now because no request is in progress.
-  func idleForDrain(bufferEmpty: Bool) -> Bool {
+  /// During shutdown: whether to close now because no request is in progress. `nothingUnread`: no
+  /// byte of a next request waits, in the connection's buffer or the kernel's.
+  func idleForDrain(nothingUnread: Bool) -> Bool {
     switch phase {
-    case .reading: return bufferEmpty
+    case .reading: return nothingUnread
     case .handling, .lingering, .closed: return false
     }
   }

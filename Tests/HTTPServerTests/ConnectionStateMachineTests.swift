@@ -291,12 +291,12 @@ private func closed() -> Machine {
   // MARK: Drain
 
   @Test(arguments: [true, false])
-  func drainClosesOnlyIdleConnections(bufferEmpty: Bool) {
-    #expect(idle().idleForDrain(bufferEmpty: bufferEmpty) == bufferEmpty)
-    #expect(fresh().idleForDrain(bufferEmpty: bufferEmpty) == bufferEmpty)
-    #expect(!handling().idleForDrain(bufferEmpty: bufferEmpty))
-    #expect(!lingering().idleForDrain(bufferEmpty: bufferEmpty))
-    #expect(!closed().idleForDrain(bufferEmpty: bufferEmpty))
+  func drainClosesOnlyIdleConnections(nothingUnread: Bool) {
+    #expect(idle().idleForDrain(nothingUnread: nothingUnread) == nothingUnread)
+    #expect(fresh().idleForDrain(nothingUnread: nothingUnread) == nothingUnread)
+    #expect(!handling().idleForDrain(nothingUnread: nothingUnread))
+    #expect(!lingering().idleForDrain(nothingUnread: nothingUnread))
+    #expect(!closed().idleForDrain(nothingUnread: nothingUnread))
   }
 
   // MARK: Closing
