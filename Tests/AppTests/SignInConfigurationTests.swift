@@ -2,14 +2,16 @@ import App
 import CurlClient
 import Foundation
 import HTTP
+import TestSupport
 import Testing
 
 @testable import App
 
 @Suite("Sign in with GitHub: configuration", .timeLimit(.minutes(6)))
 struct SignInConfigurationTests {
+  /// A file holding `bytes`, in this process's scratch folder (removed at exit).
   static func file(_ bytes: [UInt8]) throws -> String {
-    let path = NSTemporaryDirectory() + "signin-\(UUID().uuidString.prefix(8))"
+    let path = try ScratchFolder.make("signin") + "/file"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
   }

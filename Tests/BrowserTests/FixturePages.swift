@@ -1,14 +1,15 @@
 import Foundation
+import TestSupport
 
 /// Tiny static pages that exercise what the WebDriver client must be able to observe.
 enum FixturePages {
   /// Writes the pages into a new temp folder and returns its path.
   static func write() throws -> String { try folder(files) }
 
-  /// Writes `files` (name: text) into a new temp folder and returns its path.
+  /// Writes `files` (name: text) into a new folder in this process's scratch folder (removed at
+  /// exit) and returns its path.
   static func folder(_ files: [String: String]) throws -> String {
-    let root = NSTemporaryDirectory() + "browser-fixture-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let root = try ScratchFolder.make("browser-fixture")
     for (name, text) in files {
       try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + name))
     }
