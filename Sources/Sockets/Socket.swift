@@ -128,11 +128,13 @@ public enum Socket {
     return try Syscall.run("sendmsg") { Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
   }
 
-  /// Whether the peer has sent bytes this side has not read yet: a peek that never blocks, and false
-  /// at end of stream or on an error.
+  /// Whether the peer has sent bytes this side has not read yet: a peek that never blocks (retried on
+  /// EINTR, like every call here), and false at end of stream or on an error.
   public static func hasUnreadInput(_ fd: Int32) -> Bool {
     var byte: UInt8 = 0
-    return Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    let peeked = try? Syscall.run("recv") { Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) }
+    if case .done(let count)? = peeked { return count > 0 }
+    return false
   }
 
   /// Closes a descriptor, ignoring errors (there is nothing useful to do about them).
