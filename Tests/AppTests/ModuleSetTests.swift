@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import App
@@ -10,8 +11,7 @@ import Testing
 struct ModuleSetTests {
   /// A static folder holding `files` (name -> text), removed after `body`.
   static func withFolder<T>(_ files: [String: String], _ body: (String) throws -> T) throws -> T {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("modules-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = URL(fileURLWithPath: try ScratchFolder.make("modules"))
     defer { try? FileManager.default.removeItem(at: folder) }
     for (name, text) in files {
       try Data(text.utf8).write(to: folder.appendingPathComponent(name))

@@ -99,11 +99,7 @@ struct ProductionTests {
 
 @Suite("Production configuration", .timeLimit(.minutes(6)))
 struct ProductionConfigurationTests {
-  static func folder() throws -> String {
-    let path = NSTemporaryDirectory() + "rs-credentials-\(UInt32.random(in: 0...UInt32.max))"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
+  static func folder() throws -> String { try ScratchFolder.make("rs-credentials") }
 
   @Test func theTokenComesFromAFileTheEnvironmentOrASystemdCredentialInThatOrder() throws {
     let directory = try Self.folder()

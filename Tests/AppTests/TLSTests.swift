@@ -19,7 +19,7 @@ struct TLSFixture {
   /// Makes a CA and a server certificate for 127.0.0.1 in a temp dir, and serves `files`
   /// (request target → complete HTTP response) over TLS.
   static func start(files: [String: [UInt8]]) async throws -> TLSFixture {
-    let directory = NSTemporaryDirectory() + "tls-\(UUID().uuidString.prefix(8))"
+    let directory = try ScratchFolder.make("tls")
     let www = directory + "/www"
     try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
     try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(

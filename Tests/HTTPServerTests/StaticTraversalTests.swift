@@ -19,7 +19,7 @@ struct AttackRoot {
 
   init() throws {
     let fm = FileManager.default
-    base = fm.temporaryDirectory.appendingPathComponent("attack-\(UUID().uuidString)").path
+    base = try ScratchFolder.make("attack")
     root = base + "/public"
     try fm.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
     try fm.createDirectory(atPath: base + "/outside", withIntermediateDirectories: true)
