@@ -16,33 +16,13 @@ struct DrainTests {
       ], name: "repo-scroll")
     let port = try await app.waitForListeningPort()
     let pid = app.pid
-    let outcome = try await onThread { () -> (refused: Bool, health: RawResponse, page: String) in
-      // A request half sent before the signal: its connection is busy, so the drain keeps it.
-      let probe = try RawSocketClient(port: port, timeout: .seconds(20))
-      try probe.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
-      let reader = try RawSocketClient(port: port, timeout: .seconds(20))
-      try reader.send("GET /?q=stars%3A%3E10 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n")
-      var page: [UInt8] = []
-      // The streamed page's header arrives before the 1.5 s upstream answers.
-      while !String(decoding: page, as: UTF8.self).contains("id=\"main\"") {
-        let bytes = try reader.readSome()
-        if bytes.isEmpty { break }
-        page += bytes
-      }
-      kill(pid, SIGTERM)
-      // Stops accepting at once: within a second a new connection is refused.
-      var refused = false
-      for _ in 0..<100 {
-        if (try? RawSocketClient(port: port, timeout: .seconds(1))) == nil {
-          refused = true
-          break
-        }
-        sleepFor(.milliseconds(10))  // Polls: a refused connection is only seen by trying.
-      }
-      try probe.send("\r\n")
-      let health = try probe.readResponse()
-      page += try reader.readUntilClose()
-      return (refused, health, String(decoding: page, as: UTF8.self))
+    let outcome: (refused: Bool, health: RawResponse, page: String)
+    do {
+      outcome = try await onThread { try Self.drain(port: port, pid: pid) }
+    } catch {
+      // The server's side of it: what it logged around the signal.
+      Issue.record("\(error)\n\(app.transcript)")
+      throw error
     }
     #expect(outcome.refused, "new connections are refused once draining")
     #expect(outcome.health.status == 503)
@@ -52,5 +32,49 @@ struct DrainTests {
     #expect(outcome.page.contains("</html>"))
     let status = try await app.waitForExit(timeout: .seconds(12))
     #expect(status == .exited(0))
+  }
+
+  /// The client's side, on a thread (blocking sockets): a half-sent probe and a streamed page, then
+  /// SIGTERM. A failure names its step, since a read's timeout alone does not say which read it was.
+  private static func drain(port: Int, pid: pid_t) throws -> (
+    refused: Bool, health: RawResponse, page: String
+  ) {
+    // A request half sent before the signal: its connection is busy, so the drain keeps it.
+    let probe = try RawSocketClient(port: port, timeout: .seconds(20))
+    try probe.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    let reader = try RawSocketClient(port: port, timeout: .seconds(20))
+    try reader.send("GET /?q=stars%3A%3E10 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n")
+    var page: [UInt8] = []
+    // The streamed page's header arrives before the 1.5 s upstream answers.
+    try step("reading the streamed page's head, before the signal") {
+      while !String(decoding: page, as: UTF8.self).contains("id=\"main\"") {
+        let bytes = try reader.readSome()
+        if bytes.isEmpty { break }
+        page += bytes
+      }
+    }
+    kill(pid, SIGTERM)
+    // Stops accepting at once: within a second a new connection is refused.
+    var refused = false
+    for _ in 0..<100 {
+      if (try? RawSocketClient(port: port, timeout: .seconds(1))) == nil {
+        refused = true
+        break
+      }
+      sleepFor(.milliseconds(10))  // Polls: a refused connection is only seen by trying.
+    }
+    try probe.send("\r\n")
+    let health = try step("reading the half-sent probe's answer, after the signal") {
+      try probe.readResponse()
+    }
+    page += try step("reading the rest of the streamed page, after the signal") {
+      try reader.readUntilClose()
+    }
+    return (refused, health, String(decoding: page, as: UTF8.self))
+  }
+
+  /// `body`, its error prefixed by `name`.
+  private static func step<T>(_ name: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch { throw RawClientError("\(name): \(error)") }
   }
 }
