@@ -57,6 +57,10 @@ public final class BrowserSession: Sendable {
   public static func start(options: BrowserSessionOptions = .init()) async throws -> BrowserSession {
     let engine = options.engine
     if let missing = engine.missing { throw WebDriverError.unavailable(missing) }
+    var options = options
+    if engine == .firefox && options.firefoxProfile == nil {
+      options.firefoxProfile = await FirefoxProfileTemplate.shared.copy()
+    }
     var lastError: any Error = WebDriverError.process("\(engine) driver never started")
     // A freshly probed port can be taken by another process before the driver binds it: retry.
     for _ in 0..<3 {
@@ -187,10 +191,10 @@ public final class BrowserSession: Sendable {
       }
     }
     for pid in Set(victims) where pid > 1 && pid != getpid() { kill(pid, SIGKILL) }
-    if let userDataDirectory,
-      userDataDirectory.hasPrefix(NSTemporaryDirectory()) || userDataDirectory.hasPrefix("/tmp/")
-    {
-      try? FileManager.default.removeItem(atPath: userDataDirectory)
+    if options.keepsProfile { return }
+    for folder in Set([userDataDirectory, options.firefoxProfile].compactMap { $0 })
+    where folder.hasPrefix(NSTemporaryDirectory()) || folder.hasPrefix("/tmp/") {
+      try? FileManager.default.removeItem(atPath: folder)
     }
   }
 

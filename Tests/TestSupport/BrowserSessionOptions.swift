@@ -15,6 +15,12 @@ public struct BrowserSessionOptions: Sendable {
   public var arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"]
   /// Extra Firefox preferences.
   public var firefoxPreferences: [String: WebDriverJSON] = [:]
+  /// The folder Firefox runs in (`-profile`); nil lets `BrowserSession.start` give it a copy of the
+  /// process's used profile (`FirefoxProfileTemplate`), or geckodriver a fresh one.
+  var firefoxProfile: String?
+  /// True leaves `firefoxProfile` in place at close (the template's own session); a session's copy is
+  /// removed with it.
+  var keepsProfile = false
   /// False: pages run no JavaScript of their own (WebDriver commands still work).
   public var javaScriptEnabled = true
   /// False turns the back/forward cache off: `--disable-features=BackForwardCache`,
@@ -76,6 +82,12 @@ public struct BrowserSessionOptions: Sendable {
   }
 
   /// MiniBrowser's switches (WebKitSettings properties are switches too).
+  var firefoxArguments: [String] {
+    var all = ["-headless", "--width=\(width)", "--height=\(height)"]
+    if let firefoxProfile { all += ["-profile", firefoxProfile] }
+    return all
+  }
+
   var miniBrowserArguments: [String] {
     var all = ["--automation"]
     if !javaScriptEnabled { all.append("--enable-javascript=false") }
@@ -106,7 +118,7 @@ public struct BrowserSessionOptions: Sendable {
       always["webSocketUrl"] = true
       always["moz:firefoxOptions"] = [
         "binary": .string(engine.browserPath),
-        "args": ["-headless", .string("--width=\(width)"), .string("--height=\(height)")],
+        "args": .array(firefoxArguments.map { .string($0) }),
         "prefs": .object(firefoxPrefs),
       ]
     case .webkit:
