@@ -81,13 +81,14 @@ public struct BrowserSessionOptions: Sendable {
     return prefs
   }
 
-  /// MiniBrowser's switches (WebKitSettings properties are switches too).
+  /// Firefox's switches: headless, the window, and the profile folder when there is one.
   var firefoxArguments: [String] {
     var all = ["-headless", "--width=\(width)", "--height=\(height)"]
     if let firefoxProfile { all += ["-profile", firefoxProfile] }
     return all
   }
 
+  /// MiniBrowser's switches (WebKitSettings properties are switches too).
   var miniBrowserArguments: [String] {
     var all = ["--automation"]
     if !javaScriptEnabled { all.append("--enable-javascript=false") }

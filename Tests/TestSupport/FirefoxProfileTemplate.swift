@@ -3,9 +3,9 @@ import Foundation
 /// A Firefox profile that one bare session has already started in, copied for every later Firefox
 /// session of the process. Firefox's first start in an empty profile creates its databases and startup
 /// cache: 5.3 CPU-s a session here, against 2.9 in a copy of a used profile (measured, 5 sessions each).
-/// The browser tests start about 15 Firefox sessions a run.
+/// The browser tests start about a dozen Firefox sessions a run.
 ///
-/// A copy holds no state of the tests: the template's session only opened `about:blank`, and
+/// A copy holds no state of the tests: the template's session opened no page, and
 /// geckodriver writes each session's own preferences into its copy's `user.js` (the template's is
 /// removed, so no preference of the bare session carries over).
 ///
