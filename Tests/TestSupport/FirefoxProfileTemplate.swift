@@ -22,7 +22,8 @@ actor FirefoxProfileTemplate {
   private var tried = false
 
   /// A new folder holding a copy of the template, or nil when there is no template (a session then
-  /// starts in geckodriver's own fresh profile, as before).
+  /// starts in geckodriver's own fresh profile, as before). A caller that arrives while the first one
+  /// makes the template also gets nil: the browser suites start one session at a time.
   func copy() async -> String? {
     if !tried {
       tried = true
