@@ -229,21 +229,25 @@ extension BrowserSuites {
       try await session.waitForScript(
         "\(Reader.cardCount) >= 20 && document.documentElement.classList.contains('js')",
         timeout: .seconds(15))
-      try await session.waitForScript(
+      // Found, read and centred in one script: the wait scrolls to the end, so between two scripts the
+      // page goes on loading and may park rows (in a full run at load 10 the divider was found, and
+      // missing one script later).
+      let divider = try await session.waitForScript(
         """
-        (window.scrollTo(0, document.documentElement.scrollHeight),
-         document.querySelector('#feed > [data-divider] + article[aria-describedby]'))
+        (() => {
+          const d = document.querySelector('#feed > [data-divider]');
+          const next = d && d.nextElementSibling;
+          if (!next || !next.matches('article[aria-describedby]')) {
+            window.scrollTo(0, document.documentElement.scrollHeight);
+            return null;
+          }
+          d.scrollIntoView({ block: 'center' });
+          return { id: d.id, text: d.textContent, names: next.getAttribute('aria-describedby'),
+                   position: Number(next.getAttribute('aria-posinset')), height: d.getBoundingClientRect().height,
+                   tailHasIt: !!document.querySelector('#feed-tail [data-divider]') };
+        })()
         """, description: "\(engine): the divider in the feed", timeout: .seconds(20),
         poll: .milliseconds(300))
-      let divider = try await session.executeScript(
-        """
-        const d = document.querySelector('#feed > [data-divider]');
-        const next = d.nextElementSibling;
-        d.scrollIntoView({ block: 'center' });
-        return { id: d.id, text: d.textContent, names: next.getAttribute('aria-describedby'),
-                 position: Number(next.getAttribute('aria-posinset')), height: d.getBoundingClientRect().height,
-                 tailHasIt: !!document.querySelector('#feed-tail [data-divider]') };
-        """)
       // id "divider-N": N rows come before it.
       let id = divider["id"]?.string ?? ""
       #expect(divider["names"]?.string == id, "\(engine): \(divider)")
