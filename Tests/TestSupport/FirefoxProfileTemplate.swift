@@ -10,7 +10,7 @@ import Foundation
 /// removed, so no preference of the bare session carries over).
 ///
 /// ```swift
-/// let profile = try await FirefoxProfileTemplate.shared.copy()  // a new folder, removed at close
+/// let profile = await FirefoxProfileTemplate.shared.copy()  // a new folder, removed at close
 /// ```
 actor FirefoxProfileTemplate {
   /// The process's template, made by the first Firefox session that asks.
@@ -29,13 +29,13 @@ actor FirefoxProfileTemplate {
       tried = true
       template = await Self.make()
     }
-    guard let template else { return nil }
-    let folder = NSTemporaryDirectory() + "reposcroll-firefox-\(UUID().uuidString.prefix(8))"
+    guard let template, let parent = try? ScratchFolder.make("firefox-profile") else { return nil }
+    let folder = parent + "/profile"
     do {
-      try Self.copyTree(from: template, to: folder)
+      try FileManager.default.copyItem(atPath: template, toPath: folder)  // the whole tree, links as links
       return folder
     } catch {
-      try? FileManager.default.removeItem(atPath: folder)
+      try? FileManager.default.removeItem(atPath: parent)
       return nil
     }
   }
@@ -57,14 +57,5 @@ actor FirefoxProfileTemplate {
       try? FileManager.default.removeItem(atPath: folder + "/" + name)
     }
     return folder
-  }
-
-  /// Copies `source` to `destination` (which must not exist), symbolic links as links.
-  private static func copyTree(from source: String, to destination: String) throws {
-    let files = FileManager.default
-    try files.createDirectory(atPath: destination, withIntermediateDirectories: false)
-    for name in try files.contentsOfDirectory(atPath: source) {
-      try files.copyItem(atPath: source + "/" + name, toPath: destination + "/" + name)
-    }
   }
 }
