@@ -14,9 +14,10 @@ Usage: fuzz_build.py PACKAGE_JSON OUT_DIR [--jobs N] [--onone]   (prints the bin
 
 --onone compiles without optimisation (still instrumented, so coverage still guides the mutator):
 about a third of the CPU of the -O build, and fewer runs per second. It suits short smoke runs
-(script/test fuzzes each target for 2 s); long runs want -O.
+(script/test fuzzes each target for 5 s); long runs want -O.
 """
 import concurrent.futures
+import fcntl
 import hashlib
 import json
 import os
@@ -156,13 +157,17 @@ def main():
     for path in inputs:
         if path.is_file():
             digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    # One build at a time in OUT_DIR: script/test starts one beside its Swift builds, and the queue's
+    # fuzz run waits here for it to end, then finds the binary up to date. The lock goes with the process.
+    out.mkdir(parents=True, exist_ok=True)
+    lock = open(out / ".lock", "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
     stamp = out / "fuzz.inputs"
     if binary.exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
         print(f"fuzz: {binary.relative_to(ROOT)} is up to date ({len(names)} targets)", file=sys.stderr)
         print(binary)
         return 0
 
-    out.mkdir(parents=True, exist_ok=True)
     if modules.exists():
         subprocess.run(["rm", "-rf", str(modules)], check=True)
     modules.mkdir()
