@@ -99,9 +99,9 @@ let package = Package(
       name: "TestSupport", dependencies: ["Clocks", "HTTP", "HTTPServer", "Redis", "TLS"],
       path: "Tests/TestSupport"),
     .testTarget(name: "HTTPTests", dependencies: ["Clocks", "Digests", "Encodings", "HTTP", "TestSupport"]),
-    .testTarget(name: "DigestsTests", dependencies: ["Digests", "Encodings"]),
-    .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
-    .testTarget(name: "SocketsTests", dependencies: ["Clocks", "Sockets"]),
+    .testTarget(name: "DigestsTests", dependencies: ["Digests", "Encodings", "TestSupport"]),
+    .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "TestSupport"]),
+    .testTarget(name: "SocketsTests", dependencies: ["Clocks", "Sockets", "TestSupport"]),
     .testTarget(
       name: "HTTPServerTests", dependencies: ["Clocks", "HTTP", "HTTPServer", "Compression", "TestSupport"]),
     .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
@@ -114,7 +114,7 @@ let package = Package(
         "GitHubDouble",
         "Credentials", "Encodings", "RedisSharedStore",
       ]),
-    .testTarget(name: "PagingTests", dependencies: ["Paging"]),
+    .testTarget(name: "PagingTests", dependencies: ["Paging", "TestSupport"]),
     .testTarget(name: "CompressionTests", dependencies: ["Compression", "CZlib", "TestSupport"]),
     .testTarget(name: "RedisTests", dependencies: ["Clocks", "Redis", "Sockets", "TestSupport", "TLS"]),
     .testTarget(
@@ -146,7 +146,7 @@ let package = Package(
       dependencies: [
         "Clocks", "Sessions", "Credentials", "Encodings", "GitHub", "Redis", "Sealing", "TestSupport",
       ]),
-    .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+    .testTarget(name: "SealingTests", dependencies: ["Sealing", "TestSupport"]),
     .testTarget(name: "TLSTests", dependencies: ["TLS", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

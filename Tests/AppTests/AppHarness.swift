@@ -220,7 +220,7 @@ struct AppHarness: Sendable {
   /// GET `target` from the app, expecting 200, and return the body as text.
   func text(_ target: String, headers: HTTPHeaders = [:]) async throws -> String {
     let response = try await get(target, headers: headers)
-    #expect(response.status.code == 200, "\(target) answered \(response.status)")
+    expectEqual(response.status.code, 200, "\(target) answered \(response.status)")
     return String(decoding: response.body, as: UTF8.self)
   }
 
@@ -234,7 +234,7 @@ struct AppHarness: Sendable {
     } else {
       response = try await InProcessTransport.call(double.handler, HTTPRequest(method: method, target: path))
     }
-    #expect(response.status.code == 200, "double \(path) answered \(response.status)")
+    expectEqual(response.status.code, 200, "double \(path) answered \(response.status)")
     return response
   }
 

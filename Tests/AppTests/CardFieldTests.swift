@@ -40,9 +40,9 @@ struct CardFieldTests {
   @Test func theTemplateReadsEveryFieldAndNothingElse() throws {
     let read = Self.namesRead(try Self.card().markup)
     let declared = Set(CardField.allCases.map(\.name))
-    #expect(
+    expectTrue(
       declared.subtracting(read).isEmpty, "declared but never read: \(declared.subtracting(read).sorted())")
-    #expect(
+    expectTrue(
       read.subtracting(declared).isEmpty, "read but not declared: \(read.subtracting(declared).sorted())")
   }
 
@@ -56,15 +56,15 @@ struct CardFieldTests {
         return name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }) ? String(name) : nil
       })
     let declared = Set(CardField.allCases.map(\.name))
-    #expect(
-      documented == declared,
+    expectEqual(
+      documented, declared,
       "undocumented: \(declared.subtracting(documented).sorted()); stale: \(documented.subtracting(declared).sorted())"
     )
   }
 
   @Test func namesAreUniqueAndNumberedInOrder() {
-    #expect(Set(CardField.allCases.map(\.name)).count == CardField.allCases.count)
-    for field in CardField.allCases { #expect(CardField.schema.field(named: field.name) == field.rawValue) }
+    expectEqual(Set(CardField.allCases.map(\.name)).count, CardField.allCases.count)
+    for field in CardField.allCases { expectEqual(CardField.schema.field(named: field.name), field.rawValue) }
   }
 
   @Test func aTemplateOrNonPublicRepositorySaysSoInItsFactsLine() throws {
@@ -85,11 +85,11 @@ struct CardFieldTests {
       try templates.render("partials/cards", view.mustacheValue, into: &rendered)
       return String(decoding: rendered, as: UTF8.self)
     }
-    #expect(try card(template: true, public: true).contains(" · Template · updated"))
-    #expect(try !card(public: true).contains("Template"))
+    expectTrue(try card(template: true, public: true).contains(" · Template · updated"))
+    expectTrue(try !card(public: true).contains("Template"))
     // A repository GitHub did not call public says so first (only its reader's own answers hold one).
-    #expect(try card(template: true).contains("\">Private · 1 fork"))
-    #expect(try card(template: true).contains(" · Template · updated"))
-    #expect(try !card(public: true).contains("Private"))
+    expectTrue(try card(template: true).contains("\">Private · 1 fork"))
+    expectTrue(try card(template: true).contains(" · Template · updated"))
+    expectTrue(try !card(public: true).contains("Private"))
   }
 }

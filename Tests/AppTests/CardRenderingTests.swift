@@ -33,7 +33,7 @@ struct CardRenderingTests {
     let templates = try Routes.loadTemplates(directory: root + "/Templates")
     for cursor in [0, 20] {
       let batch = await list.batch(after: cursor)
-      #expect(batch.total > 0, "\(query) after \(cursor)")
+      expectTrue(batch.total > 0, "\(query) after \(cursor)")
       var view = BatchView(
         batch: batch, kind: .search(search), batchSize: 20, prefetchMargin: 5,
         largestStars: batch.peak, now: Self.now)
@@ -56,8 +56,8 @@ struct CardRenderingTests {
       let context = { (bytes: [UInt8]) in
         String(decoding: bytes[max(0, split - 80)..<min(bytes.count, split + 80)], as: UTF8.self)
       }
-      #expect(
-        rendered == expected,
+      expectEqual(
+        rendered, expected,
         "\(query) after \(cursor) differs from \(path) at byte \(split): got …\(context(rendered))… expected …\(context(expected))…"
       )
     }
@@ -95,25 +95,25 @@ struct CardRenderingTests {
     (999_949, "999k"), (12_345, "12.3k"), (999_950, "1M"), (1_250_000, "1.3M"), (-1500, "-1.5k"),
   ])
   func compactCounts(value: Int, text: String) {
-    #expect(Formatting.compact(value) == text)
+    expectEqual(Formatting.compact(value), text)
   }
 
   @Test(arguments: [(0, "0 forks"), (1, "1 fork"), (2, "2 forks"), (1200, "1.2k forks"), (1000, "1k forks")])
   func countsTakeTheSingularOnlyForOne(value: Int, text: String) {
-    #expect(Formatting.counted(value, "fork") == text)
+    expectEqual(Formatting.counted(value, "fork"), text)
   }
 
   @Test func languagesGetTheirOwnColourOrAStableFallback() {
-    #expect(LanguageStyle.className("Swift") == "lang-swift")
-    #expect(LanguageStyle.className("C++") == "lang-cpp")
-    #expect(LanguageStyle.className("Rust") != LanguageStyle.className("Go"))
+    expectEqual(LanguageStyle.className("Swift"), "lang-swift")
+    expectEqual(LanguageStyle.className("C++"), "lang-cpp")
+    expectTrue(LanguageStyle.className("Rust") != LanguageStyle.className("Go"))
     let other = LanguageStyle.className("Brainfuck")
-    #expect(other.hasPrefix("lang-other-"))
-    #expect(other == LanguageStyle.className("Brainfuck"), "the same language, the same colour")
+    expectTrue(other.hasPrefix("lang-other-"))
+    expectEqual(other, LanguageStyle.className("Brainfuck"), "the same language, the same colour")
     let fallbacks = Set(
       ["Nim", "OCaml", "Fortran", "COBOL", "Julia", "Erlang", "R", "Perl"].map(LanguageStyle.className))
-    #expect(fallbacks.count > 2, "unknown languages spread over the fallback colours")
-    #expect(
+    expectTrue(fallbacks.count > 2, "unknown languages spread over the fallback colours")
+    expectTrue(
       fallbacks.allSatisfy { (0..<LanguageStyle.fallbackCount).map { "lang-other-\($0)" }.contains($0) })
   }
 
@@ -122,7 +122,7 @@ struct CardRenderingTests {
     (86400 * 45, "1 month ago"), (86400 * 365 * 12, "12 years ago"), (-5, "just now"),
   ])
   func relativeTimes(secondsAgo: Int, text: String) {
-    #expect(Formatting.relative(1_795_003_200 - secondsAgo, now: 1_795_003_200) == text)
+    expectEqual(Formatting.relative(1_795_003_200 - secondsAgo, now: 1_795_003_200), text)
   }
 
   @Test(arguments: [
@@ -130,8 +130,8 @@ struct CardRenderingTests {
     (951_782_400, "2000-02-29T00:00:00Z"),
   ])
   func isoTimesRoundTrip(unix: Int, text: String) {
-    #expect(Formatting.iso(unix) == text)
-    #expect(Formatting.unixSeconds(iso: text) == unix)
+    expectEqual(Formatting.iso(unix), text)
+    expectEqual(Formatting.unixSeconds(iso: text), unix)
   }
 
   @Test(arguments: [
@@ -139,12 +139,12 @@ struct CardRenderingTests {
     ("émile-zola", "ÉZ"), ("x-", "X"),
   ])
   func ownerInitials(login: String, text: String) {
-    #expect(CardText.initials(login) == text)
+    expectEqual(CardText.initials(login), text)
   }
 
   @Test(arguments: [0, 7, -42, 1_000_000, Int.max, Int.min])
   func builderDecimals(value: Int) {
     let text = TextBuilder.make(capacity: TextBuilder.decimalCount(value)) { $0.decimal(value) }
-    #expect(text == String(value))
+    expectEqual(text, String(value))
   }
 }

@@ -3,6 +3,7 @@ import CurlClient
 import Foundation
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// The card's second level: avatars through the proxy and server-rendered star histories.
@@ -23,21 +24,21 @@ struct DetailsTests {
     try await AppHarness.with(double: double, configure: { $0.warmAvatars = false }) { h in
       let (avatar, _) = try await Self.firstCard(h)
       let response = try await h.get(avatar + "?s=80")
-      #expect(response.status.code == 200)
-      #expect(response.headers["Content-Type"] == "image/png")
-      #expect(response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-      #expect(response.headers["Cache-Control"] == "max-age=604800")
+      expectEqual(response.status.code, 200)
+      expectEqual(response.headers["Content-Type"], "image/png")
+      expectTrue(response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+      expectEqual(response.headers["Cache-Control"], "max-age=604800")
       let etag = try #require(response.headers["ETag"])
       let revalidated = try await h.get(avatar + "?s=80", headers: ["If-None-Match": etag])
-      #expect(revalidated.status.code == 304)
-      #expect(revalidated.body.isEmpty)
+      expectEqual(revalidated.status.code, 304)
+      expectTrue(revalidated.body.isEmpty)
       // Sizes are clamped, so huge or silly ones still give an image.
       for size in ["99999", "-5", "abc", "0"] {
         let clamped = try await h.get(avatar + "?s=\(size)")
-        #expect(clamped.status.code == 200)
-        #expect(clamped.headers["Content-Type"] == "image/png")
+        expectEqual(clamped.status.code, 200)
+        expectEqual(clamped.headers["Content-Type"], "image/png")
       }
-      #expect(double.counters().calls(.avatar) <= 5, "repeat sizes come from the cache")
+      expectTrue(double.counters().calls(.avatar) <= 5, "repeat sizes come from the cache")
     }
   }
 
@@ -50,8 +51,8 @@ struct DetailsTests {
     let double = AppHarness.smallDouble()
     try await AppHarness.with(double: double) { h in
       let response = try await h.get(target)
-      #expect(response.status.code == 404 || response.status.code == 400, "\(target): \(response.status)")
-      #expect(double.counters().total == 0)
+      expectTrue(response.status.code == 404 || response.status.code == 400, "\(target): \(response.status)")
+      expectEqual(double.counters().total, 0)
     }
   }
 
@@ -61,9 +62,9 @@ struct DetailsTests {
       let (avatar, _) = try await Self.firstCard(h)
       try await h.control(.post, "/_double/faults?rate5xx=1")
       let response = try await h.get(avatar + "?s=81")
-      #expect(response.status.code == 200)
-      #expect(response.headers["Content-Type"] == "image/svg+xml")
-      #expect(response.headers["Cache-Control"] == "no-cache")
+      expectEqual(response.status.code, 200)
+      expectEqual(response.headers["Content-Type"], "image/svg+xml")
+      expectEqual(response.headers["Cache-Control"], "no-cache")
     }
   }
 
@@ -71,19 +72,19 @@ struct DetailsTests {
     try await AppHarness.with(double: AppHarness.smallDouble()) { h in
       let (_, stars) = try await Self.firstCard(h)
       let response = try await h.get(stars)
-      #expect(response.status.code == 200)
-      #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+      expectEqual(response.status.code, 200)
+      expectEqual(response.headers["Content-Type"], "text/html; charset=utf-8")
       let html = String(decoding: response.body, as: UTF8.self)
-      #expect(html.contains("data-state=\"loaded\""))
+      expectTrue(html.contains("data-state=\"loaded\""))
       let points = try #require(
         html.firstMatch(of: #/<polyline class="spark-line" pathLength="1" points="([0-9., ]+)"/>/#))
       // 30 weeks, between the two corners that close the filled area at the bottom.
-      #expect(points.1.split(separator: " ").count == 32)
-      #expect(points.1.hasPrefix("0,30 0,"))
-      #expect(points.1.hasSuffix(" 120,30"))
-      #expect(html.contains(" this week · "))
-      #expect(html.contains(" in 30 weeks"))
-      #expect(html.firstMatch(of: #/class="trend trend-(up|down|flat)"/#) != nil)
+      expectEqual(points.1.split(separator: " ").count, 32)
+      expectTrue(points.1.hasPrefix("0,30 0,"))
+      expectTrue(points.1.hasSuffix(" 120,30"))
+      expectTrue(html.contains(" this week · "))
+      expectTrue(html.contains(" in 30 weeks"))
+      expectTrue(html.firstMatch(of: #/class="trend trend-(up|down|flat)"/#) != nil)
     }
   }
 
@@ -95,17 +96,17 @@ struct DetailsTests {
       let names = html.matches(of: #/data-stargazers="/fragments/stars/([^"/]+/[^"/]+)"/#).prefix(3).map {
         String($0.1)
       }
-      #expect(names.count == 3)
+      expectEqual(names.count, 3)
       let query = (names + ["nobody-here/nothing"]).map { "r=" + $0 }.joined(separator: "&")
       let response = try await h.get("/fragments/stars?" + query)
-      #expect(response.status.code == 200)
-      #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+      expectEqual(response.status.code, 200)
+      expectEqual(response.headers["Content-Type"], "text/html; charset=utf-8")
       let body = String(decoding: response.body, as: UTF8.self)
       let answered = body.matches(of: #/<template data-for="([^"]+)">/#).map { String($0.1) }
-      #expect(answered == names + ["nobody-here/nothing"], "one template per repository, in order")
-      #expect(body.matches(of: #/data-state="loaded"/#).count == 3)
-      #expect(body.contains("No star history"))
-      #expect(double.counters().calls(.history) == 4, "one upstream call per repository")
+      expectEqual(answered, names + ["nobody-here/nothing"], "one template per repository, in order")
+      expectEqual(body.matches(of: #/data-state="loaded"/#).count, 3)
+      expectTrue(body.contains("No star history"))
+      expectEqual(double.counters().calls(.history), 4, "one upstream call per repository")
     }
   }
 
@@ -116,7 +117,7 @@ struct DetailsTests {
   func batchedHistoriesRejectBadNames(query: String) async throws {
     try await AppHarness.with(double: AppHarness.smallDouble()) { h in
       let response = try await h.get("/fragments/stars?" + query)
-      #expect(response.status.code == 400, "\(query)")
+      expectEqual(response.status.code, 400, "\(query)")
     }
   }
 
@@ -125,20 +126,20 @@ struct DetailsTests {
     // Without history warming, so no warmed call can land after the count below is taken.
     try await AppHarness.with(double: double, configure: { $0.warmHistories = 0 }) { h in
       let missing = try await h.text("/fragments/stars/nobody-here/nothing")
-      #expect(missing.contains("data-state=\"unavailable\""))
-      #expect(missing.contains("No star history"))
+      expectTrue(missing.contains("data-state=\"unavailable\""))
+      expectTrue(missing.contains("No star history"))
       let (_, stars) = try await Self.firstCard(h)
       let reset = Int(Date().timeIntervalSince1970) + 120
       try await h.control(.post, "/_double/ratelimit?resource=core&remaining=0&reset=\(reset)")
       let limited = try await h.text(stars)
-      #expect(limited.contains("data-state=\"unavailable\""))
-      #expect(limited.contains("History paused until <time datetime=\""))
+      expectTrue(limited.contains("data-state=\"unavailable\""))
+      expectTrue(limited.contains("History paused until <time datetime=\""))
       let retryIn = try #require(limited.firstMatch(of: #/data-retry-in="(\d+)"/#)).1
-      #expect((1...121).contains(Int(retryIn) ?? 0))
+      expectTrue((1...121).contains(Int(retryIn) ?? 0))
       let calls = double.counters().calls(.history)
       _ = try await h.text(stars)
-      #expect(
-        double.counters().calls(.history) == calls, "no upstream call while the core limit is exhausted")
+      expectEqual(
+        double.counters().calls(.history), calls, "no upstream call while the core limit is exhausted")
     }
   }
 
@@ -151,11 +152,11 @@ struct DetailsTests {
     let double = AppHarness.smallDouble()
     try await AppHarness.with(double: double) { h in
       let response = try await h.get(target)
-      #expect(response.status.code == 404, "\(target): \(response.status)")
-      #expect(double.counters().total == 0)
+      expectEqual(response.status.code, 404, "\(target): \(response.status)")
+      expectEqual(double.counters().total, 0)
       let owner = try await h.get("/owners/-bad-")
-      #expect(owner.status.code == 404)
-      #expect(String(decoding: owner.body, as: UTF8.self).contains("Page not found"))
+      expectEqual(owner.status.code, 404)
+      expectTrue(String(decoding: owner.body, as: UTF8.self).contains("Page not found"))
     }
   }
 }

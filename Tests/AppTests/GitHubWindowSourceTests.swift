@@ -3,6 +3,7 @@ import CurlClient
 import GitHub
 import HTTP
 import Paging
+import TestSupport
 import Testing
 
 @testable import App
@@ -28,9 +29,9 @@ import Testing
         isPublic: true)
     }
     let keys = items.map { key == .forks ? $0.forksCount : $0.stargazersCount }
-    #expect(source.keys(of: items) == keys)
-    #expect(source.keys(of: items) == items.map { source.key(of: $0) })
-    #expect(source.createdTimes(of: items) == (0..<50).map { 1_600_000_000 - $0 * 97 })
-    #expect(source.keys(of: []).isEmpty && source.createdTimes(of: []).isEmpty)
+    expectEqual(source.keys(of: items), keys)
+    expectEqual(source.keys(of: items), items.map { source.key(of: $0) })
+    expectEqual(source.createdTimes(of: items), (0..<50).map { 1_600_000_000 - $0 * 97 })
+    expectTrue(source.keys(of: []).isEmpty && source.createdTimes(of: []).isEmpty)
   }
 }

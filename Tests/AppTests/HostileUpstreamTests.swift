@@ -65,22 +65,22 @@ struct HostileUpstreamTests {
   }
 
   @Test func displayArithmeticSaturates() {
-    #expect(Formatting.compact(Int.max) == "9223372036B")
-    #expect(Formatting.compact(Int.min) == "-9223372036B")
-    #expect(Formatting.compact(999_949) == "999k")
-    #expect(Formatting.compact(999_950) == "1M")
-    #expect(Formatting.compact(1_250_000_000) == "1.3B")
-    #expect(Formatting.gain(Int.max).hasPrefix("+9223372036"))
-    #expect(Formatting.grouped(Int.min) == "-9,223,372,036,854,775,808")
-    #expect(CardText.barPercent(stars: Int.max, largest: Int.max) == 100)
-    #expect(CardText.barPercent(stars: Int.max / 2, largest: Int.max) == 50)
-    #expect(CardText.barPercent(stars: 1, largest: Int.max) == 1)
-    #expect(CardText.barPercent(stars: Int.max, largest: 10) == 100)
-    #expect(CardText.barPercent(stars: Int.min, largest: Int.min) == 0)
-    #expect(StarsView.saturatingSum([Int.max, 1, Int.max]) == Int.max)
-    #expect(StarsView.productExceeds(Int.max, 100, Int.max, 99))
-    #expect(!StarsView.productExceeds(Int.max, 85, Int.max, 100))
-    #expect(StarsView.scaled(Int.max, by: 270, over: Int.max) == 270)
+    expectEqual(Formatting.compact(Int.max), "9223372036B")
+    expectEqual(Formatting.compact(Int.min), "-9223372036B")
+    expectEqual(Formatting.compact(999_949), "999k")
+    expectEqual(Formatting.compact(999_950), "1M")
+    expectEqual(Formatting.compact(1_250_000_000), "1.3B")
+    expectTrue(Formatting.gain(Int.max).hasPrefix("+9223372036"))
+    expectEqual(Formatting.grouped(Int.min), "-9,223,372,036,854,775,808")
+    expectEqual(CardText.barPercent(stars: Int.max, largest: Int.max), 100)
+    expectEqual(CardText.barPercent(stars: Int.max / 2, largest: Int.max), 50)
+    expectEqual(CardText.barPercent(stars: 1, largest: Int.max), 1)
+    expectEqual(CardText.barPercent(stars: Int.max, largest: 10), 100)
+    expectEqual(CardText.barPercent(stars: Int.min, largest: Int.min), 0)
+    expectEqual(StarsView.saturatingSum([Int.max, 1, Int.max]), Int.max)
+    expectTrue(StarsView.productExceeds(Int.max, 100, Int.max, 99))
+    expectTrue(!StarsView.productExceeds(Int.max, 85, Int.max, 100))
+    expectEqual(StarsView.scaled(Int.max, by: 270, over: Int.max), 270)
   }
 
   @Test func extremeCountsRenderCardsWithoutTrapping() async throws {
@@ -102,19 +102,19 @@ struct HostileUpstreamTests {
         request.url.hasSuffix("&page=1") ? search : "{\"total_count\":0,\"items\":[]}")
     }
     let (status, body) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=0")
-    #expect(status == 200)
+    expectEqual(status, 200)
     let html = try #require(String(validating: body, as: UTF8.self))
-    #expect(html.components(separatedBy: "<article").count - 1 == 5, "the NaN item is skipped")
-    #expect(html.contains("1000B"))
+    expectEqual(html.components(separatedBy: "<article").count - 1, 5, "the NaN item is skipped")
+    expectTrue(html.contains("1000B"))
     // The card titles the full name; the mended name shows in its stars link, percent-encoded.
-    #expect(html.contains("o/r6") && html.contains("/o/a%EF%BF%BDb"))
-    #expect(!html.contains("\u{0}"))
+    expectTrue(html.contains("o/r6") && html.contains("/o/a%EF%BF%BDb"))
+    expectTrue(!html.contains("\u{0}"))
     let (starsStatus, stars) = try await ScriptedTransport.get(app, "/fragments/stars/o/r1")
-    #expect(starsStatus == 200)
+    expectEqual(starsStatus, 200)
     let starsHTML = try #require(String(validating: stars, as: UTF8.self))
-    #expect(starsHTML.contains("+1000B"), "this week's stars, clamped")
+    expectTrue(starsHTML.contains("+1000B"), "this week's stars, clamped")
     let metrics = String(decoding: try await ScriptedTransport.get(app, "/metrics").1, as: UTF8.self)
-    #expect(metrics.contains("reposcroll_upstream_items_skipped_total{endpoint=\"search\"} 1\n"))
+    expectTrue(metrics.contains("reposcroll_upstream_items_skipped_total{endpoint=\"search\"} 1\n"))
   }
 
   @Test func aShortIncompletePageDoesNotEndTheListAndIsNotedOnce() async throws {
@@ -128,18 +128,18 @@ struct HostileUpstreamTests {
     }
     let first = String(decoding: try await ScriptedTransport.get(app, "/?q=x").1, as: UTF8.self)
     // GitHub's count: the list goes on past its first 1,000 (by stars), so that is its size.
-    #expect(first.contains("aria-setsize=\"1677\""))
-    #expect(first.components(separatedBy: "data-incomplete").count - 1 == 1)
+    expectTrue(first.contains("aria-setsize=\"1677\""))
+    expectEqual(first.components(separatedBy: "data-incomplete").count - 1, 1)
     let (_, body) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=20")
     let html = String(decoding: body, as: UTF8.self)
-    #expect(html.contains("rel=\"next\""), "the short page did not end the list")
-    #expect(!html.contains("That’s all"))
-    #expect(html.contains("aria-posinset=\"31\" aria-setsize=\"1677\""))
-    #expect(html.components(separatedBy: "data-incomplete").count - 1 == 1, "one note in the tail")
+    expectTrue(html.contains("rel=\"next\""), "the short page did not end the list")
+    expectTrue(!html.contains("That’s all"))
+    expectTrue(html.contains("aria-posinset=\"31\" aria-setsize=\"1677\""))
+    expectEqual(html.components(separatedBy: "data-incomplete").count - 1, 1, "one note in the tail")
     let (_, end) = try await ScriptedTransport.get(app, "/fragments/results?q=x&after=120")
     let endHTML = String(decoding: end, as: UTF8.self)
-    #expect(endHTML.contains("That’s all 130."))
-    #expect(endHTML.contains("aria-setsize=\"130\""), "the true end gives the exact size")
+    expectTrue(endHTML.contains("That’s all 130."))
+    expectTrue(endHTML.contains("aria-setsize=\"130\""), "the true end gives the exact size")
   }
 }
 
@@ -152,7 +152,7 @@ struct ResetTimeTests {
   ])
   func resetTextHasTheDateWhenNotToday(_ unix: Int, _ text: String) {
     let now = 1_795_478_400  // 2026-11-24T00:00:00Z
-    #expect(Formatting.resetText(unix, now: now) == text)
+    expectEqual(Formatting.resetText(unix, now: now), text)
   }
 
   @Test func aFarResetRendersABoundedTimeElement() async throws {
@@ -169,7 +169,7 @@ struct ResetTimeTests {
       decoding: try await ScriptedTransport.get(app, "/fragments/results?q=x&after=0").1, as: UTF8.self)
     let retryIn = try #require(html.firstMatch(of: /data-retry-in="(\d+)"/)).1
     // A minute from when the 403 arrived, less however long this busy machine took to render.
-    #expect((30...60).contains(Int(retryIn) ?? 0), "a minute, not the absurd reset")
-    #expect(html.contains(/<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]*UTC<\/time>/))
+    expectTrue((30...60).contains(Int(retryIn) ?? 0), "a minute, not the absurd reset")
+    expectTrue(html.contains(/<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]*UTC<\/time>/))
   }
 }

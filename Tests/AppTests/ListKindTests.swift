@@ -1,5 +1,6 @@
 import GitHub
 import Paging
+import TestSupport
 import Testing
 
 @testable import App
@@ -7,20 +8,20 @@ import Testing
 @Suite(.timeLimit(.minutes(6))) struct ListKindTests {
   @Test func searchURLsCarryTheQueryEncodedAndTheirNumber() {
     let plain = ListKind.search(SearchQuery(text: "swift", sort: nil, order: .desc))
-    #expect(plain.pageURL(page: 1) == "/?q=swift")
-    #expect(plain.pageURL(page: 3) == "/?q=swift&page=3")
-    #expect(plain.fragmentURL(after: 40) == "/fragments/results?q=swift&after=40")
+    expectEqual(plain.pageURL(page: 1), "/?q=swift")
+    expectEqual(plain.pageURL(page: 3), "/?q=swift&page=3")
+    expectEqual(plain.fragmentURL(after: 40), "/fragments/results?q=swift&after=40")
     let sorted = ListKind.search(SearchQuery(text: "language:c++ ü", sort: .stars, order: .asc))
-    #expect(sorted.pageURL(page: 2) == "/?q=language%3Ac%2B%2B%20%C3%BC&sort=stars&order=asc&page=2")
-    #expect(
-      sorted.fragmentURL(after: 0)
-        == "/fragments/results?q=language%3Ac%2B%2B%20%C3%BC&sort=stars&order=asc&after=0")
+    expectEqual(sorted.pageURL(page: 2), "/?q=language%3Ac%2B%2B%20%C3%BC&sort=stars&order=asc&page=2")
+    expectEqual(
+      sorted.fragmentURL(after: 0),
+      "/fragments/results?q=language%3Ac%2B%2B%20%C3%BC&sort=stars&order=asc&after=0")
   }
 
   @Test func ownerURLs() {
     let owner = ListKind.owner("apple")
-    #expect(owner.pageURL(page: 1) == "/owners/apple" && owner.pageURL(page: 2) == "/owners/apple?page=2")
-    #expect(owner.fragmentURL(after: 20) == "/fragments/owners/apple?after=20")
+    expectTrue(owner.pageURL(page: 1) == "/owners/apple" && owner.pageURL(page: 2) == "/owners/apple?page=2")
+    expectEqual(owner.fragmentURL(after: 20), "/fragments/owners/apple?after=20")
   }
 
   /// `Link.capacity` bounds what `write` writes, and `TextBuilder` drops text beyond it: at the
@@ -41,11 +42,11 @@ import Testing
     for list in lists {
       let link = list.fragmentLink(.window(extreme))
       let url = link.text
-      #expect(url.utf8.count < link.capacity, "\(url.utf8.count) of \(link.capacity)")
-      #expect(url.hasSuffix("&skip=\(Int.max)&of=\(Int.max)"), "\(url)")
-      #expect(url.contains(String(repeating: "%C3%BC", count: 39)), "\(url)")
+      expectTrue(url.utf8.count < link.capacity, "\(url.utf8.count) of \(link.capacity)")
+      expectTrue(url.hasSuffix("&skip=\(Int.max)&of=\(Int.max)"), "\(url)")
+      expectTrue(url.contains(String(repeating: "%C3%BC", count: 39)), "\(url)")
       let page = list.pageURL(page: Int.max, cursor: .window(extreme))
-      #expect(page.hasSuffix("&of=\(Int.max)"), "\(page)")
+      expectTrue(page.hasSuffix("&of=\(Int.max)"), "\(page)")
     }
   }
 }

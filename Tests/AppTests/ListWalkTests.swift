@@ -4,6 +4,7 @@ import CurlClient
 import GitHub
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// The first page and the fragments after it give every upstream row exactly once, in order.
@@ -54,25 +55,24 @@ struct ListWalkTests {
     try await AppHarness.with { h in
       let html = try await h.text("/?q=language%3Apython&sort=stars&order=desc")
       let cards = HTMLScan.cards(html)
-      #expect(cards.count == 20)
-      #expect(cards.map(\.position) == Array(1...20))
+      expectEqual(cards.count, 20)
+      expectEqual(cards.map(\.position), Array(1...20))
       let expected = try await Self.upstreamIDs(
         h, SearchQuery(text: "language:python", sort: .stars, order: .desc))
-      #expect(cards.map(\.id) == Array(expected.prefix(20)))
+      expectEqual(cards.map(\.id), Array(expected.prefix(20)))
       // The true total: the list goes on past GitHub's first 1,000.
       let total = h.double.enumerate(q: "language:python", sort: .stars, ascending: false).count
-      #expect(total > 1000)
-      #expect(cards.allSatisfy { $0.setsize == total })
-      #expect(
+      expectTrue(total > 1000)
+      expectTrue(cards.allSatisfy { $0.setsize == total })
+      expectTrue(
         html.contains(
           "data-batch=\"/fragments/results?q=language%3Apython&amp;sort=stars&amp;order=desc&amp;after=0\""))
-      #expect(
-        HTMLScan.nextFragment(html) == "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20"
-      )
-      #expect(HTMLScan.nextHref(html) == "/?q=language%3Apython&sort=stars&order=desc&page=2")
-      #expect(HTMLScan.prevHref(html) == nil)
-      #expect(html.contains("data-prefetch"))
-      #expect(html.hasSuffix("</html>\n"))
+      expectEqual(
+        HTMLScan.nextFragment(html), "/fragments/results?q=language%3Apython&sort=stars&order=desc&after=20")
+      expectEqual(HTMLScan.nextHref(html), "/?q=language%3Apython&sort=stars&order=desc&page=2")
+      expectEqual(HTMLScan.prevHref(html), nil)
+      expectTrue(html.contains("data-prefetch"))
+      expectTrue(html.hasSuffix("</html>\n"))
     }
   }
 
@@ -80,13 +80,13 @@ struct ListWalkTests {
     try await AppHarness.with(double: AppHarness.smallDouble()) { h in
       let query = SearchQuery(text: "language:python", sort: .stars, order: .desc)
       let expected = try await Self.upstreamIDs(h, query)
-      #expect(expected.count > 100, "the query must span more than one upstream page")
+      expectTrue(expected.count > 100, "the query must span more than one upstream page")
       let walked = try await Self.walk(h, page: "/?q=language%3Apython&sort=stars&order=desc")
-      #expect(walked.ids == expected)
-      #expect(walked.positions == Array(1...expected.count))
-      #expect(walked.last.contains("That’s all \(expected.count).") || walked.last.contains("That’s all "))
-      #expect(walked.last.contains("class=\"state state-end\""))
-      #expect(!walked.last.contains("GitHub returns at most 1,000 results"))
+      expectEqual(walked.ids, expected)
+      expectEqual(walked.positions, Array(1...expected.count))
+      expectTrue(walked.last.contains("That’s all \(expected.count).") || walked.last.contains("That’s all "))
+      expectTrue(walked.last.contains("class=\"state state-end\""))
+      expectTrue(!walked.last.contains("GitHub returns at most 1,000 results"))
     }
   }
 
@@ -95,7 +95,7 @@ struct ListWalkTests {
     try await AppHarness.with(double: double, time: AppHarness.stoppedWall) { h in
       let query = SearchQuery(text: "stars:>=0")
       let expected = try await Self.upstreamIDs(h, query)
-      #expect(expected.count == 1000)
+      expectEqual(expected.count, 1000)
       double.reset()
       var html = try await h.text("/?q=stars%3A%3E%3D0")
       var ids = HTMLScan.cards(html).map(\.id)
@@ -103,10 +103,10 @@ struct ListWalkTests {
         html = try await h.text(next)
         ids += HTMLScan.cards(html).map(\.id)
       }
-      #expect(ids == expected)
+      expectEqual(ids, expected)
       // Rows 1–1000 cost exactly ceil(1000 / 100) search calls, and the list goes on past them.
-      #expect(try await h.countedCalls("search") == 10, "GET /_double/counters")
-      #expect(HTMLScan.nextFragment(html)?.contains("&after=1000&stars=*..*") == true)
+      try await expectEqual(h.countedCalls("search"), 10, "GET /_double/counters")
+      expectEqual(HTMLScan.nextFragment(html)?.contains("&after=1000&stars=*..*"), true)
     }
   }
 
@@ -115,10 +115,10 @@ struct ListWalkTests {
       // 240 characters: with a window's qualifiers it would pass GitHub's 256.
       let text = "stars:>=0" + String(repeating: " fork:false", count: 21)
       let walked = try await Self.walk(h, page: "/?q=\(HTMLScan.encode(text))&sort=stars&order=desc")
-      #expect(walked.ids.count == 1000)
-      #expect(walked.last.contains("GitHub returns at most 1,000 results — refine your query"))
-      #expect(walked.last.contains("data-end=\"cap\""))
-      #expect(walked.last.contains("cannot combine"))
+      expectEqual(walked.ids.count, 1000)
+      expectTrue(walked.last.contains("GitHub returns at most 1,000 results — refine your query"))
+      expectTrue(walked.last.contains("data-end=\"cap\""))
+      expectTrue(walked.last.contains("cannot combine"))
     }
   }
 
@@ -128,12 +128,12 @@ struct ListWalkTests {
       let login = try #require(first.firstMatch(of: #/<a href="/owners/([A-Za-z0-9-]+)">More from/#)).1
       let expected = try await Self.upstreamIDs(
         h, SearchQuery(text: "user:\(login)", sort: .stars, order: .desc))
-      #expect(!expected.isEmpty)
+      expectTrue(!expected.isEmpty)
       let walked = try await Self.walk(h, page: "/owners/\(login)")
-      #expect(walked.ids == expected)
+      expectEqual(walked.ids, expected)
       let owner = try await h.text("/owners/\(login)")
-      #expect(owner.contains("Repositories by \(login)"))
-      #expect(owner.contains("href=\"https://github.com/\(login)\""))
+      expectTrue(owner.contains("Repositories by \(login)"))
+      expectTrue(owner.contains("href=\"https://github.com/\(login)\""))
     }
   }
 }

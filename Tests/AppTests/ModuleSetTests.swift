@@ -30,15 +30,15 @@ struct ModuleSetTests {
       let files = try StaticFiles(root: root, time: .system)
       let modules = try Self.set(root)
       let folder = "/static/m/\(modules.name)/"
-      #expect(modules.name.utf8.count == 8)
-      #expect(modules.entryURLs == [folder + "feed.js"])
-      #expect(modules.importedURLs == [folder + "cards.js"])
-      #expect(
-        modules.resolve(Substring(folder + "cards.js"))
-          == files.hashedPath(for: "cards.js", urlPrefix: "/static"))
-      #expect(
-        modules.resolve(Substring(folder + "feed.js"))
-          == files.hashedPath(for: "feed.js", urlPrefix: "/static"))
+      expectEqual(modules.name.utf8.count, 8)
+      expectEqual(modules.entryURLs, [folder + "feed.js"])
+      expectEqual(modules.importedURLs, [folder + "cards.js"])
+      expectEqual(
+        modules.resolve(Substring(folder + "cards.js")),
+        files.hashedPath(for: "cards.js", urlPrefix: "/static"))
+      expectEqual(
+        modules.resolve(Substring(folder + "feed.js")), files.hashedPath(for: "feed.js", urlPrefix: "/static")
+      )
     }
   }
 
@@ -46,13 +46,13 @@ struct ModuleSetTests {
     try Self.withFolder(["cards.js": "a", "feed.js": "b", "app.css": "c"]) { root in
       let modules = try Self.set(root)
       let other = modules.name == "00000000" ? "00000001" : "00000000"
-      #expect(modules.resolve(Substring("/static/m/\(other)/cards.js")) == "/static/cards.js")
+      expectEqual(modules.resolve(Substring("/static/m/\(other)/cards.js")), "/static/cards.js")
       for path in [
         "/static/m/\(modules.name)/app.css", "/static/m/\(modules.name)/../feed.js", "/static/m/XYZ/feed.js",
         "/static/m/0000000/feed.js", "/static/m/\(modules.name)", "/static/feed.js", "/static/m/",
         "/static/m/\(modules.name)/feed.js/x",
       ] {
-        #expect(modules.resolve(Substring(path)) == nil, "\(path)")
+        expectEqual(modules.resolve(Substring(path)), nil, "\(path)")
       }
     }
   }
@@ -63,14 +63,14 @@ struct ModuleSetTests {
     let cards = try Self.withFolder(["cards.js": "a2", "feed.js": "b"]) { try Self.set($0).name }
     let feed = try Self.withFolder(["cards.js": "a", "feed.js": "b2"]) { try Self.set($0).name }
     let swapped = try Self.withFolder(["cards.js": "b", "feed.js": "a"]) { try Self.set($0).name }
-    #expect(first == again)
-    #expect(Set([first, cards, feed, swapped]).count == 4)
+    expectEqual(first, again)
+    expectEqual(Set([first, cards, feed, swapped]).count, 4)
   }
 
   @Test func aMissingModuleIsNamed() throws {
     try Self.withFolder(["feed.js": "b"]) { root in
       let error = #expect(throws: ModuleSet.MissingFile.self) { try Self.set(root) }
-      #expect(error?.name == "cards.js")
+      expectEqual(error?.name, "cards.js")
     }
   }
 }

@@ -14,8 +14,8 @@ struct OperationsTests {
   @Test func healthzAnswersOK() async throws {
     try await AppHarness.with { h in
       let response = try await h.get("/healthz")
-      #expect(response.status.code == 200)
-      #expect(String(decoding: response.body, as: UTF8.self) == "ok\n")
+      expectEqual(response.status.code, 200)
+      expectEqual(String(decoding: response.body, as: UTF8.self), "ok\n")
     }
   }
 
@@ -26,14 +26,14 @@ struct OperationsTests {
       _ = try await h.text("/fragments/results?q=language%3Apython&after=20")
       _ = try await h.get("/nope")
       let metrics = try await h.text("/metrics")
-      #expect(metrics.contains("reposcroll_http_requests_total{route=\"page\",status=\"200\"} 1"))
-      #expect(metrics.contains("reposcroll_http_requests_total{route=\"fragment\",status=\"200\"} 1"))
-      #expect(metrics.contains("reposcroll_http_requests_total{route=\"other\",status=\"404\"} 1"))
-      #expect(metrics.contains("reposcroll_upstream_calls_total{endpoint=\"search\",status=\"200\"} 1"))
-      #expect(metrics.contains("reposcroll_upstream_cache_hits_total 1"))
-      #expect(metrics.contains("reposcroll_ratelimit_remaining{resource=\"search\"} "))
-      #expect(metrics.contains("reposcroll_http_requests_in_flight 1"))
-      #expect(metrics.contains("# TYPE reposcroll_http_requests_total counter"))
+      expectTrue(metrics.contains("reposcroll_http_requests_total{route=\"page\",status=\"200\"} 1"))
+      expectTrue(metrics.contains("reposcroll_http_requests_total{route=\"fragment\",status=\"200\"} 1"))
+      expectTrue(metrics.contains("reposcroll_http_requests_total{route=\"other\",status=\"404\"} 1"))
+      expectTrue(metrics.contains("reposcroll_upstream_calls_total{endpoint=\"search\",status=\"200\"} 1"))
+      expectTrue(metrics.contains("reposcroll_upstream_cache_hits_total 1"))
+      expectTrue(metrics.contains("reposcroll_ratelimit_remaining{resource=\"search\"} "))
+      expectTrue(metrics.contains("reposcroll_http_requests_in_flight 1"))
+      expectTrue(metrics.contains("# TYPE reposcroll_http_requests_total counter"))
     }
   }
 
@@ -50,10 +50,10 @@ struct OperationsTests {
         for try await body in group { all.append(body) }
         return all
       }
-      #expect(bodies.count == 50)
-      #expect(Set(bodies).count == 1, "every request got the same fragment")
-      #expect(HTMLScan.cards(bodies[0]).count == 20)
-      #expect(try await h.countedCalls("search") == 1, "GET /_double/counters")
+      expectEqual(bodies.count, 50)
+      expectEqual(Set(bodies).count, 1, "every request got the same fragment")
+      expectEqual(HTMLScan.cards(bodies[0]).count, 20)
+      try await expectEqual(h.countedCalls("search"), 1, "GET /_double/counters")
     }
   }
 
@@ -64,27 +64,27 @@ struct OperationsTests {
       // Identity, so the logged size is the page's own (gzip would log the smaller wire size).
       _ = try await h.text("/?q=language%3Apython", headers: ["Accept-Encoding": "identity"])
       // The server logs a request just after answering it.
-      #expect(await eventually { h.logs.all.count >= 3 })
+      expectTrue(await eventually { h.logs.all.count >= 3 })
       let lines = h.logs.all
-      #expect(lines.count == 3)
+      expectEqual(lines.count, 3)
       let fragment = try #require(lines.first { $0.contains("/fragments/results") })
-      #expect(fragment.contains(" GET /fragments/results?q=language%3Apython&after=20 200 "))
-      #expect(
+      expectTrue(fragment.contains(" GET /fragments/results?q=language%3Apython&after=20 200 "))
+      expectTrue(
         fragment.firstMatch(of: #/^[0-9a-f]+-[0-9a-z]+ GET \S+ 200 \d+B \d+\.\d+ms 127\.0\.0\.1$/#) != nil,
         "\(fragment)")
-      #expect(lines.contains { $0.contains(" GET /nope 404 ") })
+      expectTrue(lines.contains { $0.contains(" GET /nope 404 ") })
       let page = try #require(lines.first { $0.contains("GET /?q=") })
       let bytes = Int(try #require(page.firstMatch(of: #/ 200 (\d+)B /#)).1) ?? 0
-      #expect(bytes > 10_000, "a streamed page logs its whole size")
+      expectTrue(bytes > 10_000, "a streamed page logs its whole size")
     }
   }
 
   @Test func headRequestsGetHeadersOnly() async throws {
     try await AppHarness.with { h in
       let response = try await h.request(.head, "/?q=language%3Apython")
-      #expect(response.status.code == 200)
-      #expect(response.body.isEmpty)
-      #expect(response.headers["Content-Security-Policy"] != nil)
+      expectEqual(response.status.code, 200)
+      expectTrue(response.body.isEmpty)
+      expectTrue(response.headers["Content-Security-Policy"] != nil)
     }
   }
 
@@ -93,8 +93,8 @@ struct OperationsTests {
       try "<p>\n  {{#cards}}oops\n".write(
         toFile: folder + "/partials/cards.mustache", atomically: true, encoding: .utf8)
       let failure = AppHarness.startupFailure(broken) ?? ""
-      #expect(failure.contains("partials/cards.mustache"))
-      #expect(failure.contains(":2:"), "\(failure)")
+      expectTrue(failure.contains("partials/cards.mustache"))
+      expectTrue(failure.contains(":2:"), "\(failure)")
       var configuration = broken
       configuration.templatesDirectory = try ProcessRunner.packageRoot() + "/Templates"
       configuration.publicDirectory = folder + "/nowhere"
@@ -112,16 +112,16 @@ struct ConfigurationTests {
     let result = try configuration.parse(
       arguments: ["--port", "0", "--batch-size=30", "--demo"],
       environment: ["GITHUB_TOKEN": "ghp_secret", "PREFETCH_MARGIN": "7", "BATCH_SIZE": "10"])
-    #expect(result == .run)
-    #expect(configuration.port == 0)
-    #expect(configuration.batchSize == 30, "a flag wins over the environment")
-    #expect(configuration.prefetchMargin == 7)
-    #expect(configuration.demo)
-    #expect(configuration.githubToken == "ghp_secret")
-    #expect(!"\(configuration)".contains("ghp_secret"))
+    expectEqual(result, .run)
+    expectEqual(configuration.port, 0)
+    expectEqual(configuration.batchSize, 30, "a flag wins over the environment")
+    expectEqual(configuration.prefetchMargin, 7)
+    expectTrue(configuration.demo)
+    expectEqual(configuration.githubToken, "ghp_secret")
+    expectTrue(!"\(configuration)".contains("ghp_secret"))
     var dumped = ""
     dump(configuration, to: &dumped)
-    #expect(!dumped.contains("ghp_secret"))
+    expectTrue(!dumped.contains("ghp_secret"))
   }
 
   @Test(arguments: [
@@ -141,7 +141,7 @@ struct ConfigurationTests {
       return
     }
     for flag in ["--port", "--github-api", "--batch-size", "--prefetch-margin", "--demo", "GITHUB_TOKEN"] {
-      #expect(text.contains(flag))
+      expectTrue(text.contains(flag))
     }
   }
 }

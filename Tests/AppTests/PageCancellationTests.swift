@@ -15,8 +15,8 @@ struct PageCancellationTests {
         metrics = (try? await h.text("/metrics")) ?? ""
         return metrics.contains("route=\"page\",status=\"200\"} 1\n")
       }
-      #expect(metrics.contains("reposcroll_upstream_cancelled_total 1\n"))
-      #expect(
+      expectTrue(metrics.contains("reposcroll_upstream_cancelled_total 1\n"))
+      expectTrue(
         metrics.contains("reposcroll_http_requests_total{route=\"page\",status=\"200\"} 1\n"),
         "the abandoned stream is counted once")
     }

@@ -6,6 +6,7 @@ import GitHub
 import GitHubDouble
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import App
@@ -36,7 +37,7 @@ struct PrivacyAttackTests {
   static func secrets(_ double: GitHubDouble) throws -> (org: String, names: [String], texts: [String]) {
     let org = try #require(double.catalog.installedOrganisation?.login)
     let repositories = double.catalog.installedRepositories
-    #expect(repositories.count >= 2)
+    expectTrue(repositories.count >= 2)
     let names = repositories.map(\.name)
     let texts = names + repositories.compactMap(\.description)
     return (org, names, texts)
@@ -57,12 +58,12 @@ struct PrivacyAttackTests {
   /// names the repositories the request named (the attacker's own words): it must hold no history.
   static func expectNothingPrivate(_ page: String, _ texts: [String], _ target: String, _ who: String) {
     if target.hasPrefix("/fragments/stars") {
-      #expect(!page.contains("data-state=\"loaded\""), "\(who) got a private history from \(target)")
-      #expect(page.contains("data-state=\"unavailable\""))
+      expectTrue(!page.contains("data-state=\"loaded\""), "\(who) got a private history from \(target)")
+      expectTrue(page.contains("data-state=\"unavailable\""))
     } else {
-      for secret in texts { #expect(!page.contains(secret), "\(who) got \(secret) from \(target)") }
+      for secret in texts { expectTrue(!page.contains(secret), "\(who) got \(secret) from \(target)") }
     }
-    #expect(!page.contains(">Private · "), "\(who) got a private card from \(target)")
+    expectTrue(!page.contains(">Private · "), "\(who) got a private card from \(target)")
   }
 
   @Test(arguments: [true, false])
@@ -80,20 +81,20 @@ struct PrivacyAttackTests {
     func look(as jar: CookieJar, _ who: String) async throws {
       for target in targets {
         let response = try await h.get(target, jar)
-        #expect(response.status.code == 200, "\(who) \(target): \(response.status)")
+        expectEqual(response.status.code, 200, "\(who) \(target): \(response.status)")
         let page = Self.text(response)
         Self.expectNothingPrivate(page, texts, target, who)
       }
     }
     func member() async throws {
       let page = Self.text(try await h.get("/?q=vault", a))
-      for name in names { #expect(page.contains("\(org)/\(name)<"), "A sees \(name) in the search") }
-      #expect(page.contains(">Private · "))
+      for name in names { expectTrue(page.contains("\(org)/\(name)<"), "A sees \(name) in the search") }
+      expectTrue(page.contains(">Private · "))
       let owned = Self.text(try await h.get("/owners/\(org)", a))
-      #expect(names.contains { owned.contains("/\($0)<") }, "A sees them in the owner list")
+      expectTrue(names.contains { owned.contains("/\($0)<") }, "A sees them in the owner list")
       for name in names {
         let stars = Self.text(try await h.get("/fragments/stars/\(org)/\(name)", a))
-        #expect(stars.contains("data-state=\"loaded\""), "A gets the history of \(name): \(stars)")
+        expectTrue(stars.contains("data-state=\"loaded\""), "A gets the history of \(name): \(stars)")
       }
     }
     if memberFirst { try await member() }
@@ -103,19 +104,20 @@ struct PrivacyAttackTests {
     try await member()
     // A 304 cannot stand in for A's page either: B revalidating with A's tag gets B's own page.
     let mine = try await h.get("/?q=vault", a)
-    #expect(mine.headers["Cache-Control"] == "private, no-store")
+    expectEqual(mine.headers["Cache-Control"], "private, no-store")
     if let tag = mine.headers["ETag"] {
       let revalidated = try await h.get("/?q=vault", b, headers: ["If-None-Match": tag])
-      #expect(revalidated.status.code == 200)
+      expectEqual(revalidated.status.code, 200)
     }
     // Nothing private in the log or the metrics.
     let metrics = Self.text(try await h.get("/metrics", CookieJar()))
     for secret in texts {
-      #expect(!metrics.contains(secret))
-      #expect(!lines.text.contains(secret), "the log names \(secret)")
+      expectTrue(!metrics.contains(secret))
+      expectTrue(!lines.text.contains(secret), "the log names \(secret)")
     }
-    #expect(metrics.contains("reposcroll_upstream_own_answers_total "))
-    #expect(!metrics.contains("reposcroll_upstream_own_answers_total 0\n"), "A's answers were counted as own")
+    expectTrue(metrics.contains("reposcroll_upstream_own_answers_total "))
+    expectTrue(
+      !metrics.contains("reposcroll_upstream_own_answers_total 0\n"), "A's answers were counted as own")
   }
 
   @Test(arguments: [ServerTokenAccess.repo, .fineGrained])
@@ -127,24 +129,24 @@ struct PrivacyAttackTests {
     let h = try Self.appMode(double, lines: lines) {
       $0.githubToken = "ghp_serverTokenThatSeesPrivate0000000"
     }
-    #expect(await h.app.checkServerToken() == (access == .repo ? .repoScope : .unknown))
-    #expect(lines.all.withLock { $0.filter { $0.contains("warning: the GitHub token") }.count } == 1)
+    await expectEqual(h.app.checkServerToken(), (access == .repo ? .repoScope : .unknown))
+    expectEqual(lines.all.withLock { $0.filter { $0.contains("warning: the GitHub token") }.count }, 1)
     let b = CookieJar()
     for target in Self.targets(org: org, names: names) {
       Self.expectNothingPrivate(Self.text(try await h.get(target, b)), texts, target, "anonymous B")
     }
     let metrics = Self.text(try await h.get("/metrics", CookieJar()))
-    #expect(metrics.contains("reposcroll_github_token_may_see_private 1"))
+    expectTrue(metrics.contains("reposcroll_github_token_may_see_private 1"))
     let withheld = try #require(
       metrics.split(separator: "\n").first { $0.hasPrefix("reposcroll_private_items_withheld_total ") })
-    #expect((Int(withheld.split(separator: " ").last ?? "") ?? 0) >= names.count, "\(withheld)")
-    #expect(lines.text.contains("left out"), "one line per answer that held private items")
-    for secret in texts { #expect(!lines.text.contains(secret)) }
+    expectTrue((Int(withheld.split(separator: " ").last ?? "") ?? 0) >= names.count, "\(withheld)")
+    expectTrue(lines.text.contains("left out"), "one line per answer that held private items")
+    for secret in texts { expectTrue(!lines.text.contains(secret)) }
     // A member signed in still gets them.
     let a = CookieJar()
     try await h.signIn(a, login: "mona")
     let page = Self.text(try await h.get("/?q=vault", a))
-    for name in names { #expect(page.contains("\(org)/\(name)<")) }
+    for name in names { expectTrue(page.contains("\(org)/\(name)<")) }
   }
 
   @Test func aServerTokenWithPublicAccessOnlyIsNotWarnedAbout() async throws {
@@ -152,9 +154,9 @@ struct PrivacyAttackTests {
     let h = try Self.appMode(AppHarness.smallDouble(), lines: lines) {
       $0.githubToken = "ghp_publicOnlyToken000000000000000"
     }
-    #expect(await h.app.checkServerToken() == .publicOnly)
-    #expect(!lines.text.contains("warning"))
-    #expect(
+    await expectEqual(h.app.checkServerToken(), .publicOnly)
+    expectTrue(!lines.text.contains("warning"))
+    expectTrue(
       Self.text(try await h.get("/metrics", CookieJar())).contains(
         "reposcroll_github_token_may_see_private 0"))
   }

@@ -28,13 +28,13 @@ struct ProductionTests {
       _ = try await h.get("/?q=\(Self.token)", headers: secretHeaders)
       _ = try await h.get("/nope%22%0A%7B")
       // The server logs a request just after answering it.
-      #expect(await eventually { h.logs.all.count >= 3 })
+      expectTrue(await eventually { h.logs.all.count >= 3 })
       let lines = h.logs.all
-      #expect(lines.count >= 3)
+      expectTrue(lines.count >= 3)
       for line in lines {
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        #expect(object != nil, "\(line)")
-        #expect(!line.contains(Self.token) && !line.contains("NeverLogged"), "\(line)")
+        expectTrue(object != nil, "\(line)")
+        expectTrue(!line.contains(Self.token) && !line.contains("NeverLogged"), "\(line)")
       }
       let fragment = try #require(lines.first { $0.contains("/fragments/results") })
       let object = try #require(try JSONSerialization.jsonObject(with: Data(fragment.utf8)) as? [String: Any])
@@ -42,21 +42,21 @@ struct ProductionTests {
         "time", "level", "request_id", "method", "path", "status", "bytes", "duration_ms", "client",
         "instance",
       ] {
-        #expect(object[key] != nil, "\(key) in \(fragment)")
+        expectTrue(object[key] != nil, "\(key) in \(fragment)")
       }
-      #expect(object["client"] as? String == "127.0.0.1")
-      #expect(object["instance"] as? String == "web-7")
-      #expect(lines.contains { $0.contains("[redacted]") }, "the token in a query is redacted")
+      expectEqual(object["client"] as? String, "127.0.0.1")
+      expectEqual(object["instance"] as? String, "web-7")
+      expectTrue(lines.contains { $0.contains("[redacted]") }, "the token in a query is redacted")
     }
   }
 
   @Test func healthzSaysDrainingOnceShutdownBegins() async throws {
     try await AppHarness.with { h in
-      #expect(try await h.get("/healthz").status.code == 200)
+      try await expectEqual(h.get("/healthz").status.code, 200)
       await h.app.shutdown()
       let response = try await h.get("/healthz")
-      #expect(response.status.code == 503)
-      #expect(String(decoding: response.body, as: UTF8.self) == "draining\n")
+      expectEqual(response.status.code, 503)
+      expectEqual(String(decoding: response.body, as: UTF8.self), "draining\n")
     }
   }
 
@@ -71,21 +71,21 @@ struct ProductionTests {
         "process_start_time_seconds", "process_cpu_seconds_total",
       ] {
         let value = try #require(Self.sample(text, name), "\(name)")
-        #expect(value > 0, "\(name) \(value)")
+        expectTrue(value > 0, "\(name) \(value)")
       }
       let start = try #require(Self.sample(text, "process_start_time_seconds"))
-      #expect(abs(start - Date().timeIntervalSince1970) < 86_400 * 30, "a plausible start time")
-      #expect(
+      expectTrue(abs(start - Date().timeIntervalSince1970) < 86_400 * 30, "a plausible start time")
+      expectTrue(
         text.contains(
           "reposcroll_build_info{version=\"\(BuildInfo.version)\",commit=\"\(BuildInfo.commit)\"} 1"))
-      #expect(text.contains("# TYPE reposcroll_http_request_duration_seconds histogram"))
+      expectTrue(text.contains("# TYPE reposcroll_http_request_duration_seconds histogram"))
       let buckets = text.split(separator: "\n").filter {
         $0.hasPrefix("reposcroll_http_request_duration_seconds_bucket{route=\"page\"")
       }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
-      #expect(buckets.count == 13, "12 bounds and +Inf")
-      #expect(buckets == buckets.sorted(), "cumulative")
-      #expect(buckets.last == 2)
-      #expect(text.contains("reposcroll_http_request_duration_seconds_count{route=\"page\"} 2"))
+      expectEqual(buckets.count, 13, "12 bounds and +Inf")
+      expectEqual(buckets, buckets.sorted(), "cumulative")
+      expectEqual(buckets.last, 2)
+      expectTrue(text.contains("reposcroll_http_request_duration_seconds_count{route=\"page\"} 2"))
     }
   }
 
@@ -112,13 +112,12 @@ struct ProductionConfigurationTests {
       return configuration.githubToken
     }
     let credentials = ["CREDENTIALS_DIRECTORY": directory]
-    #expect(try token([], credentials) == "ghp_fromCredential")
-    #expect(try token([], credentials.merging(["GITHUB_TOKEN": "ghp_env"]) { $1 }) == "ghp_env")
-    #expect(
-      try token(["--github-token-file", directory + "/token-file"], ["GITHUB_TOKEN": "ghp_env"])
-        == "ghp_fromFile")
-    #expect(try token([], [:]) == nil)
-    #expect(try token([], ["CREDENTIALS_DIRECTORY": directory + "/none"]) == nil)
+    try expectEqual(token([], credentials), "ghp_fromCredential")
+    try expectEqual(token([], credentials.merging(["GITHUB_TOKEN": "ghp_env"]) { $1 }), "ghp_env")
+    try expectEqual(
+      token(["--github-token-file", directory + "/token-file"], ["GITHUB_TOKEN": "ghp_env"]), "ghp_fromFile")
+    try expectEqual(token([], [:]), nil)
+    try expectEqual(token([], ["CREDENTIALS_DIRECTORY": directory + "/none"]), nil)
   }
 
   @Test func unusableSecretFilesStopStartupWithTheirName() throws {
@@ -140,7 +139,7 @@ struct ProductionConfigurationTests {
       _ = try configuration.parse(
         arguments: ["--github-token-file", directory + "/missing"], environment: [:])
     } catch {
-      #expect(error.description.contains("--github-token-file") && error.description.contains("missing"))
+      expectTrue(error.description.contains("--github-token-file") && error.description.contains("missing"))
     }
   }
 
@@ -151,19 +150,20 @@ struct ProductionConfigurationTests {
         "--trusted-proxies", "127.0.0.1,10.0.0.0/8", "--log-format", "json", "--instance=a1", "--version",
       ],
       environment: [:])
-    #expect(configuration.trustedProxies.networks.count == 2)
-    #expect(configuration.logFormat == .json)
-    #expect(configuration.instance == "a1")
-    #expect(configuration.showVersion)
+    expectEqual(configuration.trustedProxies.networks.count, 2)
+    expectEqual(configuration.logFormat, .json)
+    expectEqual(configuration.instance, "a1")
+    expectTrue(configuration.showVersion)
     var environment = AppConfiguration()
     _ = try environment.parse(arguments: [], environment: ["TRUSTED_PROXIES": "::1", "LOG_FORMAT": "text"])
-    #expect(environment.trustedProxies.networks.count == 1)
+    expectEqual(environment.trustedProxies.networks.count, 1)
     for bad in [["--trusted-proxies", "10.0.0.0/40"], ["--log-format", "xml"]] {
       var c = AppConfiguration()
       #expect(throws: OptionError.self) { _ = try c.parse(arguments: bad, environment: [:]) }
     }
-    #expect(AppConfiguration.helpText.contains("--trusted-proxies"))
-    #expect(AppConfiguration.helpText.contains("CREDENTIALS_DIRECTORY"))
-    #expect(BuildInfo.versionLine.wholeMatch(of: #/repo-scroll \d+\.\d+\.\d+ \(commit [0-9a-z-]+\)/#) != nil)
+    expectTrue(AppConfiguration.helpText.contains("--trusted-proxies"))
+    expectTrue(AppConfiguration.helpText.contains("CREDENTIALS_DIRECTORY"))
+    expectTrue(
+      BuildInfo.versionLine.wholeMatch(of: #/repo-scroll \d+\.\d+\.\d+ \(commit [0-9a-z-]+\)/#) != nil)
   }
 }

@@ -33,7 +33,7 @@ struct ReadAheadTests {
 
   static func get(_ app: RepoScrollApp, _ target: String) async throws -> String {
     let response = try await InProcessTests.get(app, target)
-    #expect(response.status.code == 200, "\(target) answered \(response.status)")
+    expectEqual(response.status.code, 200, "\(target) answered \(response.status)")
     return String(decoding: response.body, as: UTF8.self)
   }
 
@@ -52,16 +52,16 @@ struct ReadAheadTests {
     let app = try Self.app(double)
     _ = try await Self.get(app, "/?q=\(Self.list)")
     for after in [20, 40] { _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=\(after)") }
-    #expect(double.counters().calls(.search) == 1, "rows 1–60 need only page 1")
-    #expect(app.readAhead.count(.started) == 0)
+    expectEqual(double.counters().calls(.search), 1, "rows 1–60 need only page 1")
+    expectEqual(app.readAhead.count(.started), 0)
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
-    #expect(app.readAhead.count(.started) == 1)
-    #expect(try await Self.searches(double, reach: 2), "page 2 is read ahead without a request for it")
+    expectEqual(app.readAhead.count(.started), 1)
+    expectTrue(try await Self.searches(double, reach: 2), "page 2 is read ahead without a request for it")
     let html = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=100")
-    #expect(HTMLScan.cards(html).map(\.position) == Array(101...120))
-    #expect(double.counters().calls(.search) == 2, "the batch needing page 2 found it cached")
+    expectEqual(HTMLScan.cards(html).map(\.position), Array(101...120))
+    expectEqual(double.counters().calls(.search), 2, "the batch needing page 2 found it cached")
     let metrics = try await Self.get(app, "/metrics")
-    #expect(metrics.contains("reposcroll_read_ahead_total{outcome=\"started\"} 1"))
+    expectTrue(metrics.contains("reposcroll_read_ahead_total{outcome=\"started\"} 1"))
   }
 
   @Test func aPageStartedWhileFreshIsNotConsideredAgain() async throws {
@@ -69,12 +69,12 @@ struct ReadAheadTests {
     let app = try Self.app(double)
     _ = try await Self.get(app, "/?q=\(Self.list)")
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
-    #expect(try await Self.searches(double, reach: 2))
+    expectTrue(try await Self.searches(double, reach: 2))
     // Rows 81–100 also lead into page 2, which is already on its way or cached.
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=80")
-    #expect(app.readAhead.count(.started) == 1)
-    #expect(app.readAhead.count(.recent) == 1)
-    #expect(double.counters().calls(.search) == 2)
+    expectEqual(app.readAhead.count(.started), 1)
+    expectEqual(app.readAhead.count(.recent), 1)
+    expectEqual(double.counters().calls(.search), 2)
   }
 
   @Test func aStartedPageIsConsideredAgainOnceItsLifetimeHasPassed() async throws {
@@ -87,15 +87,15 @@ struct ReadAheadTests {
     await readAhead.consider(batch, query: query)
     clock.advance(59)
     await readAhead.consider(batch, query: query)
-    #expect(readAhead.count(.started) == 1)
-    #expect(readAhead.count(.recent) == 1)
+    expectEqual(readAhead.count(.started), 1)
+    expectEqual(readAhead.count(.recent), 1)
     clock.advance(1)
     await readAhead.consider(batch, query: query)
-    #expect(readAhead.count(.started) == 2)
+    expectEqual(readAhead.count(.started), 2)
     await readAhead.consider(
       ListBatch(cursor: 60, items: [], nextCursor: 80, total: 1000, state: .items),
       query: SearchQuery(text: "stars:>=1"))
-    #expect(readAhead.count(.started) == 3, "another query's page is its own")
+    expectEqual(readAhead.count(.started), 3, "another query's page is its own")
   }
 
   @Test func aLowSearchBudgetIsKeptForReadersOwnRequests() async throws {
@@ -109,13 +109,13 @@ struct ReadAheadTests {
     }
     let before = double.counters().calls(.search)
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=60")
-    #expect(app.readAhead.count(.budget) == 1)
-    #expect(app.readAhead.count(.started) == 0)
+    expectEqual(app.readAhead.count(.budget), 1)
+    expectEqual(app.readAhead.count(.started), 0)
     _ = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=80")
-    #expect(double.counters().calls(.search) == before, "nothing was read ahead")
+    expectEqual(double.counters().calls(.search), before, "nothing was read ahead")
     let html = try await Self.get(app, "/fragments/results?q=\(Self.list)&after=100")
-    #expect(HTMLScan.cards(html).count == 20, "the reader still gets page 2 on demand")
-    #expect(double.counters().calls(.search) == before + 1)
+    expectEqual(HTMLScan.cards(html).count, 20, "the reader still gets page 2 on demand")
+    expectEqual(double.counters().calls(.search), before + 1)
   }
 
   @Test func aThousandRowWalkStillCostsTenSearchCalls() async throws {
@@ -127,17 +127,17 @@ struct ReadAheadTests {
       html = try await Self.get(app, next)
       rows += HTMLScan.cards(html).count
     }
-    #expect(rows == 1000)
-    #expect(app.readAhead.count(.started) > 0)
+    expectEqual(rows, 1000)
+    expectTrue(app.readAhead.count(.started) > 0)
     // Nothing past GitHub's own order is read before a reader asks for it.
-    #expect(double.counters().calls(.search) == 10)
+    expectEqual(double.counters().calls(.search), 10)
   }
 
   @Test func theNextWindowIsReadAheadWhenTheReaderNearsTheEndOfTheFirst() async throws {
     let double = Self.double()
     let app = try Self.app(double)
     let first = try await Self.get(app, "/?q=\(Self.byStars)")
-    #expect(double.counters().calls(.search) == 1)
+    expectEqual(double.counters().calls(.search), 1)
     // Window 1 lists the rows of page 1 above its last row's star count; read ahead once the
     // reader's next 40 rows reach past them.
     var html = first
@@ -147,15 +147,15 @@ struct ReadAheadTests {
       rows += HTMLScan.cards(html).count
       try #require(rows <= 100, "read-ahead started within the first window")
     }
-    #expect(rows > 40)
-    #expect(try await Self.searches(double, reach: 2), "window 2 is read ahead without a request for it")
+    expectTrue(rows > 40)
+    expectTrue(try await Self.searches(double, reach: 2), "window 2 is read ahead without a request for it")
     while rows < 140, let next = HTMLScan.nextFragment(html) {
       html = try await Self.get(app, next)
       rows += HTMLScan.cards(html).count
     }
-    #expect(next(html)?.contains("&stars=*..") == true, "past window 1, links name a window")
+    expectEqual(next(html)?.contains("&stars=*.."), true, "past window 1, links name a window")
     let calls = double.counters().calls(.search)
-    #expect(calls >= 2 && calls <= 3, "window 2 was read once, ahead; at most window 3 ahead of it")
+    expectTrue(calls >= 2 && calls <= 3, "window 2 was read once, ahead; at most window 3 ahead of it")
   }
 
   func next(_ html: String) -> String? { HTMLScan.nextFragment(html) }
@@ -165,15 +165,15 @@ struct ReadAheadTests {
     arguments: [(30, 8, true), (30, 7, true), (30, 6, false), (10, 3, true), (10, 2, false), (0, 0, false)])
   func budget(limit: Int, remaining: Int, allowed: Bool) {
     let snapshot = RateLimitSnapshot(resource: .search, limit: limit, remaining: remaining, reset: 2_000)
-    #expect(ReadAhead.allows(snapshot, now: 1_000) == allowed)
+    expectEqual(ReadAhead.allows(snapshot, now: 1_000), allowed)
   }
 
   @Test func anUnknownOrResetWindowAllowsAndASecondaryLimitForbids() {
-    #expect(ReadAhead.allows(nil, now: 1_000))
-    #expect(
+    expectTrue(ReadAhead.allows(nil, now: 1_000))
+    expectTrue(
       ReadAhead.allows(RateLimitSnapshot(resource: .search, limit: 30, remaining: 0, reset: 999), now: 1_000)
     )
-    #expect(
+    expectTrue(
       !ReadAhead.allows(
         RateLimitSnapshot(resource: .search, limit: 30, remaining: 30, reset: 2_000, secondaryUntil: 1_060),
         now: 1_000))

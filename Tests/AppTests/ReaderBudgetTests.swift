@@ -62,9 +62,9 @@ struct DoubleSignIn: Sendable {
   /// (with `private` ticked when asked), and the callback.
   func signIn(_ jar: CookieJar, login: String, seesPrivate: Bool = false) async throws {
     let back = try await authorize(jar, login: login, seesPrivate: seesPrivate)
-    #expect(back.hasPrefix(Self.publicURL + "/login/callback?"))
+    expectTrue(back.hasPrefix(Self.publicURL + "/login/callback?"))
     let callback = try await get(String(back.dropFirst(Self.publicURL.utf8.count)), jar)
-    #expect(callback.status.code == 303, "callback answered \(callback.status)")
+    expectEqual(callback.status.code, 303, "callback answered \(callback.status)")
   }
 
   /// `/login` and the double's Authorize form posted as `login` (with `private` ticked when asked):
@@ -120,12 +120,13 @@ struct ReaderBudgetTests {
       // A query no one asked before, so no cache answers it.
       let page = try await h.get("/?q=stars%3A%3E%3D\(reader)", jar)
       let html = String(decoding: page.body, as: UTF8.self)
-      #expect(page.status.code == 200)
+      expectEqual(page.status.code, 200)
       if html.contains("data-repo-id=") {
         outcome.served += 1
         if isSignedIn { outcome.signedInServed += 1 }
       } else {
-        #expect(html.contains("rate limit"), "neither results nor the rate-limit notice: \(html.prefix(300))")
+        expectTrue(
+          html.contains("rate limit"), "neither results nor the rate-limit notice: \(html.prefix(300))")
         outcome.limited += 1
       }
     }
@@ -135,23 +136,23 @@ struct ReaderBudgetTests {
   @Test(arguments: DoubleAppKind.allCases)
   func halfOfNinetyReadersSignedInAreAllServed(_ app: DoubleAppKind) async throws {
     let outcome = try await Self.run(readers: 90, signedIn: 45, app: app)
-    #expect(outcome.signedInServed == 45, "every signed-in reader gets results")
+    expectEqual(outcome.signedInServed, 45, "every signed-in reader gets results")
     // The 45 anonymous readers share the server's 30 searches a minute.
-    #expect(outcome.served == 45 + 30)
-    #expect(outcome.limited == 15)
+    expectEqual(outcome.served, 45 + 30)
+    expectEqual(outcome.limited, 15)
   }
 
   /// (Nobody signs in, so the kind of app makes no difference.)
   @Test func withNoOneSignedInTheSiteServesThirty() async throws {
     let outcome = try await Self.run(readers: 90, signedIn: 0)
-    #expect(outcome.served == 30)
-    #expect(outcome.limited == 60)
+    expectEqual(outcome.served, 30)
+    expectEqual(outcome.limited, 60)
   }
 
   @Test(arguments: DoubleAppKind.allCases)
   func withEveryoneSignedInEveryoneIsServed(_ app: DoubleAppKind) async throws {
     let outcome = try await Self.run(readers: 90, signedIn: 90, app: app)
-    #expect(outcome == Outcome(served: 90, limited: 0, signedInServed: 90))
+    expectEqual(outcome, Outcome(served: 90, limited: 0, signedInServed: 90))
   }
 
   /// The cost of privacy decided by the items: readers of an OAuth app without `repo` share one
@@ -170,14 +171,15 @@ struct ReaderBudgetTests {
       let jar = CookieJar()
       try await h.signIn(jar, login: "same-query-\(reader)")
       let page = try await h.get("/?q=stars%3A%3E%3D5", jar)
-      #expect(String(decoding: page.body, as: UTF8.self).contains("data-repo-id="))
+      expectTrue(String(decoding: page.body, as: UTF8.self).contains("data-repo-id="))
     }
     let signedIn = double.counters().calls(.search)
     _ = try await h.get("/?q=stars%3A%3E%3D5", CookieJar())
-    #expect(double.counters().calls(.search) == signedIn, "the anonymous reader shares the public answer")
+    expectEqual(double.counters().calls(.search), signedIn, "the anonymous reader shares the public answer")
     // Read-ahead may add one page per search made.
     let pages = app == .githubApp ? readers : 1
-    #expect((pages...(2 * pages)).contains(signedIn), "\(signedIn) searches for \(readers) readers (\(app))")
+    expectTrue(
+      (pages...(2 * pages)).contains(signedIn), "\(signedIn) searches for \(readers) readers (\(app))")
   }
 
   @Test func aPrivateRepositoryReachesOnlyItsOwnerFromAnyCache() async throws {
@@ -194,13 +196,13 @@ struct ReaderBudgetTests {
     let seenByA = String(decoding: try await h.get(query, a).body, as: UTF8.self)
     let b = CookieJar()
     let seenByB = String(decoding: try await h.get(query, b).body, as: UTF8.self)
-    #expect(seenByB.contains("data-repo-id="), "B gets the owner's public repositories")
+    expectTrue(seenByB.contains("data-repo-id="), "B gets the owner's public repositories")
     for name in names {
-      #expect(seenByA.contains("/\(name)<"), "A sees their private \(name)")
-      #expect(!seenByB.contains("/\(name)<"), "B never gets A's private \(name)")
+      expectTrue(seenByA.contains("/\(name)<"), "A sees their private \(name)")
+      expectTrue(!seenByB.contains("/\(name)<"), "B never gets A's private \(name)")
     }
     // And the other way round: B's public answer, now cached, does not hide A's private ones.
     let again = String(decoding: try await h.get(query, a).body, as: UTF8.self)
-    for name in names { #expect(again.contains("/\(name)<")) }
+    for name in names { expectTrue(again.contains("/\(name)<")) }
   }
 }

@@ -1,5 +1,6 @@
 import CurlClient
 import HTTP
+import TestSupport
 import Testing
 
 @testable import App
@@ -20,20 +21,20 @@ import Testing
       for (target, label) in cases {
         let before = Self.counted(h.app.metrics, label)
         _ = try await h.get(target)
-        #expect(Self.counted(h.app.metrics, label) == before + 1, "\(target) counts as \(label)")
+        expectEqual(Self.counted(h.app.metrics, label), before + 1, "\(target) counts as \(label)")
       }
       // A method the path does not allow is counted under the route the path matched.
       let refused = try await h.request(.delete, "/healthz")
-      #expect(refused.status == .methodNotAllowed && refused.headers["Allow"] == "GET, HEAD")
-      #expect(h.app.metrics.count(route: "healthz", status: 405) == 1)
+      expectTrue(refused.status == .methodNotAllowed && refused.headers["Allow"] == "GET, HEAD")
+      expectEqual(h.app.metrics.count(route: "healthz", status: 405), 1)
     }
   }
 
   @Test func theSignInRoutesAreRegisteredOnlyWithSignIn() async throws {
     try await AppHarness.with { h in
       _ = try await h.get("/login")
-      #expect(h.app.metrics.count(route: "other", status: 404) == 1)
-      #expect(h.app.metrics.count(route: "login", status: 404) == 0)
+      expectEqual(h.app.metrics.count(route: "other", status: 404), 1)
+      expectEqual(h.app.metrics.count(route: "login", status: 404), 0)
     }
   }
 

@@ -24,12 +24,12 @@ struct SSRFTests {
     try await RecordingUpstream.withApp { h, upstream in
       let target = "/avatars/" + id.replacing("EVIL", with: String(evil.port)) + "?s=80"
       let response = try await h.raw(target)
-      #expect((400..<500).contains(response.status), "\(target) answered \(response.status)")
-      #expect(!response.body.contains(CountingServer.marker))
-      #expect(upstream.seen(pathPrefix: "/u/").isEmpty, "\(target) reached the avatar host")
-      #expect(upstream.seen.isEmpty, "\(target) reached the upstream: \(upstream.seen.map(\.target))")
+      expectTrue((400..<500).contains(response.status), "\(target) answered \(response.status)")
+      expectTrue(!response.body.contains(CountingServer.marker))
+      expectTrue(upstream.seen(pathPrefix: "/u/").isEmpty, "\(target) reached the avatar host")
+      expectTrue(upstream.seen.isEmpty, "\(target) reached the upstream: \(upstream.seen.map(\.target))")
     }
-    #expect(evil.count == 0)
+    expectEqual(evil.count, 0)
     await evil.stop()
   }
 
@@ -38,9 +38,9 @@ struct SSRFTests {
   func numericAvatarIDsBecomeOneCanonicalURL(id: String, expected: Int) async throws {
     try await RecordingUpstream.withApp { h, upstream in
       let response = try await h.raw("/avatars/\(id)?s=80")
-      #expect(response.status == 200)
-      #expect(response.headers["Content-Type"] == "image/png")
-      #expect(upstream.seen(pathPrefix: "/u/").map(\.target) == ["/u/\(expected)?s=80"])
+      expectEqual(response.status, 200)
+      expectEqual(response.headers["Content-Type"], "image/png")
+      expectEqual(upstream.seen(pathPrefix: "/u/").map(\.target), ["/u/\(expected)?s=80"])
     }
   }
 
@@ -56,10 +56,10 @@ struct SSRFTests {
   func avatarSizesAreParsedAndClamped(size: String, expected: Int) async throws {
     try await RecordingUpstream.withApp { h, upstream in
       let response = try await h.raw("/avatars/77?s=\(size)")
-      #expect(response.status == 200)
-      #expect(response.headers["Content-Type"] == "image/png")
-      #expect(upstream.seen(pathPrefix: "/u/").map(\.target) == ["/u/77?s=\(expected)"], "s=\(size)")
-      #expect(upstream.seen.count == 1)
+      expectEqual(response.status, 200)
+      expectEqual(response.headers["Content-Type"], "image/png")
+      expectEqual(upstream.seen(pathPrefix: "/u/").map(\.target), ["/u/77?s=\(expected)"], "s=\(size)")
+      expectEqual(upstream.seen.count, 1)
     }
   }
 
@@ -80,14 +80,14 @@ struct SSRFTests {
           body: .bytes(Array("moved".utf8)))
       }
       let response = try await h.get("/avatars/5?s=80")
-      #expect(response.status.code == 200)
-      #expect(response.headers["X-Avatar"] == "placeholder", "the placeholder, not another host's image")
-      #expect(response.headers["Content-Type"] == "image/svg+xml")
-      #expect(!response.body.contains(CountingServer.marker))
-      #expect(
-        upstream.seen(pathPrefix: "/u/").map(\.target) == ["/u/5?s=80"], "exactly one request, no follow")
+      expectEqual(response.status.code, 200)
+      expectEqual(response.headers["X-Avatar"], "placeholder", "the placeholder, not another host's image")
+      expectEqual(response.headers["Content-Type"], "image/svg+xml")
+      expectTrue(!response.body.contains(CountingServer.marker))
+      expectEqual(
+        upstream.seen(pathPrefix: "/u/").map(\.target), ["/u/5?s=80"], "exactly one request, no follow")
     }
-    #expect(evil.count == 0, "the redirect target was fetched")
+    expectEqual(evil.count, 0, "the redirect target was fetched")
     await evil.stop()
   }
 
@@ -105,10 +105,10 @@ struct SSRFTests {
           status: .ok, headers: ["Content-Type": contentType], body: .bytes(Array(body.utf8)))
       }
       let response = try await h.get("/avatars/6?s=80")
-      #expect(response.headers["X-Avatar"] == "placeholder")
-      #expect(response.headers["Content-Type"] == "image/svg+xml")
+      expectEqual(response.headers["X-Avatar"], "placeholder")
+      expectEqual(response.headers["Content-Type"], "image/svg+xml")
       let text = String(decoding: response.body, as: UTF8.self)
-      #expect(!text.contains("__xss") && !text.contains("EVIL-HOST"))
+      expectTrue(!text.contains("__xss") && !text.contains("EVIL-HOST"))
     }
   }
 
@@ -134,10 +134,10 @@ struct SSRFTests {
         "/owners/\(owner)", "/fragments/owners/\(owner)?after=20", "/fragments/stars/\(owner)/valid-repo",
       ] {
         let response = try await h.raw(target)
-        #expect([400, 404].contains(response.status), "\(target) answered \(response.status)")
+        expectTrue([400, 404].contains(response.status), "\(target) answered \(response.status)")
       }
-      #expect(try await Self.upstreamTotal(h) == 0)
-      #expect(upstream.seen.allSatisfy { $0.target.hasPrefix("/_double/") })
+      try await expectEqual(Self.upstreamTotal(h), 0)
+      expectTrue(upstream.seen.allSatisfy { $0.target.hasPrefix("/_double/") })
     }
   }
 
@@ -146,9 +146,9 @@ struct SSRFTests {
     try await RecordingUpstream.withApp { h, upstream in
       let target = "/fragments/stars/octocat/\(repo)"
       let response = try await h.raw(target)
-      #expect([400, 404].contains(response.status), "\(target) answered \(response.status)")
-      #expect(try await Self.upstreamTotal(h) == 0)
-      #expect(upstream.seen.allSatisfy { $0.target.hasPrefix("/_double/") })
+      expectTrue([400, 404].contains(response.status), "\(target) answered \(response.status)")
+      try await expectEqual(Self.upstreamTotal(h), 0)
+      expectTrue(upstream.seen.allSatisfy { $0.target.hasPrefix("/_double/") })
     }
   }
 
@@ -159,15 +159,15 @@ struct SSRFTests {
       let repo100 = String(repeating: "r", count: 100)
       for (owner, repo) in [("a", ".github"), (login39, "a.b_c-d"), ("Octo-Cat9", repo100), ("x", "..a")] {
         let response = try await h.raw("/fragments/stars/\(owner)/\(repo)")
-        #expect(response.status == 200, "\(owner)/\(repo)")
+        expectEqual(response.status, 200, "\(owner)/\(repo)")
       }
       let history = upstream.seen(pathPrefix: "/repos/").map(\.target)
-      #expect(history.count == 4)
-      #expect(history.contains("/repos/\(login39)/a.b_c-d/stargazers/history?per_page=30"))
-      #expect(try await Self.upstreamTotal(h) == 4)
+      expectEqual(history.count, 4)
+      expectTrue(history.contains("/repos/\(login39)/a.b_c-d/stargazers/history?per_page=30"))
+      try await expectEqual(Self.upstreamTotal(h), 4)
       let owner = try await h.raw("/fragments/owners/\(login39)")
-      #expect(owner.status == 200)
-      #expect(upstream.seen(pathPrefix: "/search/").count == 1)
+      expectEqual(owner.status, 200)
+      expectEqual(upstream.seen(pathPrefix: "/search/").count, 1)
     }
   }
 
@@ -199,10 +199,10 @@ struct SSRFTests {
   func staticPathsCannotLeavePublic(target: String) async throws {
     try await AppHarness.with { h in
       let response = try await h.get(target)
-      #expect((400..<500).contains(response.status.code), "\(target) answered \(response.status)")
+      expectTrue((400..<500).contains(response.status.code), "\(target) answered \(response.status)")
       let text = String(decoding: response.body, as: UTF8.self)
       for secret in ["swift-tools-version", "root:x:0:0", "{{", "import GitHub", "partials/"] {
-        #expect(!text.contains(secret), "\(target) served a file outside Public/")
+        expectTrue(!text.contains(secret), "\(target) served a file outside Public/")
       }
     }
   }
@@ -212,20 +212,20 @@ struct SSRFTests {
       let page = try await h.text("/")
       let style = try #require(page.firstMatch(of: #/href="(/static/app\.[0-9a-f]{8}\.css)"/#)).1
       let css = try await h.get(String(style))
-      #expect(css.status.code == 200)
-      #expect(css.headers["Cache-Control"]?.contains("immutable") == true)
+      expectEqual(css.status.code, 200)
+      expectEqual(css.headers["Cache-Control"]?.contains("immutable"), true)
       // Modules sit in one fingerprinted folder, so that their relative imports are fingerprinted too.
       let script = try #require(page.firstMatch(of: #/src="(/static/m/[0-9a-f]{8}/)feed\.js"/#)).1
       for name in ["feed.js", "cards.js"] {
         let response = try await h.get(String(script) + name)
-        #expect(response.status.code == 200)
-        #expect(String(decoding: response.body, as: UTF8.self).contains(name))
-        #expect(response.headers["Cache-Control"]?.contains("immutable") == true)
+        expectEqual(response.status.code, 200)
+        expectTrue(String(decoding: response.body, as: UTF8.self).contains(name))
+        expectEqual(response.headers["Cache-Control"]?.contains("immutable"), true)
       }
       let other = try await h.get("/static/m/00000000/cards.js")
-      #expect(other.status.code == 200)
-      #expect(other.headers["Cache-Control"]?.contains("immutable") == false)
-      #expect(try await h.get(String(script) + "app.css").status.code == 404)
+      expectEqual(other.status.code, 200)
+      expectEqual(other.headers["Cache-Control"]?.contains("immutable"), false)
+      try await expectEqual(h.get(String(script) + "app.css").status.code, 404)
     }
   }
 }

@@ -2,6 +2,7 @@ import App
 import CurlClient
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// Escaping, security headers, input limits and the token.
@@ -18,12 +19,12 @@ struct SafetyTests {
     try await AppHarness.with { h in
       for target in ["/?q=topic%3Axss", "/fragments/results?q=topic%3Axss&after=0"] {
         let html = try await h.text(target)
-        #expect(HTMLScan.cards(html).count == 6)
-        for payload in Self.payloads { #expect(!html.contains(payload), "raw payload in \(target)") }
-        #expect(!html.contains("<script>window"))
-        #expect(!html.contains("<img src=x") && !html.contains("<svg onload"), "a payload became a tag")
-        #expect(html.contains("&lt;img src=x onerror=window.__xss=1&gt;"))
-        #expect(!html.contains("javascript:window.__xss=1\""), "a javascript: URL reached an attribute")
+        expectEqual(HTMLScan.cards(html).count, 6)
+        for payload in Self.payloads { expectTrue(!html.contains(payload), "raw payload in \(target)") }
+        expectTrue(!html.contains("<script>window"))
+        expectTrue(!html.contains("<img src=x") && !html.contains("<svg onload"), "a payload became a tag")
+        expectTrue(html.contains("&lt;img src=x onerror=window.__xss=1&gt;"))
+        expectTrue(!html.contains("javascript:window.__xss=1\""), "a javascript: URL reached an attribute")
       }
     }
   }
@@ -37,9 +38,9 @@ struct SafetyTests {
       for target in ["/?q=\(encoded)", "/fragments/results?q=\(encoded)&after=0", "/?q=\(encoded)&page=2"] {
         let response = try await h.get(target)
         let html = String(decoding: response.body, as: UTF8.self)
-        #expect(!html.contains(query), "raw query in \(target)")
-        #expect(!html.contains("<script>alert"))
-        #expect(!html.contains("<img src=x"))
+        expectTrue(!html.contains(query), "raw query in \(target)")
+        expectTrue(!html.contains("<script>alert"))
+        expectTrue(!html.contains("<img src=x"))
       }
     }
   }
@@ -55,22 +56,22 @@ struct SafetyTests {
       ]
       for target in targets {
         let response = try await h.get(target)
-        #expect(
-          response.headers["Content-Security-Policy"]
-            == "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; "
+        expectEqual(
+          response.headers["Content-Security-Policy"],
+          "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'", "\(target)")
-        #expect(response.headers["X-Content-Type-Options"] == "nosniff", "\(target)")
-        #expect(response.headers["Referrer-Policy"] == "same-origin", "\(target)")
+        expectEqual(response.headers["X-Content-Type-Options"], "nosniff", "\(target)")
+        expectEqual(response.headers["Referrer-Policy"], "same-origin", "\(target)")
       }
       let html = try await h.get("/?q=language%3Apython")
-      #expect(html.headers["Cache-Control"] == "no-cache")
-      #expect(html.headers["Content-Type"] == "text/html; charset=utf-8")
+      expectEqual(html.headers["Cache-Control"], "no-cache")
+      expectEqual(html.headers["Content-Type"], "text/html; charset=utf-8")
       let asset = try await h.get(String(css))
-      #expect(asset.status.code == 200)
-      #expect(asset.headers["Cache-Control"] == "max-age=31536000, immutable")
-      #expect(asset.headers["Content-Type"]?.hasPrefix("text/css") == true)
-      #expect(!page.contains("<script>"), "no inline script")
-      #expect(!page.contains("<style") && !page.contains(" style="), "no inline style")
+      expectEqual(asset.status.code, 200)
+      expectEqual(asset.headers["Cache-Control"], "max-age=31536000, immutable")
+      expectEqual(asset.headers["Content-Type"]?.hasPrefix("text/css"), true)
+      expectTrue(!page.contains("<script>"), "no inline script")
+      expectTrue(!page.contains("<style") && !page.contains(" style="), "no inline style")
     }
   }
 
@@ -78,15 +79,15 @@ struct SafetyTests {
     try await AppHarness.with { h in
       let long = String(repeating: "a", count: 257)
       let page = try await h.get("/?q=\(long)")
-      #expect(page.status.code == 400)
+      expectEqual(page.status.code, 400)
       let html = String(decoding: page.body, as: UTF8.self)
-      #expect(html.contains("Queries are limited to 256 characters"))
-      #expect(HTMLScan.cards(html).isEmpty)
+      expectTrue(html.contains("Queries are limited to 256 characters"))
+      expectTrue(HTMLScan.cards(html).isEmpty)
       let fragment = try await h.get("/fragments/results?q=\(long)&after=0")
-      #expect(fragment.status.code == 422)
-      #expect(String(decoding: fragment.body, as: UTF8.self).contains("256 characters"))
+      expectEqual(fragment.status.code, 422)
+      expectTrue(String(decoding: fragment.body, as: UTF8.self).contains("256 characters"))
       let exact = try await h.get("/?q=\(String(repeating: "a", count: 256))")
-      #expect(exact.status.code == 200)
+      expectEqual(exact.status.code, 200)
     }
   }
 
@@ -94,10 +95,10 @@ struct SafetyTests {
   func badSortOrOrderIsRefused(parameter: String) async throws {
     try await AppHarness.with { h in
       let page = try await h.get("/?q=swift&\(parameter)")
-      #expect(page.status.code == 400)
-      #expect(!String(decoding: page.body, as: UTF8.self).contains("<script>"))
+      expectEqual(page.status.code, 400)
+      expectTrue(!String(decoding: page.body, as: UTF8.self).contains("<script>"))
       let fragment = try await h.get("/fragments/results?q=swift&\(parameter)&after=0")
-      #expect(fragment.status.code == 422)
+      expectEqual(fragment.status.code, 422)
     }
   }
 
@@ -105,7 +106,7 @@ struct SafetyTests {
   func badCursorsAreRefused(parameter: String) async throws {
     try await AppHarness.with { h in
       let response = try await h.get("/fragments/results?q=swift&\(parameter)")
-      #expect(response.status.code == 400)
+      expectEqual(response.status.code, 400)
     }
   }
 }

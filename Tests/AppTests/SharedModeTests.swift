@@ -40,37 +40,37 @@ struct SharedModeTests {
     let store = MemoryStore(time: .system)
     let app = try Self.app(store)
     var (status, text) = try await Self.get(app, "/healthz")
-    #expect(status == .ok && text.hasPrefix("ok\n") && text.contains("shared store: memory available"))
-    #expect(
+    expectTrue(status == .ok && text.hasPrefix("ok\n") && text.contains("shared store: memory available"))
+    expectTrue(
       try await Self.get(app, "/metrics").1.contains("reposcroll_shared_store_up{backend=\"memory\"} 1"))
 
     store.setAvailable(false)
     (status, text) = try await Self.get(app, "/healthz")
-    #expect(status == .ok, "an instance on local state still serves")
-    #expect(text.contains("memory unavailable") && text.contains("serving from local state"))
+    expectEqual(status, .ok, "an instance on local state still serves")
+    expectTrue(text.contains("memory unavailable") && text.contains("serving from local state"))
     let metrics = try await Self.get(app, "/metrics").1
-    #expect(metrics.contains("reposcroll_shared_store_up{backend=\"memory\"} 0"))
-    #expect(metrics.contains("reposcroll_shared_hits_total 0"))
+    expectTrue(metrics.contains("reposcroll_shared_store_up{backend=\"memory\"} 0"))
+    expectTrue(metrics.contains("reposcroll_shared_hits_total 0"))
   }
 
   @Test func withoutAStoreHealthIsPlainAndMetricsHaveNoStoreLines() async throws {
     let app = try InProcessTests.app()
     let health = try await Self.get(app, "/healthz")
-    #expect(health.1 == "ok\n")
-    #expect(!(try await Self.get(app, "/metrics").1.contains("reposcroll_shared_store_up")))
+    expectEqual(health.1, "ok\n")
+    expectTrue(!(try await Self.get(app, "/metrics").1.contains("reposcroll_shared_store_up")))
   }
 
   @Test func redisFlagsAndVariables() throws {
     var configuration = AppConfiguration()
     _ = try configuration.parse(
       arguments: ["--redis-timeout", "75"], environment: ["REDIS_URL": "redis://:pw@127.0.0.1:6380/2"])
-    #expect(configuration.redisURL == "redis://:pw@127.0.0.1:6380/2" && configuration.redisTimeoutMS == 75)
-    #expect(!configuration.description.contains("pw") && configuration.description.contains("redis: on"))
+    expectTrue(configuration.redisURL == "redis://:pw@127.0.0.1:6380/2" && configuration.redisTimeoutMS == 75)
+    expectTrue(!configuration.description.contains("pw") && configuration.description.contains("redis: on"))
     var bad = AppConfiguration()
     #expect(throws: AppConfiguration.ConfigurationError.self) {
       try bad.parse(arguments: ["--redis-timeout", "0"], environment: [:])
     }
-    #expect(
+    expectTrue(
       AppConfiguration.helpText.contains("--redis URL") && AppConfiguration.helpText.contains("REDIS_URL"))
   }
 
@@ -86,10 +86,11 @@ struct SharedModeTests {
     _ = try environment.parse(
       arguments: ["--redis", "rediss://app@10.0.0.5:6380/1"],
       environment: ["REDIS_PASSWORD": "from-env", "REDIS_SENTINEL_PASSWORD": "s-env"])
-    #expect(environment.redis.password == "from-env" && environment.redis.sentinelPassword == "s-env")
+    expectTrue(environment.redis.password == "from-env" && environment.redis.sentinelPassword == "s-env")
     let redis = try #require(try RepoScrollApp.redisConfiguration(environment))
-    #expect(redis.username == "app" && redis.password == "from-env" && redis.port == 6380 && redis.tls != nil)
-    #expect(!environment.description.contains("from-env") && !"\(redis)".contains("from-env"))
+    expectTrue(
+      redis.username == "app" && redis.password == "from-env" && redis.port == 6380 && redis.tls != nil)
+    expectTrue(!environment.description.contains("from-env") && !"\(redis)".contains("from-env"))
 
     let file = NSTemporaryDirectory() + "redis-password-\(UUID().uuidString.prefix(6))"
     try "from-file\n".write(toFile: file, atomically: true, encoding: .utf8)
@@ -98,10 +99,10 @@ struct SharedModeTests {
     _ = try fromFile.parse(
       arguments: ["--redis-password-file", file],
       environment: ["REDIS_URL": "redis://:in-url@10.0.0.5/0", "REDIS_PASSWORD": "from-env"])
-    #expect(try RepoScrollApp.redisConfiguration(fromFile)?.password == "from-file")
+    try expectEqual(RepoScrollApp.redisConfiguration(fromFile)?.password, "from-file")
     var inURL = AppConfiguration()
     _ = try inURL.parse(arguments: [], environment: ["REDIS_URL": "redis://:in-url@10.0.0.5/0"])
-    #expect(try RepoScrollApp.redisConfiguration(inURL)?.password == "in-url")
+    try expectEqual(RepoScrollApp.redisConfiguration(inURL)?.password, "in-url")
   }
 
   @Test func sentinelAndTLSFlagsMakeTheClientSettings() throws {
@@ -111,11 +112,11 @@ struct SharedModeTests {
         "--redis-sentinels", "10.0.0.5:26379,10.0.0.6:26380", "--redis-master-name", "reposcroll",
         "--redis-sentinel-user", "watcher", "--redis-timeout", "80",
       ], environment: [:])
-    #expect(configuration.redisURL == "redis://reposcroll/0")
+    expectEqual(configuration.redisURL, "redis://reposcroll/0")
     let redis = try #require(try RepoScrollApp.redisConfiguration(configuration))
-    #expect(redis.sentinel?.masterName == "reposcroll" && redis.sentinel?.username == "watcher")
-    #expect(redis.sentinel?.sentinels.map(\.port) == [26379, 26380])
-    #expect(redis.sentinel?.timeout == .milliseconds(300) && redis.commandTimeout == .milliseconds(80))
+    expectTrue(redis.sentinel?.masterName == "reposcroll" && redis.sentinel?.username == "watcher")
+    expectEqual(redis.sentinel?.sentinels.map(\.port), [26379, 26380])
+    expectTrue(redis.sentinel?.timeout == .milliseconds(300) && redis.commandTimeout == .milliseconds(80))
 
     var named = AppConfiguration()
     _ = try named.parse(
@@ -123,9 +124,9 @@ struct SharedModeTests {
         "--redis", "rediss://cache/2", "--redis-sentinels", "10.0.0.5", "--redis-ca-file", "/etc/ca.pem",
       ], environment: [:])
     let tls = try #require(try RepoScrollApp.redisConfiguration(named))
-    #expect(
+    expectTrue(
       tls.sentinel?.masterName == "cache" && tls.database == 2 && tls.connectTimeout == .milliseconds(500))
-    #expect(tls.description == "rediss://cache/2 via sentinels 10.0.0.5:26379")
+    expectEqual(tls.description, "rediss://cache/2 via sentinels 10.0.0.5:26379")
 
     var nameless = AppConfiguration()
     #expect(throws: AppConfiguration.ConfigurationError.self) {
@@ -145,7 +146,7 @@ struct SharedModeTests {
       "--redis-ca-file", "--redis-cert-file", "--redis-key-file", "--redis-sentinels", "--redis-master-name",
       "--redis-password-file", "--redis-sentinel-password-file", "--redis-session-wait", "REDIS_PASSWORD",
     ] {
-      #expect(AppConfiguration.helpText.contains(flag), "\(flag) in --help")
+      expectTrue(AppConfiguration.helpText.contains(flag), "\(flag) in --help")
     }
   }
 
@@ -156,17 +157,17 @@ struct SharedModeTests {
       _ = try await RepoScrollApp.connectSharedStore(configuration, time: .system) { _ in }
       Issue.record("accepted a non-redis URL")
     } catch {
-      #expect(error.description.hasPrefix("--redis:") && !error.description.contains("hunter2"))
+      expectTrue(error.description.hasPrefix("--redis:") && !error.description.contains("hunter2"))
     }
     configuration.redisURL = nil
-    #expect(try await RepoScrollApp.connectSharedStore(configuration, time: .system) { _ in } == nil)
+    try await expectTrue(RepoScrollApp.connectSharedStore(configuration, time: .system) { _ in } == nil)
   }
 
   @Test func searchesGoThroughTheSharedStore() async throws {
     let store = MemoryStore(time: .system)
     let app = try Self.app(store, transport: EmptySearch())
     let (status, body) = try await Self.get(app, "/fragments/results?q=nothing&after=0")
-    #expect(status == .ok, "\(body)")
-    #expect(store.keys.contains { $0.contains("/search/repositories?q=nothing") }, "\(store.keys)")
+    expectEqual(status, .ok, "\(body)")
+    expectTrue(store.keys.contains { $0.contains("/search/repositories?q=nothing") }, "\(store.keys)")
   }
 }

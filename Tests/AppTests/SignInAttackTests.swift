@@ -26,19 +26,19 @@ struct SignInAttackTests {
       let attempt = CookieJar()
       attempt.set(h.loginCookie, try #require(jar[h.loginCookie]))
       let response = try await h.get(target, attempt)
-      #expect(response.status.code == 403)
-      #expect(h.text(response).contains("Sign-in could not be verified"))
-      #expect(h.text(response).contains("Back to search"))
-      #expect(attempt[h.sessionCookie] == nil)
+      expectEqual(response.status.code, 403)
+      expectTrue(h.text(response).contains("Sign-in could not be verified"))
+      expectTrue(h.text(response).contains("Back to search"))
+      expectEqual(attempt[h.sessionCookie], nil)
     }
     // Without the ticket cookie (a callback this browser never started) the state cannot match.
     let stranger = try await h.get(callback, CookieJar())
-    #expect(stranger.status.code == 400)
-    #expect(h.text(stranger).contains("not started in this browser"))
+    expectEqual(stranger.status.code, 400)
+    expectTrue(h.text(stranger).contains("not started in this browser"))
     // A tampered ticket is no ticket.
     let tampered = CookieJar()
     tampered.set(h.loginCookie, String(try #require(jar[h.loginCookie]).dropLast(2)) + "AA")
-    #expect(try await h.get(callback, tampered).status.code == 400)
+    try await expectEqual(h.get(callback, tampered).status.code, 400)
   }
 
   @Test func aReplayedCodeIsRefused() async throws {
@@ -46,7 +46,7 @@ struct SignInAttackTests {
     let authorize = try await h.startLogin(jar)
     let callback = try h.authorizedCallback(authorize, login: "mona")
     let first = try await h.get(callback, jar)
-    #expect(first.status.code == 303)
+    expectEqual(first.status.code, 303)
     // The attacker replays the code with a fresh ticket of their own (the state matches it).
     let attacker = CookieJar()
     let fresh = try await h.startLogin(attacker)
@@ -56,9 +56,9 @@ struct SignInAttackTests {
       URLEncoding.parseQuery(callback.split(separator: "?")[1]).first { $0.name == "code" }?.value)
     let replay = try await h.get(
       "/login/callback?" + URLEncoding.formatQuery([("code", code), ("state", state)]), attacker)
-    #expect(replay.status.code == 400)
-    #expect(h.text(replay).contains("expired or was already used"))
-    #expect(attacker[h.sessionCookie] == nil)
+    expectEqual(replay.status.code, 400)
+    expectTrue(h.text(replay).contains("expired or was already used"))
+    expectEqual(attacker[h.sessionCookie], nil)
   }
 
   @Test func cancellingAtGitHubIsAClearPage() async throws {
@@ -72,11 +72,11 @@ struct SignInAttackTests {
           ("error", "access_denied"), ("error_description", "The user has denied your application access."),
           ("state", state),
         ]), jar)
-    #expect(response.status.code == 403)
-    #expect(h.text(response).contains("Sign-in cancelled"))
-    #expect(h.text(response).contains("href=\"/?q=swift\">Back to search"))
-    #expect(jar[h.sessionCookie] == nil)
-    #expect(jar[h.loginCookie] == nil, "the ticket is spent")
+    expectEqual(response.status.code, 403)
+    expectTrue(h.text(response).contains("Sign-in cancelled"))
+    expectTrue(h.text(response).contains("href=\"/?q=swift\">Back to search"))
+    expectEqual(jar[h.sessionCookie], nil)
+    expectEqual(jar[h.loginCookie], nil, "the ticket is spent")
   }
 
   @Test(arguments: [
@@ -89,9 +89,9 @@ struct SignInAttackTests {
     let callback = try h.authorizedCallback(authorize, login: "mona")
     h.fake.setTokenEndpointFault(fault)
     let response = try await h.get(callback, jar)
-    #expect(response.status.code == status)
-    #expect(h.text(response).contains("Back to search"))
-    #expect(jar[h.sessionCookie] == nil)
+    expectEqual(response.status.code, status)
+    expectTrue(h.text(response).contains("Back to search"))
+    expectEqual(jar[h.sessionCookie], nil)
   }
 
   @Test func returnToCannotLeaveTheSite() async throws {
@@ -103,13 +103,13 @@ struct SignInAttackTests {
     ] {
       let jar = CookieJar()
       let response = try await h.signIn(jar, login: "mona", returnTo: hostile)
-      #expect(response.headers["Location"] == "/", "return_to \(hostile.debugDescription) was followed")
+      expectEqual(response.headers["Location"], "/", "return_to \(hostile.debugDescription) was followed")
     }
     let jar = CookieJar()
-    #expect(
-      try await h.signIn(jar, login: "mona", returnTo: "/owners/mona?page=2").headers["Location"]
-        == "/owners/mona?page=2")
-    for safe in ["/", "/?q=a%20b", "/owners/x"] { #expect(ReturnPath.isSafe(safe)) }
+    try await expectEqual(
+      h.signIn(jar, login: "mona", returnTo: "/owners/mona?page=2").headers["Location"], "/owners/mona?page=2"
+    )
+    for safe in ["/", "/?q=a%20b", "/owners/x"] { expectTrue(ReturnPath.isSafe(safe)) }
   }
 
   @Test func signOutNeedsThisSessionsTokenAndThisSite() async throws {
@@ -131,15 +131,15 @@ struct SignInAttackTests {
     ]
     for (headers, body) in attempts {
       let response = try await h.request(.post, "/logout", jar, headers: headers, body: body)
-      #expect(
-        response.status.code == 403, "logout with \(headers) \(body.prefix(5)) answered \(response.status)")
-      #expect(jar[h.sessionCookie] != nil)
+      expectEqual(
+        response.status.code, 403, "logout with \(headers) \(body.prefix(5)) answered \(response.status)")
+      expectTrue(jar[h.sessionCookie] != nil)
     }
     // A GET changes nothing.
     let get = try await h.get("/logout", jar)
-    #expect(get.status.code == 405)
-    #expect(h.text(try await h.get("/", jar)).contains("account-login"))
-    #expect(h.fake.tokens.allSatisfy { !$0.revoked })
+    expectEqual(get.status.code, 405)
+    expectTrue(h.text(try await h.get("/", jar)).contains("account-login"))
+    expectTrue(h.fake.tokens.allSatisfy { !$0.revoked })
   }
 
   @Test func aCookieSetBeforeSignInIsReplacedNotAdopted() async throws {
@@ -152,16 +152,16 @@ struct SignInAttackTests {
     victim.set(h.sessionCookie, planted)
     try await h.signIn(victim, login: "victim")
     let issued = try #require(victim[h.sessionCookie])
-    #expect(issued != planted, "sign-in issued a new id")
+    expectTrue(issued != planted, "sign-in issued a new id")
     // The planted session was ended, and the victim's page is the victim's.
-    #expect(h.text(try await h.get("/", victim)).contains(">victim</span>"))
-    #expect(!h.text(try await h.get("/", attacker)).contains("account-login"))
+    expectTrue(h.text(try await h.get("/", victim)).contains(">victim</span>"))
+    expectTrue(!h.text(try await h.get("/", attacker)).contains("account-login"))
     // A made-up id planted before sign-in is not adopted either.
     let fixed = CookieJar()
     let madeUp = String(repeating: "A", count: 43)
     fixed.set(h.sessionCookie, madeUp)
     try await h.signIn(fixed, login: "victim")
-    #expect(fixed[h.sessionCookie] != madeUp)
+    expectTrue(fixed[h.sessionCookie] != madeUp)
   }
 
   @Test func aTamperedSessionCookieIsAnonymousAndCleared() async throws {
@@ -175,11 +175,11 @@ struct SignInAttackTests {
       let tampered = CookieJar()
       tampered.set(h.sessionCookie, bad)
       let response = try await h.get("/?q=swift", tampered)
-      #expect(response.status.code == 200)
-      #expect(h.text(response).contains("Sign in with GitHub"))
-      #expect(!h.text(response).contains("account-login"))
-      #expect(tampered[h.sessionCookie] == nil, "the bad cookie is cleared")
-      #expect(!h.text(response).contains(bad) || bad == "x", "the cookie is not echoed")
+      expectEqual(response.status.code, 200)
+      expectTrue(h.text(response).contains("Sign in with GitHub"))
+      expectTrue(!h.text(response).contains("account-login"))
+      expectEqual(tampered[h.sessionCookie], nil, "the bad cookie is cleared")
+      expectTrue(!h.text(response).contains(bad) || bad == "x", "the cookie is not echoed")
     }
   }
 
@@ -187,12 +187,12 @@ struct SignInAttackTests {
     let (h, jar) = try SignInHarness.withJar()
     try await h.signIn(jar, login: "mona")
     h.clock.advance(6 * 86_400)
-    #expect(h.text(try await h.get("/", jar)).contains("account-login"), "6 idle days: still signed in")
+    expectTrue(h.text(try await h.get("/", jar)).contains("account-login"), "6 idle days: still signed in")
     h.clock.advance(8 * 86_400)
     let page = try await h.get("/", jar)
-    #expect(h.text(page).contains("Your sign-in has ended"))
-    #expect(!h.text(page).contains("account-login"))
-    #expect(jar[h.sessionCookie] == nil)
+    expectTrue(h.text(page).contains("Your sign-in has ended"))
+    expectTrue(!h.text(page).contains("account-login"))
+    expectEqual(jar[h.sessionCookie], nil)
   }
 
   @Test func theTokenAndSessionIDAreNeverInPagesHeadersOrLogs() async throws {
@@ -208,11 +208,11 @@ struct SignInAttackTests {
     h.fake.revokeAll(of: "mona")
     _ = try await h.get("/fragments/results?q=swift&after=40", jar)
     let tokens = h.fake.tokens.map(\.token)
-    #expect(!tokens.isEmpty)
+    expectTrue(!tokens.isEmpty)
     let everything = h.bodies.all + h.logs.all
     for secret in tokens + [sessionID, FakeGitHubOAuth.clientSecret] {
-      #expect(!everything.contains { $0.contains(secret) }, "a secret (\(secret.prefix(4))…) leaked")
+      expectTrue(!everything.contains { $0.contains(secret) }, "a secret (\(secret.prefix(4))…) leaked")
     }
-    #expect(!"\(h.app.client)".contains(tokens[0]))
+    expectTrue(!"\(h.app.client)".contains(tokens[0]))
   }
 }

@@ -20,9 +20,9 @@ struct SignInConfigurationTests {
     var configuration = AppConfiguration()
     _ = try configuration.parse(
       arguments: ["--github-client-id", "Iv1.abc"], environment: ["GITHUB_CLIENT_SECRET": "s3cret"])
-    #expect(configuration.githubClientID == "Iv1.abc")
-    #expect(configuration.githubClientSecret == "s3cret")
-    #expect(!"\(configuration)".contains("s3cret"))
+    expectEqual(configuration.githubClientID, "Iv1.abc")
+    expectEqual(configuration.githubClientSecret, "s3cret")
+    expectTrue(!"\(configuration)".contains("s3cret"))
     var flag = AppConfiguration()
     #expect(throws: AppConfiguration.ConfigurationError.self) {
       _ = try flag.parse(arguments: ["--github-client-secret", "s3cret"], environment: [:])
@@ -30,22 +30,22 @@ struct SignInConfigurationTests {
     var fromFile = AppConfiguration()
     let path = try Self.file(Array("file-secret\n".utf8))
     _ = try fromFile.parse(arguments: ["--github-client-secret-file", path], environment: [:])
-    #expect(fromFile.githubClientSecret == "file-secret")
-    #expect(AppConfiguration.helpText.contains("--github-client-id"))
-    #expect(AppConfiguration.helpText.contains("GITHUB_CLIENT_SECRET"))
+    expectEqual(fromFile.githubClientSecret, "file-secret")
+    expectTrue(AppConfiguration.helpText.contains("--github-client-id"))
+    expectTrue(AppConfiguration.helpText.contains("GITHUB_CLIENT_SECRET"))
   }
 
   @Test func sessionKeyFilesHold32BytesOr64HexDigits() throws {
     var raw = AppConfiguration()
     let key = (0..<32).map { UInt8($0) }
     _ = try raw.parse(arguments: ["--session-key-file", try Self.file(key)], environment: [:])
-    #expect(raw.sessionKey == key)
+    expectEqual(raw.sessionKey, key)
     var hex = AppConfiguration()
     let text =
       key.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
       .joined() + "\n"
     _ = try hex.parse(arguments: ["--session-key-file", try Self.file(Array(text.utf8))], environment: [:])
-    #expect(hex.sessionKey == key)
+    expectEqual(hex.sessionKey, key)
     for bad in [Array(repeating: UInt8(1), count: 31), Array("zz".utf8), []] {
       var c = AppConfiguration()
       #expect(throws: AppConfiguration.ConfigurationError.self) {
@@ -66,25 +66,25 @@ struct SignInConfigurationTests {
       try SignInHarness { $0.githubClientSecret = nil }
     }
     let h = try SignInHarness { $0.sessionKey = nil }
-    #expect(h.logs.all.filter { $0.contains("random session key") }.count == 1)
+    expectEqual(h.logs.all.filter { $0.contains("random session key") }.count, 1)
   }
 
   @Test func publicOrigins() {
-    #expect(PublicOrigin("https://scroll.example/")?.url == "https://scroll.example")
-    #expect(PublicOrigin("https://Scroll.Example:8443/app")?.origin == "https://scroll.example:8443")
-    #expect(PublicOrigin("http://127.0.0.1:8080")?.loopback == true)
-    #expect(PublicOrigin("http://localhost:8080")?.loopback == true)
-    #expect(PublicOrigin("http://[::1]:8080")?.loopback == true)
-    #expect(PublicOrigin("http://127.0.0.1.evil.example")?.loopback == false)
-    #expect(PublicOrigin("http://scroll.example")?.loopback == false)
+    expectEqual(PublicOrigin("https://scroll.example/")?.url, "https://scroll.example")
+    expectEqual(PublicOrigin("https://Scroll.Example:8443/app")?.origin, "https://scroll.example:8443")
+    expectEqual(PublicOrigin("http://127.0.0.1:8080")?.loopback, true)
+    expectEqual(PublicOrigin("http://localhost:8080")?.loopback, true)
+    expectEqual(PublicOrigin("http://[::1]:8080")?.loopback, true)
+    expectEqual(PublicOrigin("http://127.0.0.1.evil.example")?.loopback, false)
+    expectEqual(PublicOrigin("http://scroll.example")?.loopback, false)
     // Default ports are not part of an origin: browsers leave them out of `Origin`.
-    #expect(PublicOrigin("https://Scroll.Example:443/app")?.origin == "https://scroll.example")
-    #expect(PublicOrigin("https://scroll.example:443")?.url == "https://scroll.example:443")
-    #expect(PublicOrigin("http://scroll.example:80")?.origin == "http://scroll.example")
-    #expect(PublicOrigin("http://scroll.example:443")?.origin == "http://scroll.example:443")
-    #expect(PublicOrigin("https://[::1]:443")?.origin == "https://[::1]")
+    expectEqual(PublicOrigin("https://Scroll.Example:443/app")?.origin, "https://scroll.example")
+    expectEqual(PublicOrigin("https://scroll.example:443")?.url, "https://scroll.example:443")
+    expectEqual(PublicOrigin("http://scroll.example:80")?.origin, "http://scroll.example")
+    expectEqual(PublicOrigin("http://scroll.example:443")?.origin, "http://scroll.example:443")
+    expectEqual(PublicOrigin("https://[::1]:443")?.origin, "https://[::1]")
     for bad in ["ftp://x", "https://", "https://user@host", "https://h/?q", "https://h/#f", "https://h\\x"] {
-      #expect(PublicOrigin(bad) == nil, "\(bad)")
+      expectEqual(PublicOrigin(bad), nil, "\(bad)")
     }
   }
 
@@ -96,14 +96,14 @@ struct SignInConfigurationTests {
       return SignInHandler.isSameOrigin(
         HTTPRequest(method: .post, target: "/logout", headers: headers), origin: origin)
     }
-    #expect(try sameOrigin("https://host", publicURL: "https://host:443"))
-    #expect(try sameOrigin("https://HOST:443", publicURL: "https://host"))
-    #expect(try sameOrigin("http://host", publicURL: "http://host:80"))
-    #expect(try sameOrigin(nil, publicURL: "https://host:443"))
-    #expect(try !sameOrigin("https://host:8443", publicURL: "https://host:443"))
-    #expect(try !sameOrigin("http://host", publicURL: "https://host:443"))
-    #expect(try !sameOrigin("https://host.evil", publicURL: "https://host"))
-    #expect(try !sameOrigin("null", publicURL: "https://host"))
-    #expect(try !sameOrigin("https://host/path", publicURL: "https://host"))
+    expectTrue(try sameOrigin("https://host", publicURL: "https://host:443"))
+    expectTrue(try sameOrigin("https://HOST:443", publicURL: "https://host"))
+    expectTrue(try sameOrigin("http://host", publicURL: "http://host:80"))
+    expectTrue(try sameOrigin(nil, publicURL: "https://host:443"))
+    expectTrue(try !sameOrigin("https://host:8443", publicURL: "https://host:443"))
+    expectTrue(try !sameOrigin("http://host", publicURL: "https://host:443"))
+    expectTrue(try !sameOrigin("https://host.evil", publicURL: "https://host"))
+    expectTrue(try !sameOrigin("null", publicURL: "https://host"))
+    expectTrue(try !sameOrigin("https://host/path", publicURL: "https://host"))
   }
 }

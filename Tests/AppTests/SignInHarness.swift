@@ -108,7 +108,7 @@ struct SignInHarness: Sendable {
     for (name, value) in response.headers where name.lowercased() != "set-cookie" {
       bodies.append("\(name): \(value)")
     }
-    #expect(response.status.code != 500, "\(method) \(target) answered 500")
+    expectTrue(response.status.code != 500, "\(method) \(target) answered 500")
     return response
   }
 
@@ -124,7 +124,7 @@ struct SignInHarness: Sendable {
   func startLogin(_ jar: CookieJar, returnTo: String? = nil) async throws -> String {
     let target = returnTo.map { "/login?" + URLEncoding.formatQuery([("return_to", $0)]) } ?? "/login"
     let response = try await get(target, jar)
-    #expect(response.status.code == 302)
+    expectEqual(response.status.code, 302)
     return try #require(response.headers["Location"])
   }
 
@@ -145,7 +145,7 @@ struct SignInHarness: Sendable {
     let authorize = try await startLogin(jar, returnTo: returnTo)
     let callback = try authorizedCallback(authorize, login: login, seesPrivate: seesPrivate)
     let response = try await get(callback, jar)
-    #expect(response.status.code == 303, "callback answered \(response.status)")
+    expectEqual(response.status.code, 303, "callback answered \(response.status)")
     return response
   }
 

@@ -20,8 +20,8 @@ import Testing
           toFile: folder + "/page.mustache", atomically: true, encoding: .utf8)
       }
       let failure = AppHarness.startupFailure(configuration, "startup should fail without \(name)") ?? ""
-      #expect(failure.contains("\(folder)/\(name).mustache is missing"), "\(failure)")
-      #expect(failure.contains(user), "\(failure)")
+      expectTrue(failure.contains("\(folder)/\(name).mustache is missing"), "\(failure)")
+      expectTrue(failure.contains(user), "\(failure)")
     }
   }
 
@@ -33,7 +33,7 @@ import Testing
       _ = try RepoScrollApp(configuration: configuration, time: .system)
       try "{{notAName}}".write(toFile: footer, atomically: true, encoding: .utf8)
       let failure = AppHarness.startupFailure(configuration, "a name the page view lacks") ?? ""
-      #expect(failure.contains("notAName"), "\(failure)")
+      expectTrue(failure.contains("notAName"), "\(failure)")
     }
   }
 
@@ -41,7 +41,7 @@ import Testing
     try AppHarness.withTemplateCopy { folder, configuration in
       try "{{title}}".write(toFile: folder + "/extra.mustache", atomically: true, encoding: .utf8)
       let failure = AppHarness.startupFailure(configuration, "a template no view claims") ?? ""
-      #expect(failure.contains("'extra'") && failure.contains("TemplateView"), "\(failure)")
+      expectTrue(failure.contains("'extra'") && failure.contains("TemplateView"), "\(failure)")
     }
   }
 }

@@ -20,23 +20,24 @@ struct TemplateViewTests {
     let bound: Set<String> = ["partials/card"]  // bound to `CardField.schema` in `Routes.loadTemplates`
     for name in try Self.templateNames().subtracting(bound) {
       let claims = Routes.views.filter { $0.templates.contains(name) }.count
-      #expect(claims == 1, "\(name) is claimed by \(claims) views")
+      expectEqual(claims, 1, "\(name) is claimed by \(claims) views")
     }
   }
 
   @Test func theViewsNameOnlyTemplatesThatExist() throws {
     let names = try Self.templateNames()
     for view in Routes.views {
-      #expect(view.templates.subtracting(names).isEmpty, "\(view) names \(view.templates.subtracting(names))")
+      expectTrue(
+        view.templates.subtracting(names).isEmpty, "\(view) names \(view.templates.subtracting(names))")
     }
   }
 
   @Test func aTemplateNoViewClaimsStopsStartupNamingIt() throws {
-    #expect(Routes.vocabulary(of: "partials/new-thing") == nil)
+    expectTrue(Routes.vocabulary(of: "partials/new-thing") == nil)
     let error = #expect(throws: MustacheError.self) {
       try TemplateLibrary(templates: ["partials/new-thing": "{{title}}"], vocabulary: Routes.vocabulary(of:))
     }
-    #expect(error.map { "\($0)" }?.contains("partials/new-thing") == true)
+    expectEqual(error.map { "\($0)" }?.contains("partials/new-thing"), true)
   }
 
   @Test func aNameOutsideTheClaimingViewIsRefused() throws {

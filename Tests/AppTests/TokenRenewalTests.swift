@@ -55,11 +55,11 @@ struct TokenRenewalTests {
     let clock = ManualClock(epochSeconds: Date().timeIntervalSince1970)
     let (h, jar) = try await Self.signedIn(clock: clock)
     let record = try await Self.record(h, jar)
-    #expect(record.reader.token.hasPrefix("ghu_"))
-    #expect(record.expiry?.refreshToken?.hasPrefix("ghr_") == true)
-    #expect(record.expiry?.accessExpires == clock.now + 28_800)
-    #expect(record.expiry?.refreshExpires == clock.now + 15_897_600)
-    #expect(!"\(record)".contains(record.expiry?.refreshToken ?? "-"))
+    expectTrue(record.reader.token.hasPrefix("ghu_"))
+    expectEqual(record.expiry?.refreshToken?.hasPrefix("ghr_"), true)
+    expectEqual(record.expiry?.accessExpires, clock.now + 28_800)
+    expectEqual(record.expiry?.refreshExpires, clock.now + 15_897_600)
+    expectTrue(!"\(record)".contains(record.expiry?.refreshToken ?? "-"))
   }
 
   @Test func afterEightHoursTwentyRequestsInFlightRefreshOnceAndAreAllServedAsTheReader() async throws {
@@ -85,18 +85,18 @@ struct TokenRenewalTests {
       for try await outcome in group { all.append(outcome) }
       return all
     }
-    #expect(statuses.allSatisfy { $0.0 == 200 && !$0.1 }, "\(statuses)")
-    #expect(Self.refreshes(h.double).count == 1)
-    #expect(Self.refreshes(h.double).first?.error == nil)
-    #expect(h.app.signIn?.metrics.refreshes(.ok) == 1)
+    expectTrue(statuses.allSatisfy { $0.0 == 200 && !$0.1 }, "\(statuses)")
+    expectEqual(Self.refreshes(h.double).count, 1)
+    expectEqual(Self.refreshes(h.double).first?.error, nil)
+    expectEqual(h.app.signIn?.metrics.refreshes(.ok), 1)
     let upstream = h.double.requestLog().filter {
       [.search, .history].contains($0.endpoint) && $0.status == 200
     }
-    #expect(
+    expectTrue(
       !upstream.isEmpty && upstream.allSatisfy { $0.identity == "app-reader" }, "a request went anonymously")
     // The reader is still signed in, on the rotated token, which is the only live one.
-    #expect(try await Self.record(h, jar).reader.token.hasPrefix("ghu_"))
-    #expect(h.double.liveTokenCount(login: "app-reader") == 1)
+    expectTrue(try await Self.record(h, jar).reader.token.hasPrefix("ghu_"))
+    expectEqual(h.double.liveTokenCount(login: "app-reader"), 1)
   }
 
   @Test func aTokenWithUnderFiveMinutesLeftIsRefreshedBeforeUse() async throws {
@@ -106,32 +106,32 @@ struct TokenRenewalTests {
     clock.advance(28_800 - 299)
     h.double.reset()
     let page = try await h.get("/fragments/results?q=\(Self.list)&after=20", jar)
-    #expect(page.status.code == 200)
+    expectEqual(page.status.code, 200)
     let log = h.double.requestLog()
-    #expect(log.first?.endpoint == .tokenRefresh, "the refresh came first")
-    #expect(!log.contains { $0.status == 401 }, "the old token was never tried")
-    #expect(try await Self.record(h, jar).reader.token != before)
-    #expect(try await Self.record(h, jar).expiry?.accessExpires == clock.now + 28_800)
+    expectEqual(log.first?.endpoint, .tokenRefresh, "the refresh came first")
+    expectTrue(!log.contains { $0.status == 401 }, "the old token was never tried")
+    expectTrue(try await Self.record(h, jar).reader.token != before)
+    try await expectEqual(Self.record(h, jar).expiry?.accessExpires, clock.now + 28_800)
   }
 
   @Test func anExpiredRefreshTokenEndsTheSessionWithTheNoticeAndLosesNoRows() async throws {
     let (h, jar) = try await Self.signedIn()
     h.double.advanceTokenClock(by: 15_897_600 + 28_800)
     let fragment = try await h.get("/fragments/results?q=\(Self.list)&after=20", jar)
-    #expect(fragment.status.code == 200)
+    expectEqual(fragment.status.code, 200)
     let html = Self.text(fragment)
-    #expect(html.contains("GitHub no longer accepts your sign-in"))
-    #expect(HTMLScan.cards(html).count == 20, "the batch came anonymously")
-    #expect(fragment.headers.values(for: "Set-Cookie").contains { $0.contains("Max-Age=0") })
-    #expect(Self.refreshes(h.double).map(\.error) == ["bad_refresh_token"])
-    #expect(h.app.signIn?.metrics.refreshes(.refused) == 1)
+    expectTrue(html.contains("GitHub no longer accepts your sign-in"))
+    expectEqual(HTMLScan.cards(html).count, 20, "the batch came anonymously")
+    expectTrue(fragment.headers.values(for: "Set-Cookie").contains { $0.contains("Max-Age=0") })
+    expectEqual(Self.refreshes(h.double).map(\.error), ["bad_refresh_token"])
+    expectEqual(h.app.signIn?.metrics.refreshes(.refused), 1)
     let metrics = String(decoding: try await h.get("/metrics", CookieJar()).body, as: UTF8.self)
-    #expect(metrics.contains("reposcroll_token_refreshes_total{outcome=\"refused\"} 1"))
-    #expect(metrics.contains("reposcroll_sign_ins_refused_full_total 0"))
+    expectTrue(metrics.contains("reposcroll_token_refreshes_total{outcome=\"refused\"} 1"))
+    expectTrue(metrics.contains("reposcroll_sign_ins_refused_full_total 0"))
     // Anonymous from then on, without a notice.
     let next = try await h.get("/?q=\(Self.list)", jar)
-    #expect(next.status.code == 200 && !Self.text(next).contains("no longer accepts"))
-    #expect(jar["__Host-reposcroll_session"] == nil)
+    expectTrue(next.status.code == 200 && !Self.text(next).contains("no longer accepts"))
+    expectEqual(jar["__Host-reposcroll_session"], nil)
   }
 
   @Test func aRefreshTokenUsedBySomeoneElseEndsTheSessionCleanly() async throws {
@@ -152,13 +152,13 @@ struct TokenRenewalTests {
           "Content-Type": "application/x-www-form-urlencoded",
         ],
         body: Array(form.utf8)))
-    #expect(Self.text(used).contains("ghu_"))
+    expectTrue(Self.text(used).contains("ghu_"))
     // The reader's token was rotated away: their next request renews, is refused, and signs them out.
     let page = try await h.get("/?q=\(Self.list)", jar)
-    #expect(page.status.code == 200)
-    #expect(Self.text(page).contains("GitHub no longer accepts your sign-in"))
-    #expect(HTMLScan.cards(Self.text(page)).count == 20)
-    #expect(Self.refreshes(h.double).last?.error == "bad_refresh_token")
+    expectEqual(page.status.code, 200)
+    expectTrue(Self.text(page).contains("GitHub no longer accepts your sign-in"))
+    expectEqual(HTMLScan.cards(Self.text(page)).count, 20)
+    expectEqual(Self.refreshes(h.double).last?.error, "bad_refresh_token")
   }
 
   @Test func anOAuthAppsTokenIsNeverRefreshed() async throws {
@@ -166,21 +166,21 @@ struct TokenRenewalTests {
     let h = try DoubleSignIn(double: AppHarness.smallDouble(), time: clock.time)
     let jar = CookieJar()
     try await h.signIn(jar, login: "classic")
-    #expect(try await Self.record(h, jar).expiry == nil)
+    try await expectEqual(Self.record(h, jar).expiry, nil)
     h.double.advanceTokenClock(by: 365 * 86_400)
     clock.advance(6 * 86_400)
     let page = try await h.get("/?q=\(Self.list)", jar)
-    #expect(page.status.code == 200 && !Self.text(page).contains("no longer accepts"))
-    #expect(Self.refreshes(h.double).isEmpty)
-    #expect(h.double.requestLog().contains { $0.endpoint == .search && $0.identity == "classic" })
+    expectTrue(page.status.code == 200 && !Self.text(page).contains("no longer accepts"))
+    expectTrue(Self.refreshes(h.double).isEmpty)
+    expectTrue(h.double.requestLog().contains { $0.endpoint == .search && $0.identity == "classic" })
   }
 
   @Test func aSignInOverALiveSessionLeavesOneLiveToken() async throws {
     let (h, jar) = try await Self.signedIn(login: "twice")
-    #expect(h.double.liveTokenCount(login: "twice") == 1)
+    expectEqual(h.double.liveTokenCount(login: "twice"), 1)
     try await h.signIn(jar, login: "twice")
-    #expect(await eventually { h.double.liveTokenCount(login: "twice") == 1 })
-    #expect(h.double.liveTokenCount(login: "twice") == 1)
+    expectTrue(await eventually { h.double.liveTokenCount(login: "twice") == 1 })
+    expectEqual(h.double.liveTokenCount(login: "twice"), 1)
   }
 
   @Test func idleExpiryRevokesTheTokenWhenNoticed() async throws {
@@ -188,8 +188,8 @@ struct TokenRenewalTests {
     let (h, jar) = try await Self.signedIn(login: "idler", clock: clock)
     clock.advance(7 * 86_400 + 1)
     let page = try await h.get("/?q=\(Self.list)", jar)
-    #expect(Self.text(page).contains("Your sign-in has ended"))
-    #expect(await eventually { h.double.liveTokenCount(login: "idler") == 0 })
+    expectTrue(Self.text(page).contains("Your sign-in has ended"))
+    expectTrue(await eventually { h.double.liveTokenCount(login: "idler") == 0 })
   }
 
   @Test func aFailedUserLookupAfterTheExchangeRevokesTheToken() async throws {
@@ -202,9 +202,9 @@ struct TokenRenewalTests {
     let jar = CookieJar()
     let back = try await h.authorize(jar, login: "unlucky")
     let callback = try await h.get(String(back.dropFirst(DoubleSignIn.publicURL.utf8.count)), jar)
-    #expect(callback.status.code == 502 && jar["__Host-reposcroll_session"] == nil)
-    #expect(await eventually { double.liveTokenCount(login: "unlucky") == 0 })
-    #expect(double.requestLog().contains { $0.endpoint == .revokeToken && $0.status == 204 })
+    expectTrue(callback.status.code == 502 && jar["__Host-reposcroll_session"] == nil)
+    expectTrue(await eventually { double.liveTokenCount(login: "unlucky") == 0 })
+    expectTrue(double.requestLog().contains { $0.endpoint == .revokeToken && $0.status == 204 })
   }
 
   @Test func aFullStoreRefusesASignInWithA503AndEvictsNobody() async throws {
@@ -212,10 +212,10 @@ struct TokenRenewalTests {
     let late = CookieJar()
     let back = try await h.authorize(late, login: "late")
     let refused = try await h.get(String(back.dropFirst(DoubleSignIn.publicURL.utf8.count)), late)
-    #expect(refused.status.code == 503 && refused.headers["Retry-After"] != nil)
-    #expect(Self.text(refused).contains("Sign-in is full right now"))
-    #expect(late["__Host-reposcroll_session"] == nil)
-    #expect(await eventually { h.double.liveTokenCount(login: "late") == 0 })
-    #expect(try await Self.record(h, first).reader.login == "early")
+    expectTrue(refused.status.code == 503 && refused.headers["Retry-After"] != nil)
+    expectTrue(Self.text(refused).contains("Sign-in is full right now"))
+    expectEqual(late["__Host-reposcroll_session"], nil)
+    expectTrue(await eventually { h.double.liveTokenCount(login: "late") == 0 })
+    try await expectEqual(Self.record(h, first).reader.login, "early")
   }
 }

@@ -1,4 +1,5 @@
 import GitHubDouble
+import TestSupport
 import Testing
 
 @testable import App
@@ -44,15 +45,15 @@ struct WindowCostTests {
         }
         ids += cards
       }
-      #expect(ids.count == expected.count && Set(ids) == Set(expected), "every row once")
-      #expect(rows >= 1_000 && bucketRows >= 1_000, "\(rows) rows of key ranges, \(bucketRows) in buckets")
+      expectTrue(ids.count == expected.count && Set(ids) == Set(expected), "every row once")
+      expectTrue(rows >= 1_000 && bucketRows >= 1_000, "\(rows) rows of key ranges, \(bucketRows) in buckets")
       // Ranges: 19 calls for 1,500 rows here. A fragment that enters a tie bucket counts the reads
       // that find it and its overview.
       let perHundred = Double(calls) * 100 / Double(rows)
-      #expect(perHundred <= 1.3, "\(calls) calls for \(rows) rows of key ranges")
+      expectTrue(perHundred <= 1.3, "\(calls) calls for \(rows) rows of key ranges")
       // Slices, at most a page each, placed by samples, with probes: 81 calls for 3,931 rows here.
       let inBuckets = Double(bucketCalls) * 100 / Double(bucketRows)
-      #expect(inBuckets <= 2.2, "\(bucketCalls) calls for \(bucketRows) rows in tie buckets")
+      expectTrue(inBuckets <= 2.2, "\(bucketCalls) calls for \(bucketRows) rows in tie buckets")
       print(
         "window cost: \(calls) calls for \(rows) rows of key ranges, \(bucketCalls) for \(bucketRows) in buckets"
       )

@@ -3,6 +3,7 @@ import Foundation
 import GitHub
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 @testable import App
@@ -115,24 +116,25 @@ struct WindowWalkTests {
     try await AppHarness.with(double: Self.small, time: AppHarness.stoppedWall, configure: Self.wholeWalk) {
       h in
       let expected = h.double.enumerate(q: "stars:>=0", sort: sort, ascending: order == "asc")
-      #expect(expected.count > 1_000)
+      expectTrue(expected.count > 1_000)
       let walked = try await Self.walk(h, "q=stars%3A%3E%3D0&sort=\(sort.rawValue)&order=\(order)")
-      #expect(walked.ids.count == expected.count, "no duplicate, no gap")
-      #expect(Set(walked.ids) == Set(expected))
-      #expect(walked.positions == Array(1...walked.ids.count))
+      expectEqual(walked.ids.count, expected.count, "no duplicate, no gap")
+      expectEqual(Set(walked.ids), Set(expected))
+      expectEqual(walked.positions, Array(1...walked.ids.count))
       let keys = Self.key(sort, h.double)
       let values = walked.ids.map { keys[$0] ?? -1 }
-      #expect(values == (order == "asc" ? values.sorted() : values.sorted(by: >)), "the key never goes back")
-      #expect(walked.last.contains("That’s all \(Formatting.grouped(expected.count))."))
-      #expect(walked.last.contains("data-end=\"all\""))
+      expectEqual(
+        values, (order == "asc" ? values.sorted() : values.sorted(by: >)), "the key never goes back")
+      expectTrue(walked.last.contains("That’s all \(Formatting.grouped(expected.count))."))
+      expectTrue(walked.last.contains("data-end=\"all\""))
       // Every card's set size is the true total, never the cap.
-      #expect(walked.setsizes == [expected.count])
-      #expect(walked.dividers.isEmpty)
+      expectEqual(walked.setsizes, [expected.count])
+      expectTrue(walked.dividers.isEmpty)
       if sort == .stars {
         // The stars:0 bucket (more than a page) is read in creation-time slices.
         let zeros = Set(expected).intersection(keys.filter { $0.value == 0 }.keys).count
-        #expect(zeros > 100)
-        #expect(walked.fragments.contains { $0.contains("&stars=0&created=") })
+        expectTrue(zeros > 100)
+        expectTrue(walked.fragments.contains { $0.contains("&stars=0&created=") })
       }
     }
   }
@@ -147,23 +149,24 @@ struct WindowWalkTests {
       let byStars = h.double.enumerate(q: "stars:>=0", sort: .stars, ascending: false)
       let sortParameter = sort.map { "&sort=\($0.rawValue)&order=desc" } ?? ""
       let walked = try await Self.walk(h, "q=stars%3A%3E%3D0" + sortParameter)
-      #expect(Array(walked.ids.prefix(1000)) == Array(own.prefix(1000)))
+      expectEqual(Array(walked.ids.prefix(1000)), Array(own.prefix(1000)))
       let first = Set(own.prefix(1000))
       // The others by stars (ties in any order: a tie bucket is read newest first).
       let rest = Array(walked.ids.dropFirst(1000))
-      #expect(Set(rest) == Set(byStars.filter { !first.contains($0) }))
+      expectEqual(Set(rest), Set(byStars.filter { !first.contains($0) }))
       let stars = Self.key(.stars, h.double)
       let values = rest.map { stars[$0] ?? -1 }
-      #expect(values == values.sorted(by: >), "the continuation goes by stars, descending")
-      #expect(walked.ids.count == own.count && Set(walked.ids).count == own.count)
-      #expect(walked.positions == Array(1...walked.ids.count))
+      expectEqual(values, values.sorted(by: >), "the continuation goes by stars, descending")
+      expectTrue(walked.ids.count == own.count && Set(walked.ids).count == own.count)
+      expectEqual(walked.positions, Array(1...walked.ids.count))
       let order = sort == nil ? "best match" : "last update"
-      #expect(
-        walked.dividers == [
+      expectEqual(
+        walked.dividers,
+        [
           "GitHub ranks only the first 1,000 by \(order); the other \(Formatting.grouped(own.count - 1000)) follow by stars."
         ])
-      #expect(walked.setsizes == [own.count])
-      #expect(walked.last.contains("That’s all \(Formatting.grouped(own.count))."))
+      expectEqual(walked.setsizes, [own.count])
+      expectTrue(walked.last.contains("That’s all \(Formatting.grouped(own.count))."))
     }
   }
 
@@ -178,12 +181,12 @@ struct WindowWalkTests {
         h in
         let all = Set(double.catalog.publicRepositories.filter { !$0.fork }.map(\.id))
         let walked = try await Self.walk(h, "q=stars%3A%3E%3D0&sort=stars&order=\(order)")
-        #expect(Set(walked.ids).count == walked.ids.count, "no duplicate (\(order))")
+        expectEqual(Set(walked.ids).count, walked.ids.count, "no duplicate (\(order))")
         let moved = double.driftedRepositoryIDs()
-        #expect(moved.count > 200, "stars moved throughout the walk")
+        expectTrue(moved.count > 200, "stars moved throughout the walk")
         let missed = all.subtracting(moved).subtracting(walked.ids)
-        #expect(missed.isEmpty, "\(missed.count) unmoved repositories missed (\(order))")
-        #expect(walked.last.contains("That’s all"))
+        expectTrue(missed.isEmpty, "\(missed.count) unmoved repositories missed (\(order))")
+        expectTrue(walked.last.contains("That’s all"))
       }
     }
   }
@@ -193,21 +196,21 @@ struct WindowWalkTests {
     try await AppHarness.with(double: Self.small, time: AppHarness.stoppedWall, configure: Self.wholeWalk) {
       h in
       let expected = h.double.enumerate(q: "stars:>=0", sort: .stars, ascending: false)
-      #expect(expected.count > 1_200)
+      expectTrue(expected.count > 1_200)
       var html = try await h.text("/?q=stars%3A%3E%3D0&sort=stars&order=desc")
       var ids: [Int] = []
       var pages = 0
       while true {
         ids += HTMLScan.cards(html).map(\.id)
         guard let next = HTMLScan.nextHref(html) else { break }
-        #expect(next.hasPrefix("/?q=stars%3A%3E%3D0&sort=stars&order=desc&page=\(pages + 2)"))
+        expectTrue(next.hasPrefix("/?q=stars%3A%3E%3D0&sort=stars&order=desc&page=\(pages + 2)"))
         pages += 1
         try #require(pages < 200)
         html = try await h.text(next)
-        #expect(html.hasSuffix("</html>\n"))
+        expectTrue(html.hasSuffix("</html>\n"))
       }
-      #expect(ids.count == expected.count && Set(ids) == Set(expected))
-      #expect(html.contains("That’s all"))
+      expectTrue(ids.count == expected.count && Set(ids) == Set(expected))
+      expectTrue(html.contains("That’s all"))
     }
   }
 
@@ -230,13 +233,13 @@ struct WindowWalkTests {
   func forged(suffix: String, message: String) async throws {
     try await AppHarness.with(double: AppHarness.smallDouble()) { h in
       let response = try await h.get("/fragments/results?q=stars%3A%3E%3D0&sort=stars&order=desc" + suffix)
-      #expect(response.status.code == 400)
-      #expect(String(decoding: response.body, as: UTF8.self).contains(message))
+      expectEqual(response.status.code, 400)
+      expectTrue(String(decoding: response.body, as: UTF8.self).contains(message))
       // A full page reads its position from `page`; its window parameters are read as strictly.
       if message.hasPrefix("after") { return }
       let page = try await h.get("/?q=stars%3A%3E%3D0&sort=stars&order=desc&page=3" + suffix)
-      #expect(page.status.code == 400)
-      #expect(String(decoding: page.body, as: UTF8.self).contains(message))
+      expectEqual(page.status.code, 400)
+      expectTrue(String(decoding: page.body, as: UTF8.self).contains(message))
     }
   }
 }
@@ -260,18 +263,18 @@ struct LargeBucketWalkTests {
       h in
       let expected = h.double.enumerate(q: "stars:>=0", sort: .stars, ascending: false)
       let walked = try await WindowWalkTests.walk(h, "q=stars%3A%3E%3D0&sort=stars&order=desc")
-      #expect(walked.ids.count == expected.count && Set(walked.ids) == Set(expected))
-      #expect(walked.positions == Array(1...expected.count))
+      expectTrue(walked.ids.count == expected.count && Set(walked.ids) == Set(expected))
+      expectEqual(walked.positions, Array(1...expected.count))
       let keys = WindowWalkTests.key(.stars, h.double)
       let values = walked.ids.map { keys[$0] ?? -1 }
-      #expect(values == values.sorted(by: >))
+      expectEqual(values, values.sorted(by: >))
       let zeros = values.filter { $0 == 0 }.count
-      #expect(zeros > 1_000, "a bucket GitHub could not list by offset")
-      #expect(walked.setsizes == [expected.count])
-      #expect(walked.last.contains("That’s all \(Formatting.grouped(expected.count))."))
+      expectTrue(zeros > 1_000, "a bucket GitHub could not list by offset")
+      expectEqual(walked.setsizes, [expected.count])
+      expectTrue(walked.last.contains("That’s all \(Formatting.grouped(expected.count))."))
       // The bucket is read through its creation-time slices.
       let inBucket = walked.fragments.filter { $0.contains("&stars=0&created=") && $0.contains("&skip=") }
-      #expect(inBucket.count > 5)
+      expectTrue(inBucket.count > 5)
       // A fragment in the middle of the bucket, for the fresh app below (a cursor names a window,
       // whatever the batch size that wrote it).
       deep = inBucket.isEmpty ? nil : inBucket[inBucket.count / 2]
@@ -281,8 +284,8 @@ struct LargeBucketWalkTests {
     try await AppHarness.with(double: double, time: AppHarness.stoppedWall, configure: { $0.readAhead = 0 }) {
       h in
       let html = try await h.text(fragment)
-      #expect(HTMLScan.cards(html).count == 20)
-      #expect(double.counters().calls(.search) <= 3, "a window and its next, not a walk from the top")
+      expectEqual(HTMLScan.cards(html).count, 20)
+      expectTrue(double.counters().calls(.search) <= 3, "a window and its next, not a walk from the top")
     }
   }
 }

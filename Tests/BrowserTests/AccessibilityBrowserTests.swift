@@ -110,7 +110,7 @@ extension BrowserSuites {
           try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
           try await Reader.screenshot(session, "state-\(state.rawValue)")
           let violations = try await AxeCore.run(in: session, source: axe)
-          #expect(violations.isEmpty, "\(state): \(violations)")
+          expectTrue(violations.isEmpty, "\(state): \(violations)")
           try await checkState(state, session, p)
         }
       }
@@ -128,16 +128,16 @@ extension BrowserSuites {
       case .firstPageError:
         // It says what failed, shows one Retry, and retries by itself at most once.
         let text = try await errorText(session)
-        #expect(text.contains("Couldn’t load repositories."), "\(text)")
-        #expect(!text.contains("more repositories"), "\(text)")
+        expectTrue(text.contains("Couldn’t load repositories."), "\(text)")
+        expectTrue(!text.contains("more repositories"), "\(text)")
         // The page's one automatic retry comes after 1–1.25 s, a second would come 2 s later.
         // Real time: an absence has no event, so this waits past both.
         try await Task.sleep(for: .seconds(5))
         let buttons = try await session.executeScript(
           "return Array.from(document.querySelectorAll('button, a')).filter((b) => /retry|try again/i.test(b.textContent) && b.getClientRects().length > 0).length;"
         )
-        #expect(buttons.int == 1, "one Retry")
-        #expect(try await Reader.requests(route: "fragment", p) <= 1, "at most one silent retry")
+        expectEqual(buttons.int, 1, "one Retry")
+        expectTrue(try await Reader.requests(route: "fragment", p) <= 1, "at most one silent retry")
         try await p.double("POST", "/_double/faults?rate5xx=0")
         let retry = try #require(try await session.findElement(css: "#feed-tail button.retry"))
         try await session.click(retry)
@@ -145,12 +145,12 @@ extension BrowserSuites {
           "\(Reader.cardCount) >= 20", description: "cards after Retry", timeout: .seconds(15))
       case .fragmentError:
         let text = try await errorText(session)
-        #expect(text.contains("Couldn’t load more repositories."), "\(text)")
+        expectTrue(text.contains("Couldn’t load more repositories."), "\(text)")
       case .results:
-        #expect(
-          try await session.executeScript(
+        try await expectEqual(
+          session.executeScript(
             "return !!document.querySelector('.result-count') && /^[0-9,]+ repositories$/.test(document.querySelector('.result-count').textContent);"
-          ).bool == true, "the result count is shown")
+          ).bool, true, "the result count is shown")
         // While a batch loads, its trigger link is hidden.
         try await session.executeScript("window.scrollTo(0, document.documentElement.scrollHeight);")
         let hiddenWhileLoading = try await session.executeScript(
@@ -159,7 +159,7 @@ extension BrowserSuites {
           const link = document.querySelector('#feed-tail a[rel=next]');
           return feed.getAttribute('aria-busy') !== 'true' || !link || link.getClientRects().length === 0;
           """)
-        #expect(hiddenWhileLoading.bool == true, "the next-page link is hidden while loading")
+        expectEqual(hiddenWhileLoading.bool, true, "the next-page link is hidden while loading")
       default:
         break
       }

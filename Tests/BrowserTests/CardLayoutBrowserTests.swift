@@ -66,9 +66,9 @@ extension BrowserSuites {
         try await withBrowserSession(options: Reader.options(width: 1280, height: 900)) { session in
           let result = try await measure(session, p)
           try await Reader.screenshot(session, "desktop-results")
-          #expect((result["whole"]?.int ?? 0) >= 5, "whole cards: \(result["whole"]?.int ?? 0)")
-          #expect(result["problems"]?.array?.isEmpty ?? false, "\(result["problems"]?.description ?? "")")
-          #expect((result["pageOverflow"]?.double ?? 1) <= 0)
+          expectTrue((result["whole"]?.int ?? 0) >= 5, "whole cards: \(result["whole"]?.int ?? 0)")
+          expectTrue(result["problems"]?.array?.isEmpty ?? false, "\(result["problems"]?.description ?? "")")
+          expectTrue((result["pageOverflow"]?.double ?? 1) <= 0)
         }
       }
     }
@@ -78,11 +78,11 @@ extension BrowserSuites {
         try await withBrowserSession(options: Reader.options(width: 390, height: 844)) { session in
           try await Reader.phone(session)
           let result = try await measure(session, p)
-          #expect(try await session.executeScript("return innerWidth;").int == 390)
+          try await expectEqual(session.executeScript("return innerWidth;").int, 390)
           try await Reader.screenshot(session, "mobile-results")
-          #expect((result["whole"]?.int ?? 0) >= 2, "whole cards: \(result["whole"]?.int ?? 0)")
-          #expect(result["problems"]?.array?.isEmpty ?? false, "\(result["problems"]?.description ?? "")")
-          #expect((result["pageOverflow"]?.double ?? 1) <= 0)
+          expectTrue((result["whole"]?.int ?? 0) >= 2, "whole cards: \(result["whole"]?.int ?? 0)")
+          expectTrue(result["problems"]?.array?.isEmpty ?? false, "\(result["problems"]?.description ?? "")")
+          expectTrue((result["pageOverflow"]?.double ?? 1) <= 0)
           try await session.executeScript("window.scrollTo(0, 0);")
           let header = try await session.executeScript(
             """
@@ -91,8 +91,9 @@ extension BrowserSuites {
             const go = document.querySelector('.search-go').getBoundingClientRect();
             return { height: h.height, sameRow: Math.abs(q.top - go.top) < 2 && go.right <= innerWidth, goWidth: go.width };
             """)
-          #expect((header["height"]?.double ?? 999) <= 120, "header height \(header["height"]?.double ?? 0)")
-          #expect(header["sameRow"]?.bool == true, "the Search button sits beside the query field")
+          expectTrue(
+            (header["height"]?.double ?? 999) <= 120, "header height \(header["height"]?.double ?? 0)")
+          expectEqual(header["sameRow"]?.bool, true, "the Search button sits beside the query field")
           try await Reader.screenshot(session, "mobile-top")
         }
       }
@@ -107,7 +108,7 @@ extension BrowserSuites {
           )
           // 11 elements before the details (the avatar image replaces its noscript, the history adds 3),
           // so at most 14 after: 1,000 rows stay under 15,000 elements.
-          #expect(
+          expectTrue(
             (perCard.int ?? 99) > 0 && (perCard.int ?? 99) <= 11,
             "elements in a fresh card: \(perCard.int ?? 0)")
           try await session.waitForScript(
@@ -119,7 +120,7 @@ extension BrowserSuites {
               .find((c) => c.querySelector('[data-stargazers] [data-state="loaded"]') && c.querySelector('.avatar img'));
             return a ? a.getElementsByTagName('*').length + 1 : 0;
             """)
-          #expect(
+          expectTrue(
             (filled.int ?? 99) > 0 && (filled.int ?? 99) <= 14,
             "elements in a card with details: \(filled.int ?? 0)")
         }
@@ -147,8 +148,8 @@ extension BrowserSuites {
             })()
             """, description: "failed avatars on cards 30–33", timeout: .seconds(15))
           let avatars = shown.array?.compactMap(\.string) ?? []
-          #expect(avatars.count == 4)
-          #expect(
+          expectEqual(avatars.count, 4)
+          expectTrue(
             avatars.allSatisfy { $0.hasSuffix("|none") && !$0.hasPrefix("|") },
             "initials, no image: \(avatars)")
           try await p.double("POST", "/_double/faults?rate5xx=0")
@@ -173,7 +174,7 @@ extension BrowserSuites {
               const f = document.getElementById('feed'); const a = document.activeElement;
               return !f.contains(a) && !!(f.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_\(position));
               """)
-            #expect(moved.bool == true, "\(expectation)")
+            expectEqual(moved.bool, true, "\(expectation)")
           }
         }
       }
@@ -199,14 +200,14 @@ extension BrowserSuites {
             return { count: n.length, text: n[0] ? n[0].textContent : '', time: t ? t.textContent : '',
                      datetime: t ? t.getAttribute('datetime') : '' };
             """)
-          #expect(notice["count"]?.int == 1, "exactly one notice")
+          expectEqual(notice["count"]?.int, 1, "exactly one notice")
           let text = notice["text"]?.string ?? ""
-          #expect(text.contains("GITHUB_TOKEN"), "says how to raise the limit: \(text)")
-          #expect(text.contains("60 requests an hour"), "says what happened: \(text)")
+          expectTrue(text.contains("GITHUB_TOKEN"), "says how to raise the limit: \(text)")
+          expectTrue(text.contains("60 requests an hour"), "says what happened: \(text)")
           let datetime = notice["datetime"]?.string ?? ""
-          #expect(datetime.hasSuffix("Z"), "the reset time is known: \(datetime)")
+          expectTrue(datetime.hasSuffix("Z"), "the reset time is known: \(datetime)")
           let time = notice["time"]?.string ?? ""
-          #expect(
+          expectTrue(
             time.contains(":") && !time.contains("UTC") && !time.contains("T"), "local reset time: \(time)")
           // Each card's state is a few words, never the explanation again.
           let notes =
@@ -217,17 +218,17 @@ extension BrowserSuites {
               .map((r) => r.textContent.trim().length + (r.dataset.state === 'paused' ? 100 : 0));
               """
             ).array?.compactMap(\.int) ?? []
-          #expect(notes.allSatisfy { $0 < 40 || ($0 >= 100 && $0 < 140) }, "compact card states: \(notes)")
+          expectTrue(notes.allSatisfy { $0 < 40 || ($0 >= 100 && $0 < 140) }, "compact card states: \(notes)")
           try await Reader.screenshot(session, "core-limit-notice")
           // Paused: scrolling on sends no more history requests until the reset.
           let before = try await Reader.requests(route: "stars", p)
           try await Reader.scroll(session, toRows: 40)
           // Real time: no request may come meanwhile, and an absence has no event.
           try await Task.sleep(for: .seconds(1.5))
-          #expect(try await Reader.requests(route: "stars", p) == before, "no history requests while paused")
-          #expect(
-            try await session.executeScript("return document.querySelectorAll('.core-notice').length;").int
-              == 1)
+          try await expectEqual(
+            Reader.requests(route: "stars", p), before, "no history requests while paused")
+          try await expectEqual(
+            session.executeScript("return document.querySelectorAll('.core-notice').length;").int, 1)
         }
       }
     }

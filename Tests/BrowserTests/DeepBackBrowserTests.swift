@@ -44,7 +44,7 @@ extension BrowserSuites.DeepScrollBrowserTests {
       try await Reader.putCardAtTop(session, top, offset: -40)
       try await Reader.settle(session, top: top)
       let before = try #require(try await Reader.top(session))
-      #expect(before.position == top, "\(engine): \(before)")
+      expectEqual(before.position, top, "\(engine): \(before)")
       let requestsBefore = try await Reader.leaveForAnotherSearchAndGoBack(session, p)
       try await session.waitForScript(
         "!document.documentElement.classList.contains('restoring') && !!document.querySelector('[role=feed] article[aria-posinset=\"\(top)\"]')",
@@ -56,10 +56,10 @@ extension BrowserSuites.DeepScrollBrowserTests {
       print(
         "back \(engine) at row \(top): \(requests) fragment requests, cached: \(cached), \(before) -> \(after)"
       )
-      #expect(!cached, "\(engine): the cache is off, the page must have been loaded again")
-      #expect(after.position == before.position, "\(engine): back at \(after), left at \(before)")
-      #expect(abs(after.offset - before.offset) <= 2, "\(engine): \(after.offset) vs \(before.offset)")
-      #expect(
+      expectTrue(!cached, "\(engine): the cache is off, the page must have been loaded again")
+      expectEqual(after.position, before.position, "\(engine): back at \(after), left at \(before)")
+      expectTrue(abs(after.offset - before.offset) <= 2, "\(engine): \(after.offset) vs \(before.offset)")
+      expectTrue(
         requests <= BrowserSuites.EngineFlowBrowserTests.restoreRequests,
         "\(engine): \(requests) fragment requests")
       try await Reader.checkedCards(session)

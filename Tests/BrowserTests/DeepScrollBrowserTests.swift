@@ -148,14 +148,14 @@ extension BrowserSuites {
         let seconds = (ContinuousClock.now - started).components.seconds
         let rows = result["rows"]?.int ?? 0
         let why = result["why"]?.string ?? ""
-        #expect(why == "target" || why == "end", "\(engine): the walk ended by \(why): \(result)")
+        expectTrue(why == "target" || why == "end", "\(engine): the walk ended by \(why): \(result)")
         // Stalls are judged where the engine painted at a reader's pace (`paced` frames a second). A
         // browser starved of CPU (at load 12-16 on 2 cores WebKitGTK, rendering in software, painted
         // 2 frames a second and Chromium 10) moves the reader 600-3,000 px a frame, and the app and
         // the double serving it are starved too: what it measures is the machine, printed, not judged.
         let fps = result["fps"]?.int ?? 0
         if fps >= Self.paced {
-          #expect(result["stalls"]?.int == 0, "\(engine): the reader caught up with the list: \(result)")
+          expectEqual(result["stalls"]?.int, 0, "\(engine): the reader caught up with the list: \(result)")
         } else {
           print("deep \(engine): starved (\(fps) frames a second): stalls not judged: \(result)")
         }
@@ -163,18 +163,18 @@ extension BrowserSuites {
         // document with no batch on its way for `idleLimit`, unless in `idleFrames` frames or fewer
         // (the observer acts after a frame, and a frozen engine's next frame may be seconds away).
         if fps >= Self.askPaced {
-          #expect(
+          expectTrue(
             (result["idleLongest"]?.int ?? .max) < Self.idleLimit
               || (result["idleFrames"]?.int ?? .max) <= Self.idleFrames,
             "\(engine): held at the end with no batch asked for: \(result)")
         } else {
           print("deep \(engine): starved (\(fps) frames a second): holds at the end not judged: \(result)")
         }
-        #expect((result["maxCards"]?.int ?? 999) <= Reader.cap, "\(engine): \(result)")
+        expectTrue((result["maxCards"]?.int ?? 999) <= Reader.cap, "\(engine): \(result)")
         // Rows passed within one frame may never enter the document; every one that did was in its
         // place, once.
         let seen = try await FeedRows.collected(session)
-        #expect(seen.conflicts.isEmpty, "\(engine): \(seen.conflicts)")
+        expectTrue(seen.conflicts.isEmpty, "\(engine): \(seen.conflicts)")
         if !seen.gaps.isEmpty {
           print("deep \(engine): rows passed without entering the document: \(seen.gaps)")
         }
@@ -184,11 +184,11 @@ extension BrowserSuites {
         if engine == .chromium {
           let shift = try await session.executeAsyncScript(Reader.layoutShift)
           print("deep \(engine): layout shift while skimming \(shift)")
-          #expect(shift["value"]?.double == 0, "\(engine): layout shift \(shift)")
+          expectEqual(shift["value"]?.double, 0, "\(engine): layout shift \(shift)")
         }
         // The end of the list (or the target row's neighbourhood) passes axe.
         let violations = try await AxeCore.run(in: session, source: try AxeCore.source())
-        #expect(violations.isEmpty, "\(engine) at row \(rows): \(violations)")
+        expectTrue(violations.isEmpty, "\(engine) at row \(rows): \(violations)")
 
         // Back (with the engine's cache) returns to the same row.
         let here = try #require(try await Reader.top(session))
@@ -202,17 +202,18 @@ extension BrowserSuites {
           description: "\(engine): back at row \(before.position)", timeout: .seconds(30))
         try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
         let after = try #require(try await Reader.top(session))
-        #expect(after.position == before.position, "\(engine): back at \(after.position), left at \(before)")
-        #expect(abs(after.offset - before.offset) <= 2, "\(engine): \(after.offset) vs \(before.offset)")
+        expectEqual(
+          after.position, before.position, "\(engine): back at \(after.position), left at \(before)")
+        expectTrue(abs(after.offset - before.offset) <= 2, "\(engine): \(after.offset) vs \(before.offset)")
 
         // Reload starts again at the top, with the first batch.
         try await session.refresh()
         try await session.waitForScript("\(Reader.cardCount) >= \(Reader.batchSize)", timeout: .seconds(15))
         try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
-        #expect(try await session.executeScript("return window.scrollY;").int == 0, "\(engine)")
-        #expect(try await Reader.top(session)?.position == 1, "\(engine)")
+        try await expectEqual(session.executeScript("return window.scrollY;").int, 0, "\(engine)")
+        try await expectEqual(Reader.top(session)?.position, 1, "\(engine)")
         let reloaded = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
-        #expect(reloaded <= 2 * Reader.batchSize, "\(engine): \(reloaded) rows after the reload")
+        expectTrue(reloaded <= 2 * Reader.batchSize, "\(engine): \(reloaded) rows after the reload")
       }
     }
 
@@ -250,14 +251,14 @@ extension BrowserSuites {
         poll: .milliseconds(300))
       // id "divider-N": N rows come before it.
       let id = divider["id"]?.string ?? ""
-      #expect(divider["names"]?.string == id, "\(engine): \(divider)")
-      #expect(id == "divider-\((divider["position"]?.int ?? 0) - 1)", "\(engine): \(divider)")
-      #expect(divider["tailHasIt"]?.bool == false, "\(engine): \(divider)")
-      #expect(divider["text"]?.string?.contains("by stars") == true, "\(engine): \(divider)")
+      expectEqual(divider["names"]?.string, id, "\(engine): \(divider)")
+      expectEqual(id, "divider-\((divider["position"]?.int ?? 0) - 1)", "\(engine): \(divider)")
+      expectEqual(divider["tailHasIt"]?.bool, false, "\(engine): \(divider)")
+      expectEqual(divider["text"]?.string?.contains("by stars"), true, "\(engine): \(divider)")
       try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
       try await Reader.screenshot(session, "divider-\(engine)")
       let violations = try await AxeCore.run(in: session, source: try AxeCore.source())
-      #expect(violations.isEmpty, "\(engine) at the divider: \(violations)")
+      expectTrue(violations.isEmpty, "\(engine) at the divider: \(violations)")
       try await Reader.checkedCards(session)
       // Parked and brought back: the padding counted the divider's height, so it is where it was.
       let top =
@@ -272,7 +273,7 @@ extension BrowserSuites {
       let back = try await session.waitForScript(
         "(() => { const d = document.querySelector('#feed > [data-divider]'); return d && d.getBoundingClientRect().top + scrollY; })()",
         description: "\(engine): the divider back", timeout: .seconds(15))
-      #expect(abs((back.double ?? 0) - top) < 1, "\(engine): the divider at \(back), was at \(top)")
+      expectTrue(abs((back.double ?? 0) - top) < 1, "\(engine): the divider at \(back), was at \(top)")
     }
   }
 }

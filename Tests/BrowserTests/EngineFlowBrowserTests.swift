@@ -20,17 +20,17 @@ extension BrowserSuites {
       let pool = try EngineFixture.require()
       let session = try await pool.searching(engine)
       let cards = try await Reader.checkedCards(session)
-      #expect(cards.count == Reader.batchSize)
+      expectEqual(cards.count, Reader.batchSize)
       let page = try await session.executeScript(
         """
         return { js: document.documentElement.classList.contains('js'),
                  count: (document.querySelector('.result-count') || {}).textContent || '',
                  busy: document.getElementById('feed').getAttribute('aria-busy') };
         """)
-      #expect(page["js"]?.bool == true, "\(engine): the modules ran")
-      #expect(page["count"]?.string?.hasSuffix("repositories") == true, "\(engine): \(page)")
+      expectEqual(page["js"]?.bool, true, "\(engine): the modules ran")
+      expectEqual(page["count"]?.string?.hasSuffix("repositories"), true, "\(engine): \(page)")
       let errors = try await session.browserLogs().filter(\.isError)
-      #expect(errors.isEmpty, "\(engine): console errors \(errors.map(\.message))")
+      expectTrue(errors.isEmpty, "\(engine): console errors \(errors.map(\.message))")
     }
 
     @Test(arguments: engines)
@@ -40,7 +40,7 @@ extension BrowserSuites {
       var count = Reader.batchSize
       for _ in 0..<5 {
         let next = try await Reader.scroll(session, toRows: count + 1)
-        #expect(next > count)
+        expectTrue(next > count)
         count = next
         try await Reader.checkedCards(session)
       }
@@ -79,8 +79,8 @@ extension BrowserSuites {
         requestAnimationFrame(step);
         """)
       print("human-speed scrolling in \(engine): \(result)")
-      #expect((result["y"]?.double ?? 0) >= 3000, "\(engine): scrolled \(result)")
-      #expect(result["stalls"]?.int == 0, "\(engine): the reader reached the end of the list: \(result)")
+      expectTrue((result["y"]?.double ?? 0) >= 3000, "\(engine): scrolled \(result)")
+      expectEqual(result["stalls"]?.int, 0, "\(engine): the reader reached the end of the list: \(result)")
       try await Reader.checkedCards(session)
     }
 
@@ -99,8 +99,8 @@ extension BrowserSuites {
       }
       let regions = try await session.executeScript(ProductPageScripts.stargazerRegions)
       let far = regions["far"]?.array ?? []
-      #expect(!far.isEmpty, "\(engine): the first batch reaches well below the viewport")
-      #expect(far.allSatisfy { $0.bool == false }, "\(engine): cards far below stay empty")
+      expectTrue(!far.isEmpty, "\(engine): the first batch reaches well below the viewport")
+      expectTrue(far.allSatisfy { $0.bool == false }, "\(engine): cards far below stay empty")
     }
 
     @Test(arguments: engines)
@@ -114,9 +114,9 @@ extension BrowserSuites {
       try await session.waitForScript("\(Reader.cardCount) >= \(Reader.batchSize)", timeout: .seconds(15))
       try await session.executeAsyncScript(Self.twoFrames)
       let count = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
-      #expect(count <= 2 * Reader.batchSize, "\(engine): \(count) rows after the reload")
-      #expect(try await session.executeScript("return window.scrollY;").int == 0, "\(engine)")
-      #expect(try await Reader.top(session)?.position == 1, "\(engine)")
+      expectTrue(count <= 2 * Reader.batchSize, "\(engine): \(count) rows after the reload")
+      try await expectEqual(session.executeScript("return window.scrollY;").int, 0, "\(engine)")
+      try await expectEqual(Reader.top(session)?.position, 1, "\(engine)")
     }
 
     /// Waits until feed.js has saved card `position` as the top one in history.state.
@@ -143,7 +143,7 @@ extension BrowserSuites {
       try await Reader.putCardAtTop(session, top, offset: -40)
       try await Reader.settle(session, top: top)
       let before = try #require(try await Reader.top(session))
-      #expect(before.position == top, "\(engine)")
+      expectEqual(before.position, top, "\(engine)")
       let loaded = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
       let requestsBefore = try await Reader.leaveForAnotherSearchAndGoBack(session, p)
 
@@ -154,17 +154,17 @@ extension BrowserSuites {
         "!document.documentElement.classList.contains('restoring')", timeout: .seconds(15))
       try await session.executeAsyncScript(Self.twoFrames)
       let after = try #require(try await Reader.top(session), "\(engine): a card at the top after back")
-      #expect(after.position == before.position, "\(engine): the same card at the top")
-      #expect(
+      expectEqual(after.position, before.position, "\(engine): the same card at the top")
+      expectTrue(
         abs(after.offset - before.offset) <= 2,
         "\(engine): at the same height: \(after.offset) vs \(before.offset)")
       let count = try await session.executeScript("return \(Reader.rowCount);").int ?? 0
-      #expect(
+      expectTrue(
         count >= loaded && count < loaded + Reader.batchSize, "\(engine): the same rows, not more: \(count)")
       let requests = try await Reader.requests(route: "fragment", p) - requestsBefore
       let cached = try await session.executeScript(Reader.sameDocument).bool ?? false
       print("back \(engine) at row \(top) of \(loaded): \(requests) fragment requests, cached: \(cached)")
-      #expect(
+      expectTrue(
         requests <= Self.restoreRequests,
         "\(engine): \(requests) fragment requests to come back to row \(top)")
       try await Reader.checkedCards(session)
@@ -205,7 +205,7 @@ extension BrowserSuites {
       try await withBrowserSession(options: options) { session in
         for rows in Self.depths {
           let cached = try await leaveAndComeBack(session, pool.processes, rows: rows)
-          #expect(
+          expectTrue(
             !cached, "\(engine) at \(rows) rows: the cache is off, the page must have been loaded again")
         }
       }
@@ -241,9 +241,10 @@ extension BrowserSuites {
             .map((p) => { const m = /([0-9.]+)(k?) forks?/.exec(p.textContent); return m ? Number(m[1]) * (m[2] ? 1000 : 1) : -1; });
           """
         ).array?.compactMap(\.double) ?? []
-      #expect(
+      expectTrue(
         !forkCounts.isEmpty && forkCounts == forkCounts.sorted(), "\(engine): ascending forks \(forkCounts)")
-      #expect(try await session.findElement(css: ".search-go") != nil, "\(engine): the Search button stays")
+      expectTrue(
+        try await session.findElement(css: ".search-go") != nil, "\(engine): the Search button stays")
     }
 
     @Test(arguments: engines)
@@ -254,11 +255,11 @@ extension BrowserSuites {
       try await session.pressKeys(WebDriverKey.pageDown)
       let position = try await session.executeScript(
         "return document.activeElement.getAttribute('aria-posinset');")
-      #expect(position.string == "2", "\(engine)")
+      expectEqual(position.string, "2", "\(engine)")
       try await session.pressKeys(WebDriverKey.pageUp)
       let back = try await session.executeScript(
         "return document.activeElement.getAttribute('aria-posinset');")
-      #expect(back.string == "1", "\(engine)")
+      expectEqual(back.string, "1", "\(engine)")
     }
 
     /// The document holds only the cards near the reader: Page Up on the first card in it brings back
@@ -278,7 +279,7 @@ extension BrowserSuites {
         try await session.executeScript(
           "const a = document.querySelector('[role=feed] article[data-repo-id]'); a.focus(); return Number(a.getAttribute('aria-posinset'));"
         ).int ?? 0
-      #expect(first > 1, "\(engine): the first card in the document is #\(first)")
+      expectTrue(first > 1, "\(engine): the first card in the document is #\(first)")
       try await session.pressKeys(WebDriverKey.pageUp)
       try await session.waitForScript(
         "Number(document.activeElement.getAttribute('aria-posinset')) === \(first - 1)",
@@ -301,7 +302,7 @@ extension BrowserSuites {
       // Tab through the card just reached (itself, its title, its owner link) lands on the next card.
       let here = try await session.executeScript(focused).int ?? 0
       for _ in 0..<3 { try await session.pressKeys(WebDriverKey.tab) }
-      #expect(try await session.executeScript(focused).int == here + 1, "\(engine): Tab past #\(here)")
+      try await expectEqual(session.executeScript(focused).int, here + 1, "\(engine): Tab past #\(here)")
       try await Reader.checkedCards(session)
     }
 
@@ -314,8 +315,8 @@ extension BrowserSuites {
       try await withBrowserSession(options: options) { session in
         try await session.navigate(to: pool.processes.baseURL + "/?" + Reader.query)
         let first = try await session.findElements(css: "[role=feed] article[data-repo-id]")
-        #expect(first.count == Reader.batchSize, "\(engine)")
-        #expect(try await session.findElement(css: ".search-go") != nil, "\(engine): the Search button")
+        expectEqual(first.count, Reader.batchSize, "\(engine)")
+        expectTrue(try await session.findElement(css: ".search-go") != nil, "\(engine): the Search button")
         let next = try #require(
           try await session.findElement(css: "a[rel=next]"), "\(engine): a rel=next link")
         try await session.click(next)
@@ -326,9 +327,9 @@ extension BrowserSuites {
           try await session.findElement(css: "[role=feed] article[data-repo-id]"),
           "\(engine): cards on page 2")
         let position = try await session.attribute("aria-posinset", of: second)
-        #expect(position == String(Reader.batchSize + 1), "\(engine)")
+        expectEqual(position, String(Reader.batchSize + 1), "\(engine)")
         let html = try await session.executeScript("return document.documentElement.className;").string ?? ""
-        #expect(!html.contains("js"), "\(engine): the page's modules must not have run")
+        expectTrue(!html.contains("js"), "\(engine): the page's modules must not have run")
       }
     }
 
@@ -348,20 +349,20 @@ extension BrowserSuites {
           document.querySelectorAll('.spark, .spark-line, .sk, .card-history').forEach((el) => names.push(getComputedStyle(el).animationName));
           return { reduce: matchMedia('(prefers-reduced-motion: reduce)').matches, names: Array.from(new Set(names)) };
           """)
-        #expect(animations["reduce"]?.bool == true, "\(engine): prefers-reduced-motion matches")
+        expectEqual(animations["reduce"]?.bool, true, "\(engine): prefers-reduced-motion matches")
         let names = animations["names"]?.array?.compactMap(\.string) ?? []
-        #expect(names == ["none"], "\(engine): animations left \(names)")
+        expectEqual(names, ["none"], "\(engine): animations left \(names)")
         // The header comes back and goes away without sliding.
         try await Reader.scroll(session, toRows: 60)
         try await session.executeAsyncScript(Reader.scrollCardToTop, args: [30, 0])
         try await session.executeAsyncScript(HeaderBrowserTests.scrollBy, args: [-12, -4])
         let up = try await session.executeScript(HeaderBrowserTests.header)
-        #expect(up["state"]?.string == "shown", "\(engine): shown at once: \(up)")
-        #expect(up["duration"]?.string == "0s", "\(engine): no transition: \(up)")
-        #expect(abs(up["top"]?.double ?? -100) < 0.5, "\(engine): in place at once: \(up)")
+        expectEqual(up["state"]?.string, "shown", "\(engine): shown at once: \(up)")
+        expectEqual(up["duration"]?.string, "0s", "\(engine): no transition: \(up)")
+        expectTrue(abs(up["top"]?.double ?? -100) < 0.5, "\(engine): in place at once: \(up)")
         try await session.executeAsyncScript(HeaderBrowserTests.scrollBy, args: [200, 20])
         let down = try await session.executeScript(HeaderBrowserTests.header)
-        #expect(down["state"]?.string == "flow", "\(engine): gone at once: \(down)")
+        expectEqual(down["state"]?.string, "flow", "\(engine): gone at once: \(down)")
       }
     }
 
@@ -381,7 +382,7 @@ extension BrowserSuites {
           }).every((a) => a.querySelector('[data-stargazers] [data-state]'))
           """, description: "\(engine): the histories on screen", timeout: .seconds(20))
         let violations = try await AxeCore.run(in: session, source: axe)
-        #expect(violations.isEmpty, "\(engine): \(violations)")
+        expectTrue(violations.isEmpty, "\(engine): \(violations)")
       }
     }
   }

@@ -68,7 +68,7 @@ extension BrowserSuites {
         let json = try await p.double(
           "GET", "/search/repositories?\(Self.query)&per_page=100&page=\(page)", port: port)
         let items = json["items"]?.array ?? []
-        #expect(!items.isEmpty, "reference page \(page) is empty")
+        expectTrue(!items.isEmpty, "reference page \(page) is empty")
         if items.isEmpty { break }
         ids += items.compactMap { $0["id"]?.int.map(String.init) }
         page += 1
@@ -163,7 +163,7 @@ extension BrowserSuites {
           let window = try await p.double(
             "POST", "/_double/ratelimit?resource=search&remaining=0&reset=\(now + Self.windowSeconds)")
           journey.windowReset = window["reset"]?.int ?? 0
-          #expect(journey.windowReset == now + Self.windowSeconds)
+          expectEqual(journey.windowReset, now + Self.windowSeconds)
         }
 
         if (error || limited) && ContinuousClock.now - lastClick > .seconds(1.5) {
@@ -200,22 +200,23 @@ extension BrowserSuites {
     {
       let rows = try await FeedRows.collected(session)
       let ids = rows.ids
-      #expect(ids.count >= Self.rows)
-      #expect(rows.problems.isEmpty, "duplicates or gaps: \(rows.problems)")
+      expectTrue(ids.count >= Self.rows)
+      expectTrue(rows.problems.isEmpty, "duplicates or gaps: \(rows.problems)")
       let expected = try await referenceIDs(port: referencePort, count: ids.count, via: p)
       let firstDifference =
         (ids.indices.first { $0 >= expected.count || ids[$0] != expected[$0] } ?? ids.count) + 1
-      #expect(ids == expected, "the list differs from the fault-free run from row \(firstDifference)")
+      expectEqual(ids, expected, "the list differs from the fault-free run from row \(firstDifference)")
 
-      #expect(journey.outageStarted && journey.outageEnded)
-      #expect(journey.errorRows >= 1, "an error row showed")
-      #expect(journey.cardsWhenErrorSeen.map { $0 < ids.count } ?? false, "rows came after the error row")
-      #expect(journey.windowSetMs > 0, "the rate-limit window was set")
-      #expect(journey.limitedRows >= 1, "a rate-limit row showed")
-      #expect(journey.cardsWhenLimitedSeen.map { $0 < ids.count } ?? false, "rows came after the limit row")
+      expectTrue(journey.outageStarted && journey.outageEnded)
+      expectTrue(journey.errorRows >= 1, "an error row showed")
+      expectTrue(journey.cardsWhenErrorSeen.map { $0 < ids.count } ?? false, "rows came after the error row")
+      expectTrue(journey.windowSetMs > 0, "the rate-limit window was set")
+      expectTrue(journey.limitedRows >= 1, "a rate-limit row showed")
+      expectTrue(
+        journey.cardsWhenLimitedSeen.map { $0 < ids.count } ?? false, "rows came after the limit row")
 
       let log = try await p.double("GET", "/_double/requests?endpoint=search")
-      #expect(log["dropped"]?.int == 0)
+      expectEqual(log["dropped"]?.int, 0)
       let searches = (log["requests"]?.array ?? []).map {
         (
           arrived: $0["arrived_ms"]?.int ?? 0, finished: $0["finished_ms"]?.int ?? 0,
@@ -225,13 +226,14 @@ extension BrowserSuites {
       let resetMs = journey.windowReset * 1000
       let inWindow = searches.filter { $0.arrived >= journey.windowSetMs && $0.arrived < resetMs }
       let refusals = inWindow.filter { $0.status == 403 }
-      #expect(refusals.count == 1, "exactly one search request learned of the limit: \(inWindow)")
+      expectEqual(refusals.count, 1, "exactly one search request learned of the limit: \(inWindow)")
       if let discovery = refusals.first {
         let after = inWindow.filter { $0.arrived > discovery.arrived }
-        #expect(after.isEmpty, "search requests after the 403 and before the reset at \(resetMs): \(after)")
+        expectTrue(
+          after.isEmpty, "search requests after the 403 and before the reset at \(resetMs): \(after)")
       }
-      #expect(inWindow.allSatisfy { $0.status != 200 }, "the window held: \(inWindow)")
-      #expect(
+      expectTrue(inWindow.allSatisfy { $0.status != 200 }, "the window held: \(inWindow)")
+      expectTrue(
         searches.contains { $0.arrived >= resetMs && $0.status == 200 }, "the list continued after the reset")
     }
   }

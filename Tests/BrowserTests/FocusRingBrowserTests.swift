@@ -113,9 +113,10 @@ extension BrowserSuites {
           try await session.waitForScript(waitFor, description: "the page", timeout: .seconds(15))
           let result = try await session.executeScript(Self.check)
           let problems = result["problems"]?.array?.compactMap(\.string) ?? ["no result"]
-          #expect(problems.isEmpty, "\(dark ? "dark" : "light") \(path): \(problems.joined(separator: "; "))")
+          expectTrue(
+            problems.isEmpty, "\(dark ? "dark" : "light") \(path): \(problems.joined(separator: "; "))")
           for kind in kinds {
-            #expect((result["kinds"]?[kind]?.int ?? 0) > 0, "no \(kind) was checked on \(path)")
+            expectTrue((result["kinds"]?[kind]?.int ?? 0) > 0, "no \(kind) was checked on \(path)")
           }
         }
       }

@@ -66,26 +66,26 @@ extension BrowserSuites {
       let session = try await pool.searching(engine)
       try await session.executeScript("window.scrollTo(0, 0);")
       let atTop = try await wait(session, for: "flow")
-      #expect(atTop["top"]?.double == 0, "\(engine): the header at the top of the page: \(atTop)")
+      expectEqual(atTop["top"]?.double, 0, "\(engine): the header at the top of the page: \(atTop)")
       try await deepInTheList(session, pool)
       if engine == .chromium { try await session.executeScript(Reader.watchLayoutShift) }
       try await session.executeAsyncScript(Self.scrollBy, args: [600, 20])
       let down = try await wait(session, for: "flow")
-      #expect((down["bottom"]?.double ?? 1) <= 0, "\(engine): scrolled down, the header is away: \(down)")
+      expectTrue((down["bottom"]?.double ?? 1) <= 0, "\(engine): scrolled down, the header is away: \(down)")
       // The first scroll up, a few px, brings it back on top of the viewport.
       try await session.executeAsyncScript(Self.scrollBy, args: [-12, -4])
       let up = try await wait(session, for: "shown")
       try await session.waitForScript(
         Self.slidIn,
         description: "\(engine): the header slid in", timeout: .seconds(5))
-      #expect((up["y"]?.double ?? 0) > 1000, "\(engine): still deep in the list: \(up)")
+      expectTrue((up["y"]?.double ?? 0) > 1000, "\(engine): still deep in the list: \(up)")
       // Down again: away, and no card moved meanwhile (only transform changes).
       try await session.executeAsyncScript(Self.scrollBy, args: [200, 20])
       let again = try await wait(session, for: "flow")
-      #expect((again["bottom"]?.double ?? 1) <= 0, "\(engine): \(again)")
+      expectTrue((again["bottom"]?.double ?? 1) <= 0, "\(engine): \(again)")
       if engine == .chromium {
         let shift = try await session.executeAsyncScript(Reader.layoutShift)
-        #expect(shift["value"]?.double == 0, "\(engine): layout shift \(shift)")
+        expectEqual(shift["value"]?.double, 0, "\(engine): layout shift \(shift)")
       }
     }
 
@@ -102,9 +102,9 @@ extension BrowserSuites {
         Self.slidIn,
         description: "\(engine): the header slid in", timeout: .seconds(5))
       let slash = try await session.executeScript(Self.header)
-      #expect(slash["focused"]?.string == "q", "\(engine): / puts the cursor in the search box: \(slash)")
-      #expect(slash["y"]?.double == before, "\(engine): the list stays where it was: \(slash) vs \(before)")
-      #expect((slash["top"]?.double ?? -1) > -1, "\(engine): the header is on screen: \(slash)")
+      expectEqual(slash["focused"]?.string, "q", "\(engine): / puts the cursor in the search box: \(slash)")
+      expectEqual(slash["y"]?.double, before, "\(engine): the list stays where it was: \(slash) vs \(before)")
+      expectTrue((slash["top"]?.double ?? -1) > -1, "\(engine): the header is on screen: \(slash)")
       // Away again, then the search box focused the way a script or a screen reader does it.
       try await session.executeScript("document.activeElement.blur();")
       try await session.executeAsyncScript(Self.scrollBy, args: [300, 20])
@@ -113,9 +113,9 @@ extension BrowserSuites {
       try await session.executeScript("document.getElementById('q').focus();")
       try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
       let focused = try await wait(session, for: "shown")
-      #expect(
-        focused["y"]?.double == away, "\(engine): focus does not scroll to the top: \(focused) vs \(away)")
-      #expect(
+      expectEqual(
+        focused["y"]?.double, away, "\(engine): focus does not scroll to the top: \(focused) vs \(away)")
+      expectTrue(
         abs(focused["top"]?.double ?? -100) < 0.5, "\(engine): the header is wholly on screen: \(focused)")
       try await session.executeScript("document.activeElement.blur();")
     }

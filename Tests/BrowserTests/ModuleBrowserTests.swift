@@ -42,20 +42,20 @@ extension BrowserSuites {
           setOff: (at(2800, 4800), at(3300, 4810)),  // 10 px after a 500 ms pause: about 0
         };
         """)
-      #expect(out["first"]?.double == 0)
-      #expect(out["early"]?.double == 0)
-      #expect(out["window"]?.double == 1000)
-      #expect(out["inside"]?.double == 1000)
-      #expect(out["faster"]?.double == 3000)
-      #expect(out["up"]?.double == 0)
-      #expect(out["restFlag"]?.bool == true)
-      #expect(out["rest"]?.double == 0)
-      #expect(out["again"]?.double == 0)
-      #expect(out["burst"]?.double == 0)
-      #expect(out["later"]?.double == 2000)
-      #expect(out["slowFrames"]?.double == 6000, "a browser painting 3 frames a second is not at rest")
-      #expect(out["slowAgain"]?.double == 6000)
-      #expect((out["setOff"]?.double ?? 100) < 25, "\(out)")
+      expectEqual(out["first"]?.double, 0)
+      expectEqual(out["early"]?.double, 0)
+      expectEqual(out["window"]?.double, 1000)
+      expectEqual(out["inside"]?.double, 1000)
+      expectEqual(out["faster"]?.double, 3000)
+      expectEqual(out["up"]?.double, 0)
+      expectEqual(out["restFlag"]?.bool, true)
+      expectEqual(out["rest"]?.double, 0)
+      expectEqual(out["again"]?.double, 0)
+      expectEqual(out["burst"]?.double, 0)
+      expectEqual(out["later"]?.double, 2000)
+      expectEqual(out["slowFrames"]?.double, 6000, "a browser painting 3 frames a second is not at rest")
+      expectEqual(out["slowAgain"]?.double, 6000)
+      expectTrue((out["setOff"]?.double ?? 100) < 25, "\(out)")
     }
 
     @Test func scrollTicksCoalesceEventsAndReportRest() async throws {
@@ -74,7 +74,7 @@ extension BrowserSuites {
         setTimeout(() => done(seen), 5000);
         """)
       // 30 events at once: one tick while scrolling, then one at rest.
-      #expect(out.array?.compactMap(\.bool) == [false, true])
+      expectEqual(out.array?.compactMap(\.bool), [false, true])
     }
 
     @Test func theLookAheadIsCappedAt1500Pixels() async throws {
@@ -86,7 +86,7 @@ extension BrowserSuites {
                 f(2000, 0, true), m.details.LIMITS.aheadMaxPx];
         """)
       // At rest one viewport; scrolling: half a viewport at least, 1.2 s of travel, never past 1,500 px.
-      #expect(out.array?.compactMap(\.double) == [800, 400, 1200, 1500, 1500, 1500])
+      expectEqual(out.array?.compactMap(\.double), [800, 400, 1200, 1500, 1500, 1500])
     }
 
     @Test func nearCardsAreTheOnesInTheZoneNearestFirst() async throws {
@@ -116,10 +116,10 @@ extension BrowserSuites {
         guard bottom > -300, top - height <= 1000 else { continue }
         expected[number] = bottom < 0 ? -bottom : top > height ? top - height : 0
       }
-      #expect(Set(numbers) == Set(expected.keys), "\(numbers)")
-      #expect(numbers.count == expected.count, "no card twice: \(numbers)")
-      #expect(distances == expected.values.map { Int($0) }.sorted(), "nearest first: \(distances)")
-      #expect(expected.keys.contains(47) && !expected.keys.contains(46), "the zone above is 300 px")
+      expectEqual(Set(numbers), Set(expected.keys), "\(numbers)")
+      expectEqual(numbers.count, expected.count, "no card twice: \(numbers)")
+      expectEqual(distances, expected.values.map { Int($0) }.sorted(), "nearest first: \(distances)")
+      expectTrue(expected.keys.contains(47) && !expected.keys.contains(46), "the zone above is 300 px")
     }
 
     @Test func localTimeRewritesTimesNowAndWhenAdded() async throws {
@@ -142,15 +142,17 @@ extension BrowserSuites {
         setTimeout(() => { result.late = read('late'); done(result); }, 0);
         """)
       let today = out["today"]?["text"]?.string ?? ""
-      #expect(
+      expectTrue(
         today.range(of: #"^\d\d:\d\d(\s?[AP]M)?$"#, options: .regularExpression) != nil, "today: \(today)")
-      #expect(out["today"]?["title"]?.string == "Wed, 25 Nov 2026 12:00:00 GMT")
-      #expect(out["today"]?["local"]?.string == "2026-11-25T12:00:00Z")
-      #expect(out["june"]?["text"]?.string?.hasPrefix("Jun 10") == true, "\(String(describing: out["june"]))")
-      #expect(out["ago"]?["text"]?.string == "3 days ago")
-      #expect(out["ago"]?["title"]?.string?.contains("2026") == true)
-      #expect(out["bad"]?["text"]?.string == "kept", "an unreadable datetime stays as the server wrote it")
-      #expect(out["late"]?["text"]?.string?.hasPrefix("Jun 11") == true, "\(String(describing: out["late"]))")
+      expectEqual(out["today"]?["title"]?.string, "Wed, 25 Nov 2026 12:00:00 GMT")
+      expectEqual(out["today"]?["local"]?.string, "2026-11-25T12:00:00Z")
+      expectEqual(
+        out["june"]?["text"]?.string?.hasPrefix("Jun 10"), true, "\(String(describing: out["june"]))")
+      expectEqual(out["ago"]?["text"]?.string, "3 days ago")
+      expectEqual(out["ago"]?["title"]?.string?.contains("2026"), true)
+      expectEqual(out["bad"]?["text"]?.string, "kept", "an unreadable datetime stays as the server wrote it")
+      expectEqual(
+        out["late"]?["text"]?.string?.hasPrefix("Jun 11"), true, "\(String(describing: out["late"]))")
     }
 
     @Test func theFeedAppendsOnlyNewCardsAndAnnouncesThem() async throws {
@@ -175,13 +177,13 @@ extension BrowserSuites {
           tails: document.querySelectorAll('#feed-tail').length,
         };
         """)
-      #expect(out["first"]?.bool == true)
-      #expect(out["again"]?.bool == false, "a batch of cards already shown adds nothing")
-      #expect(out["ids"]?.array?.compactMap(\.string) == ["a", "b", "c"])
-      #expect(out["events"]?.array?.map { $0.array?.compactMap(\.string) ?? [] } == [["b", "c"]])
-      #expect(out["live"]?.string == "2 more (3 of 3)")
-      #expect(out["tail"]?.string == "end again", "the tail is the last fragment's")
-      #expect(out["tails"]?.int == 1)
+      expectEqual(out["first"]?.bool, true)
+      expectEqual(out["again"]?.bool, false, "a batch of cards already shown adds nothing")
+      expectEqual(out["ids"]?.array?.compactMap(\.string), ["a", "b", "c"])
+      expectEqual(out["events"]?.array?.map { $0.array?.compactMap(\.string) ?? [] }, [["b", "c"]])
+      expectEqual(out["live"]?.string, "2 more (3 of 3)")
+      expectEqual(out["tail"]?.string, "end again", "the tail is the last fragment's")
+      expectEqual(out["tails"]?.int, 1)
     }
 
     @Test func theFeedIsCreatedWithTheFirstCards() async throws {
@@ -198,10 +200,10 @@ extension BrowserSuites {
                  before: list && list.nextElementSibling && list.nextElementSibling.className,
                  cards: document.querySelectorAll('#feed article').length };
         """)
-      #expect(out["role"]?.string == "feed")
-      #expect(out["label"]?.string == "Search results")
-      #expect(out["before"]?.string == "results-end")
-      #expect(out["cards"]?.int == 1)
+      expectEqual(out["role"]?.string, "feed")
+      expectEqual(out["label"]?.string, "Search results")
+      expectEqual(out["before"]?.string, "results-end")
+      expectEqual(out["cards"]?.int, 1)
     }
 
     @Test func theTopCardIsFoundByBinarySearch() async throws {
@@ -217,7 +219,7 @@ extension BrowserSuites {
                 m.place.firstBelow([], 0)]);
         });
         """)
-      #expect(out.array?.compactMap(\.int) == [321, 322, -1, -1])
+      expectEqual(out.array?.compactMap(\.int), [321, 322, -1, -1])
     }
 
     /// A virtual list of 1,000 rows in batches of 20 (cards 100 px tall, 8 px apart), with a cap of 60
@@ -278,27 +280,27 @@ extension BrowserSuites {
           })();
           """)
       let steps = out.array ?? []
-      #expect(steps.count == 11, "\(out)")
+      expectEqual(steps.count, 11, "\(out)")
       for step in steps {
         let label = step[0]?.description ?? "?"
         let check = step[1]
-        #expect((check?["count"]?.int ?? 999) <= 60, "at \(label): \(String(describing: check))")
-        #expect(check?["misplaced"]?.array?.isEmpty == true, "at \(label): \(String(describing: check))")
-        #expect(
-          check?["height"]?.int == 1000 * 108 - 8,
+        expectTrue((check?["count"]?.int ?? 999) <= 60, "at \(label): \(String(describing: check))")
+        expectEqual(check?["misplaced"]?.array?.isEmpty, true, "at \(label): \(String(describing: check))")
+        expectEqual(
+          check?["height"]?.int, 1000 * 108 - 8,
           "the feed is always as tall as its rows: \(String(describing: check))")
-        #expect((check?["markupRows"]?.int ?? 999) <= 100, "at \(label): \(String(describing: check))")
+        expectTrue((check?["markupRows"]?.int ?? 999) <= 100, "at \(label): \(String(describing: check))")
         if let row = step[0]?.int {
           let first = check?["first"]?.int ?? 0
-          #expect(
+          expectTrue(
             first <= row && row < first + 60, "row \(row) is in the document: \(String(describing: check))")
         }
       }
-      #expect(steps.first?[2]?.array?.isEmpty == true, "growing fetched nothing again: \(out)")
+      expectEqual(steps.first?[2]?.array?.isEmpty, true, "growing fetched nothing again: \(out)")
       // Far from the rows kept in memory, only the batches around the row are fetched again, by URL.
       let loads = steps.last?[2]?.array?.compactMap(\.string) ?? []
-      #expect(!loads.isEmpty && loads.count <= 4, "only the batches near row 150 were fetched: \(loads)")
-      #expect(loads.allSatisfy { $0.hasPrefix("/batch/") })
+      expectTrue(!loads.isEmpty && loads.count <= 4, "only the batches near row 150 were fetched: \(loads)")
+      expectTrue(loads.allSatisfy { $0.hasPrefix("/batch/") })
     }
 
     @Test func aParkedBatchComesBackAsItWasAndKeysMovePastTheDocument() async throws {
@@ -318,12 +320,12 @@ extension BrowserSuites {
           const before = check();
           list.bringBeside(1).then((brought) => done({ parked, kept, brought, before, after: check() }));
           """)
-      #expect(out["parked"]?.bool == true, "\(out)")
-      #expect(out["kept"]?.bool == true, "the card came back with its class and data: \(out)")
-      #expect(out["brought"]?.bool == true, "\(out)")
+      expectEqual(out["parked"]?.bool, true, "\(out)")
+      expectEqual(out["kept"]?.bool, true, "the card came back with its class and data: \(out)")
+      expectEqual(out["brought"]?.bool, true, "\(out)")
       let before = out["before"]?["count"]?.int ?? 0
-      #expect((out["after"]?["count"]?.int ?? 0) == before + 20, "\(out)")
-      #expect(out["after"]?["misplaced"]?.array?.isEmpty == true, "\(out)")
+      expectEqual((out["after"]?["count"]?.int ?? 0), before + 20, "\(out)")
+      expectEqual(out["after"]?["misplaced"]?.array?.isEmpty, true, "\(out)")
     }
 
     @Test func savedPlacesFallBackToTheURLAndMakeRoomWhenStorageIsFull() async throws {
@@ -361,13 +363,13 @@ extension BrowserSuites {
         const last = places('http://x/?q=11').read();
         return { exact, fallback, other, last: last && last.top, size: storage.size() };
         """)
-      #expect(out["exact"]?["top"]?.int == 31 && out["exact"]?["offset"]?.int == -12, "\(out)")
-      #expect(out["exact"]?["batches"]?.array?.count == 2, "\(out)")
-      #expect(out["fallback"]?["top"]?.int == 31, "found by the URL's last key: \(out)")
-      #expect(out["fallback"]?["tail"]?.string == "<div class=\"tail\">next</div>", "\(out)")
-      #expect(out["other"]?.isNull == true, "another URL has no place: \(out)")
-      #expect(out["last"]?.int == 100, "the newest list was written: \(out)")
-      #expect((out["size"]?.int ?? 9999) <= 2000)
+      expectTrue(out["exact"]?["top"]?.int == 31 && out["exact"]?["offset"]?.int == -12, "\(out)")
+      expectEqual(out["exact"]?["batches"]?.array?.count, 2, "\(out)")
+      expectEqual(out["fallback"]?["top"]?.int, 31, "found by the URL's last key: \(out)")
+      expectEqual(out["fallback"]?["tail"]?.string, "<div class=\"tail\">next</div>", "\(out)")
+      expectEqual(out["other"]?.isNull, true, "another URL has no place: \(out)")
+      expectEqual(out["last"]?.int, 100, "the newest list was written: \(out)")
+      expectTrue((out["size"]?.int ?? 9999) <= 2000)
     }
 
     @Test func theHeaderGoesAwayDownComesBackUpAndStaysForFocus() async throws {
@@ -388,9 +390,9 @@ extension BrowserSuites {
         """)
       // Near the top it stays in the flow; a scroll up of 6 px or more past it pins it; down sends it
       // away (at once with reduced motion); at the top it is back in the flow; focus pins it and keeps it.
-      #expect(
-        out.array?.compactMap(\.string)
-          == ["flow", "flow", "shown", "flow", "shown", "flow", "flow", "shown", "shown", "shown"], "\(out)")
+      expectEqual(
+        out.array?.compactMap(\.string),
+        ["flow", "flow", "shown", "flow", "shown", "flow", "flow", "shown", "shown", "shown"], "\(out)")
     }
 
     /// A slide out whose transition never runs (this page has no CSS, so no `transitionend`) still ends:
@@ -407,8 +409,8 @@ extension BrowserSuites {
         const states = [at(400), at(390), at(1000)];
         setTimeout(() => done({ states, after: element.dataset.header }), m.header.HIDE_FALLBACK_MS + 300);
         """)
-      #expect(out["states"]?.array?.compactMap(\.string) == ["flow", "shown", "hiding"], "\(out)")
-      #expect(out["after"]?.string == "flow", "away from the top, the header went back in the flow: \(out)")
+      expectEqual(out["states"]?.array?.compactMap(\.string), ["flow", "shown", "hiding"], "\(out)")
+      expectEqual(out["after"]?.string, "flow", "away from the top, the header went back in the flow: \(out)")
     }
 
     @Test func motionRevealsEachCardOnceAndStopsWatchingIt() async throws {
@@ -434,10 +436,10 @@ extension BrowserSuites {
         done({ watchedAtFirst, watchedAfter: watched.size, stillWatched: watched.has(cards[1]),
                classes: cards.map((c) => c.classList.contains('in-view')) });
         """)
-      #expect(out["watchedAtFirst"]?.int == 2, "a card already revealed is not watched")
-      #expect(out["watchedAfter"]?.int == 1, "a revealed card is no longer watched")
-      #expect(out["stillWatched"]?.bool == true)
-      #expect(out["classes"]?.array?.compactMap(\.bool) == [true, false, true], "leaving keeps the class")
+      expectEqual(out["watchedAtFirst"]?.int, 2, "a card already revealed is not watched")
+      expectEqual(out["watchedAfter"]?.int, 1, "a revealed card is no longer watched")
+      expectEqual(out["stillWatched"]?.bool, true)
+      expectEqual(out["classes"]?.array?.compactMap(\.bool), [true, false, true], "leaving keeps the class")
     }
 
     @Test func motionRevealsCardsInTheViewportWithTheRealObserver() async throws {
@@ -453,7 +455,7 @@ extension BrowserSuites {
         description: "the first card revealed")
       let far = try await session.executeScript(
         "return document.querySelector('#list article:last-child').classList.contains('in-view');")
-      #expect(far.bool == false, "a card far below is not revealed")
+      expectEqual(far.bool, false, "a card far below is not revealed")
     }
   }
 }

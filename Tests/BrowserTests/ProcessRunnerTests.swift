@@ -9,10 +9,10 @@ struct ProcessRunnerTests {
     let runner = try ProcessRunner(
       executable: "/bin/sh",
       arguments: ["-c", "echo 'server listening on http://127.0.0.1:4242'; exec sleep 30"])
-    #expect(try await runner.waitForListeningPort() == 4242)
-    #expect(runner.isRunning)
-    #expect(await runner.terminate() == .signaled(SIGTERM))
-    #expect(!runner.isRunning)
+    try await expectEqual(runner.waitForListeningPort(), 4242)
+    expectTrue(runner.isRunning)
+    await expectEqual(runner.terminate(), .signaled(SIGTERM))
+    expectTrue(!runner.isRunning)
   }
 
   /// sed writes through C stdio, which fully buffers a file: only stdbuf makes its line visible early.
@@ -23,7 +23,7 @@ struct ProcessRunnerTests {
       arguments: ["-c", "{ echo x; exec sleep 30; } | sed 's|x|listening on http://127.0.0.1:5151|'"],
       lineBuffered: lineBuffered)
     if lineBuffered {
-      #expect(try await runner.waitForListeningPort(timeout: .seconds(10)) == 5151)
+      try await expectEqual(runner.waitForListeningPort(timeout: .seconds(10)), 5151)
     } else {
       await #expect(throws: WebDriverError.self) {
         try await runner.waitForListeningPort(timeout: .milliseconds(700))
@@ -36,9 +36,9 @@ struct ProcessRunnerTests {
     let runner = try ProcessRunner(
       executable: "sh", arguments: ["-c", "echo \"$GREETING\"; pwd; echo oops >&2; exit 3"],
       environment: ["GREETING": "hello runner"], workingDirectory: "/tmp")
-    #expect(try await runner.waitForExit() == .exited(3))
-    #expect(runner.output == "hello runner\n/tmp\n")
-    #expect(runner.errorOutput == "oops\n")
+    try await expectEqual(runner.waitForExit(), .exited(3))
+    expectEqual(runner.output, "hello runner\n/tmp\n")
+    expectEqual(runner.errorOutput, "oops\n")
   }
 
   @Test func reportsAnEarlyExitWhileWaitingForTheLine() async throws {
@@ -52,7 +52,7 @@ struct ProcessRunnerTests {
     let runner = try ProcessRunner(
       executable: "/bin/sh", arguments: ["-c", "trap '' TERM; echo ready; while :; do sleep 1; done"])
     _ = try await runner.waitForLine(matching: "ready")
-    #expect(await runner.terminate(grace: .milliseconds(300)) == .signaled(SIGKILL))
+    await expectEqual(runner.terminate(grace: .milliseconds(300)), .signaled(SIGKILL))
   }
 
   @Test func rejectsAMissingExecutable() {
@@ -63,8 +63,8 @@ struct ProcessRunnerTests {
 
   @Test func findsThePackageRootAndAFreePort() throws {
     let root = try ProcessRunner.packageRoot()
-    #expect(FileManager.default.fileExists(atPath: root + "/Package.swift"))
+    expectTrue(FileManager.default.fileExists(atPath: root + "/Package.swift"))
     let port = try ProcessRunner.freeLoopbackPort()
-    #expect(port > 0 && port < 65536)
+    expectTrue(port > 0 && port < 65536)
   }
 }

@@ -41,10 +41,10 @@ extension BrowserSuites {
       let before = try await fixture.upstreamCalls().search
       try await session.refresh()
       try await session.waitForScript(ProductPageScripts.cardCount)
-      #expect(try await session.executeScript("return window.scrollY;").int == 0)
+      try await expectEqual(session.executeScript("return window.scrollY;").int, 0)
       let first = try await Reader.checkedCards(session).first
-      #expect(first?.position == 1)
-      #expect(try await fixture.upstreamCalls().search > before, "a reload re-fetches page 1 upstream")
+      expectEqual(first?.position, 1)
+      expectTrue(try await fixture.upstreamCalls().search > before, "a reload re-fetches page 1 upstream")
     }
 
     @Test func anInjectedFaultShowsRetryWhichRecoversWithoutLosingRows() async throws {
@@ -67,7 +67,7 @@ extension BrowserSuites {
       }
       try await Reader.checkedCards(session)
       let kept = try await session.executeScript("return \(ProductPageScripts.rowCount);").int ?? 0
-      #expect(kept >= count, "rows loaded before the fault stay")
+      expectTrue(kept >= count, "rows loaded before the fault stay")
       try await fixture.double("POST", "/_double/faults?rate5xx=0")
       // Transient errors also retry by themselves with backoff; click before that kicks in, and accept
       // a button that already went away because the automatic retry won the race: removed, or hidden
@@ -83,7 +83,8 @@ extension BrowserSuites {
       try await session.waitForScript(
         "\(ProductPageScripts.rowCount) > \(kept)", description: "rows after Retry", timeout: .seconds(10))
       try await Reader.checkedCards(session)
-      #expect(try await session.executeScript(ProductPageScripts.retryButton).isNull, "the error row is gone")
+      expectTrue(
+        try await session.executeScript(ProductPageScripts.retryButton).isNull, "the error row is gone")
       _ = try await session.browserLogs()
     }
 
@@ -101,9 +102,9 @@ extension BrowserSuites {
       try await session.executeAsyncScript(EngineFlowBrowserTests.twoFrames)
       let probe = try await session.pageProbe()
       let logs = try await session.browserLogs().filter(\.isError)
-      #expect(logs.isEmpty, "console errors: \(logs.map(\.message))")
-      #expect(probe.consoleErrors.isEmpty, "page errors: \(probe.consoleErrors)")
-      #expect(probe.cumulativeLayoutShift < 0.01)
+      expectTrue(logs.isEmpty, "console errors: \(logs.map(\.message))")
+      expectTrue(probe.consoleErrors.isEmpty, "page errors: \(probe.consoleErrors)")
+      expectTrue(probe.cumulativeLayoutShift < 0.01)
     }
 
   }

@@ -234,12 +234,12 @@ enum Reader {
     let rows = try await session.executeScript(ProductPageScripts.cards).array ?? []
     let cards = rows.map { (id: $0[0]?.string ?? "", position: $0[1]?.int ?? 0) }
     let ids = cards.map(\.id)
-    #expect(Set(ids).count == ids.count, "\(session.engine): duplicate data-repo-id")
-    #expect(!ids.contains(""), "\(session.engine): a card without data-repo-id")
+    expectEqual(Set(ids).count, ids.count, "\(session.engine): duplicate data-repo-id")
+    expectTrue(!ids.contains(""), "\(session.engine): a card without data-repo-id")
     let first = cards.first?.position ?? 1
-    #expect(
-      cards.map(\.position) == Array(first..<(first + cards.count)), "\(session.engine): posinset gap")
-    #expect(cards.count <= cap, "\(session.engine): \(cards.count) cards in the document")
+    expectEqual(
+      cards.map(\.position), Array(first..<(first + cards.count)), "\(session.engine): posinset gap")
+    expectTrue(cards.count <= cap, "\(session.engine): \(cards.count) cards in the document")
     return cards
   }
 

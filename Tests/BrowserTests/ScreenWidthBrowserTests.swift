@@ -107,15 +107,15 @@ extension BrowserSuites {
           let shown = try await session.executeScript("return innerWidth;").int ?? 0
           if engine == .webkit {
             // MiniBrowser's narrowest window: the phone layout, a little wider than asked.
-            #expect(shown >= width && shown <= Reader.webKitNarrowest + 20, "\(engine): \(shown) px wide")
+            expectTrue(shown >= width && shown <= Reader.webKitNarrowest + 20, "\(engine): \(shown) px wide")
           } else {
-            #expect(shown == width, "\(engine): the viewport is \(shown) px, not \(width)")
+            expectEqual(shown, width, "\(engine): the viewport is \(shown) px, not \(width)")
           }
           for scrolled in [false, true] {
             if scrolled { try await session.executeAsyncScript(Reader.scrollCardToTop, args: [3, 0]) }
             let result = try await session.executeScript(Self.fit)
             let problems = result["problems"]?.array?.compactMap(\.string) ?? ["no result"]
-            #expect(problems.isEmpty, "\(engine) at \(shown) px: \(problems)")
+            expectTrue(problems.isEmpty, "\(engine) at \(shown) px: \(problems)")
           }
           if width == 390 || (engine == .webkit && width == 430) {
             try await session.executeScript("window.scrollTo(0, 0);")
@@ -140,11 +140,11 @@ extension BrowserSuites {
           description: "\(engine): avatars settled", timeout: .seconds(20))
         let scheme = try await session.executeScript(
           "return matchMedia('(prefers-color-scheme: dark)').matches;")
-        #expect(scheme.bool == dark, "\(engine): prefers-color-scheme dark is \(dark)")
+        expectEqual(scheme.bool, dark, "\(engine): prefers-color-scheme dark is \(dark)")
         try await Reader.screenshot(session, "\(engine)-\(dark ? "dark" : "light")")
         let result = try await session.executeScript(Self.fit)
         let problems = result["problems"]?.array?.compactMap(\.string) ?? ["no result"]
-        #expect(problems.isEmpty, "\(engine) on a desktop: \(problems)")
+        expectTrue(problems.isEmpty, "\(engine) on a desktop: \(problems)")
       }
     }
   }

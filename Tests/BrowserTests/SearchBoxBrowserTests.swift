@@ -76,13 +76,13 @@ extension BrowserSuites {
           let m = try await session.executeScript(Self.measure)
           let q = m["q"]?.double ?? 0
           let shown = m["width"]?.double ?? 1
-          #expect(m["signedIn"]?.bool == signedIn && m["signIn"]?.bool == !signedIn, "\(engine): \(m)")
+          expectTrue(m["signedIn"]?.bool == signedIn && m["signIn"]?.bool == !signedIn, "\(engine): \(m)")
           if phone {
-            #expect(q >= 0.4 * shown, "\(engine) \(state) at \(width) px: the box is \(q) of \(shown) px")
+            expectTrue(q >= 0.4 * shown, "\(engine) \(state) at \(width) px: the box is \(q) of \(shown) px")
           } else {
-            #expect(q >= 240, "\(engine) \(state) at \(width) px: the box is \(q) px")
+            expectTrue(q >= 240, "\(engine) \(state) at \(width) px: the box is \(q) px")
           }
-          #expect((m["overflow"]?.double ?? 1) <= 0, "\(engine) \(state) at \(width) px: \(m)")
+          expectTrue((m["overflow"]?.double ?? 1) <= 0, "\(engine) \(state) at \(width) px: \(m)")
           print("search box \(engine) \(state) \(width) px: \(Int(q)) px of \(Int(shown))")
           if width == 1280 || width == 390 || (engine == .webkit && width == Self.phoneWidths[0]) {
             try await Reader.screenshot(session, "search-\(engine)-\(state)-\(phone ? "phone" : "desktop")")

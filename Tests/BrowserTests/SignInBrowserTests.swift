@@ -59,13 +59,13 @@ extension BrowserSuites {
           // Back where the reader started, signed in.
           try await session.waitForScript(
             "document.querySelector('.account-login') && \(Self.cardCount) >= 20", timeout: .seconds(15))
-          #expect(try await session.currentURL() == base + "/?" + Self.query)
+          try await expectEqual(session.currentURL(), base + "/?" + Self.query)
           let shown = try await session.executeScript(
             "return document.querySelector('.account-login').textContent.trim();"
           ).string
-          #expect(shown == "mona", "\(engine): the header shows \(shown ?? "nothing")")
+          expectEqual(shown, "mona", "\(engine): the header shows \(shown ?? "nothing")")
           // The session cookie is HttpOnly: no script can read it.
-          #expect(
+          expectTrue(
             try await session.executeScript("return document.cookie;").string?.contains("session") != true)
           var rows = try await session.executeScript("return \(Self.rowCount);").int ?? 0
           while rows < 300 {
@@ -76,11 +76,11 @@ extension BrowserSuites {
               ).int ?? rows
           }
           let identities = try await Self.searchIdentities(doublePort).dropFirst(searchesBefore)
-          #expect(identities.count >= 2, "the reader's scrolling reached GitHub: \(identities)")
-          #expect(
+          expectTrue(identities.count >= 2, "the reader's scrolling reached GitHub: \(identities)")
+          expectTrue(
             identities.allSatisfy { $0 == "mona" }, "every search after sign-in as the reader: \(identities)")
           let violations = try await AxeCore.run(in: session, source: try AxeCore.source())
-          #expect(violations.isEmpty, "axe: \(violations)")
+          expectTrue(violations.isEmpty, "axe: \(violations)")
           // Keyboard: the sign-out button is reachable with Tab from the top of the page.
           try await session.executeScript("window.scrollTo(0, 0); document.activeElement?.blur();")
           var reached = false
@@ -93,7 +93,7 @@ extension BrowserSuites {
               break
             }
           }
-          #expect(reached, "Sign out is keyboard-reachable")
+          expectTrue(reached, "Sign out is keyboard-reachable")
           try await session.pressKeys("\u{E007}")  // Enter submits the form
           try await session.waitForScript("document.querySelector('a.account-signin')", timeout: .seconds(15))
         }

@@ -7,26 +7,26 @@ extension BrowserSuites {
   @Suite("WebDriver client", .browserFixture, .timeLimit(.minutes(10)))
   struct WebDriverClientTests {
     @Test func chromiumAndChromedriverAreInstalled() {
-      #expect(BrowserSession.isAvailable, "install chromium and chromium-driver (script/test does)")
+      expectTrue(BrowserSession.isAvailable, "install chromium and chromium-driver (script/test does)")
     }
 
     @Test func navigatesAndReadsElements() async throws {
       let fixture = try BrowserFixture.require()
       let session = fixture.session
       try await session.navigate(to: fixture.baseURL + "/index.html")
-      #expect(try await session.currentURL() == fixture.baseURL + "/index.html")
-      #expect(try await session.title() == "Fixture index")
+      try await expectEqual(session.currentURL(), fixture.baseURL + "/index.html")
+      try await expectEqual(session.title(), "Fixture index")
       let title = try #require(try await session.findElement(css: "#title"))
-      #expect(try await session.text(of: title) == "WebDriver fixture")
+      try await expectEqual(session.text(of: title), "WebDriver fixture")
       let items = try await session.findElements(css: "li.item")
-      #expect(items.count == 3)
+      expectEqual(items.count, 3)
       var ids: [String?] = []
       for item in items { ids.append(try await session.attribute("data-id", of: item)) }
-      #expect(ids == ["1", "2", "3"])
-      #expect(try await session.attribute("data-missing", of: items[0]) == nil)
-      #expect(try await session.findElements(css: ".does-not-exist").isEmpty)
+      expectEqual(ids, ["1", "2", "3"])
+      try await expectEqual(session.attribute("data-missing", of: items[0]), nil)
+      expectTrue(try await session.findElements(css: ".does-not-exist").isEmpty)
       let next = try #require(try await session.findElement(css: "a[rel=next]"))
-      #expect(try await session.property("href", of: next).string == fixture.baseURL + "/page2.html")
+      try await expectEqual(session.property("href", of: next).string, fixture.baseURL + "/page2.html")
     }
 
     @Test func executesSyncAndAsyncScripts() async throws {
@@ -34,24 +34,24 @@ extension BrowserSuites {
       let session = fixture.session
       try await session.navigate(to: fixture.baseURL + "/index.html")
       let sum = try await session.executeScript("return arguments[0] + arguments[1];", args: [40, 2])
-      #expect(sum.int == 42)
+      expectEqual(sum.int, 42)
       let object = try await session.executeScript(
         "return {s: 'text', b: true, n: null, a: [1, 2.5], w: innerWidth, h: innerHeight};")
-      #expect(object["s"]?.string == "text")
-      #expect(object["b"]?.bool == true)
-      #expect(object["n"]?.isNull == true)
-      #expect(object["a"] == [1, 2.5])
-      #expect(object["w"]?.int == 1280)
-      #expect((object["h"]?.int ?? 0) > 600)
+      expectEqual(object["s"]?.string, "text")
+      expectEqual(object["b"]?.bool, true)
+      expectEqual(object["n"]?.isNull, true)
+      expectEqual(object["a"], [1, 2.5])
+      expectEqual(object["w"]?.int, 1280)
+      expectTrue((object["h"]?.int ?? 0) > 600)
       let items = try await session.findElements(css: "li.item")
       let text = try await session.executeScript("return arguments[0].textContent;", args: [items[1].json])
-      #expect(text.string == "two")
+      expectEqual(text.string, "two")
       let element = try await session.executeScript("return document.getElementById('title');")
-      #expect(WebDriverElement(json: element) != nil)
+      expectTrue(WebDriverElement(json: element) != nil)
       let later = try await session.executeAsyncScript(
         "const done = arguments[arguments.length - 1]; setTimeout(() => done('after ' + arguments[0]), 50);",
         args: ["timeout"])
-      #expect(later.string == "after timeout")
+      expectEqual(later.string, "after timeout")
     }
 
     @Test func reportsW3CErrorsWithTheirCode() async throws {
@@ -62,14 +62,14 @@ extension BrowserSuites {
         try await session.executeScript("throw new Error('deliberate');")
         Issue.record("a throwing script must fail")
       } catch let error as WebDriverError {
-        #expect(error.errorCode == "javascript error")
-        #expect(error.description.contains("deliberate"))
+        expectEqual(error.errorCode, "javascript error")
+        expectTrue(error.description.contains("deliberate"))
       }
       do {
         _ = try await session.text(of: WebDriverElement(id: "no-such-id"))
         Issue.record("an unknown element must fail")
       } catch let error as WebDriverError {
-        #expect(error.errorCode == "no such element")
+        expectEqual(error.errorCode, "no such element")
       }
     }
 
@@ -79,14 +79,14 @@ extension BrowserSuites {
       try await session.navigate(to: fixture.baseURL + "/index.html")
       let button = try #require(try await session.findElement(css: "#button"))
       try await session.click(button)
-      #expect(try await session.text(of: button) == "Clicked")
+      try await expectEqual(session.text(of: button), "Clicked")
       let input = try #require(try await session.findElement(css: "#name"))
       try await session.sendKeys("héllo", to: input)
-      #expect(try await session.property("value", of: input).string == "héllo")
+      try await expectEqual(session.property("value", of: input).string, "héllo")
       let next = try #require(try await session.findElement(css: "#next"))
       try await session.click(next)
       try await session.waitForScript("document.title === 'Fixture page 2'")
-      #expect(try await session.currentURL() == fixture.baseURL + "/page2.html")
+      try await expectEqual(session.currentURL(), fixture.baseURL + "/page2.html")
     }
 
     @Test func scrollingFiresIntersectionObserverAndPageDownScrolls() async throws {
@@ -94,15 +94,15 @@ extension BrowserSuites {
       let session = fixture.session
       try await session.navigate(to: fixture.baseURL + "/index.html")
       let sentinel = try #require(try await session.findElement(css: "#sentinel"))
-      #expect(try await session.attribute("data-seen", of: sentinel) == "no")
-      #expect(try await session.executeScript("return window.scrollY;").int == 0)
+      try await expectEqual(session.attribute("data-seen", of: sentinel), "no")
+      try await expectEqual(session.executeScript("return window.scrollY;").int, 0)
 
       try await session.executeScript("document.activeElement && document.activeElement.blur();")
       try await session.pressKeys(WebDriverKey.pageDown)
       // Page Down scrolls smoothly, so wait for the animation to pass 300 px rather than its first frame.
       let afterPageDown = try await session.waitForScript("window.scrollY > 300 && window.scrollY")
-      #expect((afterPageDown.int ?? 0) > 300)
-      #expect(try await session.attribute("data-seen", of: sentinel) == "no")
+      expectTrue((afterPageDown.int ?? 0) > 300)
+      try await expectEqual(session.attribute("data-seen", of: sentinel), "no")
       let body = try #require(try await session.findElement(css: "body"))
       try await session.sendKeys(WebDriverKey.pageDown, to: body)
       let firstY = afterPageDown.int ?? 0
@@ -113,7 +113,7 @@ extension BrowserSuites {
       try await waitUntil("the sentinel's IntersectionObserver callback") {
         try await session.attribute("data-seen", of: sentinel) == "yes"
       }
-      #expect(try await session.executeScript("return window.__sentinelCallbacks;").int == 1)
+      try await expectEqual(session.executeScript("return window.__sentinelCallbacks;").int, 1)
     }
 
     @Test func pageProbeRecordsLayoutShiftsAndLongTasksAcrossReloads() async throws {
@@ -121,8 +121,8 @@ extension BrowserSuites {
       let session = fixture.session
       try await session.navigate(to: fixture.baseURL + "/index.html")
       let still = try await session.pageProbe()
-      #expect(still.cumulativeLayoutShift == 0)
-      #expect(still.consoleErrors.isEmpty)
+      expectEqual(still.cumulativeLayoutShift, 0)
+      expectTrue(still.consoleErrors.isEmpty)
 
       try await session.navigate(to: fixture.baseURL + "/shift.html")
       try await session.waitForScript("document.body.dataset.done === 'yes'")
@@ -130,12 +130,12 @@ extension BrowserSuites {
         let probe = try await session.pageProbe()
         return probe.layoutShiftCount > 0 && !probe.longTaskDurations.isEmpty ? probe : nil
       }
-      #expect(probe.cumulativeLayoutShift > 0.01)
-      #expect(probe.longTaskDurations.contains { $0 >= 100 })
+      expectTrue(probe.cumulativeLayoutShift > 0.01)
+      expectTrue(probe.longTaskDurations.contains { $0 >= 100 })
 
       try await session.refresh()
       let reloaded = try await session.pageProbe()
-      #expect(reloaded.layoutShiftCount == 0 || reloaded.layoutShiftCount <= probe.layoutShiftCount)
+      expectTrue(reloaded.layoutShiftCount == 0 || reloaded.layoutShiftCount <= probe.layoutShiftCount)
       try await session.waitForScript("document.body.dataset.done === 'yes'")
       try await waitUntil("probe active again after reload") {
         try await session.pageProbe().layoutShiftCount > 0
@@ -152,13 +152,13 @@ extension BrowserSuites {
         let errors = try await session.pageProbe().consoleErrors
         return errors.count >= 2 ? errors : nil
       }
-      #expect(errors.contains("fixture console error"))
-      #expect(errors.contains { $0.contains("undefinedFunctionForFixture") })
+      expectTrue(errors.contains("fixture console error"))
+      expectTrue(errors.contains { $0.contains("undefinedFunctionForFixture") })
       let logs = try await session.browserLogs().filter(\.isError)
-      #expect(logs.contains { $0.source == "console-api" && $0.message.contains("fixture console error") })
-      #expect(
+      expectTrue(logs.contains { $0.source == "console-api" && $0.message.contains("fixture console error") })
+      expectTrue(
         logs.contains { $0.source == "javascript" && $0.message.contains("undefinedFunctionForFixture") })
-      #expect(try await session.browserLogs().isEmpty, "se/log drains the buffer")
+      expectTrue(try await session.browserLogs().isEmpty, "se/log drains the buffer")
     }
 
     @Test func screenshotIsAPNGOfTheViewport() async throws {
@@ -166,11 +166,11 @@ extension BrowserSuites {
       let session = fixture.session
       try await session.navigate(to: fixture.baseURL + "/index.html")
       let png = try await session.screenshot()
-      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+      expectTrue(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
       try #require(png.count > 24)
       // IHDR holds the width as a big-endian UInt32 at offset 16.
       let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }
-      #expect(width == 1280)
+      expectEqual(width, 1280)
     }
 
     @Test func backAndRefresh() async throws {
@@ -180,10 +180,10 @@ extension BrowserSuites {
       try await session.executeScript("window.__marker = 'set';")
       try await session.navigate(to: fixture.baseURL + "/page2.html")
       try await session.back()
-      #expect(try await session.currentURL() == fixture.baseURL + "/index.html")
+      try await expectEqual(session.currentURL(), fixture.baseURL + "/index.html")
       try await session.refresh()
-      #expect(try await session.currentURL() == fixture.baseURL + "/index.html")
-      #expect(try await session.executeScript("return window.__marker || null;").isNull)
+      try await expectEqual(session.currentURL(), fixture.baseURL + "/index.html")
+      expectTrue(try await session.executeScript("return window.__marker || null;").isNull)
     }
 
     @Test func devToolsCommandsEmulateMediaFeatures() async throws {
@@ -191,14 +191,14 @@ extension BrowserSuites {
       let session = fixture.session
       try await session.navigate(to: fixture.baseURL + "/index.html")
       let query = "return matchMedia('(prefers-reduced-motion: reduce)').matches;"
-      #expect(try await session.executeScript(query).bool == false)
+      try await expectEqual(session.executeScript(query).bool, false)
       try await session.cdp(
         "Emulation.setEmulatedMedia", ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]])
-      #expect(try await session.executeScript(query).bool == true)
+      try await expectEqual(session.executeScript(query).bool, true)
       try await session.cdp("Emulation.setEmulatedMedia", ["features": []])
-      #expect(try await session.executeScript(query).bool == false)
+      try await expectEqual(session.executeScript(query).bool, false)
       let version = try await session.cdp("Browser.getVersion")
-      #expect(version["product"]?.string?.hasPrefix("Chrome/") == true)
+      expectEqual(version["product"]?.string?.hasPrefix("Chrome/"), true)
     }
   }
 }

@@ -76,13 +76,13 @@ extension BrowserSuites {
       """
 
     private func expectClean(_ findings: XSSFindings, _ where_: String) {
-      #expect(findings.flagWrites.isEmpty, "window.__xss was set on \(where_): \(findings.flagWrites)")
-      #expect(findings.cspViolations.isEmpty, "CSP violations on \(where_): \(findings.cspViolations)")
-      #expect(findings.cspLogs.isEmpty, "CSP console messages on \(where_): \(findings.cspLogs)")
-      #expect(
+      expectTrue(findings.flagWrites.isEmpty, "window.__xss was set on \(where_): \(findings.flagWrites)")
+      expectTrue(findings.cspViolations.isEmpty, "CSP violations on \(where_): \(findings.cspViolations)")
+      expectTrue(findings.cspLogs.isEmpty, "CSP console messages on \(where_): \(findings.cspLogs)")
+      expectTrue(
         findings.scriptAttributes.isEmpty,
         "script-bearing attributes on \(where_): \(findings.scriptAttributes)")
-      #expect(findings.foreignScripts.isEmpty, "foreign scripts on \(where_): \(findings.foreignScripts)")
+      expectTrue(findings.foreignScripts.isEmpty, "foreign scripts on \(where_): \(findings.foreignScripts)")
     }
 
     // MARK: Scenarios
@@ -107,24 +107,24 @@ extension BrowserSuites {
             try await settle(session)
             expectClean(try await XSSProbe.findings(session), url)
             let texts = try await cardTexts(session)
-            #expect(texts.count == Self.fixtureCount)
+            expectEqual(texts.count, Self.fixtureCount)
             let all = texts.joined(separator: "\n")
             for payload in Self.descriptionPayloads {
-              #expect(
+              expectTrue(
                 all.contains("XSS fixture for web apps: " + payload + " (must render as text)"), "\(payload)")
             }
             for payload in Self.namePayloads {
-              #expect(texts.contains { $0.contains("/" + payload) }, "name \(payload) shown as text")
+              expectTrue(texts.contains { $0.contains("/" + payload) }, "name \(payload) shown as text")
             }
-            #expect(texts.contains { $0.contains(Self.loginPayload + "/") }, "login shown as text")
-            #expect(texts.contains { $0.contains("More from " + Self.loginPayload) })
+            expectTrue(texts.contains { $0.contains(Self.loginPayload + "/") }, "login shown as text")
+            expectTrue(texts.contains { $0.contains("More from " + Self.loginPayload) })
             // Topics are "#topic" text at the end of each card's facts line.
             let facts = try await session.executeScript(
               "return Array.from(document.querySelectorAll('[role=feed] .card-facts')).map((t) => t.textContent);"
             )
             let factTexts = facts.array?.compactMap(\.string) ?? []
             for payload in Self.descriptionPayloads {
-              #expect(factTexts.contains { $0.contains(" #" + payload) }, "topic \(payload) shown as text")
+              expectTrue(factTexts.contains { $0.contains(" #" + payload) }, "topic \(payload) shown as text")
             }
           }
 
@@ -150,8 +150,8 @@ extension BrowserSuites {
           try await session.waitForScript("window.__cspViolations.length > 0", timeout: .seconds(5))
           try await session.executeScript("window.__xss = 1;")
           let control = try await XSSProbe.findings(session)
-          #expect(!control.cspViolations.isEmpty && !control.scriptAttributes.isEmpty)
-          #expect(!control.flagWrites.isEmpty)
+          expectTrue(!control.cspViolations.isEmpty && !control.scriptAttributes.isEmpty)
+          expectTrue(!control.flagWrites.isEmpty)
         }
       }
     }
@@ -187,7 +187,7 @@ extension BrowserSuites {
             let text = try await session.executeScript("return document.body.textContent;").string ?? ""
             let field = try await session.executeScript(
               "const q = document.querySelector('input[name=q]'); return q ? q.value : null;")
-            #expect(
+            expectTrue(
               text.contains(shown) || field.string?.contains(shown) == true,
               "\(url) should show \(shown) as text")
           }
@@ -206,7 +206,7 @@ extension BrowserSuites {
               done(true);
             }, () => done(false));
             """, args: [.string(fragment)])
-          #expect(appended.bool == true, "the fragment was fetched and appended")
+          expectEqual(appended.bool, true, "the fragment was fetched and appended")
           try await settle(session)
           expectClean(try await XSSProbe.findings(session), fragment)
         }

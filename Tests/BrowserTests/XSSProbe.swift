@@ -74,7 +74,7 @@ enum XSSProbe {
   /// The findings of the current page plus the console's CSP messages since the last call.
   static func findings(_ session: BrowserSession) async throws -> XSSFindings {
     let value = try await session.executeScript(read)
-    #expect(value["installed"]?.bool == true, "the XSS probe must run before the page's scripts")
+    expectEqual(value["installed"]?.bool, true, "the XSS probe must run before the page's scripts")
     let logs = try await session.browserLogs().map(\.message).filter {
       $0.localizedCaseInsensitiveContains("Content Security Policy") || $0.contains("Refused to")
     }

@@ -32,10 +32,10 @@ extension ClusterTests {
     // The list goes on past row 1,000 (by stars after GitHub's own first 1,000), and the page may
     // already hold a batch beyond it: the first 1,000 are judged.
     let first = Array(rows.ids.prefix(1_000))
-    #expect(first.count == 1_000 && Set(first).count == 1_000, "no duplicate rows")
-    #expect(Array(rows.positions.prefix(1_000)) == Array(1...1_000), "positions run 1…1000 without a gap")
-    #expect(rows.problems.isEmpty, "\(rows.problems)")
-    #expect(try await session.executeScript(retryButton).isNull, "no error row remains")
+    expectTrue(first.count == 1_000 && Set(first).count == 1_000, "no duplicate rows")
+    expectEqual(Array(rows.positions.prefix(1_000)), Array(1...1_000), "positions run 1…1000 without a gap")
+    expectTrue(rows.problems.isEmpty, "\(rows.problems)")
+    expectTrue(try await session.executeScript(retryButton).isNull, "no error row remains")
   }
 
   @Test func anInstanceKilledMidScrollLeavesACompleteListWithoutErrorRows() async throws {
@@ -53,7 +53,7 @@ extension ClusterTests {
         }
         count = try await Self.scrollToEnd(session, past: count)
       }
-      #expect(killed)
+      expectTrue(killed)
       try await Self.expectCompleteList(session)
     }
     // Ten pages; the killed instance may have died holding a page's lock, which its successor then
@@ -61,7 +61,7 @@ extension ClusterTests {
     // where the continuation starts takes at most 4 counts, then its first window). Fetching the
     // pages twice would cost 20 or more.
     let calls = try await cluster.searchCalls()
-    #expect((10...16).contains(calls), "\(calls) search calls")
+    expectTrue((10...16).contains(calls), "\(calls) search calls")
     await cluster.stop()
   }
 }
@@ -89,7 +89,7 @@ extension ClusterTests {
         count = try await Self.scrollToEnd(session, past: count)
       }
       replacements = try await restart?.value ?? []
-      #expect(replacements.count == 3, "every instance was replaced")
+      expectEqual(replacements.count, 3, "every instance was replaced")
       try await Self.expectCompleteList(session)
     }
     for instance in replacements { await instance.terminate() }

@@ -143,8 +143,9 @@ extension ClusterTests {
 
     let killed = try #require(readings.killedAt)
     let all = readings.all
-    #expect(all.allSatisfy { $0.status == 200 }, "failed: \(all.filter { $0.status != 200 }.map(\.status))")
-    #expect(followTimes.count == 3 && followTimes.allSatisfy { $0 < 15 }, "\(followTimes)")
+    expectTrue(
+      all.allSatisfy { $0.status == 200 }, "failed: \(all.filter { $0.status != 200 }.map(\.status))")
+    expectTrue(followTimes.count == 3 && followTimes.allSatisfy { $0 < 15 }, "\(followTimes)")
     // Every reader signed in before the kill is signed in again after it, on every instance.
     for (index, jar) in readers.enumerated() {
       let port = ports[index % 3]
@@ -152,11 +153,11 @@ extension ClusterTests {
         SignInClusterTests.text(try await SignInClusterTests.send("http://127.0.0.1:\(port)/?q=swift", jar))
           .contains("reader\(index)")
       }
-      #expect(back, "reader \(index) was signed out by the failover")
+      expectTrue(back, "reader \(index) was signed out by the failover")
     }
     for port in ports {
-      #expect(try await Cluster.metric("reposcroll_redis_failovers_total", port: port) == 1)
-      #expect(try await Cluster.metric("reposcroll_redis_role{role=\"master\"}", port: port) == 1)
+      try await expectEqual(Cluster.metric("reposcroll_redis_failovers_total", port: port), 1)
+      try await expectEqual(Cluster.metric("reposcroll_redis_role{role=\"master\"}", port: port), 1)
     }
     // Readers' view: from the kill to the first signed-in answer after the gap.
     let gap =
@@ -187,7 +188,7 @@ extension ClusterTests {
     let cut = try #require(proxies.first)
     let ports = cluster.ports
     let first = try await Self.walk(ports: { ports[$0 % 3] }, rows: 200)
-    #expect(first.statuses.allSatisfy { $0 == 200 })
+    expectTrue(first.statuses.allSatisfy { $0 == 200 })
 
     cut.cut()
     // The partitioned instance answers every request (from local state) and says so.
@@ -195,22 +196,22 @@ extension ClusterTests {
     let searches = Counter()
     try await waitUntil("instance 0 falls back", timeout: .seconds(30), poll: .milliseconds(50)) {
       let reply = try await Cluster.get(port: ports[0], "/fragments/results?q=stars%3A%3E\(searches.next())")
-      #expect(reply.status == 200)
+      expectEqual(reply.status, 200)
       return try await Cluster.get(port: ports[0], "/healthz").text.contains("redis unavailable")
     }
-    #expect(try await Cluster.metric("reposcroll_shared_store_up", port: ports[0]) == 0)
+    try await expectEqual(Cluster.metric("reposcroll_shared_store_up", port: ports[0]), 0)
     let alone = try await Self.walk(ports: { _ in ports[0] }, rows: 100, start: Self.query + "&sort=stars")
-    #expect(alone.statuses.allSatisfy { $0 == 200 } && alone.ids.count >= 100)
+    expectTrue(alone.statuses.allSatisfy { $0 == 200 } && alone.ids.count >= 100)
     // The other two still share: a new walk over them costs one search per page (best match reads
     // GitHub's own pages of 100; an order read by windows would cost what its windows cost).
     let other = "/fragments/results?q=stars%3A%3E12"
     let before = try await cluster.searchCalls()
     let shared = try await Self.walk(ports: { ports[1 + $0 % 2] }, rows: 300, start: other)
-    #expect(shared.statuses.allSatisfy { $0 == 200 } && shared.ids.count == 300)
+    expectTrue(shared.statuses.allSatisfy { $0 == 200 } && shared.ids.count == 300)
     // Three pages, each fetched once for both instances.
-    #expect(try await cluster.searchCalls() == before + 3, "the others went on sharing")
+    try await expectEqual(cluster.searchCalls(), before + 3, "the others went on sharing")
     for port in ports.dropFirst() {
-      #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
+      expectTrue(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
     }
 
     cut.heal()
@@ -220,9 +221,9 @@ extension ClusterTests {
     // Shared again: a page the others fetched comes from Redis, not GitHub.
     let calls = try await cluster.searchCalls()
     let again = try await Self.walk(ports: { _ in ports[0] }, rows: 300, start: other)
-    #expect(again.ids == shared.ids)
-    #expect(try await cluster.searchCalls() == calls, "instance 0 read the shared pages")
-    #expect(try await Cluster.metric("reposcroll_shared_store_transitions_total", port: ports[0]) == 2)
+    expectEqual(again.ids, shared.ids)
+    try await expectEqual(cluster.searchCalls(), calls, "instance 0 read the shared pages")
+    try await expectEqual(Cluster.metric("reposcroll_shared_store_transitions_total", port: ports[0]), 2)
     await cut.stop()
     await cluster.stop()
   }

@@ -40,20 +40,20 @@ struct ClusterTests {
     let cluster = try await Cluster.start(transport: transport)
     let ports = cluster.ports
     let walked = try await Self.walk(ports: { ports[$0 % 3] })
-    #expect(walked.statuses.allSatisfy { $0 == 200 })
-    #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
-    #expect(try await cluster.searchCalls() == 10)
+    expectTrue(walked.statuses.allSatisfy { $0 == 200 })
+    expectTrue(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
+    try await expectEqual(cluster.searchCalls(), 10)
     let sharedHits = try await Cluster.metricSum("reposcroll_shared_hits_total", ports: ports)
-    #expect(sharedHits >= 20, "consecutive fragments on other instances read the shared pages")
+    expectTrue(sharedHits >= 20, "consecutive fragments on other instances read the shared pages")
     // The Redis lines of /metrics: the role, the TLS handshakes, in a format Prometheus reads.
     let metrics = try await Cluster.get(port: ports[0], "/metrics").text
-    #expect(metrics.contains("reposcroll_redis_role{role=\"master\"} 1"))
-    #expect(
+    expectTrue(metrics.contains("reposcroll_redis_role{role=\"master\"} 1"))
+    expectTrue(
       metrics.contains(
         "reposcroll_redis_server_info{server=\"127.0.0.1:\(try #require(cluster.redis).port)\"} 1"))
     let handshakes = try await Cluster.metric("reposcroll_redis_tls_handshake_seconds_count", port: ports[0])
-    #expect(transport == .tls ? (handshakes ?? 0) >= 1 : handshakes == 0)
-    #expect(try await Self.promtoolAccepts(metrics))
+    expectTrue(transport == .tls ? (handshakes ?? 0) >= 1 : handshakes == 0)
+    expectTrue(try await Self.promtoolAccepts(metrics))
     if transport == .tls { try await Self.anInstanceThatDoesNotTrustRedisFallsBack(cluster) }
     await cluster.stop()
   }
@@ -68,10 +68,10 @@ struct ClusterTests {
       redis: RedisTarget(
         arguments: ["--redis-ca-file", certificates.otherCA], environment: ["REDIS_URL": redis.url()]))
     let port = try await instance.waitForListeningPort()
-    #expect(try await Cluster.get(port: port, Self.query).status == 200)
-    #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis unavailable"))
-    #expect(instance.errorOutput.contains("server certificate refused"), "\(instance.errorOutput)")
-    #expect((try await Cluster.metric("reposcroll_redis_tls_errors_total", port: port) ?? 0) >= 1)
+    try await expectEqual(Cluster.get(port: port, Self.query).status, 200)
+    expectTrue(try await Cluster.get(port: port, "/healthz").text.contains("redis unavailable"))
+    expectTrue(instance.errorOutput.contains("server certificate refused"), "\(instance.errorOutput)")
+    expectTrue((try await Cluster.metric("reposcroll_redis_tls_errors_total", port: port) ?? 0) >= 1)
     await instance.terminate()
   }
 
@@ -98,9 +98,9 @@ struct ClusterTests {
     let single = try await Self.walk(ports: { alone.ports[$0 % 3] }, rows: 2_000, start: start)
     let one = try await alone.searchCalls()
     await alone.stop()
-    #expect(single.statuses.allSatisfy { $0 == 200 } && single.ids.count >= 2_000)
-    #expect(Set(single.ids).count == single.ids.count)
-    #expect(one >= 20, "2,000 rows by windows of a page")
+    expectTrue(single.statuses.allSatisfy { $0 == 200 } && single.ids.count >= 2_000)
+    expectEqual(Set(single.ids).count, single.ids.count)
+    expectTrue(one >= 20, "2,000 rows by windows of a page")
     // Two readers at once on a fresh deployment, each starting on another instance: the windows
     // one of them reads (or is reading) are shared through Redis, so together they cost the same.
     let cluster = try await Cluster.start(extra: calm)
@@ -108,8 +108,8 @@ struct ClusterTests {
     async let first = Self.walk(ports: { ports[$0 % 3] }, rows: 2_000, start: start)
     async let second = Self.walk(ports: { ports[($0 + 1) % 3] }, rows: 2_000, start: start)
     let (a, b) = try await (first, second)
-    #expect(a.ids == single.ids && b.ids == single.ids, "both read the same rows as the lone reader")
-    #expect(try await cluster.searchCalls() == one)
+    expectTrue(a.ids == single.ids && b.ids == single.ids, "both read the same rows as the lone reader")
+    try await expectEqual(cluster.searchCalls(), one)
     await cluster.stop()
   }
 
@@ -127,9 +127,9 @@ struct ClusterTests {
       for try await reply in group { all.append(reply) }
       return all
     }
-    #expect(replies.count == 50 && replies.allSatisfy { $0.0 == 200 })
-    #expect(Set(replies.map(\.1)).count == 1, "every answer shows the same rows")
-    #expect(try await cluster.searchCalls() == 1)
+    expectTrue(replies.count == 50 && replies.allSatisfy { $0.0 == 200 })
+    expectEqual(Set(replies.map(\.1)).count, 1, "every answer shows the same rows")
+    try await expectEqual(cluster.searchCalls(), 1)
     await cluster.stop()
   }
 
@@ -145,13 +145,13 @@ struct ClusterTests {
     for (index, port) in ports.enumerated() {
       for round in 0..<3 {
         let reply = try await Cluster.get(port: port, "/fragments/results?q=other\(index)x\(round)")
-        #expect(reply.status < 500)
+        expectTrue(reply.status < 500)
       }
     }
     let log = try await cluster.control("GET", "/_double/requests?endpoint=search")
     let statuses = (log["requests"]?.array ?? []).map { $0["status"]?.int ?? 0 }
-    #expect(statuses == [403], "one search learned of the limit; no instance called again: \(statuses)")
-    #expect(
+    expectEqual(statuses, [403], "one search learned of the limit; no instance called again: \(statuses)")
+    expectTrue(
       Date().timeIntervalSince1970 < Double(reset),
       "the requests outlasted the window, so the check above proves less: the machine was too slow")
     // After the reset, searches are made again: asked until cards come back, every refused answer
@@ -160,9 +160,9 @@ struct ClusterTests {
       let after = try await Cluster.get(port: ports[2], "/fragments/results?q=stars%3A%3E30")
       return after.status == 200 && !Cluster.cardIDs(after.text).isEmpty
     }
-    #expect(resumed, "searches resumed after the reset")
-    #expect(Date().timeIntervalSince1970 >= Double(reset), "no search before the reset")
-    #expect(try await cluster.searchCalls() == 2)
+    expectTrue(resumed, "searches resumed after the reset")
+    expectTrue(Date().timeIntervalSince1970 >= Double(reset), "no search before the reset")
+    try await expectEqual(cluster.searchCalls(), 2)
     await cluster.stop()
   }
 
@@ -173,19 +173,19 @@ struct ClusterTests {
     let walked = try await Self.walk(ports: { ports[$0 % 3] }) { rows in
       if rows == 500 { await redis.kill() }
     }
-    #expect(walked.statuses.allSatisfy { $0 == 200 })
-    #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000, "no row duplicated or missing")
+    expectTrue(walked.statuses.allSatisfy { $0 == 200 })
+    expectTrue(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000, "no row duplicated or missing")
     for port in ports {
-      #expect(try await Cluster.metric("reposcroll_shared_store_up", port: port) == 0)
+      try await expectEqual(Cluster.metric("reposcroll_shared_store_up", port: port), 0)
       let health = try await Cluster.get(port: port, "/healthz")
-      #expect(health.status == 200 && health.text.contains("unavailable"))
+      expectTrue(health.status == 200 && health.text.contains("unavailable"))
     }
     let searchesWhileDown = try await cluster.searchCalls()
 
     try await redis.restart()
     for port in ports {
       // Each instance probes Redis again on its own retry interval.
-      #expect(
+      expectTrue(
         await eventually(poll: .milliseconds(50)) {
           try await Cluster.get(port: port, "/healthz").text.contains("redis available")
         })
@@ -193,13 +193,13 @@ struct ClusterTests {
     // Shared again: a new walk over the three instances costs one search per page (best match reads
     // GitHub's own pages of 100, so 1,000 rows are 10 searches).
     let again = try await Self.walk(ports: { ports[$0 % 3] }, start: "/fragments/results?q=stars%3A%3E11")
-    #expect(
+    expectTrue(
       again.ids.count == 1_000 && again.statuses.allSatisfy { $0 == 200 },
       "\(again.ids.count) rows, \(again.statuses)")
-    #expect(try await cluster.searchCalls() == searchesWhileDown + 10)
+    try await expectEqual(cluster.searchCalls(), searchesWhileDown + 10)
     for port in ports {
       let transitions = try await Cluster.metric("reposcroll_shared_store_transitions_total", port: port)
-      #expect(transitions == 2, "\(String(describing: transitions)) transitions")
+      expectEqual(transitions, 2, "\(String(describing: transitions)) transitions")
     }
     await cluster.stop()
   }
@@ -212,7 +212,7 @@ struct ClusterTests {
     let client = try RedisClient(RedisConfiguration(url: redis.url()), time: .system)
     defer { client.shutdown() }
     let keys = (try await client.execute(["KEYS", "reposcroll:v1:*"]).array ?? []).compactMap(\.string)
-    #expect(keys.contains { $0.hasPrefix("reposcroll:v1:cache:") })
+    expectTrue(keys.contains { $0.hasPrefix("reposcroll:v1:cache:") })
     let hostile: [[UInt8]] = [
       Array("<script>alert(1)</script>".utf8),
       [0x52, 0x53, 0x43, 1, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
@@ -224,15 +224,15 @@ struct ClusterTests {
     }
     let searchesBefore = try await cluster.searchCalls()
     let second = try await Self.walk(ports: { ports[1 + $0 % 2] }, rows: 200)
-    #expect(second.statuses.allSatisfy { $0 == 200 })
-    #expect(second.ids == first.ids)
+    expectTrue(second.statuses.allSatisfy { $0 == 200 })
+    expectEqual(second.ids, first.ids)
     // Pages 1 and 2 are fetched again (read-ahead may fetch page 3 again too).
-    #expect(try await cluster.searchCalls() >= searchesBefore + 2, "the junk pages were fetched again")
+    expectTrue(try await cluster.searchCalls() >= searchesBefore + 2, "the junk pages were fetched again")
     let rejected = try await Cluster.metricSum("reposcroll_shared_rejected_total", ports: ports)
-    #expect(rejected >= 2)
+    expectTrue(rejected >= 2)
     let errorReplies = try await Cluster.metricSum(
       "reposcroll_shared_store_error_replies_total", ports: ports)
-    #expect(errorReplies >= 1, "the ledger planted as a string is refused by Redis and counted")
+    expectTrue(errorReplies >= 1, "the ledger planted as a string is refused by Redis and counted")
     await cluster.stop()
   }
 
@@ -244,15 +244,15 @@ struct ClusterTests {
     let doublePort = try await double.waitForListeningPort()
     let good = try Cluster.launchInstance(doublePort: doublePort, redis: .server(redis))
     let port = try await good.waitForListeningPort()
-    #expect(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
-    #expect(try await Cluster.get(port: port, Self.query).status == 200)
+    expectTrue(try await Cluster.get(port: port, "/healthz").text.contains("redis available"))
+    try await expectEqual(Cluster.get(port: port, Self.query).status, 200)
 
     let wrongURL = "redis://:wrong-Pa55@127.0.0.1:\(redis.port)/0"
     let bad = try Cluster.launchInstance(doublePort: doublePort, redis: .server(redis, url: wrongURL))
     let status = try await bad.waitForExit(timeout: .seconds(10))
-    #expect(status != .exited(0))
-    #expect(bad.errorOutput.contains("--redis") && bad.errorOutput.contains("authentication failed"))
-    #expect(!bad.errorOutput.contains("wrong-Pa55") && !bad.output.contains("wrong-Pa55"))
+    expectTrue(status != .exited(0))
+    expectTrue(bad.errorOutput.contains("--redis") && bad.errorOutput.contains("authentication failed"))
+    expectTrue(!bad.errorOutput.contains("wrong-Pa55") && !bad.output.contains("wrong-Pa55"))
     await good.terminate()
     await double.terminate()
     await redis.stop()
@@ -265,12 +265,12 @@ struct ClusterTests {
     let walked = try await Self.walk(ports: { _ in port }) { rows in
       if rows == 400 { _ = await victim.terminate(signal: SIGKILL) }
     }
-    #expect(walked.statuses.allSatisfy { $0 == 200 })
-    #expect(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
+    expectTrue(walked.statuses.allSatisfy { $0 == 200 })
+    expectTrue(walked.ids.count == 1_000 && Set(walked.ids).count == 1_000)
     // Ten pages; the killed instance may have died holding a page's lock (reading ahead), which
     // another instance fetches again once the lock expires.
     let calls = try await cluster.searchCalls()
-    #expect((10...11).contains(calls), "\(calls) search calls")
+    expectTrue((10...11).contains(calls), "\(calls) search calls")
     await cluster.stop()
   }
 }

@@ -24,14 +24,14 @@ struct DrainTests {
       Issue.record("\(error)\n\(app.transcript)")
       throw error
     }
-    #expect(outcome.refused, "new connections are refused once draining")
-    #expect(outcome.health.status == 503)
-    #expect(outcome.health.text == "draining\n")
-    #expect(outcome.page.contains("data-repo-id="), "the cards came after the signal")
-    #expect(outcome.page.hasSuffix("0\r\n\r\n"), "the chunked page ended with its last chunk, not a cut")
-    #expect(outcome.page.contains("</html>"))
+    expectTrue(outcome.refused, "new connections are refused once draining")
+    expectEqual(outcome.health.status, 503)
+    expectEqual(outcome.health.text, "draining\n")
+    expectTrue(outcome.page.contains("data-repo-id="), "the cards came after the signal")
+    expectTrue(outcome.page.hasSuffix("0\r\n\r\n"), "the chunked page ended with its last chunk, not a cut")
+    expectTrue(outcome.page.contains("</html>"))
     let status = try await app.waitForExit(timeout: .seconds(12))
-    #expect(status == .exited(0))
+    expectEqual(status, .exited(0))
   }
 
   /// The client's side, on a thread (blocking sockets): a half-sent probe and a streamed page, then

@@ -36,7 +36,7 @@ struct PrivacyClusterTests {
       String($0.split(separator: "/")[1])
     }
     let descriptions = repositories.compactMap { $0["description"]?.string }
-    #expect(names.count == 4 && descriptions.count == 4)
+    expectTrue(names.count == 4 && descriptions.count == 4)
     return Installation(org: org, names: names, descriptions: descriptions)
   }
 
@@ -44,8 +44,8 @@ struct PrivacyClusterTests {
   static func signIn(_ login: String, site: String, double: String) async throws -> Jar {
     let jar = Jar()
     let landed = try await SignInClusterTests.signIn(login, site: site, double: double, into: jar).landed
-    #expect(landed.status.code == 303, "\(login) signed in")
-    #expect(jar.cookies["reposcroll_session"] != nil)
+    expectEqual(landed.status.code, 303, "\(login) signed in")
+    expectTrue(jar.cookies["reposcroll_session"] != nil)
     return jar
   }
 
@@ -66,26 +66,27 @@ struct PrivacyClusterTests {
     for target in targets(i) {
       let response = try await Self.send(base + target, jar, .get, nil)
       let page = Self.text(response)
-      #expect(response.status.code == 200, "\(who) \(base)\(target)")
+      expectEqual(response.status.code, 200, "\(who) \(base)\(target)")
       if target.hasPrefix("/fragments/stars") {
-        #expect(!page.contains("data-state=\"loaded\""), "\(who) got a private history at \(base)\(target)")
+        expectTrue(
+          !page.contains("data-state=\"loaded\""), "\(who) got a private history at \(base)\(target)")
       } else {
         for secret in i.secrets {
-          #expect(!page.contains(secret), "\(who) got \(secret) at \(base)\(target)")
+          expectTrue(!page.contains(secret), "\(who) got \(secret) at \(base)\(target)")
         }
       }
-      #expect(!page.contains(">Private · "), "\(who) got a private card at \(base)\(target)")
+      expectTrue(!page.contains(">Private · "), "\(who) got a private card at \(base)\(target)")
     }
   }
 
   /// A sees every private repository in the search and each one's history, on `base`.
   static func expectMemberSeesThem(_ base: String, _ jar: Jar, _ i: Installation) async throws {
     let page = Self.text(try await Self.send(base + "/?q=vault", jar, .get, nil))
-    #expect(page.contains("account-login"), "A is signed in on \(base)")
-    for name in i.names { #expect(page.contains("\(i.org)/\(name)<"), "A sees \(name) on \(base)") }
+    expectTrue(page.contains("account-login"), "A is signed in on \(base)")
+    for name in i.names { expectTrue(page.contains("\(i.org)/\(name)<"), "A sees \(name) on \(base)") }
     for name in i.names {
       let stars = Self.text(try await Self.send(base + "/fragments/stars/\(i.org)/\(name)", jar, .get, nil))
-      #expect(stars.contains("data-state=\"loaded\""), "A gets \(name)'s history on \(base)")
+      expectTrue(stars.contains("data-state=\"loaded\""), "A gets \(name)'s history on \(base)")
     }
   }
 
@@ -115,14 +116,14 @@ struct PrivacyClusterTests {
     }
     // A 304 never stands in for A's answer: B and C revalidating with A's tag get their own pages.
     let mine = try await Self.send(direct[0] + "/?q=vault", a, .get, nil)
-    #expect(mine.headers["Cache-Control"] == "private, no-store")
+    expectEqual(mine.headers["Cache-Control"], "private, no-store")
     if let tag = mine.headers["ETag"] {
       for jar in [b, c] {
         var headers: HTTPHeaders = ["If-None-Match": tag]
         if !jar.cookies.isEmpty { headers.add(name: "Cookie", value: jar.header) }
         let response = try await http.execute(ClientRequest(url: direct[1] + "/?q=vault", headers: headers))
-        #expect(response.status.code == 200)
-        for secret in i.secrets { #expect(!Self.text(response).contains(secret)) }
+        expectEqual(response.status.code, 200)
+        for secret in i.secrets { expectTrue(!Self.text(response).contains(secret)) }
       }
     }
     // A still gets them after B's and C's answers are cached everywhere.
@@ -130,10 +131,10 @@ struct PrivacyClusterTests {
     // Nothing private in /metrics or in the instances' logs.
     for base in direct {
       let metrics = Self.text(try await Self.send(base + "/metrics", Jar(), .get, nil))
-      for secret in i.secrets { #expect(!metrics.contains(secret), "/metrics of \(base) names \(secret)") }
+      for secret in i.secrets { expectTrue(!metrics.contains(secret), "/metrics of \(base) names \(secret)") }
     }
     let logs = cluster.instances.map { $0.output + $0.errorOutput }.joined()
-    for secret in i.secrets { #expect(!logs.contains(secret), "an instance logged \(secret)") }
+    for secret in i.secrets { expectTrue(!logs.contains(secret), "an instance logged \(secret)") }
     try await expectRedisHoldsNothingPrivate(try #require(cluster.redis), i)
   }
 
@@ -144,7 +145,7 @@ struct PrivacyClusterTests {
     let client = try RedisClient(try RedisConfiguration(url: redis.url()), time: .system)
     defer { client.shutdown() }
     let keys = try await client.execute(["KEYS", "*"]).array?.compactMap { $0.bytes } ?? []
-    #expect(keys.count > 3, "the shared store was used: \(keys.count) keys")
+    expectTrue(keys.count > 3, "the shared store was used: \(keys.count) keys")
     var everything: [UInt8] = []
     for key in keys {
       everything += key + [10]
@@ -159,12 +160,12 @@ struct PrivacyClusterTests {
       }
     }
     let onDisk = try await client.persistedBytes()
-    #expect(onDisk.count > 1000, "the RDB and AOF files were read (\(onDisk.count) bytes)")
+    expectTrue(onDisk.count > 1000, "the RDB and AOF files were read (\(onDisk.count) bytes)")
     for (place, blob) in [("keys and values", everything), ("RDB and AOF", onDisk)] {
       let text = String(decoding: blob, as: UTF8.self)
       // A token in clear starts with its prefix; logins of the readers who signed in.
       let found = (i.secrets + ["ghu_", "ghr_", "gho_", "mona", "carol"]).filter { text.contains($0) }
-      #expect(found.isEmpty, "\(place) hold \(found)")
+      expectTrue(found.isEmpty, "\(place) hold \(found)")
     }
   }
 
@@ -185,12 +186,13 @@ struct PrivacyClusterTests {
       }
       let withheld = try await Cluster.metricSum(
         "reposcroll_private_items_withheld_total", ports: cluster.ports)
-      #expect(withheld >= Double(i.names.count), "the server token's private items were left out and counted")
+      expectTrue(
+        withheld >= Double(i.names.count), "the server token's private items were left out and counted")
       for instance in cluster.instances {
         let warnings = (instance.output + instance.errorOutput).components(
           separatedBy: "warning: the GitHub token")
-        #expect(warnings.count - 1 == 1, "one warning per instance")
-        for secret in i.secrets { #expect(!(instance.output + instance.errorOutput).contains(secret)) }
+        expectEqual(warnings.count - 1, 1, "one warning per instance")
+        for secret in i.secrets { expectTrue(!(instance.output + instance.errorOutput).contains(secret)) }
       }
       try await Self.expectRedisHoldsNothingPrivate(try #require(cluster.redis), i)
     } catch {

@@ -33,7 +33,7 @@ struct TokenClusterTests {
       logs.append((try? String(contentsOfFile: nginxLogs + "/" + file, encoding: .utf8)) ?? "")
     }
     let all = logs.joined(separator: "\n")
-    #expect(all.contains("/login/callback?[redacted]"), "the callbacks were logged, without their query")
+    expectTrue(all.contains("/login/callback?[redacted]"), "the callbacks were logged, without their query")
     for line in all.split(separator: "\n") where line.contains("code=") || line.contains("state=") {
       Issue.record("a log line holds the callback's query: \(line)")
     }
@@ -45,7 +45,7 @@ struct TokenClusterTests {
     let session = try #require(jar.cookies["reposcroll_session"])
     // Scrolling a little first: the reader's token works as it is, and nothing is refreshed.
     _ = try await SignInClusterTests.send(site + "/fragments/results?q=stars%3A%3E%3D0&after=20", jar)
-    #expect(try await refreshes(cluster).isEmpty)
+    expectTrue(try await refreshes(cluster).isEmpty)
 
     let repositories = try await repositoryNames(cluster, jar)
     // Eight hours on at GitHub, three times (the instances' clocks do not move: GitHub refuses the
@@ -55,43 +55,43 @@ struct TokenClusterTests {
       try await cluster.control("POST", "/_double/reset")
       let outcomes = try await inFlight(
         20, site: site, session: session, repositories: repositories, cycle: cycle)
-      #expect(outcomes.allSatisfy { $0.0 == 200 }, "\(outcomes.map(\.0))")
-      #expect(!outcomes.contains { $0.1.contains("rate limit") }, "the rate-limit state hides the test")
-      #expect(
+      expectTrue(outcomes.allSatisfy { $0.0 == 200 }, "\(outcomes.map(\.0))")
+      expectTrue(!outcomes.contains { $0.1.contains("rate limit") }, "the rate-limit state hides the test")
+      expectTrue(
         !outcomes.contains {
           $0.1 == "cleared" || $0.1.contains("no longer accepts") || $0.1.contains("unavailable")
         })
       let refreshed = try await refreshes(cluster)
-      #expect(refreshed.count == 1, "8 hours #\(cycle): refreshes \(refreshed)")
-      #expect(refreshed.allSatisfy { $0.error == nil && $0.identity == login })
+      expectEqual(refreshed.count, 1, "8 hours #\(cycle): refreshes \(refreshed)")
+      expectTrue(refreshed.allSatisfy { $0.error == nil && $0.identity == login })
       let served = try await records(cluster, endpoints: ["search", "history"]).filter { $0.status == 200 }
-      #expect(!served.isEmpty)
-      #expect(served.filter { $0.identity != login } == [], "served otherwise")
+      expectTrue(!served.isEmpty)
+      expectEqual(served.filter { $0.identity != login }, [], "served otherwise")
     }
     // Every instance still knows the reader, on the rotated token.
     for port in cluster.ports {
       let page = SignInClusterTests.text(
         try await SignInClusterTests.send("http://127.0.0.1:\(port)/?q=swift", jar))
-      #expect(page.contains("account-login") && page.contains(login), "instance \(port) lost the reader")
+      expectTrue(page.contains("account-login") && page.contains(login), "instance \(port) lost the reader")
     }
-    #expect(try await liveTokens(cluster) == 1)
+    try await expectEqual(liveTokens(cluster), 1)
 
     // Signing in again over the live session leaves one live token at GitHub.
     try await signIn(cluster, site: site, jar)
-    #expect(jar.cookies["reposcroll_session"] != session)
-    #expect(await eventually(within: .seconds(20)) { (try? await liveTokens(cluster)) == 1 })
+    expectTrue(jar.cookies["reposcroll_session"] != session)
+    expectTrue(await eventually(within: .seconds(20)) { (try? await liveTokens(cluster)) == 1 })
 
     // Six months on, the refresh token has expired: the session ends with the notice, no 500.
     try await cluster.control("POST", "/_double/oauth/advance?seconds=15897600")
     try await cluster.control("POST", "/_double/reset")
     let ended = try await SignInClusterTests.send(site + "/?q=topic%3Aended", jar)
-    #expect(ended.status.code == 200)
-    #expect(SignInClusterTests.text(ended).contains("GitHub no longer accepts your sign-in"))
-    #expect(try await refreshes(cluster).map(\.error) == ["bad_refresh_token"])
+    expectEqual(ended.status.code, 200)
+    expectTrue(SignInClusterTests.text(ended).contains("GitHub no longer accepts your sign-in"))
+    try await expectEqual(refreshes(cluster).map(\.error), ["bad_refresh_token"])
     // The cookie is cleared by that answer, or (when its head was already out) by the next one.
     let after = try await SignInClusterTests.send(site + "/?q=topic%3Aended", jar)
-    #expect(!SignInClusterTests.text(after).contains("account-login"))
-    #expect(jar.cookies["reposcroll_session"] == nil)
+    expectTrue(!SignInClusterTests.text(after).contains("account-login"))
+    expectEqual(jar.cookies["reposcroll_session"], nil)
   }
 
   /// `count` requests at once through nginx with the session cookie (fragments of queries nobody
@@ -122,8 +122,8 @@ struct TokenClusterTests {
   static func signIn(_ cluster: Cluster, site: String, _ jar: Jar) async throws {
     let signed = try await SignInClusterTests.signIn(
       login, site: site, double: "http://127.0.0.1:\(cluster.doublePort)", into: jar)
-    #expect(signed.callback.hasPrefix(site + "/login/callback?code="))
-    #expect(signed.landed.status.code == 303)
+    expectTrue(signed.callback.hasPrefix(site + "/login/callback?code="))
+    expectEqual(signed.landed.status.code, 303)
   }
 
   /// A few `owner/repo` names from the first page, for star histories.
@@ -131,7 +131,7 @@ struct TokenClusterTests {
     let page = try await Cluster.get(
       port: cluster.doublePort, "/search/repositories?q=stars%3A%3E%3D0&per_page=10")
     let names = page.text.matches(of: #/"full_name":"([^"/]+/[^"]+)"/#).map { String($0.1) }
-    #expect(names.count == 10)
+    expectEqual(names.count, 10)
     return names
   }
 

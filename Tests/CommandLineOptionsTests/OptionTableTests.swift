@@ -1,4 +1,5 @@
 import CommandLineOptions
+import TestSupport
 import Testing
 
 @Suite("Option tables", .timeLimit(.minutes(2)))
@@ -23,17 +24,17 @@ struct OptionTableTests {
     -> Settings
   {
     var settings = Settings()
-    #expect(try table.parse(arguments, environment: environment, into: &settings) == .run)
+    try expectEqual(table.parse(arguments, environment: environment, into: &settings), .run)
     return settings
   }
 
   @Test func flagsOverrideVariablesAndBothSpellingsWork() throws {
-    #expect(try Self.parse([], ["PORT": "81", "VERBOSE": "yes"]) == Settings(port: 81, verbose: true))
-    #expect(try Self.parse(["--port", "82"], ["PORT": "81"]).port == 82)
-    #expect(try Self.parse(["--port=83", "--name=a=b"]) == Settings(port: 83, name: "a=b"))
-    #expect(try Self.parse(["--verbose"]).verbose)
-    #expect(try Self.parse(["--verbose=off"], ["VERBOSE": "1"]).verbose == false)
-    #expect(try Self.parse([], ["PORT": ""]).port == 8080, "an empty variable is unset")
+    try expectEqual(Self.parse([], ["PORT": "81", "VERBOSE": "yes"]), Settings(port: 81, verbose: true))
+    try expectEqual(Self.parse(["--port", "82"], ["PORT": "81"]).port, 82)
+    try expectEqual(Self.parse(["--port=83", "--name=a=b"]), Settings(port: 83, name: "a=b"))
+    expectTrue(try Self.parse(["--verbose"]).verbose)
+    try expectEqual(Self.parse(["--verbose=off"], ["VERBOSE": "1"]).verbose, false)
+    try expectEqual(Self.parse([], ["PORT": ""]).port, 8080, "an empty variable is unset")
   }
 
   @Test(arguments: [
@@ -60,23 +61,23 @@ struct OptionTableTests {
       Issue.record("no help")
       return
     }
-    #expect(text.hasPrefix("demo: a demo.\n"))
-    #expect(text.contains("  --port N                    listen port (8080)  [$PORT]\n"))
-    #expect(text.contains("  --verbose                   say more (off)  [$VERBOSE]\n"))
-    #expect(text.contains("  --name TEXT                 a name (default)\n"))
-    #expect(text.hasSuffix("\nenvironment only:\n  SECRET  never a flag"))
+    expectTrue(text.hasPrefix("demo: a demo.\n"))
+    expectTrue(text.contains("  --port N                    listen port (8080)  [$PORT]\n"))
+    expectTrue(text.contains("  --verbose                   say more (off)  [$VERBOSE]\n"))
+    expectTrue(text.contains("  --name TEXT                 a name (default)\n"))
+    expectTrue(text.hasSuffix("\nenvironment only:\n  SECRET  never a flag"))
   }
 
   @Test(arguments: [
     ("http://a/", "http://a"), ("https://a.b/api/v3", "https://a.b/api/v3"),
   ])
   func urlsLoseTheirTrailingSlash(text: String, url: String) throws {
-    #expect(try OptionValue.url(text) == url)
+    try expectEqual(OptionValue.url(text), url)
   }
 
   @Test func sharesAreFiniteAndInRange() {
     #expect(throws: OptionError.self) { try OptionValue.double("nan", in: 0...1) }
     #expect(throws: OptionError.self) { try OptionValue.double("1.5", in: 0...1) }
-    #expect((try? OptionValue.double("0.25", in: 0...1)) == 0.25)
+    expectEqual((try? OptionValue.double("0.25", in: 0...1)), 0.25)
   }
 }

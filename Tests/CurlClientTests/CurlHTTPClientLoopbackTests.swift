@@ -1,5 +1,6 @@
 import HTTP
 import HTTPServer
+import TestSupport
 import Testing
 
 @testable import CurlClient
@@ -50,13 +51,13 @@ import Testing
       }
       return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
-    #expect(matched == total)
-    #expect(client.debugActiveTransfers == 0)
-    #expect(client.debugLiveEasyHandles <= 8)
+    expectEqual(matched, total)
+    expectEqual(client.debugActiveTransfers, 0)
+    expectTrue(client.debugLiveEasyHandles <= 8)
     // The cap and the connection cache keep the client to a handful of connections.
-    #expect(peers.count <= 8)
+    expectTrue(peers.count <= 8)
     client.shutdown()
-    #expect(client.debugLiveEasyHandles == 0)
+    expectEqual(client.debugLiveEasyHandles, 0)
     await server.server.shutdown()
   }
 
@@ -67,12 +68,12 @@ import Testing
     let request = ClientRequest(
       url: server.url("/headers"), headers: HTTPHeaders([("X-Custom", "1"), ("X-Custom", "2")]))
     let response = try await client.execute(request)
-    #expect(response.status.code == 200)
-    #expect(response.headers.values(for: "set-cookie") == ["a=1", "b=2"])
-    #expect(response.headers.values(for: "X-Dup") == ["one", "two"])
-    #expect(response.headers["X-Seen-UA"] == "RepoScroll/1.0")
-    #expect(response.headers["X-Seen-Custom"] == "1|2")
-    #expect(response.body == Array("ok".utf8))
+    expectEqual(response.status.code, 200)
+    expectEqual(response.headers.values(for: "set-cookie"), ["a=1", "b=2"])
+    expectEqual(response.headers.values(for: "X-Dup"), ["one", "two"])
+    expectEqual(response.headers["X-Seen-UA"], "RepoScroll/1.0")
+    expectEqual(response.headers["X-Seen-Custom"], "1|2")
+    expectEqual(response.body, Array("ok".utf8))
     await server.server.shutdown()
   }
 
@@ -81,10 +82,10 @@ import Testing
     let client = CurlHTTPClient(configuration: .init(userAgent: "Configured/2"))
     defer { client.shutdown() }
     let plain = try await client.execute(ClientRequest(url: server.url("/headers")))
-    #expect(plain.headers["X-Seen-UA"] == "Configured/2")
+    expectEqual(plain.headers["X-Seen-UA"], "Configured/2")
     let custom = try await client.execute(
       ClientRequest(url: server.url("/headers"), headers: ["User-Agent": "Custom/3"]))
-    #expect(custom.headers["X-Seen-UA"] == "Custom/3")
+    expectEqual(custom.headers["X-Seen-UA"], "Custom/3")
     await server.server.shutdown()
   }
 
@@ -93,9 +94,9 @@ import Testing
     let client = CurlHTTPClient()
     defer { client.shutdown() }
     let response = try await client.execute(ClientRequest(url: server.url("/redirect")))
-    #expect(response.status.code == 302)
-    #expect(response.headers["Location"] == "/echo/1")
-    #expect(response.body == Array("moved".utf8))
+    expectEqual(response.status.code, 302)
+    expectEqual(response.headers["Location"], "/echo/1")
+    expectEqual(response.body, Array("moved".utf8))
     await server.server.shutdown()
   }
 
@@ -104,10 +105,10 @@ import Testing
     let client = CurlHTTPClient(configuration: .init(followRedirects: true))
     defer { client.shutdown() }
     let response = try await client.execute(ClientRequest(url: server.url("/redirect")))
-    #expect(response.status.code == 200)
-    #expect(response.body == letters(101, seed: 1))
+    expectEqual(response.status.code, 200)
+    expectEqual(response.body, letters(101, seed: 1))
     // Only the final response's headers are kept.
-    #expect(response.headers["Location"] == nil)
+    expectEqual(response.headers["Location"], nil)
     await server.server.shutdown()
   }
 
@@ -116,12 +117,12 @@ import Testing
     let client = CurlHTTPClient()
     defer { client.shutdown() }
     let head = try await client.execute(ClientRequest(url: server.url("/echo/4"), method: .head))
-    #expect(head.status.code == 200)
-    #expect(head.body.isEmpty)
+    expectEqual(head.status.code, 200)
+    expectTrue(head.body.isEmpty)
     let post = try await client.execute(ClientRequest(url: server.url("/post"), method: .post))
-    #expect(post.body == Array("posted POST 0".utf8))
+    expectEqual(post.body, Array("posted POST 0".utf8))
     let missing = try await client.execute(ClientRequest(url: server.url("/nothing-here")))
-    #expect(missing.status.code == 404)
+    expectEqual(missing.status.code, 404)
     await server.server.shutdown()
   }
 
@@ -138,8 +139,8 @@ import Testing
     }
     // A body exactly at the per-request limit is accepted.
     let exact = try await client.execute(ClientRequest(url: server.url(path), maxResponseBytes: 65536))
-    #expect(exact.body == letters(65536))
-    #expect(client.debugActiveTransfers == 0)
+    expectEqual(exact.body, letters(65536))
+    expectEqual(client.debugActiveTransfers, 0)
     await server.server.shutdown()
   }
 
@@ -154,7 +155,7 @@ import Testing
     await listener.value
     var isTLS = false
     if case .tls = error { isTLS = true }
-    #expect(isTLS, "expected tls, got \(String(describing: error))")
+    expectTrue(isTLS, "expected tls, got \(String(describing: error))")
   }
 
   /// "RepoScroll gzip body " 20 times, gzip-compressed (46 bytes).
@@ -179,8 +180,8 @@ import Testing
     let client = CurlHTTPClient()
     defer { client.shutdown() }
     let response = try await client.execute(ClientRequest(url: server.url("/gzip")))
-    #expect(response.status.code == 200)
-    #expect(response.body == Array(String(repeating: "RepoScroll gzip body ", count: 20).utf8))
+    expectEqual(response.status.code, 200)
+    expectEqual(response.body, Array(String(repeating: "RepoScroll gzip body ", count: 20).utf8))
     await server.server.shutdown()
   }
 }

@@ -44,16 +44,16 @@ import Testing
     let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120)))
     defer { client.shutdown() }
     let task = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
-    #expect(await eventually { started.count == 1 })
-    #expect(await eventually { client.debugActiveTransfers == 1 })
+    expectTrue(await eventually { started.count == 1 })
+    expectTrue(await eventually { client.debugActiveTransfers == 1 })
     let cancelledAt = ContinuousClock.now
     task.cancel()
     await #expect(throws: ClientError.cancelled) { _ = try await task.value }
     // Generous bound: without cancellation the request would run for 120 s.
-    #expect(ContinuousClock.now - cancelledAt < .seconds(10))
-    #expect(client.debugActiveTransfers == 0)
+    expectTrue(ContinuousClock.now - cancelledAt < .seconds(10))
+    expectEqual(client.debugActiveTransfers, 0)
     // The server notices the closed connection and stops the stream.
-    #expect(await eventually { ended.count == 1 })
+    expectTrue(await eventually { ended.count == 1 })
     await server.server.shutdown()
   }
 
@@ -62,18 +62,18 @@ import Testing
     let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120), maxConcurrentRequests: 1))
     defer { client.shutdown() }
     let first = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
-    #expect(await eventually { started.count == 1 })
+    expectTrue(await eventually { started.count == 1 })
     let queued = Task { try await client.execute(ClientRequest(url: server.url("/small"))) }
     // Real time: lets the request reach the client's queue, which exposes nothing to wait on.
     try await Task.sleep(for: .milliseconds(100))
     queued.cancel()
     await #expect(throws: ClientError.cancelled) { _ = try await queued.value }
-    #expect(client.debugActiveTransfers == 1)
+    expectEqual(client.debugActiveTransfers, 1)
     first.cancel()
     await #expect(throws: ClientError.cancelled) { _ = try await first.value }
     // The slot is free again.
     let after = try await client.execute(ClientRequest(url: server.url("/small")))
-    #expect(after.body == Array("small".utf8))
+    expectEqual(after.body, Array("small".utf8))
     await server.server.shutdown()
   }
 
@@ -81,10 +81,10 @@ import Testing
     let (server, started, _) = try Self.endlessServer()
     let client = CurlHTTPClient(configuration: .init(totalTimeout: .seconds(120)))
     let task = Task { try await client.execute(ClientRequest(url: server.url("/forever"))) }
-    #expect(await eventually { started.count == 1 })
+    expectTrue(await eventually { started.count == 1 })
     client.shutdown()
     await #expect(throws: ClientError.cancelled) { _ = try await task.value }
-    #expect(client.debugLiveEasyHandles == 0)
+    expectEqual(client.debugLiveEasyHandles, 0)
     await server.server.shutdown()
   }
 
@@ -98,7 +98,7 @@ import Testing
     await #expect(throws: ClientError.timedOut) {
       _ = try await client.execute(ClientRequest(url: server.url("/sleep")))
     }
-    #expect(ContinuousClock.now - begun < .seconds(10))
+    expectTrue(ContinuousClock.now - begun < .seconds(10))
     // A per-request timeout overrides the configured one.
     await #expect(throws: ClientError.timedOut) {
       _ = try await client.execute(ClientRequest(url: server.url("/sleep"), timeout: .milliseconds(200)))
@@ -124,9 +124,9 @@ import Testing
     let client = CurlHTTPClient()
     defer { client.shutdown() }
     let response = try await client.execute(ClientRequest(url: server.url("/slow")))
-    #expect(response.status.code == 200)
-    #expect(response.body == chunks.flatMap { $0 })
-    #expect(response.headers["Transfer-Encoding"] == "chunked")
+    expectEqual(response.status.code, 200)
+    expectEqual(response.body, chunks.flatMap { $0 })
+    expectEqual(response.headers["Transfer-Encoding"], "chunked")
     await server.server.shutdown()
   }
 
@@ -155,17 +155,17 @@ import Testing
       peakDescriptors = max(peakDescriptors, openFileDescriptorCount())
       peakConnections = max(peakConnections, establishedConnections(toPort: server.port))
     }
-    #expect(wrong == 0)
-    #expect(client.debugActiveTransfers == 0)
-    #expect(client.debugLiveEasyHandles <= 32)
+    expectEqual(wrong, 0)
+    expectEqual(client.debugActiveTransfers, 0)
+    expectTrue(client.debugLiveEasyHandles <= 32)
     // At most one pooled connection per concurrent transfer, reused across the 100 batches.
-    #expect(peakConnections >= 1 && peakConnections <= 32, "\(peakConnections) connections open at once")
+    expectTrue(peakConnections >= 1 && peakConnections <= 32, "\(peakConnections) connections open at once")
     // Leaking one descriptor per request would add thousands; the margin allows for client and
     // server sockets of the pool and for tests running in parallel in this process.
-    #expect(peakDescriptors - descriptorsBefore <= 160)
+    expectTrue(peakDescriptors - descriptorsBefore <= 160)
     client.shutdown()
-    #expect(client.debugLiveEasyHandles == 0)
-    #expect(await eventually { establishedConnections(toPort: server.port) == 0 })
+    expectEqual(client.debugLiveEasyHandles, 0)
+    expectTrue(await eventually { establishedConnections(toPort: server.port) == 0 })
     await server.server.shutdown()
   }
 
@@ -178,10 +178,10 @@ import Testing
       // No shutdown(): deinit must stop the loop thread and free the handles.
       let client = CurlHTTPClient()
       let response = try await client.execute(ClientRequest(url: server.url("/small")))
-      #expect(response.body == Array("small".utf8))
+      expectEqual(response.body, Array("small".utf8))
     }
     // Twenty leaked loop threads would show; the margin allows for tests running in parallel.
-    #expect(await eventually { threadCount() - threadsBefore < 10 })
+    expectTrue(await eventually { threadCount() - threadsBefore < 10 })
     await server.server.shutdown()
   }
 }

@@ -1,4 +1,5 @@
 import HTTP
+import TestSupport
 import Testing
 
 @testable import CurlClient
@@ -17,7 +18,7 @@ import Testing
       _ = try await client.execute(ClientRequest(url: url))
     }
     // No easy handle was ever created, so nothing reached libcurl's transfer machinery.
-    #expect(client.debugLiveEasyHandles == 0)
+    expectEqual(client.debugLiveEasyHandles, 0)
   }
 
   @Test(arguments: [
@@ -30,7 +31,7 @@ import Testing
       _ = try await client.execute(
         ClientRequest(url: "http://127.0.0.1:9/", headers: HTTPHeaders([(name, value)])))
     }
-    #expect(client.debugLiveEasyHandles == 0)
+    expectEqual(client.debugLiveEasyHandles, 0)
   }
 
   /// A server that cannot be reached, and the error that says why.
@@ -80,13 +81,13 @@ import Testing
 
   @Test func configurationDefaults() {
     let c = CurlClientConfiguration()
-    #expect(c.connectTimeout == .seconds(5))
-    #expect(c.totalTimeout == .seconds(20))
-    #expect(c.maxResponseBytes == 8 * 1024 * 1024)
-    #expect(c.maxConcurrentRequests == 32)
-    #expect(c.followRedirects == false)
-    #expect(c.userAgent == "RepoScroll/1.0")
-    #expect(Duration.milliseconds(0).curlMilliseconds == 1)
-    #expect(Duration.milliseconds(1500).curlMilliseconds == 1500)
+    expectEqual(c.connectTimeout, .seconds(5))
+    expectEqual(c.totalTimeout, .seconds(20))
+    expectEqual(c.maxResponseBytes, 8 * 1024 * 1024)
+    expectEqual(c.maxConcurrentRequests, 32)
+    expectEqual(c.followRedirects, false)
+    expectEqual(c.userAgent, "RepoScroll/1.0")
+    expectEqual(Duration.milliseconds(0).curlMilliseconds, 1)
+    expectEqual(Duration.milliseconds(1500).curlMilliseconds, 1500)
   }
 }

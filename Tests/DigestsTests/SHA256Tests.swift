@@ -1,5 +1,6 @@
 import Digests
 import Encodings
+import TestSupport
 import Testing
 
 @Suite("SHA-256, base64 and PKCE", .timeLimit(.minutes(2)))
@@ -23,20 +24,20 @@ struct SHA256Tests {
       ),
     ])
   func vectors(message: String, digest: String) {
-    #expect(hex(SHA256.hash(Array(message.utf8))) == digest)
+    expectEqual(hex(SHA256.hash(Array(message.utf8))), digest)
   }
 
   @Test("one million times 'a' (FIPS 180-2 example 3)")
   func million() {
     let digest = SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
-    #expect(hex(digest) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    expectEqual(hex(digest), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 
   @Test("every length around a block boundary gives a distinct 32-byte digest")
   func lengths() {
     let digests = (50...130).map { SHA256.hash([UInt8](repeating: 0x61, count: $0)) }
-    #expect(digests.allSatisfy { $0.count == 32 })
-    #expect(Set(digests.map(hex)).count == digests.count)
+    expectTrue(digests.allSatisfy { $0.count == 32 })
+    expectEqual(Set(digests.map(hex)).count, digests.count)
   }
 
   @Test(
@@ -47,38 +48,38 @@ struct SHA256Tests {
       ("fooba", "Zm9vYmE=", "Zm9vYmE"), ("foobar", "Zm9vYmFy", "Zm9vYmFy"),
     ])
   func base64(text: String, standard: String, url: String) {
-    #expect(Base64.encode(Array(text.utf8)) == standard)
-    #expect(Base64.urlEncode(Array(text.utf8)) == url)
+    expectEqual(Base64.encode(Array(text.utf8)), standard)
+    expectEqual(Base64.urlEncode(Array(text.utf8)), url)
   }
 
   @Test("the URL alphabet has - and _ where the standard one has + and /")
   func urlAlphabet() {
-    #expect(Base64.encode([0xFB, 0xFF]) == "+/8=")
-    #expect(Base64.urlEncode([0xFB, 0xFF]) == "-_8")
+    expectEqual(Base64.encode([0xFB, 0xFF]), "+/8=")
+    expectEqual(Base64.urlEncode([0xFB, 0xFF]), "-_8")
   }
 
   @Test("PKCE S256 gives RFC 7636 appendix B's challenge")
   func rfc7636() {
-    #expect(
-      PKCEChallenge.s256(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
-        == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    expectEqual(
+      PKCEChallenge.s256(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+      "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
   }
 
   @Test("a verifier is 43 to 128 unreserved characters")
   func verifierShape() {
-    #expect(PKCEChallenge.isValidVerifier(String(repeating: "a", count: 43)))
-    #expect(PKCEChallenge.isValidVerifier(String(repeating: "~", count: 128)))
-    #expect(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 42)))
-    #expect(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 129)))
-    #expect(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 42) + "+"))
-    #expect(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 42) + "é"))
+    expectTrue(PKCEChallenge.isValidVerifier(String(repeating: "a", count: 43)))
+    expectTrue(PKCEChallenge.isValidVerifier(String(repeating: "~", count: 128)))
+    expectTrue(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 42)))
+    expectTrue(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 129)))
+    expectTrue(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 42) + "+"))
+    expectTrue(!PKCEChallenge.isValidVerifier(String(repeating: "a", count: 42) + "é"))
   }
 
   @Test("constant-time equality compares all bytes and lengths")
   func equality() {
-    #expect(constantTimeEquals(Array("secret".utf8), Array("secret".utf8)))
-    #expect(!constantTimeEquals(Array("secret".utf8), Array("secreT".utf8)))
-    #expect(!constantTimeEquals(Array("secret".utf8), Array("secret!".utf8)))
-    #expect(constantTimeEquals([], []))
+    expectTrue(constantTimeEquals(Array("secret".utf8), Array("secret".utf8)))
+    expectTrue(!constantTimeEquals(Array("secret".utf8), Array("secreT".utf8)))
+    expectTrue(!constantTimeEquals(Array("secret".utf8), Array("secret!".utf8)))
+    expectTrue(constantTimeEquals([], []))
   }
 }

@@ -24,9 +24,9 @@ struct EndToEndTests {
       try await body(processes.appPort, processes.doublePort, client)
       let server = processes.app
       let status = await server.terminate(signal: SIGTERM, grace: .seconds(10))
-      #expect(status == .exited(0), "repo-scroll exit: \(status)\n\(server.transcript)")
-      #expect(server.errorOutput.contains("GET /fragments/results?"), "access log lines on stderr")
-      #expect(
+      expectEqual(status, .exited(0), "repo-scroll exit: \(status)\n\(server.transcript)")
+      expectTrue(server.errorOutput.contains("GET /fragments/results?"), "access log lines on stderr")
+      expectTrue(
         !server.output.contains(token) && !server.errorOutput.contains(token), "the token leaked into output")
     } catch {
       await processes.stop()
@@ -42,33 +42,33 @@ struct EndToEndTests {
   @Test func aPageAFragmentAnAvatarAndStarsThenACleanShutdown() async throws {
     try await Self.withProcesses { port, _, client in
       let page = try await Self.get(client, port, "/?q=stars%3A%3E%3D0&sort=stars&order=desc")
-      #expect(page.status.code == 200)
+      expectEqual(page.status.code, 200)
       let html = String(decoding: page.body, as: UTF8.self)
-      #expect(html.components(separatedBy: "<article class=\"card\"").count - 1 == 20)
-      #expect(page.headers["Content-Security-Policy"]?.contains("default-src 'self'") == true)
+      expectEqual(html.components(separatedBy: "<article class=\"card\"").count - 1, 20)
+      expectEqual(page.headers["Content-Security-Policy"]?.contains("default-src 'self'"), true)
 
       let fragment = try await Self.get(
         client, port, "/fragments/results?q=stars%3A%3E%3D0&sort=stars&order=desc&after=20")
-      #expect(fragment.status.code == 200)
+      expectEqual(fragment.status.code, 200)
       let cards = String(decoding: fragment.body, as: UTF8.self)
-      #expect(cards.contains("aria-posinset=\"21\""))
-      #expect(cards.contains("aria-posinset=\"40\""))
-      #expect(cards.contains("after=40"))
+      expectTrue(cards.contains("aria-posinset=\"21\""))
+      expectTrue(cards.contains("aria-posinset=\"40\""))
+      expectTrue(cards.contains("after=40"))
 
       let avatar = try #require(html.firstMatch(of: #/<img src="(/avatars/\d+\?s=80)"/#)).1
       let image = try await Self.get(client, port, String(avatar))
-      #expect(image.status.code == 200)
-      #expect(image.headers["Content-Type"] == "image/png")
+      expectEqual(image.status.code, 200)
+      expectEqual(image.headers["Content-Type"], "image/png")
 
       let stars = try #require(html.firstMatch(of: #/data-stargazers="([^"]+)"/#)).1
       let history = try await Self.get(client, port, String(stars))
-      #expect(history.status.code == 200)
-      #expect(String(decoding: history.body, as: UTF8.self).contains("class=\"spark\""))
+      expectEqual(history.status.code, 200)
+      expectTrue(String(decoding: history.body, as: UTF8.self).contains("class=\"spark\""))
 
       let metrics = try await Self.get(client, port, "/metrics")
-      #expect(String(decoding: metrics.body, as: UTF8.self).contains("reposcroll_upstream_calls_total"))
+      expectTrue(String(decoding: metrics.body, as: UTF8.self).contains("reposcroll_upstream_calls_total"))
       for response in [page, fragment, image, history, metrics] {
-        #expect(!String(decoding: response.body, as: UTF8.self).contains(Self.token))
+        expectTrue(!String(decoding: response.body, as: UTF8.self).contains(Self.token))
       }
     }
   }
@@ -86,17 +86,17 @@ struct EndToEndTests {
     do {
       let port = try await demo.waitForListeningPort()
       let page = try await Self.get(client, port, "/?q=language%3Aswift&sort=stars")
-      #expect(page.status.code == 200)
+      expectEqual(page.status.code, 200)
       let html = String(decoding: page.body, as: UTF8.self)
-      #expect(html.contains("<article class=\"card\""))
+      expectTrue(html.contains("<article class=\"card\""))
       let avatar = try #require(html.firstMatch(of: #/<img src="(/avatars/\d+\?s=80)"/#)).1
-      #expect(try await Self.get(client, port, String(avatar)).headers["Content-Type"] == "image/png")
+      try await expectEqual(Self.get(client, port, String(avatar)).headers["Content-Type"], "image/png")
     } catch {
       await demo.terminate()
       throw error
     }
     let status = await demo.terminate(signal: SIGINT, grace: .seconds(10))
-    #expect(status == .exited(0), "\(demo.transcript)")
+    expectEqual(status, .exited(0), "\(demo.transcript)")
   }
 
   @Test func badFlagsStopStartupWithAMessage() async throws {
@@ -104,7 +104,7 @@ struct EndToEndTests {
       executable: try ProcessRunner.builtProduct("repo-scroll"), arguments: ["--batch-size", "0"],
       name: "repo-scroll-bad")
     let status = try await app.waitForExit(timeout: .seconds(10))
-    #expect(status == .exited(2))
-    #expect(app.errorOutput.contains("--batch-size"))
+    expectEqual(status, .exited(2))
+    expectTrue(app.errorOutput.contains("--batch-size"))
   }
 }

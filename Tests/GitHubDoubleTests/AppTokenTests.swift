@@ -36,8 +36,8 @@ struct AppTokenTests {
     ]
     let response = try await Flow.send(
       double, .post, "/login/oauth/access_token", headers: ["Accept": "application/json"], form: form)
-    #expect(response.status.code == 200)
-    #expect(response.headers["X-Double-Flow-Error"] == nil)
+    expectEqual(response.status.code, 200)
+    expectEqual(response.headers["X-Double-Flow-Error"], nil)
     return try response.json()
   }
 
@@ -54,29 +54,29 @@ struct AppTokenTests {
     let answer = try await Self.signIn(double, login: "app-reader")
     let token = try #require(answer["access_token"]?.string)
     let refresh = try #require(answer["refresh_token"]?.string)
-    #expect(token.hasPrefix("ghu_") && token.utf8.count == 40 && Self.isAlphanumeric(token.dropFirst(4)))
-    #expect(
+    expectTrue(token.hasPrefix("ghu_") && token.utf8.count == 40 && Self.isAlphanumeric(token.dropFirst(4)))
+    expectTrue(
       refresh.hasPrefix("ghr_") && refresh.utf8.count == 80 && Self.isAlphanumeric(refresh.dropFirst(4)))
-    #expect(answer["expires_in"]?.int == 28_800 && answer["refresh_token_expires_in"]?.int == 15_897_600)
+    expectTrue(answer["expires_in"]?.int == 28_800 && answer["refresh_token_expires_in"]?.int == 15_897_600)
     // The `private` box means nothing to a GitHub App: no scope is granted.
-    #expect(answer["scope"]?.string == "" && answer["token_type"]?.string == "bearer")
+    expectTrue(answer["scope"]?.string == "" && answer["token_type"]?.string == "bearer")
     let user = try await Self.user(double, token)
-    #expect(user.status.code == 200 && user.headers["X-OAuth-Scopes"] == nil)
-    #expect(try user.json()["login"]?.string == "app-reader")
+    expectTrue(user.status.code == 200 && user.headers["X-OAuth-Scopes"] == nil)
+    try expectEqual(user.json()["login"]?.string, "app-reader")
     let search = try await Flow.send(
       double, .get, "/search/repositories?q=a", headers: ["Authorization": "Bearer \(token)"])
-    #expect(search.status.code == 200 && search.headers["X-OAuth-Scopes"] == nil)
+    expectTrue(search.status.code == 200 && search.headers["X-OAuth-Scopes"] == nil)
     // The OAuth app beside it still sends its scopes.
     let oauth = try #require(double.signIn(login: "app-reader", seesPrivate: true))
-    #expect(try await Self.user(double, oauth).headers["X-OAuth-Scopes"] == "repo")
+    try await expectEqual(Self.user(double, oauth).headers["X-OAuth-Scopes"], "repo")
   }
 
   @Test func theConsentFormOfAGitHubAppOffersNoScope() async throws {
     let (double, _) = Fixtures.clocked()
     let query = URLEncoding.formatQuery([("client_id", Self.app), ("redirect_uri", Flow.callback)])
     let page = try await Flow.send(double, .get, "/login/oauth/authorize?" + query)
-    #expect(page.status.code == 200)
-    #expect(!page.text.contains("name=\"private\"") && page.text.contains("GitHub App"))
+    expectEqual(page.status.code, 200)
+    expectTrue(!page.text.contains("name=\"private\"") && page.text.contains("GitHub App"))
   }
 
   @Test func aRefreshRotatesBothTokensAtOnceAndARefreshTokenWorksOnce() async throws {
@@ -87,29 +87,30 @@ struct AppTokenTests {
     let second = try await Self.refresh(double, refresh)
     let newToken = try #require(second["access_token"]?.string)
     let newRefresh = try #require(second["refresh_token"]?.string)
-    #expect(
+    expectTrue(
       newToken.hasPrefix("ghu_") && newToken != token && newRefresh.hasPrefix("ghr_") && newRefresh != refresh
     )
-    #expect(second["expires_in"]?.int == 28_800 && second["refresh_token_expires_in"]?.int == 15_897_600)
-    #expect(second["scope"]?.string == "" && second["token_type"]?.string == "bearer")
+    expectTrue(second["expires_in"]?.int == 28_800 && second["refresh_token_expires_in"]?.int == 15_897_600)
+    expectTrue(second["scope"]?.string == "" && second["token_type"]?.string == "bearer")
     // The old pair stopped working at once; the new one works.
-    #expect(try await Self.user(double, token).status.code == 401)
-    #expect(try await Self.user(double, newToken).status.code == 200)
+    try await expectEqual(Self.user(double, token).status.code, 401)
+    try await expectEqual(Self.user(double, newToken).status.code, 200)
     let replay = try await Self.refresh(double, refresh)
-    #expect(replay["error"]?.string == "bad_refresh_token" && replay["access_token"] == nil)
-    #expect(replay["error_description"]?.string == "The refresh token passed is incorrect or expired.")
-    #expect(replay["error_uri"]?.string?.hasPrefix("https://docs.github.com/") == true)
+    expectTrue(replay["error"]?.string == "bad_refresh_token" && replay["access_token"] == nil)
+    expectEqual(replay["error_description"]?.string, "The refresh token passed is incorrect or expired.")
+    expectEqual(replay["error_uri"]?.string?.hasPrefix("https://docs.github.com/"), true)
     // A replay costs the attacker nothing more, and the reader's new pair keeps working.
-    #expect(try await Self.user(double, newToken).status.code == 200)
-    #expect(double.liveTokenCount(login: "rotator") == 1)
+    try await expectEqual(Self.user(double, newToken).status.code, 200)
+    expectEqual(double.liveTokenCount(login: "rotator"), 1)
     // The log shows both refreshes, under the reader, the refused one with its error.
     let refreshes = double.requestLog().filter { $0.endpoint == .tokenRefresh }
-    #expect(refreshes.count == 2)
-    #expect(refreshes.allSatisfy { $0.identity == "rotator" && $0.status == 200 })
-    #expect(refreshes.map(\.error) == [nil, "bad_refresh_token"])
-    #expect(double.counters().calls(.tokenRefresh) == 2)
+    expectEqual(refreshes.count, 2)
+    expectTrue(refreshes.allSatisfy { $0.identity == "rotator" && $0.status == 200 })
+    expectEqual(refreshes.map(\.error), [nil, "bad_refresh_token"])
+    expectEqual(double.counters().calls(.tokenRefresh), 2)
     let logged = try await Flow.send(double, .get, "/_double/requests?endpoint=token_refresh").text
-    #expect(logged.contains("\"error\":\"bad_refresh_token\"") && logged.contains("\"identity\":\"rotator\""))
+    expectTrue(
+      logged.contains("\"error\":\"bad_refresh_token\"") && logged.contains("\"identity\":\"rotator\""))
   }
 
   @Test func theTokenClockExpiresTheAccessTokenAfterEightHoursAndTheRefreshTokenAfterSixMonths() async throws
@@ -119,48 +120,47 @@ struct AppTokenTests {
     var token = try #require(answer["access_token"]?.string)
     var refresh = try #require(answer["refresh_token"]?.string)
     double.advanceTokenClock(by: 28_799)
-    #expect(try await Self.user(double, token).status.code == 200)
+    try await expectEqual(Self.user(double, token).status.code, 200)
     double.advanceTokenClock(by: 1)
     let expired = try await Self.user(double, token)
-    #expect(expired.status.code == 401)
-    #expect(try expired.json()["message"]?.string == "Bad credentials")
+    expectEqual(expired.status.code, 401)
+    try expectEqual(expired.json()["message"]?.string, "Bad credentials")
     let search = try await Flow.send(
       double, .get, "/search/repositories?q=a", headers: ["Authorization": "Bearer \(token)"])
-    #expect(search.status.code == 401)
+    expectEqual(search.status.code, 401)
     // Expired but renewable: it still counts as a live grant until refreshed or revoked.
-    #expect(double.liveTokenCount(login: "sleeper") == 1)
-    #expect(double.requestLog().last?.identity == "sleeper")
+    expectEqual(double.liveTokenCount(login: "sleeper"), 1)
+    expectEqual(double.requestLog().last?.identity, "sleeper")
     let renewed = try await Self.refresh(double, refresh)
     token = try #require(renewed["access_token"]?.string)
     refresh = try #require(renewed["refresh_token"]?.string)
-    #expect(try await Self.user(double, token).status.code == 200)
+    try await expectEqual(Self.user(double, token).status.code, 200)
     // Six months later the refresh token is refused too, and nothing of the grant is left.
     double.advanceTokenClock(by: 15_897_600)
-    #expect(try await Self.refresh(double, refresh)["error"]?.string == "bad_refresh_token")
-    #expect(double.liveTokenCount(login: "sleeper") == 0)
+    try await expectEqual(Self.refresh(double, refresh)["error"]?.string, "bad_refresh_token")
+    expectEqual(double.liveTokenCount(login: "sleeper"), 0)
   }
 
   @Test func refreshErrorsAreGitHubsJSON() async throws {
     let (double, _) = Fixtures.clocked()
     let refresh = try #require(try await Self.signIn(double, login: "erring")["refresh_token"]?.string)
     let wrongSecret = try await Self.refresh(double, refresh, secret: "nope")
-    #expect(wrongSecret["error"]?.string == "incorrect_client_credentials")
+    expectEqual(wrongSecret["error"]?.string, "incorrect_client_credentials")
     let grant = try await Self.refresh(double, refresh, grantType: "password")
-    #expect(grant["error"]?.string == "unsupported_grant_type")
-    #expect(grant["error_description"]?.string?.isEmpty == false && grant["error_uri"]?.string != nil)
+    expectEqual(grant["error"]?.string, "unsupported_grant_type")
+    expectTrue(grant["error_description"]?.string?.isEmpty == false && grant["error_uri"]?.string != nil)
     // Another app cannot use it; a made-up one is refused; none of these spent it.
     let other = try await Self.refresh(
       double, refresh, secret: DoubleConfiguration.demoClientSecret, client: DoubleConfiguration.demoClientID)
-    #expect(other["error"]?.string == "bad_refresh_token")
-    #expect(
-      try await Self.refresh(double, "ghr_" + String(repeating: "a", count: 76))["error"]?.string
-        == "bad_refresh_token")
-    #expect(try await Self.refresh(double, refresh)["access_token"]?.string?.hasPrefix("ghu_") == true)
+    expectEqual(other["error"]?.string, "bad_refresh_token")
+    try await expectEqual(
+      Self.refresh(double, "ghr_" + String(repeating: "a", count: 76))["error"]?.string, "bad_refresh_token")
+    try await expectEqual(Self.refresh(double, refresh)["access_token"]?.string?.hasPrefix("ghu_"), true)
     // Only `grant_type=refresh_token` is a refresh; another grant type is logged with the exchanges.
     let log = double.requestLog().filter { $0.endpoint == .tokenRefresh }.map(\.error)
-    #expect(log == ["incorrect_client_credentials", "bad_refresh_token", "bad_refresh_token", nil])
-    #expect(double.requestLog().last { $0.endpoint == .oauth }?.error == "unsupported_grant_type")
-    #expect(double.requestLog().filter { $0.endpoint == .tokenRefresh }.last?.identity == "erring")
+    expectEqual(log, ["incorrect_client_credentials", "bad_refresh_token", "bad_refresh_token", nil])
+    expectEqual(double.requestLog().last { $0.endpoint == .oauth }?.error, "unsupported_grant_type")
+    expectEqual(double.requestLog().filter { $0.endpoint == .tokenRefresh }.last?.identity, "erring")
   }
 
   @Test func anOAuthAppsTokenNeitherExpiresNorRefreshes() async throws {
@@ -168,10 +168,10 @@ struct AppTokenTests {
     let code = try await Flow.authorize(double, login: "classic")
     let answer = try await Flow.exchange(double, code: code)
     let token = try #require(answer["access_token"]?.string)
-    #expect(token.hasPrefix("gho_") && answer["refresh_token"] == nil && answer["expires_in"] == nil)
+    expectTrue(token.hasPrefix("gho_") && answer["refresh_token"] == nil && answer["expires_in"] == nil)
     double.advanceTokenClock(by: 365 * 86_400)
-    #expect(try await Self.user(double, token).status.code == 200)
-    #expect(try await Self.refresh(double, token)["error"]?.string == "bad_refresh_token")
+    try await expectEqual(Self.user(double, token).status.code, 200)
+    try await expectEqual(Self.refresh(double, token)["error"]?.string, "bad_refresh_token")
   }
 
   @Test func revokingAnExpiredAppTokenEndsItsRefreshTokenToo() async throws {
@@ -184,9 +184,9 @@ struct AppTokenTests {
     let revoked = try await Flow.send(
       double, .delete, "/applications/\(Self.app)/token", headers: ["Authorization": basic],
       body: "{\"access_token\":\"\(token)\"}")
-    #expect(revoked.status.code == 204)
-    #expect(double.liveTokenCount(login: "leaving") == 0)
-    #expect(try await Self.refresh(double, refresh)["error"]?.string == "bad_refresh_token")
+    expectEqual(revoked.status.code, 204)
+    expectEqual(double.liveTokenCount(login: "leaving"), 0)
+    try await expectEqual(Self.refresh(double, refresh)["error"]?.string, "bad_refresh_token")
   }
 
   @Test func theFormEncodedAnswerCarriesTheLifetimesToo() async throws {
@@ -200,22 +200,22 @@ struct AppTokenTests {
       ])
     let items = Dictionary(
       uniqueKeysWithValues: URLEncoding.parseQuery(response.text).map { ($0.name, $0.value) })
-    #expect(items["expires_in"] == "28800" && items["refresh_token_expires_in"] == "15897600")
-    #expect(
+    expectTrue(items["expires_in"] == "28800" && items["refresh_token_expires_in"] == "15897600")
+    expectTrue(
       items["access_token"]?.hasPrefix("ghu_") == true && items["refresh_token"]?.hasPrefix("ghr_") == true)
   }
 
   @Test func theControlAPIMovesTheTokenClock() async throws {
     let (double, _) = Fixtures.clocked()
     let grant = try #require(double.grant(login: "ctl-app"))
-    #expect(grant.expiresIn == 28_800 && grant.refreshTokenExpiresIn == 15_897_600)
-    #expect(!grant.description.contains(grant.accessToken))
+    expectTrue(grant.expiresIn == 28_800 && grant.refreshTokenExpiresIn == 15_897_600)
+    expectTrue(!grant.description.contains(grant.accessToken))
     let moved = try await Flow.send(double, .post, "/_double/oauth/advance?seconds=28800")
-    #expect(moved.status.code == 200)
-    #expect(try moved.json()["token_clock_offset"]?.int == 28_800)
-    #expect(try await Self.user(double, grant.accessToken).status.code == 401)
+    expectEqual(moved.status.code, 200)
+    try expectEqual(moved.json()["token_clock_offset"]?.int, 28_800)
+    try await expectEqual(Self.user(double, grant.accessToken).status.code, 401)
     for bad in ["", "?seconds=-1", "?seconds=x", "?seconds=400000001"] {
-      #expect(try await Flow.send(double, .post, "/_double/oauth/advance" + bad).status.code == 400)
+      try await expectEqual(Flow.send(double, .post, "/_double/oauth/advance" + bad).status.code, 400)
     }
   }
 }

@@ -1,5 +1,6 @@
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// A strict reader for the PNGs the double writes: checks every chunk CRC, inflates stored blocks,
@@ -71,26 +72,26 @@ struct AvatarTests {
     ])
   func sizes(requested: Int, expected: Int) async throws {
     let r = try await double.get("/u/\(double.catalog.owners[5].id)?s=\(requested)&v=4")
-    #expect(r.status == .ok)
-    #expect(r.headers["Content-Type"] == "image/png")
+    expectEqual(r.status, .ok)
+    expectEqual(r.headers["Content-Type"], "image/png")
     let png = try PNGReader(r.bytes)
-    #expect(png.width == expected && png.height == expected)
+    expectTrue(png.width == expected && png.height == expected)
   }
 
   @Test("default size is 460; same id same image, different ids differ; ETag revalidates")
   func caching() async throws {
     let a = try await double.get("/u/1234")
-    #expect(try PNGReader(a.bytes).width == 460)
+    try expectEqual(PNGReader(a.bytes).width, 460)
     let b = try await double.get("/u/1234?s=64")
     let c = try await double.get("/u/1234?s=64")
     let d = try await double.get("/u/98765?s=64")
-    #expect(b.bytes == c.bytes)
-    #expect(b.bytes != d.bytes)
-    #expect(b.headers["Cache-Control"] == "max-age=300")
+    expectEqual(b.bytes, c.bytes)
+    expectTrue(b.bytes != d.bytes)
+    expectEqual(b.headers["Cache-Control"], "max-age=300")
     let etag = try #require(b.headers["ETag"])
     let again = try await double.get("/u/1234?s=64", headers: ["If-None-Match": etag])
-    #expect(again.status == .notModified)
-    #expect(again.bytes.isEmpty)
+    expectEqual(again.status, .notModified)
+    expectTrue(again.bytes.isEmpty)
   }
 
   @Test("the reader rejects a corrupted CRC")
@@ -102,6 +103,6 @@ struct AvatarTests {
 
   @Test("non-numeric ids are 404")
   func notFound() async throws {
-    #expect(try await double.get("/u/abc").status == .notFound)
+    try await expectEqual(double.get("/u/abc").status, .notFound)
   }
 }

@@ -19,13 +19,13 @@ struct EncodingTests {
     w.objectStart()
     w.date("d", unix)
     w.objectEnd()
-    #expect(try SchemaJSON.parse(w.bytes)["d"]?.string == text)
+    try expectEqual(SchemaJSON.parse(w.bytes)["d"]?.string, text)
   }
 
   @Test("weeks start on Sunday 00:00 UTC")
   func weekStart() {
-    #expect(ISODate.weekStart(1_795_003_200) == 1_794_700_800)  // Wed 2026-11-18 -> Sun 2026-11-15
-    #expect(ISODate.weekStart(1_794_700_800) == 1_794_700_800)
+    expectEqual(ISODate.weekStart(1_795_003_200), 1_794_700_800)  // Wed 2026-11-18 -> Sun 2026-11-15
+    expectEqual(ISODate.weekStart(1_794_700_800), 1_794_700_800)
   }
 
   @Test(
@@ -42,15 +42,15 @@ struct EncodingTests {
     w.int(0)
     w.arrayEnd()
     let j = try SchemaJSON.parse(w.bytes)
-    #expect(j[0]?.string == text)
-    #expect(j[1]?.int == -9_223_372_036_854_775_807)
-    #expect(j[2]?.int == 1_234_567)
-    #expect(j[3]?.int == 0)
+    expectEqual(j[0]?.string, text)
+    expectEqual(j[1]?.int, -9_223_372_036_854_775_807)
+    expectEqual(j[2]?.int, 1_234_567)
+    expectEqual(j[3]?.int, 0)
   }
 
   @Test("node ids are GitHub's base64 legacy form")
   func nodeIDs() {
-    #expect(Base64.encode(Array("010:Repository68911683".utf8)) == "MDEwOlJlcG9zaXRvcnk2ODkxMTY4Mw==")
-    #expect(Base64.encode(Array("04:User5294331".utf8)) == "MDQ6VXNlcjUyOTQzMzE=")
+    expectEqual(Base64.encode(Array("010:Repository68911683".utf8)), "MDEwOlJlcG9zaXRvcnk2ODkxMTY4Mw==")
+    expectEqual(Base64.encode(Array("04:User5294331".utf8)), "MDQ6VXNlcjUyOTQzMzE=")
   }
 }

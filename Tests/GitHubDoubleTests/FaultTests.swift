@@ -8,18 +8,18 @@ struct FaultTests {
   @Test("each fault at rate 1 has GitHub's shape", arguments: ["rate5xx", "secondary", "truncated"])
   func shapes(fault: String) async throws {
     let d = Fixtures.small()
-    #expect(try await d.post("/_double/faults?\(fault)=1&retryAfter=42").status == .ok)
+    try await expectEqual(d.post("/_double/faults?\(fault)=1&retryAfter=42").status, .ok)
     let r = try await d.get("/search/repositories?q=go")
     switch fault {
     case "rate5xx":
-      #expect([500, 502, 503].contains(r.status.code))
+      expectTrue([500, 502, 503].contains(r.status.code))
     case "secondary":
-      #expect(r.status == .forbidden)
-      #expect(r.headers["Retry-After"] == "42")
-      #expect(try r.json()["message"]?.string?.contains("secondary rate limit") == true)
-      #expect(r.headers["x-ratelimit-remaining"] != "0")
+      expectEqual(r.status, .forbidden)
+      expectEqual(r.headers["Retry-After"], "42")
+      try expectEqual(r.json()["message"]?.string?.contains("secondary rate limit"), true)
+      expectTrue(r.headers["x-ratelimit-remaining"] != "0")
     default:
-      #expect(r.status == .ok)
+      expectEqual(r.status, .ok)
       #expect(throws: SchemaJSON.ParseError.self) { try SchemaJSON.parse(r.bytes) }
     }
   }
@@ -35,9 +35,9 @@ struct FaultTests {
     }
     let a = try await run()
     let b = try await run()
-    #expect(a == b)
+    expectEqual(a, b)
     let failures = a.filter { $0 >= 500 }.count
-    #expect(failures > 80 && failures < 160, "\(failures) of 400")
+    expectTrue(failures > 80 && failures < 160, "\(failures) of 400")
   }
 
   @Test("counters count calls per endpoint and status; reset clears them")
@@ -48,21 +48,21 @@ struct FaultTests {
     _ = try await d.get("/u/5?s=10")
     _ = try await d.get("/nowhere")
     let j = try await d.get("/_double/counters").json()
-    #expect(j["total"]?.int == 4)
-    #expect(j["endpoints"]?["search"]?["calls"]?.int == 2)
-    #expect(j["endpoints"]?["search"]?["statuses"]?["422"]?.int == 1)
-    #expect(j["endpoints"]?["avatar"]?["statuses"]?["200"]?.int == 1)
-    #expect(j["endpoints"]?["other"]?["statuses"]?["404"]?.int == 1)
+    expectEqual(j["total"]?.int, 4)
+    expectEqual(j["endpoints"]?["search"]?["calls"]?.int, 2)
+    expectEqual(j["endpoints"]?["search"]?["statuses"]?["422"]?.int, 1)
+    expectEqual(j["endpoints"]?["avatar"]?["statuses"]?["200"]?.int, 1)
+    expectEqual(j["endpoints"]?["other"]?["statuses"]?["404"]?.int, 1)
     _ = try await d.post("/_double/reset")
-    #expect(try await d.get("/_double/counters").json()["total"]?.int == 0)
-    #expect(try await d.get("/_double/reset").status == .methodNotAllowed)
+    try await expectEqual(d.get("/_double/counters").json()["total"]?.int, 0)
+    try await expectEqual(d.get("/_double/reset").status, .methodNotAllowed)
   }
 
   @Test(
     "fault parameters are validated", arguments: ["rate5xx=2", "latency=a..b", "latency.nope=5", "bogus=1"])
   func badFaults(query: String) async throws {
     let d = Fixtures.small()
-    #expect(try await d.post("/_double/faults?\(query)").status == .badRequest)
+    try await expectEqual(d.post("/_double/faults?\(query)").status, .badRequest)
   }
 
   @Test("latency per endpoint delays only that endpoint")
@@ -70,12 +70,12 @@ struct FaultTests {
     let d = Fixtures.small()
     _ = try await d.post("/_double/faults?latency.count=150")
     let f = try await d.get("/_double/faults").json()
-    #expect(f["perEndpointLatency"]?["count"]?.string == "150")
+    expectEqual(f["perEndpointLatency"]?["count"]?.string, "150")
     let clock = ContinuousClock()
     let repo = d.catalog.repositories[0]
     let start = clock.now
     _ = try await d.get("/repos/\(d.catalog.owner(of: repo).login)/\(repo.name)/stargazers/count")
-    #expect(clock.now - start >= .milliseconds(150))
+    expectTrue(clock.now - start >= .milliseconds(150))
   }
 
   @Test("a hang lasts until the task is cancelled")
@@ -93,6 +93,6 @@ struct FaultTests {
   func hangLimit() async throws {
     let d = Fixtures.small()
     _ = try await d.post("/_double/faults?hang=1&hangLimit=50")
-    #expect(try await d.get("/search/repositories?q=go").status.code == 504)
+    try await expectEqual(d.get("/search/repositories?q=go").status.code, 504)
   }
 }

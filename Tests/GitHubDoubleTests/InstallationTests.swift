@@ -21,19 +21,19 @@ struct InstallationTests {
   @Test func membersAppTokensSeeTheOrganisationsPrivateRepositoriesAndNobodyElse() async throws {
     let (double, _) = Fixtures.clocked()
     let (org, names) = try Self.installed(double)
-    #expect(names.count == 4 && names.allSatisfy { $0.contains("/vault-") })
-    #expect(double.catalog.isInstallationMember("MONA") && !double.catalog.isInstallationMember("carol"))
+    expectTrue(names.count == 4 && names.allSatisfy { $0.contains("/vault-") })
+    expectTrue(double.catalog.isInstallationMember("MONA") && !double.catalog.isInstallationMember("carol"))
     let member = try #require(double.grant(login: "mona")?.accessToken)
     let outsider = try #require(double.grant(login: "carol")?.accessToken)
-    #expect(member.hasPrefix("ghu_") && outsider.hasPrefix("ghu_"))
+    expectTrue(member.hasPrefix("ghu_") && outsider.hasPrefix("ghu_"))
     let memberOAuth = try #require(double.signIn(login: "mona", seesPrivate: false))
     let memberRepo = try #require(double.signIn(login: "mona", seesPrivate: true))
     for query in ["org:\(org)", "topic:installed-app", "vault"] {
       let target = "/search/repositories?q=\(URLEncoding.percentEncode(query))&per_page=100"
       let seen = Set(
         try ReaderIdentityTests.fullNames(try await ReaderIdentityTests.get(double, target, token: member)))
-      #expect(names.isSubset(of: seen), "\(query): the member sees them")
-      #expect(
+      expectTrue(names.isSubset(of: seen), "\(query): the member sees them")
+      expectTrue(
         Set(
           try ReaderIdentityTests.fullNames(
             try await ReaderIdentityTests.get(double, target, token: memberRepo))
@@ -41,27 +41,25 @@ struct InstallationTests {
       for token in [outsider, memberOAuth, "ghp_server", nil] as [String?] {
         let others = Set(
           try ReaderIdentityTests.fullNames(try await ReaderIdentityTests.get(double, target, token: token)))
-        #expect(others.isDisjoint(with: names), "\(query): \(token?.prefix(4) ?? "anonymous") sees none")
+        expectTrue(others.isDisjoint(with: names), "\(query): \(token?.prefix(4) ?? "anonymous") sees none")
       }
     }
     // Histories, counts and the repository itself.
     let name = try #require(names.first)
     for suffix in ["", "/stargazers/history", "/stargazers/count"] {
-      #expect(
-        try await ReaderIdentityTests.get(double, "/repos/\(name)\(suffix)", token: member).status.code == 200
-      )
+      try await expectEqual(
+        ReaderIdentityTests.get(double, "/repos/\(name)\(suffix)", token: member).status.code, 200)
       for token in [outsider, memberOAuth, "ghp_server", nil] as [String?] {
-        #expect(
-          try await ReaderIdentityTests.get(double, "/repos/\(name)\(suffix)", token: token).status.code
-            == 404)
+        try await expectEqual(
+          ReaderIdentityTests.get(double, "/repos/\(name)\(suffix)", token: token).status.code, 404)
       }
     }
     let repository = try await ReaderIdentityTests.get(double, "/repos/\(name)", token: member).json()
-    #expect(repository["private"] == .bool(true) && repository["visibility"]?.string == "private")
+    expectTrue(repository["private"] == .bool(true) && repository["visibility"]?.string == "private")
     // App tokens carry no scopes header; the member's answers say nothing of scopes either.
-    #expect(
-      try await ReaderIdentityTests.get(double, "/search/repositories?q=vault", token: member).headers[
-        "X-OAuth-Scopes"] == nil)
+    try await expectEqual(
+      ReaderIdentityTests.get(double, "/search/repositories?q=vault", token: member).headers[
+        "X-OAuth-Scopes"], nil)
   }
 
   @Test(arguments: [ServerTokenAccess.repo, .fineGrained])
@@ -70,36 +68,36 @@ struct InstallationTests {
     let (_, names) = try Self.installed(double)
     let answer = try await ReaderIdentityTests.get(
       double, "/search/repositories?q=vault&per_page=100", token: "ghp_server")
-    #expect(names.isSubset(of: Set(try ReaderIdentityTests.fullNames(answer))))
-    #expect(answer.headers["X-OAuth-Scopes"] == (access == .repo ? "repo" : nil))
+    expectTrue(names.isSubset(of: Set(try ReaderIdentityTests.fullNames(answer))))
+    expectEqual(answer.headers["X-OAuth-Scopes"], (access == .repo ? "repo" : nil))
     // `GET /user` with the server's token answers, with the same header (the startup check).
     let user = try await ReaderIdentityTests.get(double, "/user", token: "ghp_server")
-    #expect(user.status.code == 200)
-    #expect(user.headers["X-OAuth-Scopes"] == (access == .repo ? "repo" : nil))
+    expectEqual(user.status.code, 200)
+    expectEqual(user.headers["X-OAuth-Scopes"], (access == .repo ? "repo" : nil))
     // Anonymous requests still see none.
     let anonymous = try await ReaderIdentityTests.get(
       double, "/search/repositories?q=vault&per_page=100", token: nil)
-    #expect(Set(try ReaderIdentityTests.fullNames(anonymous)).isDisjoint(with: names))
+    expectTrue(Set(try ReaderIdentityTests.fullNames(anonymous)).isDisjoint(with: names))
   }
 
   @Test func theDefaultServerTokenSeesPublicDataAndSaysSo() async throws {
     let (double, _) = Fixtures.clocked()
     let user = try await ReaderIdentityTests.get(double, "/user", token: "ghp_server")
-    #expect(user.status.code == 200 && user.headers["X-OAuth-Scopes"] == "")
+    expectTrue(user.status.code == 200 && user.headers["X-OAuth-Scopes"] == "")
   }
 
   @Test func theControlAPIListsTheInstallationAndThePublicCatalogIsTheSameWithout() async throws {
     let (double, _) = Fixtures.clocked()
     let (org, names) = try Self.installed(double)
     let json = try await OAuthFlowTests.send(double, .get, "/_double/installation").json()
-    #expect(json["organisation"]?.string == org)
-    #expect(Set(json["repositories"]?.array?.compactMap { $0["full_name"]?.string } ?? []) == names)
-    #expect(json["members"]?.array?.compactMap(\.string) == ["mona", "octo-member"])
+    expectEqual(json["organisation"]?.string, org)
+    expectEqual(Set(json["repositories"]?.array?.compactMap { $0["full_name"]?.string } ?? []), names)
+    expectEqual(json["members"]?.array?.compactMap(\.string), ["mona", "octo-member"])
     let (without, _) = Fixtures.clocked { $0.installation.privateRepositories = 0 }
-    #expect(without.catalog.installedOrganisation == nil)
+    expectEqual(without.catalog.installedOrganisation, nil)
     let broad = "/search/repositories?q=stars:>100&sort=stars&per_page=100&page=2"
-    #expect(
-      try ReaderIdentityTests.fullNames(try await ReaderIdentityTests.get(double, broad, token: nil))
-        == (try ReaderIdentityTests.fullNames(try await ReaderIdentityTests.get(without, broad, token: nil))))
+    try expectEqual(
+      ReaderIdentityTests.fullNames(try await ReaderIdentityTests.get(double, broad, token: nil)),
+      (try ReaderIdentityTests.fullNames(try await ReaderIdentityTests.get(without, broad, token: nil))))
   }
 }

@@ -41,17 +41,17 @@ struct LandingQueryTests {
   @Test("every example query on the landing page finds plenty in the demo catalog")
   func examplesFindPlenty() async throws {
     let examples = LandingExample.load()
-    #expect(examples.count >= 6, "examples parsed from the landing template: \(examples)")
+    expectTrue(examples.count >= 6, "examples parsed from the landing template: \(examples)")
     for example in examples {
       let r = try await double.get("/search/repositories?\(example.queryString)&per_page=100")
-      #expect(r.status == .ok, "\(example)")
+      expectEqual(r.status, .ok, "\(example)")
       let j = try r.json()
       let total = j["total_count"]?.int ?? 0
       let items = j["items"]?.array ?? []
-      #expect(total >= 40, "\(example): \(total) results")
-      #expect(items.count == min(total, 100), "\(example)")
+      expectTrue(total >= 40, "\(example): \(total) results")
+      expectEqual(items.count, min(total, 100), "\(example)")
       if example.shown == "http server stars:>1000" {
-        #expect(total >= 100, "\(example): \(total) results")
+        expectTrue(total >= 100, "\(example): \(total) results")
       }
     }
   }
@@ -59,27 +59,27 @@ struct LandingQueryTests {
   @Test("the examples' own qualifiers hold in their results")
   func resultsHonourQualifiers() async throws {
     let (_, swift) = try await page("topic:server-side-swift")
-    #expect(swift.allSatisfy { $0["topics"]?.array?.contains(.string("server-side-swift")) == true })
+    expectTrue(swift.allSatisfy { $0["topics"]?.array?.contains(.string("server-side-swift")) == true })
     let (_, http) = try await page("http server stars:>1000")
     for item in http {
       let text =
         [item["name"]?.string, item["description"]?.string].compactMap { $0 }.joined(separator: " ")
         + " " + (item["topics"]?.array?.compactMap(\.string).joined(separator: " ") ?? "")
-      #expect(text.lowercased().contains("http") && text.lowercased().contains("server"))
-      #expect((item["stargazers_count"]?.int ?? 0) > 1000)
+      expectTrue(text.lowercased().contains("http") && text.lowercased().contains("server"))
+      expectTrue((item["stargazers_count"]?.int ?? 0) > 1000)
     }
     let (_, mustache) = try await page("mustache in:name")
-    #expect(mustache.allSatisfy { $0["name"]?.string?.lowercased().contains("mustache") == true })
+    expectTrue(mustache.allSatisfy { $0["name"]?.string?.lowercased().contains("mustache") == true })
     let (_, scroll) = try await page("infinite scroll language:javascript")
-    #expect(scroll.allSatisfy { $0["language"]?.string == "JavaScript" })
+    expectTrue(scroll.allSatisfy { $0["language"]?.string == "JavaScript" })
     let (_, rising) = try await page("created:>2025-01-01 stars:>500")
-    #expect(rising.allSatisfy { ($0["created_at"]?.string ?? "") >= "2025-01-02" })
+    expectTrue(rising.allSatisfy { ($0["created_at"]?.string ?? "") >= "2025-01-02" })
   }
 
   private func page(_ q: String) async throws -> (Int, [SchemaJSON]) {
     let j = try await double.get("/search/repositories?q=\(enc(q))&per_page=100").json()
     let items = j["items"]?.array ?? []
-    #expect(!items.isEmpty, "\(q)")
+    expectTrue(!items.isEmpty, "\(q)")
     return (j["total_count"]?.int ?? 0, items)
   }
 }

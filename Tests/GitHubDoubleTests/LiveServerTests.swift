@@ -20,18 +20,19 @@ struct LiveServerTests {
     }
     await d.shutdown()
     let (r, counters) = response
-    #expect(r.status == 200)
-    #expect(r.headers["Content-Type"] == "application/json; charset=utf-8")
-    #expect(r.headers["x-ratelimit-resource"] == "search")
-    #expect(r.headers["Cache-Control"] == "no-cache")
-    #expect(
+    expectEqual(r.status, 200)
+    expectEqual(r.headers["Content-Type"], "application/json; charset=utf-8")
+    expectEqual(r.headers["x-ratelimit-resource"], "search")
+    expectEqual(r.headers["Cache-Control"], "no-cache")
+    expectEqual(
       r.headers["Link"]?.hasPrefix(
-        "<http://127.0.0.1:\(port)/search/repositories?q=stars%3A%3E%3D0&per_page=5&page=2>; rel=\"next\"")
-        == true)
+        "<http://127.0.0.1:\(port)/search/repositories?q=stars%3A%3E%3D0&per_page=5&page=2>; rel=\"next\""),
+      true)
     let j = try SchemaJSON.parse(r.body)
-    #expect(j["items"]?.array?.count == 5)
-    #expect(try Fixtures.validator.validate(j, file: "search-repositories-200-response.schema.json").isEmpty)
-    #expect(try SchemaJSON.parse(counters.body)["endpoints"]?["search"]?["calls"]?.int == 1)
+    expectEqual(j["items"]?.array?.count, 5)
+    expectTrue(
+      try Fixtures.validator.validate(j, file: "search-repositories-200-response.schema.json").isEmpty)
+    try expectEqual(SchemaJSON.parse(counters.body)["endpoints"]?["search"]?["calls"]?.int, 1)
   }
 
   @Test("a hung request ends when the client disconnects")
@@ -44,12 +45,12 @@ struct LiveServerTests {
       try c.send("GET /search/repositories?q=go HTTP/1.1\r\nHost: x\r\n\r\n")
       return c
     }
-    #expect(await eventually { d.counters().inFlight == 1 }, "the request reached the double")
+    expectTrue(await eventually { d.counters().inFlight == 1 }, "the request reached the double")
     c.close()
     // Generous bound: the cancellation normally lands within milliseconds.
     _ = await eventually { d.counters().cancelled > 0 }
-    #expect(d.counters().cancelled == 1)
-    #expect(d.counters().inFlight == 0)
+    expectEqual(d.counters().cancelled, 1)
+    expectEqual(d.counters().inFlight, 0)
     await d.shutdown()
   }
 }

@@ -58,8 +58,8 @@ struct OAuthFlowTests {
     var form = authorizeFields + [("login", login), ("action", "authorize")]
     if `private` { form.append(("private", "on")) }
     let response = try await send(double, .post, "/login/oauth/authorize", form: form)
-    #expect(response.status.code == 302)
-    #expect(location(response)["state"] == "st4te")
+    expectEqual(response.status.code, 302)
+    expectEqual(location(response)["state"], "st4te")
     return try #require(location(response)["code"])
   }
 
@@ -72,7 +72,7 @@ struct OAuthFlowTests {
     if let verifier { form.append(("code_verifier", verifier)) }
     let response = try await send(
       double, .post, "/login/oauth/access_token", headers: ["Accept": "application/json"], form: form)
-    #expect(response.status.code == 200)
+    expectEqual(response.status.code, 200)
     return try response.json()
   }
 
@@ -91,38 +91,38 @@ struct OAuthFlowTests {
     let query = URLEncoding.formatQuery(
       [("client_id", Self.client), ("redirect_uri", Self.callback), ("state", "\"><script>x</script>")])
     let page = try await Self.send(double, .get, "/login/oauth/authorize?" + query)
-    #expect(page.status.code == 200)
-    #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
+    expectEqual(page.status.code, 200)
+    expectEqual(page.headers["Content-Type"], "text/html; charset=utf-8")
     let html = page.text
-    #expect(
+    expectTrue(
       html.contains("name=\"login\"") && html.contains("type=\"checkbox\" id=\"private\" name=\"private\""))
-    #expect(html.contains("value=\"authorize\"") && html.contains("value=\"cancel\""))
-    #expect(!html.contains("<script>") && html.contains("&quot;&gt;&lt;script&gt;"))
-    #expect(html.contains(try Self.privateOwner(double)))
+    expectTrue(html.contains("value=\"authorize\"") && html.contains("value=\"cancel\""))
+    expectTrue(!html.contains("<script>") && html.contains("&quot;&gt;&lt;script&gt;"))
+    expectTrue(html.contains(try Self.privateOwner(double)))
   }
 
   @Test func anUnknownClientOrABadRedirectOrChallengeIsRefused() async throws {
     let (double, _) = Fixtures.clocked { $0.oauthCallbacks = [Self.client: "http://127.0.0.1:8080/login"] }
     let unknown = try await Self.send(
       double, .get, "/login/oauth/authorize?client_id=nope&redirect_uri=http://a/")
-    #expect(unknown.status.code == 404)
+    expectEqual(unknown.status.code, 404)
     let elsewhere = try await Self.send(
       double, .get, "/login/oauth/authorize?client_id=\(Self.client)&redirect_uri=http://evil.test/cb&state=s"
     )
-    #expect(elsewhere.status.code == 302)
-    #expect(elsewhere.headers["Location"]?.hasPrefix("http://127.0.0.1:8080/login?") == true)
-    #expect(
+    expectEqual(elsewhere.status.code, 302)
+    expectEqual(elsewhere.headers["Location"]?.hasPrefix("http://127.0.0.1:8080/login?"), true)
+    expectTrue(
       Self.location(elsewhere)["error"] == "redirect_uri_mismatch" && Self.location(elsewhere)["state"] == "s"
     )
     let plain = try await Self.send(
       double, .get,
       "/login/oauth/authorize?client_id=\(Self.client)&redirect_uri=\(Self.callback)&code_challenge=abc&code_challenge_method=plain"
     )
-    #expect(Self.location(plain)["error"] == "invalid_request")
+    expectEqual(Self.location(plain)["error"], "invalid_request")
     let below = try await Self.send(
       double, .get,
       "/login/oauth/authorize?client_id=\(Self.client)&redirect_uri=http://127.0.0.1:8080/login/callback")
-    #expect(below.status.code == 200)
+    expectEqual(below.status.code, 200)
   }
 
   @Test func cancelRedirectsWithAccessDeniedAndTheState() async throws {
@@ -130,11 +130,11 @@ struct OAuthFlowTests {
     let response = try await Self.send(
       double, .post, "/login/oauth/authorize",
       form: Self.authorizeFields + [("login", "someone"), ("action", "cancel")])
-    #expect(response.status.code == 302)
-    #expect(response.headers["Location"]?.hasPrefix(Self.callback + "?") == true)
+    expectEqual(response.status.code, 302)
+    expectEqual(response.headers["Location"]?.hasPrefix(Self.callback + "?"), true)
     let items = Self.location(response)
-    #expect(items["error"] == "access_denied" && items["state"] == "st4te" && items["code"] == nil)
-    #expect(items["error_description"]?.isEmpty == false)
+    expectTrue(items["error"] == "access_denied" && items["state"] == "st4te" && items["code"] == nil)
+    expectEqual(items["error_description"]?.isEmpty, false)
   }
 
   @Test func anOrganisationOrAMalformedLoginCannotSignIn() async throws {
@@ -144,8 +144,8 @@ struct OAuthFlowTests {
       let response = try await Self.send(
         double, .post, "/login/oauth/authorize",
         form: Self.authorizeFields + [("login", login), ("action", "authorize")])
-      #expect(response.status.code == 422)
-      #expect(response.headers["Location"] == nil)
+      expectEqual(response.status.code, 422)
+      expectEqual(response.headers["Location"], nil)
     }
   }
 
@@ -154,21 +154,21 @@ struct OAuthFlowTests {
     let code = try await Self.authorize(double, login: "reader-one", private: true)
     let answer = try await Self.exchange(double, code: code)
     let token = try #require(answer["access_token"]?.string)
-    #expect(token.hasPrefix("gho_") && token.utf8.count == 40)
-    #expect(token.dropFirst(4).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
-    #expect(answer["token_type"]?.string == "bearer" && answer["scope"]?.string == "repo")
+    expectTrue(token.hasPrefix("gho_") && token.utf8.count == 40)
+    expectTrue(token.dropFirst(4).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+    expectTrue(answer["token_type"]?.string == "bearer" && answer["scope"]?.string == "repo")
     // Replayed.
     let replay = try await Self.exchange(double, code: code)
-    #expect(replay["error"]?.string == "bad_verification_code" && replay["access_token"] == nil)
-    #expect(replay["error_description"]?.string == "The code passed is incorrect or expired.")
+    expectTrue(replay["error"]?.string == "bad_verification_code" && replay["access_token"] == nil)
+    expectEqual(replay["error_description"]?.string, "The code passed is incorrect or expired.")
     // Expired: 10 minutes is too late, just under is fine.
     let late = try await Self.authorize(double, login: "reader-one")
     let inTime = try await Self.authorize(double, login: "reader-one")
     clock.advance(599)
-    #expect(try await Self.exchange(double, code: inTime)["access_token"]?.string != nil)
+    expectTrue(try await Self.exchange(double, code: inTime)["access_token"]?.string != nil)
     clock.advance(1)
-    #expect(try await Self.exchange(double, code: late)["error"]?.string == "bad_verification_code")
-    #expect(try await Self.exchange(double, code: "0000000000")["error"]?.string == "bad_verification_code")
+    try await expectEqual(Self.exchange(double, code: late)["error"]?.string, "bad_verification_code")
+    try await expectEqual(Self.exchange(double, code: "0000000000")["error"]?.string, "bad_verification_code")
   }
 
   @Test func theClientTheRedirectAndTheVerifierAreChecked() async throws {
@@ -184,17 +184,16 @@ struct OAuthFlowTests {
       let code = try await Self.authorize(double, login: "checker")
       let answer = try await Self.exchange(
         double, code: code, verifier: verifier, secret: secret, redirect: redirect)
-      #expect(answer["error"]?.string == error)
-      #expect(answer["access_token"] == nil)
+      expectEqual(answer["error"]?.string, error)
+      expectEqual(answer["access_token"], nil)
       // A code that failed a check is used up: the right values do not rescue it.
       if error != "incorrect_client_credentials" {
-        #expect(try await Self.exchange(double, code: code)["error"]?.string == "bad_verification_code")
+        try await expectEqual(Self.exchange(double, code: code)["error"]?.string, "bad_verification_code")
       }
     }
     let code = try await Self.authorize(double, login: "checker")
-    #expect(
-      try await Self.exchange(double, code: code, client: "Iv1.other")["error"]?.string
-        == "incorrect_client_credentials")
+    try await expectEqual(
+      Self.exchange(double, code: code, client: "Iv1.other")["error"]?.string, "incorrect_client_credentials")
   }
 
   @Test func withoutJSONTheAnswerIsFormEncodedAsGitHubDoes() async throws {
@@ -206,9 +205,9 @@ struct OAuthFlowTests {
         ("client_id", Self.client), ("client_secret", Self.secret), ("code", code),
         ("code_verifier", Self.verifier),
       ])
-    #expect(response.headers["Content-Type"]?.hasPrefix("application/x-www-form-urlencoded") == true)
+    expectEqual(response.headers["Content-Type"]?.hasPrefix("application/x-www-form-urlencoded"), true)
     let items = URLEncoding.parseQuery(response.text)
-    #expect(items.first?.name == "access_token" && items.first?.value.hasPrefix("gho_") == true)
+    expectTrue(items.first?.name == "access_token" && items.first?.value.hasPrefix("gho_") == true)
   }
 
   @Test func userAnswersForALiveTokenOnlyAndCarriesItsScopes() async throws {
@@ -216,33 +215,32 @@ struct OAuthFlowTests {
     let owner = try Self.privateOwner(double)
     let token = try await Self.signedIn(double, login: owner.uppercased(), private: true)
     let user = try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(token)"])
-    #expect(user.status.code == 200)
-    #expect(user.headers["X-OAuth-Scopes"] == "repo")
+    expectEqual(user.status.code, 200)
+    expectEqual(user.headers["X-OAuth-Scopes"], "repo")
     let json = try user.json()
-    #expect(json["login"]?.string == owner)
+    expectEqual(json["login"]?.string, owner)
     let id = try #require(double.catalog.owners.first { $0.login == owner }?.id)
-    #expect(json["id"]?.int == id)
-    #expect(try await Self.send(double, .get, "/user").status.code == 401)
-    #expect(
-      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer gho_madeup"]).status.code
-        == 401)
+    expectEqual(json["id"]?.int, id)
+    try await expectEqual(Self.send(double, .get, "/user").status.code, 401)
+    try await expectEqual(
+      Self.send(double, .get, "/user", headers: ["Authorization": "Bearer gho_madeup"]).status.code, 401)
     // Revoked from the control API (as when the user revokes the app): 401 everywhere.
-    #expect(double.revokeTokens(login: owner) == 1)
+    expectEqual(double.revokeTokens(login: owner), 1)
     let after = try await Self.send(double, .get, "/user", headers: ["Authorization": "token \(token)"])
-    #expect(after.status.code == 401)
+    expectEqual(after.status.code, 401)
     let search = try await Self.send(
       double, .get, "/search/repositories?q=a", headers: ["Authorization": "Bearer \(token)"])
-    #expect(search.status.code == 401)
-    #expect(try search.json()["message"]?.string == "Bad credentials")
+    expectEqual(search.status.code, 401)
+    try expectEqual(search.json()["message"]?.string, "Bad credentials")
   }
 
   @Test func aScopeGrantedOnceComesWithLaterTokensOfTheSameApp() async throws {
     let (double, _) = Fixtures.clocked()
     _ = try await Self.signedIn(double, login: "granter", private: true)
     let code = try await Self.authorize(double, login: "granter", private: false)
-    #expect(try await Self.exchange(double, code: code)["scope"]?.string == "repo")
+    try await expectEqual(Self.exchange(double, code: code)["scope"]?.string, "repo")
     let other = try await Self.authorize(double, login: "someone-else")
-    #expect(try await Self.exchange(double, code: other)["scope"]?.string == "")
+    try await expectEqual(Self.exchange(double, code: other)["scope"]?.string, "")
   }
 
   @Test func revocationNeedsTheAppsBasicCredentials() async throws {
@@ -252,49 +250,45 @@ struct OAuthFlowTests {
     let body = "{\"access_token\":\"\(token)\"}"
     let good = "Basic " + Base64.encode(Array("\(Self.client):\(Self.secret)".utf8))
     let bad = "Basic " + Base64.encode(Array("\(Self.client):nope".utf8))
-    #expect(try await Self.send(double, .delete, path, body: body).status.code == 401)
-    #expect(
-      try await Self.send(double, .delete, path, headers: ["Authorization": bad], body: body).status.code
-        == 404)
-    #expect(
-      try await Self.send(double, .delete, path, headers: ["Authorization": good], body: "{}").status.code
-        == 422)
-    #expect(double.liveTokenCount(login: "leaver") == 1)
-    #expect(
-      try await Self.send(double, .delete, path, headers: ["Authorization": good], body: body).status.code
-        == 204)
-    #expect(double.liveTokenCount(login: "leaver") == 0)
-    #expect(
-      try await Self.send(double, .delete, path, headers: ["Authorization": good], body: body).status.code
-        == 404)
-    #expect(
-      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(token)"]).status.code
-        == 401)
+    try await expectEqual(Self.send(double, .delete, path, body: body).status.code, 401)
+    try await expectEqual(
+      Self.send(double, .delete, path, headers: ["Authorization": bad], body: body).status.code, 404)
+    try await expectEqual(
+      Self.send(double, .delete, path, headers: ["Authorization": good], body: "{}").status.code, 422)
+    expectEqual(double.liveTokenCount(login: "leaver"), 1)
+    try await expectEqual(
+      Self.send(double, .delete, path, headers: ["Authorization": good], body: body).status.code, 204)
+    expectEqual(double.liveTokenCount(login: "leaver"), 0)
+    try await expectEqual(
+      Self.send(double, .delete, path, headers: ["Authorization": good], body: body).status.code, 404)
+    try await expectEqual(
+      Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(token)"]).status.code, 401)
   }
 
   @Test func theEleventhTokenOfAUserAndAppRevokesTheOldest() async throws {
     let (double, _) = Fixtures.clocked()
     var tokens: [String] = []
     for _ in 0..<11 { tokens.append(try #require(double.signIn(login: "many", seesPrivate: false))) }
-    #expect(double.liveTokenCount(login: "many") == 10)
-    #expect(
-      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(tokens[0])"]).status
-        .code == 401)
-    #expect(
-      try await Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(tokens[1])"]).status
-        .code == 200)
-    #expect(Set(tokens).count == 11)
+    expectEqual(double.liveTokenCount(login: "many"), 10)
+    try await expectEqual(
+      Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(tokens[0])"]).status
+        .code, 401)
+    try await expectEqual(
+      Self.send(double, .get, "/user", headers: ["Authorization": "Bearer \(tokens[1])"]).status
+        .code, 200)
+    expectEqual(Set(tokens).count, 11)
   }
 
   @Test func theControlAPIRevokesExpiresAndCounts() async throws {
     let (double, _) = Fixtures.clocked()
     _ = try await Self.signedIn(double, login: "ctl")
     let code = try await Self.authorize(double, login: "ctl")
-    #expect(try await Self.send(double, .get, "/_double/oauth/tokens?login=ctl").json()["live"]?.int == 1)
-    #expect(try await Self.send(double, .post, "/_double/oauth/expire-codes").status.code == 200)
-    #expect(try await Self.exchange(double, code: code)["error"]?.string == "bad_verification_code")
-    #expect(try await Self.send(double, .post, "/_double/oauth/revoke?login=ctl").json()["revoked"]?.int == 1)
-    #expect(double.liveTokenCount(login: "ctl") == 0)
-    #expect(try await Self.send(double, .post, "/_double/oauth/revoke").status.code == 400)
+    try await expectEqual(Self.send(double, .get, "/_double/oauth/tokens?login=ctl").json()["live"]?.int, 1)
+    try await expectEqual(Self.send(double, .post, "/_double/oauth/expire-codes").status.code, 200)
+    try await expectEqual(Self.exchange(double, code: code)["error"]?.string, "bad_verification_code")
+    try await expectEqual(
+      Self.send(double, .post, "/_double/oauth/revoke?login=ctl").json()["revoked"]?.int, 1)
+    expectEqual(double.liveTokenCount(login: "ctl"), 0)
+    try await expectEqual(Self.send(double, .post, "/_double/oauth/revoke").status.code, 400)
   }
 }

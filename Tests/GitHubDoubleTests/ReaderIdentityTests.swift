@@ -25,8 +25,8 @@ struct ReaderIdentityTests {
       !double.catalog.owners[$0.ownerIndex].isOrganization
     }
     let owners = Array(Set(usersRepositories.map { double.catalog.owners[$0.ownerIndex].login })).sorted()
-    #expect(owners.count == 3)
-    #expect(usersRepositories.count == 6)
+    expectEqual(owners.count, 3)
+    expectEqual(usersRepositories.count, 6)
     let alice = owners[0]
     let mine = Set(
       double.catalog.privateRepositories.filter { double.catalog.owners[$0.ownerIndex].login == alice }.map {
@@ -35,15 +35,15 @@ struct ReaderIdentityTests {
     let aliceRepo = try #require(double.signIn(login: alice, seesPrivate: true))
     let bobRepo = try #require(double.signIn(login: owners[1], seesPrivate: true))
     let query = "/search/repositories?q=topic:private-fixture&per_page=100"
-    #expect(Set(try Self.fullNames(try await Self.get(double, query, token: aliceRepo))) == mine)
+    expectEqual(Set(try Self.fullNames(try await Self.get(double, query, token: aliceRepo))), mine)
     let bobSees = Set(try Self.fullNames(try await Self.get(double, query, token: bobRepo)))
-    #expect(bobSees.isDisjoint(with: mine) && bobSees.count == 2)
-    #expect(try Self.fullNames(try await Self.get(double, query, token: nil)).isEmpty)
-    #expect(try Self.fullNames(try await Self.get(double, query, token: "ghp_server")).isEmpty)
+    expectTrue(bobSees.isDisjoint(with: mine) && bobSees.count == 2)
+    expectTrue(try Self.fullNames(try await Self.get(double, query, token: nil)).isEmpty)
+    expectTrue(try Self.fullNames(try await Self.get(double, query, token: "ghp_server")).isEmpty)
     // A broad query: the same for anonymous readers with or without the private repositories around.
     let broad = "/search/repositories?q=stars:>100&sort=stars&per_page=100&page=3"
     let anonymous = try Self.fullNames(try await Self.get(double, broad, token: nil))
-    #expect(anonymous.allSatisfy { !mine.contains($0) })
+    expectTrue(anonymous.allSatisfy { !mine.contains($0) })
     var plain = DoubleConfiguration()
     plain.seed = 7
     plain.repositoryCount = 1500
@@ -51,19 +51,19 @@ struct ReaderIdentityTests {
     plain.privateRepositoryOwners = 0
     plain.installation.privateRepositories = 0
     let without = GitHubDouble(configuration: plain, time: .system)
-    #expect(try Self.fullNames(try await Self.get(without, broad, token: nil)) == anonymous)
+    try expectEqual(Self.fullNames(try await Self.get(without, broad, token: nil)), anonymous)
     // Histories, counts and the repository itself: 404 to anyone but the owner.
     let name = try #require(mine.first)
     for suffix in ["", "/stargazers/history", "/stargazers/count"] {
-      #expect(try await Self.get(double, "/repos/\(name)\(suffix)", token: aliceRepo).status.code == 200)
-      #expect(try await Self.get(double, "/repos/\(name)\(suffix)", token: bobRepo).status.code == 404)
-      #expect(try await Self.get(double, "/repos/\(name)\(suffix)", token: nil).status.code == 404)
+      try await expectEqual(Self.get(double, "/repos/\(name)\(suffix)", token: aliceRepo).status.code, 200)
+      try await expectEqual(Self.get(double, "/repos/\(name)\(suffix)", token: bobRepo).status.code, 404)
+      try await expectEqual(Self.get(double, "/repos/\(name)\(suffix)", token: nil).status.code, 404)
     }
     let repository = try await Self.get(double, "/repos/\(name)", token: aliceRepo).json()
-    #expect(repository["private"] == .bool(true) && repository["visibility"]?.string == "private")
+    expectTrue(repository["private"] == .bool(true) && repository["visibility"]?.string == "private")
     // The public list of a user's repositories never has them.
     let listed = try await Self.get(double, "/users/\(alice)/repos?per_page=100", token: aliceRepo).json()
-    #expect(listed.array?.allSatisfy { $0["private"] == .bool(false) } == true)
+    expectEqual(listed.array?.allSatisfy { $0["private"] == .bool(false) }, true)
   }
 
   @Test func aTokenWithoutRepoSeesNoPrivateRepositoryEvenItsOwners() async throws {
@@ -71,8 +71,8 @@ struct ReaderIdentityTests {
     let alice = try OAuthFlowTests.privateOwner(double)
     let token = try #require(double.signIn(login: alice, seesPrivate: false))
     let answer = try await Self.get(double, "/search/repositories?q=topic:private-fixture", token: token)
-    #expect(try Self.fullNames(answer).isEmpty)
-    #expect(answer.headers["X-OAuth-Scopes"] == "")
+    expectTrue(try Self.fullNames(answer).isEmpty)
+    expectEqual(answer.headers["X-OAuth-Scopes"], "")
   }
 
   @Test func eachUserHasTheirOwnSearchLimitAndTheSharedOneIsUntouched() async throws {
@@ -85,22 +85,22 @@ struct ReaderIdentityTests {
     var remaining: [String] = []
     for _ in 0..<3 {
       let answer = try await Self.get(double, "/search/repositories?q=a", token: alice)
-      #expect(answer.status.code == 200)
+      expectEqual(answer.status.code, 200)
       remaining.append(answer.headers["x-ratelimit-remaining"] ?? "")
     }
-    #expect(remaining == ["2", "1", "0"])
+    expectEqual(remaining, ["2", "1", "0"])
     let refused = try await Self.get(double, "/search/repositories?q=a", token: alice)
-    #expect(refused.status.code == 403 && refused.headers["x-ratelimit-remaining"] == "0")
+    expectTrue(refused.status.code == 403 && refused.headers["x-ratelimit-remaining"] == "0")
     // Bob, the server and anonymous readers are not limited by Alice.
     let bobAnswer = try await Self.get(double, "/search/repositories?q=a", token: bob)
-    #expect(bobAnswer.status.code == 200 && bobAnswer.headers["x-ratelimit-limit"] == "3")
+    expectTrue(bobAnswer.status.code == 200 && bobAnswer.headers["x-ratelimit-limit"] == "3")
     let anonymous = try await Self.get(double, "/search/repositories?q=a", token: nil)
-    #expect(anonymous.status.code == 200 && anonymous.headers["x-ratelimit-remaining"] == "4")
-    #expect(double.rateWindow(.search, login: "alice-limit")?.remaining == 0)
-    #expect(double.rateWindow(.search)?.remaining == 4)
+    expectTrue(anonymous.status.code == 200 && anonymous.headers["x-ratelimit-remaining"] == "4")
+    expectEqual(double.rateWindow(.search, login: "alice-limit")?.remaining, 0)
+    expectEqual(double.rateWindow(.search)?.remaining, 4)
     // A second token of Alice's spends the same budget (GitHub counts per user).
     let again = try #require(double.signIn(login: "alice-limit", seesPrivate: false))
-    #expect(try await Self.get(double, "/search/repositories?q=a", token: again).status.code == 403)
+    try await expectEqual(Self.get(double, "/search/repositories?q=a", token: again).status.code, 403)
   }
 
   @Test func aUsersBudgetCanStartLowAsIfOtherToolsHadSpentIt() async throws {
@@ -108,11 +108,11 @@ struct ReaderIdentityTests {
     let token = try #require(double.signIn(login: "busy-user", seesPrivate: false))
     let set = try await OAuthFlowTests.send(
       double, .post, "/_double/ratelimit?resource=search&remaining=1&login=busy-user")
-    #expect(try set.json()["remaining"]?.int == 1)
-    #expect(try await Self.get(double, "/search/repositories?q=a", token: token).status.code == 200)
-    #expect(try await Self.get(double, "/search/repositories?q=a", token: token).status.code == 403)
+    try expectEqual(set.json()["remaining"]?.int, 1)
+    try await expectEqual(Self.get(double, "/search/repositories?q=a", token: token).status.code, 200)
+    try await expectEqual(Self.get(double, "/search/repositories?q=a", token: token).status.code, 403)
     let status = try await Self.get(double, "/rate_limit", token: token).json()
-    #expect(status["resources"]?["search"]?["remaining"]?.int == 0)
+    expectEqual(status["resources"]?["search"]?["remaining"]?.int, 0)
   }
 
   @Test func theRequestLogNamesWhomEachRequestWasMadeAs() async throws {
@@ -124,9 +124,9 @@ struct ReaderIdentityTests {
     double.revokeTokens(login: "logged-reader")
     _ = try await Self.get(double, "/search/repositories?q=d", token: token)
     let identities = double.requestLog().filter { $0.endpoint == .search }.map(\.identity)
-    #expect(identities == ["logged-reader", "server", "anonymous", "logged-reader"])
+    expectEqual(identities, ["logged-reader", "server", "anonymous", "logged-reader"])
     let json = try await OAuthFlowTests.send(double, .get, "/_double/requests?endpoint=search").json()
-    #expect(json["requests"]?.array?.compactMap { $0["identity"]?.string } == identities)
+    expectEqual(json["requests"]?.array?.compactMap { $0["identity"]?.string }, identities)
   }
 
   @Test func apiAnswersToATokenCarryItsScopes() async throws {
@@ -136,9 +136,9 @@ struct ReaderIdentityTests {
     let repo = try #require(double.catalog.publicRepositories.first)
     let name = double.catalog.owners[repo.ownerIndex].login + "/" + repo.name
     for target in ["/search/repositories?q=a", "/repos/\(name)/stargazers/history", "/user"] {
-      #expect(try await Self.get(double, target, token: token).headers["X-OAuth-Scopes"] == "repo")
+      try await expectEqual(Self.get(double, target, token: token).headers["X-OAuth-Scopes"], "repo")
     }
-    #expect(
-      try await Self.get(double, "/search/repositories?q=a", token: nil).headers["X-OAuth-Scopes"] == nil)
+    try await expectEqual(
+      Self.get(double, "/search/repositories?q=a", token: nil).headers["X-OAuth-Scopes"], nil)
   }
 }

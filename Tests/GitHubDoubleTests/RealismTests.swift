@@ -13,19 +13,19 @@ struct RealismTests {
   func wireFraming() async throws {
     let target = "/search/repositories?q=go&per_page=100"
     let zipped = try await double.get(target, headers: ["Accept-Encoding": "deflate, gzip, br"])
-    #expect(zipped.headers["Content-Encoding"] == "gzip")
-    #expect(zipped.headers["Content-Length"] == nil)
-    #expect(zipped.headers["X-Test-Streamed"] == "1", "the body is streamed, so it goes out chunked")
+    expectEqual(zipped.headers["Content-Encoding"], "gzip")
+    expectEqual(zipped.headers["Content-Length"], nil)
+    expectEqual(zipped.headers["X-Test-Streamed"], "1", "the body is streamed, so it goes out chunked")
     let plain = try await double.get(target)
-    #expect(plain.headers["Content-Encoding"] == nil)
-    #expect(try gunzip(zipped.bytes, limit: 1 << 24) == plain.bytes)
+    expectEqual(plain.headers["Content-Encoding"], nil)
+    try expectEqual(gunzip(zipped.bytes, limit: 1 << 24), plain.bytes)
     let refused = try await double.get(target, headers: ["Accept-Encoding": "gzip;q=0, identity"])
-    #expect(refused.headers["Content-Encoding"] == nil)
+    expectEqual(refused.headers["Content-Encoding"], nil)
     let id = try #require(plain.headers["X-GitHub-Request-Id"])
-    #expect(id.wholeMatch(of: #/[0-9A-F]{1,8}(:[0-9A-F]{1,8}){3,4}/#) != nil, "\(id)")
+    expectTrue(id.wholeMatch(of: #/[0-9A-F]{1,8}(:[0-9A-F]{1,8}){3,4}/#) != nil, "\(id)")
     let avatar = try await double.get("/u/5?s=40", headers: ["Accept-Encoding": "gzip"])
-    #expect(avatar.headers["Content-Encoding"] == nil)
-    #expect(avatar.headers["X-Test-Streamed"] == nil, "avatars keep a Content-Length, like a CDN")
+    expectEqual(avatar.headers["Content-Encoding"], nil)
+    expectEqual(avatar.headers["X-Test-Streamed"], nil, "avatars keep a Content-Length, like a CDN")
   }
 
   @Test("the search answer's header names include every one a real recording has (but Date/Server)")
@@ -37,13 +37,13 @@ struct RealismTests {
     }
     let real = try SchemaJSON.parse(text)
     let names = (real["response"]?["headers"]?.object ?? [:]).keys.map { $0.lowercased() }
-    #expect(names.contains("x-github-request-id"))
+    expectTrue(names.contains("x-github-request-id"))
     let ours = try await double.get("/search/repositories?q=go", headers: ["Accept-Encoding": "gzip"])
     let have = Set(ours.headers.map { $0.name.lowercased() })
     // The server adds these when it writes the head; 2014's `status` header and credentials are gone.
     let added: Set = ["date", "server", "status", "content-length", "access-control-allow-credentials"]
     let missing = names.filter { !have.contains($0) && !added.contains($0) }
-    #expect(missing.isEmpty, "\(missing)")
+    expectTrue(missing.isEmpty, "\(missing)")
   }
 
   @Test("about one item in ten has an older era's shape: no topics, license or archived")
@@ -51,10 +51,10 @@ struct RealismTests {
     let j = try await double.get("/search/repositories?q=stars:>=0&per_page=100").json()
     let items = try #require(j["items"]?.array)
     let legacy = items.filter { $0["topics"] == nil }
-    #expect((3...25).contains(legacy.count), "\(legacy.count) of \(items.count)")
+    expectTrue((3...25).contains(legacy.count), "\(legacy.count) of \(items.count)")
     for item in legacy {
-      #expect(item["license"] == nil && item["archived"] == nil)
-      #expect(item["stargazers_count"]?.int != nil)
+      expectTrue(item["license"] == nil && item["archived"] == nil)
+      expectTrue(item["stargazers_count"]?.int != nil)
     }
   }
 
@@ -68,14 +68,14 @@ struct RealismTests {
         let count = j["items"]?.array?.count ?? 0
         let total = j["total_count"]?.int ?? 0
         if j["incomplete_results"] == .bool(true) {
-          #expect(count < min(100, total - (page - 1) * 100))
+          expectTrue(count < min(100, total - (page - 1) * 100))
           short.append(target)
         }
       }
     }
-    #expect((1...6).contains(short.count), "\(short.count) short pages of 50")
+    expectTrue((1...6).contains(short.count), "\(short.count) short pages of 50")
     if let again = short.first {
-      #expect(try await double.get(again).json()["incomplete_results"] == .bool(true))
+      try await expectEqual(double.get(again).json()["incomplete_results"], .bool(true))
     }
   }
 }
@@ -85,13 +85,13 @@ struct RealismTests {
 struct AvatarLatencyTests {
   @Test func avatarsAreCDNFastWhenOnlyAPILatencyIsSet() {
     var spec = LatencySpec(all: LatencyRange(min: 80, max: 400))
-    #expect(spec.range(for: .search) == LatencyRange(min: 80, max: 400))
-    #expect(spec.range(for: .avatar) == LatencyRange(min: 2, max: 20))
+    expectEqual(spec.range(for: .search), LatencyRange(min: 80, max: 400))
+    expectEqual(spec.range(for: .avatar), LatencyRange(min: 2, max: 20))
     spec.perEndpoint[.avatar] = LatencyRange(fixed: 3000)
-    #expect(spec.range(for: .avatar) == LatencyRange(fixed: 3000))
+    expectEqual(spec.range(for: .avatar), LatencyRange(fixed: 3000))
     spec.perEndpoint[.avatar] = nil
     spec.avatarCDN = nil
-    #expect(spec.range(for: .avatar) == LatencyRange(min: 80, max: 400))
-    #expect(LatencySpec().range(for: .avatar) == nil, "no latency at all stays none")
+    expectEqual(spec.range(for: .avatar), LatencyRange(min: 80, max: 400))
+    expectEqual(LatencySpec().range(for: .avatar), nil, "no latency at all stays none")
   }
 }

@@ -17,14 +17,14 @@ struct SchemaConformanceTests {
     let r = try await Fixtures.realistic.get("/search/repositories?q=\(enc(q))&per_page=100")
     let j = try r.json()
     let items = j["items"]?.array ?? []
-    #expect(items.count > 0)
+    expectTrue(items.count > 0)
     // Items in an older era's shape lack exactly these; the current schema requires them.
     let legacy = Set(items.indices.filter { items[$0]["topics"] == nil })
     let errors = v.validate(j, file: "search-repositories-200-response.schema.json").filter { error in
       !legacy.contains { error == "$.items[\($0)]: missing required 'archived'" }
         && !legacy.contains { error == "$.items[\($0)]: missing required 'license'" }
     }
-    #expect(errors.isEmpty, "\(errors.prefix(5))")
+    expectTrue(errors.isEmpty, "\(errors.prefix(5))")
   }
 
   @Test("the validator catches a missing required field and a wrong type")
@@ -42,9 +42,9 @@ struct SchemaConformanceTests {
     items[0] = .object(item)
     top["items"] = .array(items)
     let errors = v.validate(.object(top), file: "search-repositories-200-response.schema.json")
-    #expect(errors.contains { $0.contains("forks_count") })
-    #expect(errors.contains { $0.contains("node_id") })
-    #expect(errors.contains { $0.contains("created_at") })
+    expectTrue(errors.contains { $0.contains("forks_count") })
+    expectTrue(errors.contains { $0.contains("node_id") })
+    expectTrue(errors.contains { $0.contains("created_at") })
   }
 
   @Test("history pages validate against the stargazer-history schema and the path's 200 schema")
@@ -54,11 +54,11 @@ struct SchemaConformanceTests {
     let r = try await double.get("/repos/\(owner)/\(repo.name)/stargazers/history?per_page=30")
     let j = try r.json()
     let weeks = try #require(j.array)
-    #expect(!weeks.isEmpty)
-    for w in weeks { #expect(v.validate(w, file: "schema.stargazer-history.json").isEmpty) }
+    expectTrue(!weeks.isEmpty)
+    for w in weeks { expectTrue(v.validate(w, file: "schema.stargazer-history.json").isEmpty) }
     let pathSchema = "/get/responses/200/content/application~1json/schema"
     let errors = v.validate(j, file: "path.repos-owner-repo-stargazers-history.json", pointer: pathSchema)
-    #expect(errors.isEmpty, "\(errors.prefix(5))")
+    expectTrue(errors.isEmpty, "\(errors.prefix(5))")
   }
 
   @Test("count validates against the count path's 200 schema")
@@ -67,21 +67,22 @@ struct SchemaConformanceTests {
     let owner = double.catalog.owner(of: repo).login
     let r = try await double.get("/repos/\(owner)/\(repo.name)/stargazers/count")
     let j = try r.json()
-    #expect(j["count"]?.int == repo.stars)
+    expectEqual(j["count"]?.int, repo.stars)
     let pathSchema = "/get/responses/200/content/application~1json/schema"
-    #expect(v.validate(j, file: "path.repos-owner-repo-stargazers-count.json", pointer: pathSchema).isEmpty)
-    #expect(
+    expectTrue(
+      v.validate(j, file: "path.repos-owner-repo-stargazers-count.json", pointer: pathSchema).isEmpty)
+    expectEqual(
       v.validate(
         .object(["count": .int(-1)]), file: "path.repos-owner-repo-stargazers-count.json",
         pointer: pathSchema
-      ).count == 1)
+      ).count, 1)
   }
 
   @Test("error bodies validate against basic-error")
   func errorsValidate() async throws {
     let r = try await double.get("/repos/nobody-here/nothing/stargazers/count")
-    #expect(r.status == .notFound)
-    #expect(v.validate(try r.json(), file: "schema.basic-error.json").isEmpty)
+    expectEqual(r.status, .notFound)
+    expectTrue(v.validate(try r.json(), file: "schema.basic-error.json").isEmpty)
   }
 }
 
@@ -94,14 +95,14 @@ struct RepositoryEndpointTests {
     let repo = double.catalog.repositories[123]
     let owner = double.catalog.owner(of: repo)
     let r = try await double.get("/repos/\(owner.login.uppercased())/\(repo.name.uppercased())")
-    #expect(r.status == .ok)
+    expectEqual(r.status, .ok)
     let j = try r.json()
-    #expect(j["id"]?.int == repo.id)
-    #expect(j["full_name"]?.string == owner.login + "/" + repo.name)
-    #expect(j["stargazers_count"]?.int == repo.stars)
-    #expect(j["owner"]?["avatar_url"]?.string == "http://double.test/u/\(owner.id)?v=4")
-    #expect(j["score"] == nil)
-    #expect(r.headers["ETag"] != nil)
+    expectEqual(j["id"]?.int, repo.id)
+    expectEqual(j["full_name"]?.string, owner.login + "/" + repo.name)
+    expectEqual(j["stargazers_count"]?.int, repo.stars)
+    expectEqual(j["owner"]?["avatar_url"]?.string, "http://double.test/u/\(owner.id)?v=4")
+    expectEqual(j["score"], nil)
+    expectTrue(r.headers["ETag"] != nil)
   }
 
   @Test("GET /users/{login}/repos lists the owner's repositories by name, paginated")
@@ -110,10 +111,10 @@ struct RepositoryEndpointTests {
       double.catalog.owners.max { $0.repositoryIndices.count < $1.repositoryIndices.count })
     let r = try await double.get("/users/\(owner.login)/repos?per_page=5")
     let names = try #require(try r.json().array?.compactMap { $0["name"]?.string })
-    #expect(names.count == min(5, owner.repositoryIndices.count))
-    #expect(names == names.sorted { $0.lowercased() < $1.lowercased() })
-    #expect(r.headers["Link"]?.contains("rel=\"last\"") == (owner.repositoryIndices.count > 5))
-    #expect(try await double.get("/users/no-such-owner-x/repos").status == .notFound)
+    expectEqual(names.count, min(5, owner.repositoryIndices.count))
+    expectEqual(names, names.sorted { $0.lowercased() < $1.lowercased() })
+    expectEqual(r.headers["Link"]?.contains("rel=\"last\""), (owner.repositoryIndices.count > 5))
+    try await expectEqual(double.get("/users/no-such-owner-x/repos").status, .notFound)
   }
 }
 
@@ -129,8 +130,8 @@ struct RecordedResponseTests {
     let path = try SharedData.path("github-recordings/normalized/" + file)
     let recording = try JSONSchemaValidator.loadJSON(path: path)
     let body = try #require(recording["response"]?["body_json"])
-    #expect((body["items"]?.array?.count ?? 0) > 0)
+    expectTrue((body["items"]?.array?.count ?? 0) > 0)
     let errors = try Fixtures.validator.validate(body, file: "search-repositories-200-response.schema.json")
-    #expect(errors.isEmpty, "\(errors.prefix(5))")
+    expectTrue(errors.isEmpty, "\(errors.prefix(5))")
   }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import GitHubDouble
@@ -22,33 +23,33 @@ struct StarHistoryRealismTests {
     for repo in catalog.repositories {
       let h = history(repo)
       let gains = weeks(h)
-      #expect(gains.reduce(0, +) == repo.stars, "\(repo.name)")
-      #expect(gains.allSatisfy { $0 >= 0 }, "\(repo.name)")
+      expectEqual(gains.reduce(0, +), repo.stars, "\(repo.name)")
+      expectTrue(gains.allSatisfy { $0 >= 0 }, "\(repo.name)")
       let share = max(StarHistory.maxWeekShare, 2 / Double(h.weekCount))
       let most = max(
         Double(repo.stars) / Double(h.weekCount),
         min(share * Double(repo.stars), Double(StarHistory.maxWeekStars)))
       // One star of rounding per week boundary.
       let largest = gains.max() ?? 0
-      #expect(
+      expectTrue(
         Double(largest) <= most + 2,
         "\(repo.name): \(largest) of \(repo.stars) in one of \(h.weekCount) weeks")
       checked += 1
     }
-    #expect(checked == catalog.repositories.count && checked > 1000)
+    expectTrue(checked == catalog.repositories.count && checked > 1000)
   }
 
   @Test("this week is a small part of a big repository's stars, or near its pace if it is young")
   func thisWeekIsPlausible() {
     let big = catalog.repositories.filter { $0.stars >= 10_000 }
-    #expect(big.count >= 20)
+    expectTrue(big.count >= 20)
     for repo in big {
       let h = history(repo)
       let thisWeek = weeks(h).last ?? 0
-      #expect(thisWeek <= StarHistory.maxWeekStars + 1, "\(repo.name): +\(thisWeek) this week")
+      expectTrue(thisWeek <= StarHistory.maxWeekStars + 1, "\(repo.name): +\(thisWeek) this week")
       // No more than 5% of all stars, or for a young repository twice its average week.
       let pace = 2 * Double(repo.stars) / Double(h.weekCount)
-      #expect(
+      expectTrue(
         Double(thisWeek) <= max(Double(repo.stars) * 0.05, pace) + 1,
         "\(repo.name): +\(thisWeek) of \(repo.stars) in \(h.weekCount) weeks")
     }
@@ -58,26 +59,27 @@ struct StarHistoryRealismTests {
   func overTheWholeLife() {
     for repo in catalog.repositories where repo.stars >= 5_000 {
       let age = catalog.referenceTime - repo.createdAt
-      #expect(
+      expectTrue(
         age >= StarHistory.minimumLife(stars: repo.stars), "\(repo.name) is too young for \(repo.stars)")
       let gains = weeks(history(repo))
       // Stars in the first and the second half of the repository's life.
       let half = gains.count / 2
       let early = gains[..<half].reduce(0, +)
       let late = gains[half...].reduce(0, +)
-      #expect(early > 0 && late > 0, "\(repo.name): \(early) then \(late)")
+      expectTrue(early > 0 && late > 0, "\(repo.name): \(early) then \(late)")
     }
   }
 
   @Test("launches show as bursts: some week gains several times the median week")
   func bursts() {
     let old = catalog.repositories.filter { $0.stars >= 2_000 && history($0).weekCount > 52 }.prefix(200)
-    #expect(old.count >= 50)
+    expectTrue(old.count >= 50)
     let bursty = old.filter { repo in
       let gains = weeks(history(repo)).filter { $0 > 0 }.sorted()
       guard gains.count > 10 else { return false }
       return Double(gains.last ?? 0) >= 3 * Double(gains[gains.count / 2])
     }
-    #expect(Double(bursty.count) >= Double(old.count) * 0.5, "\(bursty.count) of \(old.count) have a burst")
+    expectTrue(
+      Double(bursty.count) >= Double(old.count) * 0.5, "\(bursty.count) of \(old.count) have a burst")
   }
 }

@@ -12,7 +12,7 @@ struct StarHistoryTests {
     var page = 1
     while page <= 100 {
       let r = try await double.get("/repos/\(owner)/\(name)/stargazers/history?per_page=30&page=\(page)")
-      #expect(r.status == .ok)
+      expectEqual(r.status, .ok)
       let batch = try #require(try r.json().array)
       if batch.isEmpty { break }
       weeks += batch
@@ -29,27 +29,27 @@ struct StarHistoryTests {
       repos.max { $0.stars < $1.stars }, repos.first { $0.stars == 0 }, repos.first { $0.stars > 1000 },
       repos.first { $0.stars > 10 && $0.stars < 100 },
     ].compactMap { $0 }
-    #expect(picks.count == 4)
+    expectEqual(picks.count, 4)
     for repo in picks {
       let weeks = try await allWeeks(double.catalog.owner(of: repo).login, repo.name)
-      #expect(!weeks.isEmpty)
+      expectTrue(!weeks.isEmpty)
       var sum = 0
       var previous: Int?
       for w in weeks {
         let days = try #require(w["days"]?.array?.compactMap { $0.int })
         let total = try #require(w["total"]?.int)
         let start = try #require(w["week"]?.int)
-        #expect(days.count == 7)
-        #expect(days.reduce(0, +) == total)
-        #expect(days.allSatisfy { $0 >= 0 })
-        #expect((start / 86400 + 4) % 7 == 0, "weeks start on Sunday")
-        if let previous { #expect(previous - start == 7 * 86400) }
+        expectEqual(days.count, 7)
+        expectEqual(days.reduce(0, +), total)
+        expectTrue(days.allSatisfy { $0 >= 0 })
+        expectEqual((start / 86400 + 4) % 7, 0, "weeks start on Sunday")
+        if let previous { expectEqual(previous - start, 7 * 86400) }
         previous = start
         sum += total
       }
-      #expect(sum == repo.stars, "\(repo.name)")
+      expectEqual(sum, repo.stars, "\(repo.name)")
       let created = repo.createdAt
-      #expect(
+      expectTrue(
         (weeks.last?["week"]?.int ?? 0) <= created && created < (weeks.last?["week"]?.int ?? 0) + 7 * 86400)
     }
   }
@@ -60,7 +60,7 @@ struct StarHistoryTests {
     let repo = try #require(d.catalog.repositories.first { $0.stars > 50 })
     let r = try await d.get("/repos/\(d.catalog.owner(of: repo).login)/\(repo.name)/stargazers/history")
     let weeks = try #require(try r.json().array)
-    #expect(weeks.first?["total"]?.int == repo.stars)
+    expectEqual(weeks.first?["total"]?.int, repo.stars)
   }
 
   @Test("history pages: per_page capped at 30, Link, page > 100 is 422, unknown repo 404")
@@ -69,14 +69,14 @@ struct StarHistoryTests {
       double.catalog.repositories.first { $0.createdAt < double.catalog.referenceTime - 86400 * 7 * 100 })
     let owner = double.catalog.owner(of: repo).login
     let r = try await double.get("/repos/\(owner.uppercased())/\(repo.name)/stargazers/history?per_page=100")
-    #expect(r.status == .ok)
-    #expect(try r.json().array?.count == 30)
-    #expect(r.headers["Link"]?.contains("rel=\"next\"") == true)
-    #expect(r.headers["ETag"]?.hasPrefix("W/\"") == true)
+    expectEqual(r.status, .ok)
+    try expectEqual(r.json().array?.count, 30)
+    expectEqual(r.headers["Link"]?.contains("rel=\"next\""), true)
+    expectEqual(r.headers["ETag"]?.hasPrefix("W/\""), true)
     let bad = try await double.get("/repos/\(owner)/\(repo.name)/stargazers/history?page=101")
-    #expect(bad.status.code == 422)
+    expectEqual(bad.status.code, 422)
     let missing = try await double.get("/repos/\(owner)/no-such-repo-here/stargazers/history")
-    #expect(missing.status == .notFound)
+    expectEqual(missing.status, .notFound)
   }
 
   @Test("ETag and If-None-Match: 304 does not spend the core limit")
@@ -89,12 +89,12 @@ struct StarHistoryTests {
       let etag = try #require(first.headers["ETag"])
       let remaining = try #require(Int(first.headers["x-ratelimit-remaining"] ?? ""))
       let again = try await d.get(path + endpoint, headers: ["If-None-Match": etag])
-      #expect(again.status == .notModified)
-      #expect(again.bytes.isEmpty)
-      #expect(Int(again.headers["x-ratelimit-remaining"] ?? "") == remaining)
+      expectEqual(again.status, .notModified)
+      expectTrue(again.bytes.isEmpty)
+      expectEqual(Int(again.headers["x-ratelimit-remaining"] ?? ""), remaining)
       let other = try await d.get(path + endpoint, headers: ["If-None-Match": "\"nope\""])
-      #expect(other.status == .ok)
-      #expect(Int(other.headers["x-ratelimit-remaining"] ?? "") == remaining - 1)
+      expectEqual(other.status, .ok)
+      expectEqual(Int(other.headers["x-ratelimit-remaining"] ?? ""), remaining - 1)
     }
   }
 }

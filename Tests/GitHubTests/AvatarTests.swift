@@ -26,14 +26,14 @@ struct AvatarTests {
   func acceptedTypes(_ type: String) async throws {
     let transport = FakeTransport { _ in AvatarTests.image(type) }
     let avatar = try await Self.client(transport).avatar(userID: 583_231, size: 64)
-    #expect(avatar.bytes.count == 16)
-    #expect(avatar.contentType == type.split(separator: ";")[0].lowercased())
-    #expect(avatar.etag == "\"av\"")
+    expectEqual(avatar.bytes.count, 16)
+    expectEqual(avatar.contentType, type.split(separator: ";")[0].lowercased())
+    expectEqual(avatar.etag, "\"av\"")
     let request = try #require(transport.requests.first)
-    #expect(request.url == "https://avatars.example.test/u/583231?s=64")
-    #expect(request.headers["Authorization"] == nil)
-    #expect(request.headers["User-Agent"] == "RepoScroll/1.0")
-    #expect(request.maxResponseBytes == 1024)
+    expectEqual(request.url, "https://avatars.example.test/u/583231?s=64")
+    expectEqual(request.headers["Authorization"], nil)
+    expectEqual(request.headers["User-Agent"], "RepoScroll/1.0")
+    expectEqual(request.maxResponseBytes, 1024)
   }
 
   @Test(arguments: ["text/html", "image/svg+xml", "application/octet-stream", ""])
@@ -58,14 +58,14 @@ struct AvatarTests {
     await #expect(throws: GitHubError.upstream(status: 302)) {
       _ = try await Self.client(transport).avatar(userID: 1, size: 40)
     }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
   }
 
   @Test(arguments: [(0, 1), (-5, 1), (1, 1), (460, 460), (461, 460), (Int.max, 460)])
   func sizeIsClamped(size: Int, sent: Int) async throws {
     let transport = FakeTransport { _ in AvatarTests.image("image/png") }
     _ = try await Self.client(transport).avatar(userID: 9, size: size)
-    #expect(transport.requests.first?.url == "https://avatars.example.test/u/9?s=\(sent)")
+    expectEqual(transport.requests.first?.url, "https://avatars.example.test/u/9?s=\(sent)")
   }
 
   @Test(arguments: [0, -1, Int.min])
@@ -74,7 +74,7 @@ struct AvatarTests {
     await #expect(throws: GitHubError.invalidInput("avatar id must be a positive integer")) {
       _ = try await Self.client(transport).avatar(userID: id, size: 40)
     }
-    #expect(transport.callCount == 0)
+    expectEqual(transport.callCount, 0)
   }
 
   @Test(arguments: [
@@ -86,8 +86,8 @@ struct AvatarTests {
   ])
   func otherHostsAndPathsAreRefused(_ url: String) async {
     let transport = FakeTransport { _ in AvatarTests.image("image/png") }
-    #expect(Self.client(transport).avatarUserID(fromURL: url) == nil)
-    #expect(transport.callCount == 0)
+    expectEqual(Self.client(transport).avatarUserID(fromURL: url), nil)
+    expectEqual(transport.callCount, 0)
   }
 
   @Test func avatarURLOnTheConfiguredHostIsFetchedByID() async throws {
@@ -95,10 +95,10 @@ struct AvatarTests {
     let client = Self.client(transport)
     let id = try #require(client.avatarUserID(fromURL: "https://avatars.example.test/u/583231?v=4"))
     _ = try await client.avatar(userID: id, size: 80)
-    #expect(transport.requests.map(\.url) == ["https://avatars.example.test/u/583231?s=80"])
+    expectEqual(transport.requests.map(\.url), ["https://avatars.example.test/u/583231?s=80"])
     // Cached for avatarTTL.
     _ = try await client.avatar(userID: 583_231, size: 80)
-    #expect(transport.callCount == 1)
-    #expect(await client.metrics().calls(.avatar, status: 200) == 1)
+    expectEqual(transport.callCount, 1)
+    await expectEqual(client.metrics().calls(.avatar, status: 200), 1)
   }
 }

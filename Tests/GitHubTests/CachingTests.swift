@@ -34,16 +34,16 @@ struct CachingTests {
     let first = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     clock.advance(59)
     let second = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    #expect(first.items.map(\.id) == [1, 2])
-    #expect(second.items == first.items)
-    #expect(transport.callCount == 1)
+    expectEqual(first.items.map(\.id), [1, 2])
+    expectEqual(second.items, first.items)
+    expectEqual(transport.callCount, 1)
     let metrics = await client.metrics()
-    #expect(metrics.cacheHits == 1)
-    #expect(metrics.cacheMisses == 1)
-    #expect(metrics.calls(.search, status: 200) == 1)
+    expectEqual(metrics.cacheHits, 1)
+    expectEqual(metrics.cacheMisses, 1)
+    expectEqual(metrics.calls(.search, status: 200), 1)
     // A different page is a different key.
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 2)
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func aCancelledCallerIsToldSoEvenWhenTheCacheHoldsTheAnswer() async throws {
@@ -61,15 +61,15 @@ struct CachingTests {
     }
     task.cancel()
     let outcome = await task.value
-    #expect(outcome == .cancelled)
-    #expect(await client.metrics().cacheHits == 0)
+    expectEqual(outcome, .cancelled)
+    await expectEqual(client.metrics().cacheHits, 0)
   }
 
   @Test func searchWithoutETagIsRefetchedAfterTTL() async throws {
     let (client, transport) = try await Self.clientAfterSearch(ids: [1], age: 61)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    #expect(transport.callCount == 2)
-    #expect(transport.requests[1].headers["If-None-Match"] == nil)
+    expectEqual(transport.callCount, 2)
+    expectEqual(transport.requests[1].headers["If-None-Match"], nil)
   }
 
   @Test func reloadSkipsAFreshHit() async throws {
@@ -77,7 +77,7 @@ struct CachingTests {
     let client = Self.client(transport, clock: ManualClock(epochSeconds: 1_700_000_000))
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, reload: true)
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func expiredHistoryIsRevalidatedWithETagAnd304CostsNoRateLimit() async throws {
@@ -91,29 +91,30 @@ struct CachingTests {
     }
     let client = Self.client(transport, clock: clock)
     let first = try await client.starHistory(owner: "apple", repo: "swift")
-    #expect(
-      await client.rateLimitSnapshots() == [
+    await expectEqual(
+      client.rateLimitSnapshots(),
+      [
         RateLimitSnapshot(resource: .core, limit: 5000, remaining: 4999, reset: 4600)
       ])
 
     transport.respond { _ in ClientResponse(status: .notModified, headers: HTTPHeaders(limits)) }
     clock.advance(601)
     let second = try await client.starHistory(owner: "apple", repo: "swift")
-    #expect(transport.callCount == 2)
-    #expect(transport.requests[0].headers["If-None-Match"] == nil)
-    #expect(transport.requests[1].headers["If-None-Match"] == "W/\"h1\"")
-    #expect(second.weeks == first.weeks)
-    #expect(second.isStale == false)
-    #expect(await client.rateLimitSnapshots().first?.remaining == 4999)
+    expectEqual(transport.callCount, 2)
+    expectEqual(transport.requests[0].headers["If-None-Match"], nil)
+    expectEqual(transport.requests[1].headers["If-None-Match"], "W/\"h1\"")
+    expectEqual(second.weeks, first.weeks)
+    expectEqual(second.isStale, false)
+    await expectEqual(client.rateLimitSnapshots().first?.remaining, 4999)
 
     // The 304 refreshed the entry: served from cache for another TTL.
     clock.advance(599)
     _ = try await client.starHistory(owner: "apple", repo: "swift")
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
     let metrics = await client.metrics()
-    #expect(metrics.revalidated == 1)
-    #expect(metrics.calls(.history, status: 304) == 1)
-    #expect(metrics.calls(.history, status: 200) == 1)
+    expectEqual(metrics.revalidated, 1)
+    expectEqual(metrics.calls(.history, status: 304), 1)
+    expectEqual(metrics.calls(.history, status: 200), 1)
   }
 
   @Test func fiftyConcurrentIdenticalSearchesMakeOneUpstreamCall() async throws {
@@ -134,18 +135,18 @@ struct CachingTests {
         let m = await client.metrics()
         return m.coalesced + m.cacheMisses == 50
       }
-      #expect(joined)
+      expectTrue(joined)
       await gate.open()
       var all: [[Int]] = []
       for try await ids in group { all.append(ids) }
       return all
     }
-    #expect(results.count == 50)
-    #expect(results.allSatisfy { $0 == [1, 2, 3] })
-    #expect(transport.callCount == 1)
+    expectEqual(results.count, 50)
+    expectTrue(results.allSatisfy { $0 == [1, 2, 3] })
+    expectEqual(transport.callCount, 1)
     let metrics = await client.metrics()
-    #expect(metrics.coalesced == 49)
-    #expect(metrics.calls(.search) == 1)
+    expectEqual(metrics.coalesced, 49)
+    expectEqual(metrics.calls(.search), 1)
   }
 
   @Test func reloadStillCoalesces() async throws {
@@ -160,18 +161,18 @@ struct CachingTests {
     _ = await eventually(poll: .milliseconds(1)) { await client.metrics().coalesced == 1 }
     await gate.open()
     _ = try await (a, b)
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
   }
 
   @Test func upstreamFailureServesAStaleEntry() async throws {
     let (client, transport) = try await Self.clientAfterSearch(ids: [9], age: 120)
     transport.respond { _ in Fixtures.response("{\"message\":\"Server Error\"}", status: 502) }
     let stale = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    #expect(stale.isStale)
-    #expect(stale.items.map(\.id) == [9])
+    expectTrue(stale.isStale)
+    expectEqual(stale.items.map(\.id), [9])
     transport.respond { _ in throw ClientError.timedOut }
     let staleAgain = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    #expect(staleAgain.isStale)
+    expectTrue(staleAgain.isStale)
     // Nothing cached: the typed errors come through.
     await #expect(throws: GitHubError.network("timed out")) {
       _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
@@ -181,9 +182,9 @@ struct CachingTests {
       _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1)
     }
     let metrics = await client.metrics()
-    #expect(metrics.staleServed == 2)
-    #expect(metrics.calls(.search, status: 0) == 2)
-    #expect(metrics.calls(.search, status: 502) == 1)
+    expectEqual(metrics.staleServed, 2)
+    expectEqual(metrics.calls(.search, status: 0), 2)
+    expectEqual(metrics.calls(.search, status: 502), 1)
   }
 
   @Test func staleHistoryIsMarked() async throws {
@@ -194,8 +195,8 @@ struct CachingTests {
     clock.advance(700)
     transport.respond { _ in throw ClientError.cannotConnect("refused") }
     let history = try await client.starHistory(owner: "a", repo: "b")
-    #expect(history.isStale)
-    #expect(history.weeks.count == 2)
+    expectTrue(history.isStale)
+    expectEqual(history.weeks.count, 2)
   }
 
   @Test func cacheStaysUnderItsByteBound() async throws {
@@ -208,16 +209,16 @@ struct CachingTests {
     for i in 0..<40 {
       _ = try await client.searchRepositories(SearchQuery(text: "query\(i)"), page: 1)
       let metrics = await client.metrics()
-      #expect(metrics.cacheBytes <= bound)
-      #expect(metrics.cacheBytes > 0)
+      expectTrue(metrics.cacheBytes <= bound)
+      expectTrue(metrics.cacheBytes > 0)
     }
     let metrics = await client.metrics()
-    #expect(metrics.cacheEntries < 40)
+    expectTrue(metrics.cacheEntries < 40)
     // The most recent entry is still cached; the oldest was evicted.
     _ = try await client.searchRepositories(SearchQuery(text: "query39"), page: 1)
-    #expect(transport.callCount == 40)
+    expectEqual(transport.callCount, 40)
     _ = try await client.searchRepositories(SearchQuery(text: "query0"), page: 1)
-    #expect(transport.callCount == 41)
+    expectEqual(transport.callCount, 41)
   }
 
   @Test func lruEvictsTheLeastRecentlyUsed() {
@@ -226,21 +227,21 @@ struct CachingTests {
     cache.set("a", entry(1))
     cache.set("b", entry(2))
     cache.set("c", entry(3))
-    #expect(cache.get("a")?.value == 1)  // a is now newest
+    expectEqual(cache.get("a")?.value, 1)  // a is now newest
     cache.set("d", entry(4))  // evicts b
-    #expect(cache.peek("b") == nil)
-    #expect(cache.peek("a")?.value == 1)
-    #expect(cache.peek("c")?.value == 3)
-    #expect(cache.totalBytes == 300)
+    expectTrue(cache.peek("b") == nil)
+    expectEqual(cache.peek("a")?.value, 1)
+    expectEqual(cache.peek("c")?.value, 3)
+    expectEqual(cache.totalBytes, 300)
     cache.set("huge", .init(value: 0, etag: nil, expires: 0, cost: 301))
-    #expect(cache.peek("huge") == nil)
-    #expect(cache.count == 3)
+    expectTrue(cache.peek("huge") == nil)
+    expectEqual(cache.count, 3)
     cache.set("c", .init(value: 30, etag: nil, expires: 0, cost: 250))  // replaces c, evicts a and d
-    #expect(cache.count == 1)
-    #expect(cache.totalBytes == 250)
+    expectEqual(cache.count, 1)
+    expectEqual(cache.totalBytes, 250)
     cache.remove("c")
-    #expect(cache.totalBytes == 0)
+    expectEqual(cache.totalBytes, 0)
     cache.set("e", entry(5))
-    #expect(cache.get("e")?.value == 5)
+    expectEqual(cache.get("e")?.value, 5)
   }
 }

@@ -46,21 +46,21 @@ struct CancellationTests {
     let transport = HangingTransport()
     let client = Self.client(transport)
     let first = Task { await Self.search(client) }
-    #expect(try await eventually { transport.started == 1 })
+    expectTrue(try await eventually { transport.started == 1 })
     let second = Task { await Self.search(client) }
-    #expect(try await eventually { await client.metrics().coalesced == 1 })
+    expectTrue(try await eventually { await client.metrics().coalesced == 1 })
 
     first.cancel()
-    #expect(await first.value == .failure(.cancelled))
-    #expect(transport.cancelled == 0, "the second waiter still needs the call")
-    #expect(await client.metrics().cancelledUpstream == 0)
+    await expectEqual(first.value, .failure(.cancelled))
+    expectEqual(transport.cancelled, 0, "the second waiter still needs the call")
+    await expectEqual(client.metrics().cancelledUpstream, 0)
 
     second.cancel()
-    #expect(await second.value == .failure(.cancelled))
-    #expect(try await eventually { transport.cancelled == 1 })
+    await expectEqual(second.value, .failure(.cancelled))
+    expectTrue(try await eventually { transport.cancelled == 1 })
     let metrics = await client.metrics()
-    #expect(metrics.cancelledUpstream == 1)
-    #expect(metrics.totalUpstreamCalls == 0, "a cancelled call has no answer to count")
+    expectEqual(metrics.cancelledUpstream, 1)
+    expectEqual(metrics.totalUpstreamCalls, 0, "a cancelled call has no answer to count")
   }
 
   @Test func theNextCallerAfterAnAbandonedFlightStartsAFreshCall() async throws {
@@ -76,17 +76,17 @@ struct CancellationTests {
     }
     let client = Self.client(transport)
     let abandoned = Task { await Self.search(client) }
-    #expect(try await eventually { transport.callCount == 1 })
+    expectTrue(try await eventually { transport.callCount == 1 })
     abandoned.cancel()
-    #expect(await abandoned.value == .failure(.cancelled))
+    await expectEqual(abandoned.value, .failure(.cancelled))
 
     let next = Task { await Self.search(client) }
-    #expect(try await eventually { transport.callCount == 2 })
+    expectTrue(try await eventually { transport.callCount == 2 })
     await gate.open()
-    #expect(await next.value == .success([4, 5]))
+    await expectEqual(next.value, .success([4, 5]))
     // The abandoned call's late end must not disturb the cache the fresh call filled.
-    #expect(await Self.search(client) == .success([4, 5]))
-    #expect(transport.callCount == 2)
+    await expectEqual(Self.search(client), .success([4, 5]))
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func anAlreadyCancelledCallerStartsNoUpstreamCall() async throws {
@@ -96,9 +96,9 @@ struct CancellationTests {
       withUnsafeCurrentTask { $0?.cancel() }
       return await Self.search(client)
     }.value
-    #expect(result == .failure(.cancelled))
-    #expect(transport.started == 0)
-    #expect(await client.metrics().cacheMisses == 0)
+    expectEqual(result, .failure(.cancelled))
+    expectEqual(transport.started, 0)
+    await expectEqual(client.metrics().cacheMisses, 0)
   }
 
   @Test func aCancelledCallGivesBackItsRateLimitReservation() async throws {
@@ -113,11 +113,11 @@ struct CancellationTests {
     let client = Self.client(transport)
     _ = try await client.searchRepositories(SearchQuery(text: "hot"), page: 1)
     let abandoned = Task { try await client.searchRepositories(SearchQuery(text: "hot"), page: 2) }
-    #expect(try await eventually { transport.callCount == 2 })
+    expectTrue(try await eventually { transport.callCount == 2 })
     abandoned.cancel()
     await #expect(throws: GitHubError.cancelled) { try await abandoned.value }
     // The one remaining search was given back, so page 3 still goes upstream.
     _ = try await client.searchRepositories(SearchQuery(text: "hot"), page: 3)
-    #expect(transport.callCount == 3)
+    expectEqual(transport.callCount, 3)
   }
 }

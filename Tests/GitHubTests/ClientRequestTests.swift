@@ -37,26 +37,26 @@ struct ClientRequestTests {
     _ = try await client.starHistory(owner: "apple", repo: "swift", perPage: 5)
     _ = try await client.avatar(userID: 7, size: 40)
     let requests = transport.requests.filter { !$0.url.hasSuffix("/repos/apple/swift") }
-    #expect(transport.requests.count == 5 && requests.count == 4)
+    expectTrue(transport.requests.count == 5 && requests.count == 4)
     for request in requests {
-      #expect(request.method == .get)
-      #expect(request.headers["User-Agent"] == "RepoScroll/1.0")
-      #expect(request.headers["Accept"] == "application/vnd.github+json")
-      #expect(request.headers["X-GitHub-Api-Version"] == "2022-11-28")
+      expectEqual(request.method, .get)
+      expectEqual(request.headers["User-Agent"], "RepoScroll/1.0")
+      expectEqual(request.headers["Accept"], "application/vnd.github+json")
+      expectEqual(request.headers["X-GitHub-Api-Version"], "2022-11-28")
     }
     for request in requests.prefix(3) {
-      #expect(request.url.hasPrefix("http://127.0.0.1:9/"))
-      #expect(request.headers.values(for: "Authorization") == ["Bearer ghp_secret123"])
+      expectTrue(request.url.hasPrefix("http://127.0.0.1:9/"))
+      expectEqual(request.headers.values(for: "Authorization"), ["Bearer ghp_secret123"])
     }
-    #expect(requests[3].url == "http://127.0.0.1:10/u/7?s=40")
-    #expect(requests[3].headers["Authorization"] == nil)
+    expectEqual(requests[3].url, "http://127.0.0.1:10/u/7?s=40")
+    expectEqual(requests[3].headers["Authorization"], nil)
   }
 
   @Test func noTokenMeansNoAuthorizationHeader() async throws {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let client = Self.client(transport: transport)
     _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
-    #expect(transport.requests[0].headers["Authorization"] == nil)
+    expectEqual(transport.requests[0].headers["Authorization"], nil)
   }
 
   @Test func theTokenNeverAppearsInErrorsOrDescriptions() async throws {
@@ -73,22 +73,22 @@ struct ClientRequestTests {
       _ = try await client.searchRepositories(SearchQuery(text: "swift"), page: 1)
       Issue.record("expected a network error")
     } catch {
-      #expect(error == .network("connect failed; auth [redacted]"))
-      #expect(!String(describing: error).contains(token))
+      expectEqual(error, .network("connect failed; auth [redacted]"))
+      expectTrue(!String(describing: error).contains(token))
     }
     do {
       _ = try await client.starHistory(owner: "a", repo: "b")
       Issue.record("expected a forbidden error")
     } catch {
-      #expect(error == .forbidden("Bad token [redacted] here"))
+      expectEqual(error, .forbidden("Bad token [redacted] here"))
     }
     var configuration = GitHubConfiguration()
     configuration.token = token
-    #expect(!String(describing: configuration).contains(token))
-    #expect(!String(reflecting: configuration).contains(token))
+    expectTrue(!String(describing: configuration).contains(token))
+    expectTrue(!String(reflecting: configuration).contains(token))
     var dumped = ""
     dump(configuration, to: &dumped)
-    #expect(!dumped.contains(token))
+    expectTrue(!dumped.contains(token))
   }
 
   @Test(arguments: [
@@ -109,9 +109,9 @@ struct ClientRequestTests {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1]) }
     let client = Self.client(transport: transport)
     let result = try await client.searchRepositories(query, page: page, perPage: perPage)
-    #expect(transport.requests.map(\.url) == [expected])
-    #expect(result.page == page)
-    #expect(result.perPage == perPage)
+    expectEqual(transport.requests.map(\.url), [expected])
+    expectEqual(result.page, page)
+    expectEqual(result.perPage, perPage)
   }
 
   @Test func starEndpointsUseDocumentedPaths() async throws {
@@ -119,15 +119,17 @@ struct ClientRequestTests {
     let client = Self.client(transport: transport)
     let history = try await client.starHistory(owner: "my-org", repo: "my.repo_1")
     _ = try await client.starHistory(owner: "my-org", repo: "my.repo_1", perPage: 4)
-    #expect(
-      transport.requests.map(\.url) == [
+    expectEqual(
+      transport.requests.map(\.url),
+      [
         "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/history?per_page=30",
         "http://127.0.0.1:9/repos/my-org/my.repo_1/stargazers/history?per_page=4",
       ])
-    #expect(history.weeks.count == 2)
-    #expect(history.weeks[0] == StarWeek(weekStart: 1_754_784_000, total: 19, days: [0, 12, 7, 0, 0, 0, 0]))
-    #expect(history.weeks[0].week == "2025-08-10")
-    #expect(history.weeks[1].week == "2025-08-03")
+    expectEqual(history.weeks.count, 2)
+    expectEqual(
+      history.weeks[0], StarWeek(weekStart: 1_754_784_000, total: 19, days: [0, 12, 7, 0, 0, 0, 0]))
+    expectEqual(history.weeks[0].week, "2025-08-10")
+    expectEqual(history.weeks[1].week, "2025-08-03")
   }
 
   @Test(arguments: [
@@ -144,7 +146,7 @@ struct ClientRequestTests {
     await #expect(throws: expected) {
       _ = try await client.searchRepositories(SearchQuery(text: "x"), page: page, perPage: perPage)
     }
-    #expect(transport.callCount == 0)
+    expectEqual(transport.callCount, 0)
   }
 
   @Test func pagingToTheCapNeverAsksForPageEleven() async throws {
@@ -156,14 +158,14 @@ struct ClientRequestTests {
         _ = try await client.searchRepositories(SearchQuery(text: "all"), page: page, perPage: 100)
         page += 1
       } catch {
-        #expect(error == .validation(GitHubClient.searchCapMessage))
+        expectEqual(error, .validation(GitHubClient.searchCapMessage))
         break
       }
     }
-    #expect(page == 11)
-    #expect(transport.callCount == 10)
-    #expect(!transport.requests.contains { $0.url.contains("page=11") })
-    #expect(transport.requests.last?.url.hasSuffix("per_page=100&page=10") == true)
+    expectEqual(page, 11)
+    expectEqual(transport.callCount, 10)
+    expectTrue(!transport.requests.contains { $0.url.contains("page=11") })
+    expectEqual(transport.requests.last?.url.hasSuffix("per_page=100&page=10"), true)
   }
 
   @Test(arguments: ["", "   ", String(repeating: "a", count: 257)])
@@ -173,7 +175,7 @@ struct ClientRequestTests {
     await #expect(throws: GitHubError.self) {
       _ = try await client.searchRepositories(SearchQuery(text: text), page: 1)
     }
-    #expect(transport.callCount == 0)
+    expectEqual(transport.callCount, 0)
   }
 
   @Test(arguments: [
@@ -184,7 +186,7 @@ struct ClientRequestTests {
     let transport = FakeTransport { _ in Fixtures.response(Fixtures.historyJSON) }
     let client = Self.client(transport: transport)
     await #expect(throws: GitHubError.self) { _ = try await client.starHistory(owner: owner, repo: repo) }
-    #expect(transport.callCount == 0)
+    expectEqual(transport.callCount, 0)
   }
 
   @Test func historyPerPageIsAtMostThirty() async {
@@ -193,6 +195,6 @@ struct ClientRequestTests {
     await #expect(throws: GitHubError.invalidInput("perPage must be between 1 and 30")) {
       _ = try await client.starHistory(owner: "a", repo: "b", perPage: 31)
     }
-    #expect(transport.callCount == 0)
+    expectEqual(transport.callCount, 0)
   }
 }

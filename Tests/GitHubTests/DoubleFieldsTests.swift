@@ -24,17 +24,17 @@ struct DoubleFieldsTests {
       // Search leaves forks out unless asked.
       items += try await client.searchRepositories(SearchQuery(text: "stars:>=0 fork:only"), page: 1).items
     }
-    #expect(items.count > 300)
+    expectTrue(items.count > 300)
     for field in Repository.Number.allCases {
-      #expect(items.contains { $0[field] != 0 }, "no repository has \(field)")
+      expectTrue(items.contains { $0[field] != 0 }, "no repository has \(field)")
     }
     for field in Repository.Flag.allCases {
-      #expect(items.contains { $0[field] }, "no repository has \(field) set")
+      expectTrue(items.contains { $0[field] }, "no repository has \(field) set")
     }
     for field in Repository.Text.allCases {
-      #expect(items.contains { $0[field]?.isEmpty == false }, "no repository has \(field)")
+      expectTrue(items.contains { $0[field]?.isEmpty == false }, "no repository has \(field)")
     }
-    #expect(items.contains { $0.topicCount > 0 })
+    expectTrue(items.contains { $0.topicCount > 0 })
   }
 }
 

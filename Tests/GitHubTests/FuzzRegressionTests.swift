@@ -1,4 +1,5 @@
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -9,7 +10,7 @@ import Testing
   /// upstream body could take the server down. Any Int must now give a date.
   @Test(arguments: [Int.min, Int.min + 1, Int.min + 86_399, Int.max, Int.max - 86_399])
   func isoDateOfExtremeWeekStartDoesNotTrap(_ seconds: Int) {
-    #expect(CivilDate.isoDate(unixSeconds: seconds).utf8.count >= 10)
+    expectTrue(CivilDate.isoDate(unixSeconds: seconds).utf8.count >= 10)
   }
 
   /// The floor division kept its meaning around zero.
@@ -18,12 +19,12 @@ import Testing
     (86_399, "1970-01-01"),
   ])
   func isoDateNearTheEpoch(_ seconds: Int, _ expected: String) {
-    #expect(CivilDate.isoDate(unixSeconds: seconds) == expected)
+    expectEqual(CivilDate.isoDate(unixSeconds: seconds), expected)
   }
 
   @Test func starHistoryWithMinimumWeekDecodes() throws {
     let body = "[{\"week\":-9223372036854775808,\"total\":1,\"days\":[0,0,0,0,0,0,0]}]"
     let history = try ResponseDecoding.starHistory(Array(body.utf8))
-    #expect(history.weeks.map(\.weekStart) == [0], "clamped to the epoch")
+    expectEqual(history.weeks.map(\.weekStart), [0], "clamped to the epoch")
   }
 }

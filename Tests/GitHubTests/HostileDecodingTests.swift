@@ -48,8 +48,9 @@ struct HostileDecodingTests {
         Hostile.item(id: 1, ["stargazers_count": raw, "forks_count": raw, "open_issues_count": raw])
       ]))
     let item = try #require(page.items.first)
-    #expect([item.stargazersCount, item.forksCount, item.openIssuesCount] == [expected, expected, expected])
-    #expect(page.skippedItems == 0)
+    expectEqual(
+      [item.stargazersCount, item.forksCount, item.openIssuesCount], [expected, expected, expected])
+    expectEqual(page.skippedItems, 0)
   }
 
   @Test(arguments: [
@@ -59,16 +60,16 @@ struct HostileDecodingTests {
     let page = try Hostile.decode(
       Hostile.page([Hostile.item(id: 1), Hostile.item(id: 2, ["stargazers_count": raw]), Hostile.item(id: 3)])
     )
-    #expect(page.items.map(\.id) == [1, 3])
-    #expect(page.skippedItems == 1)
-    #expect(page.skipped.first?.hasPrefix("item 1: ") == true)
+    expectEqual(page.items.map(\.id), [1, 3])
+    expectEqual(page.skippedItems, 1)
+    expectEqual(page.skipped.first?.hasPrefix("item 1: "), true)
   }
 
   @Test(arguments: ["0", "-5", "1.5", "\"7\"", "1e17", "9223372036854775807", "null"])
   func anUnusableIDSkipsItsItem(_ raw: String) throws {
     let page = try Hostile.decode(Hostile.page([Hostile.item(id: 1, ["id": raw]), Hostile.item(id: 2)]))
-    #expect(page.items.map(\.id) == [2])
-    #expect(page.skippedItems == 1)
+    expectEqual(page.items.map(\.id), [2])
+    expectEqual(page.skippedItems, 1)
   }
 
   @Test func missingRequiredFieldsAndWrongShapesSkipTheirItemsOnly() throws {
@@ -79,15 +80,15 @@ struct HostileDecodingTests {
       Hostile.item(id: 4, ["topics": "[1,2]"]), Hostile.item(id: 5, ["fork": "\"yes\""]), Hostile.item(id: 6),
     ]
     let page = try Hostile.decode(Hostile.page(items))
-    #expect(page.items.map(\.id) == [1, 6])
-    #expect(page.skippedItems == 7)
+    expectEqual(page.items.map(\.id), [1, 6])
+    expectEqual(page.skippedItems, 7)
   }
 
   @Test func totalCountIsClampedAndAnUnusableEnvelopeFails() throws {
-    #expect(try Hostile.decode(Hostile.page([], total: "1e300")).totalCount == UpstreamNumber.maxCount)
-    #expect(try Hostile.decode(Hostile.page([], total: "-9223372036854775808")).totalCount == 0)
-    #expect(try Hostile.decode(Hostile.page([], incomplete: "\"maybe\"")).incompleteResults == false)
-    #expect(try Hostile.decode(Hostile.page([], incomplete: "true")).incompleteResults == true)
+    try expectEqual(Hostile.decode(Hostile.page([], total: "1e300")).totalCount, UpstreamNumber.maxCount)
+    try expectEqual(Hostile.decode(Hostile.page([], total: "-9223372036854775808")).totalCount, 0)
+    try expectEqual(Hostile.decode(Hostile.page([], incomplete: "\"maybe\"")).incompleteResults, false)
+    try expectEqual(Hostile.decode(Hostile.page([], incomplete: "true")).incompleteResults, true)
     for body in [
       "{\"total_count\":\"many\",\"items\":[]}", "{\"total_count\":3}", "{\"total_count\":3,\"items\":{}}",
       "[]",
@@ -107,14 +108,14 @@ struct HostileDecodingTests {
     body += Array(Hostile.item(id: 2, description: #""x\ud800y\udc00z\ud83d\ude00\\ud800""#).utf8)
     body += Array("]}".utf8)
     let page = try Hostile.decode(body)
-    #expect(page.items.map(\.id) == [1, 2])
-    #expect(page.items[0].description == "a\u{FFFD}\u{FFFD}(\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}b")
-    #expect(page.items[1].description == "x\u{FFFD}y\u{FFFD}z\u{1F600}\\ud800")
+    expectEqual(page.items.map(\.id), [1, 2])
+    expectEqual(page.items[0].description, "a\u{FFFD}\u{FFFD}(\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}b")
+    expectEqual(page.items[1].description, "x\u{FFFD}y\u{FFFD}z\u{1F600}\\ud800")
   }
 
   @Test func validBodiesAreNotCopiedByTheRepair() {
     let body = Hostile.page([Hostile.item(id: 1, description: #""caf\u00e9 ✓ \ud83d\ude00""#)])
-    #expect(JSONRepair.repaired(body) == body)
+    expectEqual(JSONRepair.repaired(body), body)
   }
 
   @Test func controlCharactersAreStrippedFromEveryString() throws {
@@ -126,9 +127,9 @@ struct HostileDecodingTests {
     body += Array("]}".utf8)
     let page = try Hostile.decode(body)
     let repo = try #require(page.items.first)
-    #expect(repo.name == "name")
-    #expect(repo.language == "Swift")
-    #expect(repo.description == "tab\tnew\nline bellraw\ttab")
+    expectEqual(repo.name, "name")
+    expectEqual(repo.language, "Swift")
+    expectEqual(repo.description, "tab\tnew\nline bellraw\ttab")
   }
 
   @Test func historyWeeksAreClampedAndBadWeeksSkipped() throws {
@@ -140,10 +141,10 @@ struct HostileDecodingTests {
        {"week":-9223372036854775808,"total":2,"days":[0,0,0,0,0,0,2]}]
       """
     let history = try ResponseDecoding.starHistory(Array(body.utf8))
-    #expect(history.weeks.map(\.total) == [UpstreamNumber.maxCount, 2])
-    #expect(history.weeks[0].days == [UpstreamNumber.maxCount, 0, 1, 0, 0, 0, 0])
-    #expect(history.weeks[1].weekStart == 0)
-    #expect(history.skipped.count == 3)
+    expectEqual(history.weeks.map(\.total), [UpstreamNumber.maxCount, 2])
+    expectEqual(history.weeks[0].days, [UpstreamNumber.maxCount, 0, 1, 0, 0, 0, 0])
+    expectEqual(history.weeks[1].weekStart, 0)
+    expectEqual(history.skipped.count, 3)
   }
 
   @Test func skippedItemsAreCountedAndLoggedOncePerFetchedPage() async throws {
@@ -157,15 +158,15 @@ struct HostileDecodingTests {
       configuration: configuration, transport: transport, time: ManualClock(epochSeconds: 1_700_000_000).time)
     let page = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
     _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
-    #expect(page.items.map(\.id) == [1])
-    #expect(page.skippedItems == 2)
-    #expect(await client.metrics().itemsSkipped == [.search: 2])
+    expectEqual(page.items.map(\.id), [1])
+    expectEqual(page.skippedItems, 2)
+    await expectEqual(client.metrics().itemsSkipped, [.search: 2])
     let logged = lines.withLock { $0 }
-    #expect(logged.count == 1, "one line for the page, none for the cache hit: \(logged)")
-    #expect(
-      logged.first?.hasPrefix("github: skipped 2 malformed value(s) from search /search/repositories?")
-        == true, "\(logged)")
-    #expect(logged.first?.contains("item 1: wrong type at ") == true)
+    expectEqual(logged.count, 1, "one line for the page, none for the cache hit: \(logged)")
+    expectEqual(
+      logged.first?.hasPrefix("github: skipped 2 malformed value(s) from search /search/repositories?"), true,
+      "\(logged)")
+    expectEqual(logged.first?.contains("item 1: wrong type at "), true)
   }
 }
 
@@ -180,31 +181,31 @@ struct RedactionTests {
     ("ghp_AB1", "ghp_AB1"), ("ghp_ab12", "ghp_ab12"), (#"\u00"#, #"\u00"#), ("%6", "%6"), ("", ""),
   ])
   func escapedFormsAreRedacted(_ text: String, _ expected: String) {
-    #expect(redactor.redact(text) == expected)
-    #expect(redactor.redact(Array(text.utf8)) == Array(expected.utf8))
+    expectEqual(redactor.redact(text), expected)
+    expectEqual(redactor.redact(Array(text.utf8)), Array(expected.utf8))
     var line = Array("kept ghp_AB12 ".utf8) + Array(text.utf8)
     redactor.redact(&line, from: 5)
-    #expect(line == Array("kept [redacted] ".utf8) + Array(expected.utf8), "in place, after the start")
+    expectEqual(line, Array("kept [redacted] ".utf8) + Array(expected.utf8), "in place, after the start")
     var head = Array("ghp_AB12|".utf8)
     redactor.redact(&head, from: 9)
-    #expect(head == Array("ghp_AB12|".utf8), "bytes before the start are left alone")
+    expectEqual(head, Array("ghp_AB12|".utf8), "bytes before the start are left alone")
   }
 
   @Test func withoutATokenNothingChanges() {
-    #expect(Redactor(secret: nil).redact("ghp_AB12") == "ghp_AB12")
-    #expect(Redactor(secret: "").redact("%41") == "%41")
+    expectEqual(Redactor(secret: nil).redact("ghp_AB12"), "ghp_AB12")
+    expectEqual(Redactor(secret: "").redact("%41"), "%41")
   }
 
   /// Bodies cut inside an escape or a UTF-8 sequence: the repair reads no byte past the end (a read
   /// past it would trap), and mends what it can.
   @Test func truncatedBodiesAreMendedWithoutReadingPastTheEnd() {
     let quote = UInt8(ascii: "\""), slash = UInt8(ascii: "\\")
-    #expect(JSONRepair.repaired([quote, slash]) == [quote, slash])
-    #expect(JSONRepair.repaired([quote] + Array(#"\u12"#.utf8)) == [quote] + Array(#"\u12"#.utf8))
-    #expect(JSONRepair.repaired([quote] + Array(#"\ud800\"#.utf8)) == [quote] + Array(#"\uFFFD\"#.utf8))
-    #expect(JSONRepair.repaired([quote] + Array(#"\ud800\u"#.utf8)) == [quote] + Array(#"\uFFFD\u"#.utf8))
-    #expect(JSONRepair.repaired([quote, 0xC3]) == [quote, 0xEF, 0xBF, 0xBD])
-    #expect(JSONRepair.repaired([quote, 0xF0, 0x9F]) == [quote, 0xEF, 0xBF, 0xBD])
+    expectEqual(JSONRepair.repaired([quote, slash]), [quote, slash])
+    expectEqual(JSONRepair.repaired([quote] + Array(#"\u12"#.utf8)), [quote] + Array(#"\u12"#.utf8))
+    expectEqual(JSONRepair.repaired([quote] + Array(#"\ud800\"#.utf8)), [quote] + Array(#"\uFFFD\"#.utf8))
+    expectEqual(JSONRepair.repaired([quote] + Array(#"\ud800\u"#.utf8)), [quote] + Array(#"\uFFFD\u"#.utf8))
+    expectEqual(JSONRepair.repaired([quote, 0xC3]), [quote, 0xEF, 0xBF, 0xBD])
+    expectEqual(JSONRepair.repaired([quote, 0xF0, 0x9F]), [quote, 0xEF, 0xBF, 0xBD])
   }
 }
 
@@ -220,7 +221,7 @@ struct CleaningOrderTests {
     body += Array(Fixtures.repositoryJSON(id: 2, description: "\"ghp_AB\u{1}12 ghp_A\"").utf8)
     body += Array("]}".utf8)
     let page = try ResponseDecoding.searchPage(body, headers: [:], page: 1, perPage: 100, text: text)
-    #expect(page.items.map(\.description) == ["x [redacted] y", "[redacted] ghp_A"])
+    expectEqual(page.items.map(\.description), ["x [redacted] y", "[redacted] ghp_A"])
     let corrupted =
       Array(#"{"total_count":1,"items":["#.utf8)
       + Array(Fixtures.repositoryJSON(id: 3, description: "\"ghp_AB@12\"").utf8).map {
@@ -228,6 +229,6 @@ struct CleaningOrderTests {
       }
       + Array("]}".utf8)
     let kept = try ResponseDecoding.searchPage(corrupted, headers: [:], page: 1, perPage: 100, text: text)
-    #expect(kept.items.first?.description == "ghp_AB\u{FFFD}12")
+    expectEqual(kept.items.first?.description, "ghp_AB\u{FFFD}12")
   }
 }

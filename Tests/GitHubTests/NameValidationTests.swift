@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -12,7 +13,7 @@ struct NameValidationTests {
     ("a/b", false), ("%2e", false), ("a\n", false),
   ])
   func ownerNames(_ name: String, _ valid: Bool) {
-    #expect(isValidOwnerName(name) == valid)
+    expectEqual(isValidOwnerName(name), valid)
   }
 
   @Test(arguments: [
@@ -22,6 +23,6 @@ struct NameValidationTests {
     ("a%20b", false),
   ])
   func repoNames(_ name: String, _ valid: Bool) {
-    #expect(isValidRepoName(name) == valid)
+    expectEqual(isValidRepoName(name), valid)
   }
 }

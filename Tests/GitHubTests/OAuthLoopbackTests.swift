@@ -5,6 +5,7 @@ import Encodings
 import GitHub
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 /// The whole flow over loopback through libcurl, against the GitHub double: the consent form's
@@ -30,12 +31,12 @@ struct OAuthLoopbackTests {
           url: base + "/login/oauth/authorize", method: .post,
           headers: ["Content-Type": "application/x-www-form-urlencoded"],
           body: Array((form + "&login=\(login)&private=on&action=authorize").utf8)))
-      #expect(consent.status.code == 302)
+      expectEqual(consent.status.code, 302)
       let location = try #require(consent.headers["Location"])
-      #expect(location.hasPrefix(callback + "?"))
+      expectTrue(location.hasPrefix(callback + "?"))
       let items = URLEncoding.parseQuery(location.split(separator: "?", maxSplits: 1)[1])
       let code = try #require(items.first { $0.name == "code" }?.value)
-      #expect(items.first { $0.name == "state" }?.value == "s1")
+      expectEqual(items.first { $0.name == "state" }?.value, "s1")
 
       await #expect(throws: OAuthError.badVerifier) {
         try await oauth.exchange(code: code, verifier: verifier + "x", redirectURI: callback)
@@ -60,10 +61,10 @@ struct OAuthLoopbackTests {
         try await oauth.exchange(code: code2, verifier: verifier, redirectURI: callback)
       }
       let user = try await oauth.user(token: grant.accessToken)
-      #expect(user.login == login && user.scopes == ["repo"])
+      expectTrue(user.login == login && user.scopes == ["repo"])
       let reader = ReaderCredential(
         login: user.login, userID: user.id, token: grant.accessToken, access: user.access)
-      #expect(reader.access == .repoScope)
+      expectEqual(reader.access, .repoScope)
 
       var configuration = GitHubConfiguration()
       configuration.apiBase = base
@@ -72,22 +73,23 @@ struct OAuthLoopbackTests {
       let client = GitHubClient(configuration: configuration, transport: http, time: .system)
       let query = SearchQuery(text: "topic:private-fixture")
       let mine = try await client.searchRepositories(query, page: 1, as: reader)
-      #expect(mine.items.contains { $0.fullName == login + "/" + repo.name })
-      #expect(try await client.searchRepositories(query, page: 1).items.isEmpty)
-      #expect(try await client.starHistory(owner: login, repo: repo.name, as: reader).weeks.isEmpty == false)
+      expectTrue(mine.items.contains { $0.fullName == login + "/" + repo.name })
+      expectTrue(try await client.searchRepositories(query, page: 1).items.isEmpty)
+      try await expectEqual(
+        client.starHistory(owner: login, repo: repo.name, as: reader).weeks.isEmpty, false)
       await #expect(throws: GitHubError.notFound) {
         try await client.starHistory(owner: login, repo: repo.name)
       }
 
       try await oauth.revoke(token: grant.accessToken)
-      #expect(double.liveTokenCount(login: login) == 0)
+      expectEqual(double.liveTokenCount(login: login), 0)
       await #expect(throws: OAuthError.unauthorized) { try await oauth.revoke(token: grant.accessToken) }
       await #expect(throws: OAuthError.unauthorized) { try await oauth.user(token: grant.accessToken) }
       await #expect(throws: GitHubError.unauthorized) {
         try await client.searchRepositories(SearchQuery(text: "swift"), page: 1, as: reader)
       }
       let searches = double.requestLog().filter { $0.endpoint == .search }.map(\.identity)
-      #expect(searches == [login, "server", login])
+      expectEqual(searches, [login, "server", login])
     }
   }
 }

@@ -2,6 +2,7 @@ import Credentials
 import CurlClient
 import GitHubDouble
 import HTTP
+import TestSupport
 import Testing
 
 @testable import GitHub
@@ -28,16 +29,16 @@ struct OAuthRefreshTests {
     }
     let grant = try await Client.oauth(transport).exchange(
       code: "c", verifier: "v", redirectURI: "https://a/cb")
-    #expect(grant.accessToken == Self.access && grant.scopes.isEmpty)
-    #expect(grant.expiresIn == 28_800 && grant.refreshToken == Self.refresh)
-    #expect(grant.refreshTokenExpiresIn == 15_897_600)
+    expectTrue(grant.accessToken == Self.access && grant.scopes.isEmpty)
+    expectTrue(grant.expiresIn == 28_800 && grant.refreshToken == Self.refresh)
+    expectEqual(grant.refreshTokenExpiresIn, 15_897_600)
     for text in [
       "\(grant)", String(reflecting: grant),
       {
         var s = ""; dump(grant, to: &s); return s
       }(),
     ] {
-      #expect(!text.contains(Self.access) && !text.contains(Self.refresh))
+      expectTrue(!text.contains(Self.access) && !text.contains(Self.refresh))
     }
   }
 
@@ -50,7 +51,7 @@ struct OAuthRefreshTests {
     }
     let grant = try await Client.oauth(transport).exchange(
       code: "c", verifier: "v", redirectURI: "https://a/cb")
-    #expect(grant.expiresIn == 28_800 && grant.refreshTokenExpiresIn == 15_811_200)
+    expectTrue(grant.expiresIn == 28_800 && grant.refreshTokenExpiresIn == 15_811_200)
   }
 
   @Test func aRefreshPostsItsGrantTypeAndTheRefreshToken() async throws {
@@ -61,12 +62,13 @@ struct OAuthRefreshTests {
       )
     }
     let grant = try await Client.oauth(transport).refresh(refreshToken: "ghr_old")
-    #expect(grant.accessToken == Self.access && grant.refreshToken == Self.refresh)
+    expectTrue(grant.accessToken == Self.access && grant.refreshToken == Self.refresh)
     let request = try #require(transport.requests.first)
-    #expect(request.method == .post && request.url == "http://web.test/login/oauth/access_token")
-    #expect(request.headers["Accept"] == "application/json")
-    #expect(
-      Client.form(request) == [
+    expectTrue(request.method == .post && request.url == "http://web.test/login/oauth/access_token")
+    expectEqual(request.headers["Accept"], "application/json")
+    expectEqual(
+      Client.form(request),
+      [
         "client_id": "Iv1.abc", "client_secret": Client.secret, "grant_type": "refresh_token",
         "refresh_token": "ghr_old",
       ])
@@ -102,11 +104,11 @@ struct OAuthRefreshTests {
           ",\"expires_in\":1e300,\"refresh_token\":\"\(Self.refresh)\",\"refresh_token_expires_in\":9e18"))
     }
     let grant = try await Client.oauth(transport).refresh(refreshToken: "ghr_old")
-    #expect(grant.expiresIn == 10 * 366 * 86_400 && grant.refreshTokenExpiresIn == 10 * 366 * 86_400)
+    expectTrue(grant.expiresIn == 10 * 366 * 86_400 && grant.refreshTokenExpiresIn == 10 * 366 * 86_400)
     await #expect(throws: OAuthError.badRefreshToken) {
       try await Client.oauth(transport).refresh(refreshToken: "ghr_\"injected")
     }
-    #expect(transport.requests.count == 1)
+    expectEqual(transport.requests.count, 1)
   }
 
   @Test func againstTheDoublesGitHubAppARefreshRotatesAndAReplayIsRefused() async throws {
@@ -116,17 +118,17 @@ struct OAuthRefreshTests {
         clientSecret: DoubleConfiguration.demoAppClientSecret)
       let first = try #require(double.grant(login: "looper"))
       let refreshed = try await oauth.refresh(refreshToken: try #require(first.refreshToken))
-      #expect(refreshed.accessToken.hasPrefix("ghu_") && refreshed.accessToken != first.accessToken)
-      #expect(refreshed.expiresIn == 28_800 && refreshed.refreshTokenExpiresIn == 15_897_600)
-      #expect(refreshed.refreshToken?.hasPrefix("ghr_") == true)
+      expectTrue(refreshed.accessToken.hasPrefix("ghu_") && refreshed.accessToken != first.accessToken)
+      expectTrue(refreshed.expiresIn == 28_800 && refreshed.refreshTokenExpiresIn == 15_897_600)
+      expectEqual(refreshed.refreshToken?.hasPrefix("ghr_"), true)
       let user = try await oauth.user(token: refreshed.accessToken)
-      #expect(user.login == "looper" && user.scopes.isEmpty)
+      expectTrue(user.login == "looper" && user.scopes.isEmpty)
       await #expect(throws: OAuthError.unauthorized) { try await oauth.user(token: first.accessToken) }
       await #expect(throws: OAuthError.badRefreshToken) {
         try await oauth.refresh(refreshToken: try #require(first.refreshToken))
       }
       try await oauth.revoke(token: refreshed.accessToken)
-      #expect(double.liveTokenCount(login: "looper") == 0)
+      expectEqual(double.liveTokenCount(login: "looper"), 0)
     }
   }
 }

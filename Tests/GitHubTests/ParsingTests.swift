@@ -26,7 +26,7 @@ struct ParsingTests {
     ("<u5>; rel=\"esc\\\"aped\"", ["esc\"aped": "u5"]),
   ])
   func linkHeader(_ value: String, _ expected: [String: String]) {
-    #expect(LinkHeader.parse(value) == expected)
+    expectEqual(LinkHeader.parse(value), expected)
   }
 
   /// Random headers built from the grammar's own pieces: whatever they hold, every link found is
@@ -45,12 +45,12 @@ struct ParsingTests {
       let links = LinkHeader.parse(value)
       found += links.count
       for (relation, url) in links {
-        #expect(value.contains("<" + url + ">"), "\(url) is not a link in \(value)")
-        #expect(!relation.isEmpty && relation == relation.lowercased(), "relation \(relation) in \(value)")
-        #expect(!relation.contains(" ") && !relation.contains("\t"), "relation \(relation) in \(value)")
+        expectTrue(value.contains("<" + url + ">"), "\(url) is not a link in \(value)")
+        expectTrue(!relation.isEmpty && relation == relation.lowercased(), "relation \(relation) in \(value)")
+        expectTrue(!relation.contains(" ") && !relation.contains("\t"), "relation \(relation) in \(value)")
       }
     }
-    #expect(found > 20, "the generator reaches well-formed links")
+    expectTrue(found > 20, "the generator reaches well-formed links")
   }
 
   @Test(arguments: [
@@ -58,7 +58,7 @@ struct ParsingTests {
     (4_107_542_400, "2100-03-01"),
   ])
   func isoDates(_ seconds: Int, _ expected: String) {
-    #expect(CivilDate.isoDate(unixSeconds: seconds) == expected)
+    expectEqual(CivilDate.isoDate(unixSeconds: seconds), expected)
   }
 
   /// Timestamps are written as bytes for years of four digits and joined from parts otherwise.
@@ -69,9 +69,9 @@ struct ParsingTests {
     (253_402_300_800, "10000-01-01T00:00:00Z"),
   ])
   func isoTimestamps(_ seconds: Int, _ expected: String) {
-    #expect(CivilDate.isoTimestamp(unixSeconds: seconds) == expected)
+    expectEqual(CivilDate.isoTimestamp(unixSeconds: seconds), expected)
     if seconds < 253_402_300_800 {
-      #expect(CivilDate.unixSeconds(isoTimestamp: expected[...]) == seconds)
+      expectEqual(CivilDate.unixSeconds(isoTimestamp: expected[...]), seconds)
     }
   }
 
@@ -80,20 +80,20 @@ struct ParsingTests {
   @Test func isoTimestampsAtIntsEnds() {
     let earliest = CivilDate.isoTimestamp(unixSeconds: Int.min)
     let latest = CivilDate.isoTimestamp(unixSeconds: Int.max)
-    #expect(earliest.hasPrefix("-") && earliest.hasSuffix("Z"), "\(earliest)")
-    #expect(latest.hasSuffix("T15:30:07Z"), "\(latest)")
+    expectTrue(earliest.hasPrefix("-") && earliest.hasSuffix("Z"), "\(earliest)")
+    expectTrue(latest.hasSuffix("T15:30:07Z"), "\(latest)")
   }
 
   @Test func historyDecoding() throws {
     let outOfOrder =
       "[{\"week\":100,\"total\":1,\"days\":[1,0,0,0,0,0,0]},{\"week\":700000,\"total\":2,\"days\":[0,0,0,0,0,0,2],\"x\":true}]"
     let history = try ResponseDecoding.starHistory(Array(outOfOrder.utf8))
-    #expect(history.weeks.map(\.weekStart) == [700_000, 100])
+    expectEqual(history.weeks.map(\.weekStart), [700_000, 100])
     let short = try ResponseDecoding.starHistory(
       Array("[{\"week\":5,\"total\":1,\"days\":[1,0,0,0,0,0]}]".utf8))
-    #expect(short.weeks.isEmpty)
-    #expect(short.skipped == Skipped(count: 1, first: "week 0 has 6 days, expected 7"))
-    #expect(try ResponseDecoding.starHistory(Array("[]".utf8)).weeks.isEmpty)
+    expectTrue(short.weeks.isEmpty)
+    expectEqual(short.skipped, Skipped(count: 1, first: "week 0 has 6 days, expected 7"))
+    expectTrue(try ResponseDecoding.starHistory(Array("[]".utf8)).weeks.isEmpty)
   }
 }
 
@@ -115,15 +115,15 @@ struct NullableFieldTests {
       time: ManualClock(epochSeconds: 1_700_000_000).time)
     let page = try await client.searchRepositories(SearchQuery(text: "ghost"), page: 2, perPage: 1)
     let repo = try #require(page.items.first)
-    #expect(page.incompleteResults)
-    #expect(page.links == ["prev": "https://x/?page=1"])
-    #expect(repo.owner == nil)
-    #expect(repo.license == "Other")
-    #expect(repo.homepage == nil)
-    #expect(repo.topics == [])
-    #expect(repo.pushedAt == nil)
-    #expect(repo.fork == false)
-    #expect(repo.archived == false)
+    expectTrue(page.incompleteResults)
+    expectEqual(page.links, ["prev": "https://x/?page=1"])
+    expectEqual(repo.owner, nil)
+    expectEqual(repo.license, "Other")
+    expectEqual(repo.homepage, nil)
+    expectEqual(repo.topics, [])
+    expectEqual(repo.pushedAt, nil)
+    expectEqual(repo.fork, false)
+    expectEqual(repo.archived, false)
   }
 
   @Test func nonHTTPBasesAreRefused() async {
@@ -139,6 +139,6 @@ struct NullableFieldTests {
     await #expect(throws: GitHubError.invalidInput("avatar base is not an http(s) URL")) {
       _ = try await client.avatar(userID: 1, size: 1)
     }
-    #expect(transport.callCount == 0)
+    expectEqual(transport.callCount, 0)
   }
 }

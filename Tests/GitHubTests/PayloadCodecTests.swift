@@ -27,15 +27,15 @@ struct PayloadCodecTests {
   @Test func everyDeclaredFieldRoundTrips() throws {
     let entry = try #require(PayloadCodec.decode(Self.encoded(Self.page), as: SearchPage.self))
     for (decoded, original) in zip(entry.payload.items, Self.page.items) {
-      for field in Repository.Number.allCases { #expect(decoded[field] == original[field], "\(field)") }
-      for field in Repository.Flag.allCases { #expect(decoded[field] == original[field], "\(field)") }
-      for field in Repository.Text.allCases { #expect(decoded[field] == original[field], "\(field)") }
-      #expect(decoded.topics == original.topics)
+      for field in Repository.Number.allCases { expectEqual(decoded[field], original[field], "\(field)") }
+      for field in Repository.Flag.allCases { expectEqual(decoded[field], original[field], "\(field)") }
+      for field in Repository.Text.allCases { expectEqual(decoded[field], original[field], "\(field)") }
+      expectEqual(decoded.topics, original.topics)
     }
     // Every field took an absent, an empty and a present value somewhere on the page.
     for field in Repository.Text.allCases {
       let values = Set(Self.page.items.map { $0[field].map { $0.isEmpty ? "empty" : "text" } ?? "nil" })
-      #expect(values == ["nil", "empty", "text"], "\(field)")
+      expectEqual(values, ["nil", "empty", "text"], "\(field)")
     }
   }
 
@@ -60,32 +60,32 @@ struct PayloadCodecTests {
     let bytes = Self.encoded(Self.page)
     let entry = try #require(PayloadCodec.decode(bytes, as: SearchPage.self))
     let page = entry.payload
-    #expect(page.items == Self.page.items)
-    #expect(page.links == Self.page.links)
-    #expect(page.totalCount == 4242 && page.incompleteResults && page.page == 2 && page.perPage == 30)
-    #expect(entry.etag == "W/\"abc\"")
-    #expect(entry.expires == 1_700_000_060.5 && entry.storedAt == 1_700_000_000)
+    expectEqual(page.items, Self.page.items)
+    expectEqual(page.links, Self.page.links)
+    expectTrue(page.totalCount == 4242 && page.incompleteResults && page.page == 2 && page.perPage == 30)
+    expectEqual(entry.etag, "W/\"abc\"")
+    expectTrue(entry.expires == 1_700_000_060.5 && entry.storedAt == 1_700_000_000)
     // Compact: far smaller than the JSON GitHub sends for 30 items (about 160 KB), though every
     // field of the fixture is filled.
-    #expect(bytes.count < 30 * 700)
+    expectTrue(bytes.count < 30 * 700)
   }
 
   @Test func historyRoundTrips() throws {
     let history = try #require(
       PayloadCodec.decode(Self.encoded(Self.history, etag: nil), as: StarHistory.self))
-    #expect(history.payload.weeks == Self.history.weeks)
-    #expect(history.etag == nil)
+    expectEqual(history.payload.weeks, Self.history.weeks)
+    expectEqual(history.etag, nil)
   }
 
   @Test func aValueOfAnotherKindIsNotDecoded() {
-    #expect(PayloadCodec.decode(Self.encoded(Self.history), as: SearchPage.self) == nil)
-    #expect(PayloadCodec.decode(Self.encoded(Self.page), as: StarHistory.self) == nil)
+    expectTrue(PayloadCodec.decode(Self.encoded(Self.history), as: SearchPage.self) == nil)
+    expectTrue(PayloadCodec.decode(Self.encoded(Self.page), as: StarHistory.self) == nil)
   }
 
   @Test func avatarsAreNotShared() {
     let avatar = Avatar(bytes: [1, 2, 3], contentType: "image/png", etag: nil)
-    #expect(PayloadCodec.encode(SharedEntry(payload: avatar, etag: nil, expires: 0, storedAt: 0)) == nil)
-    #expect(PayloadCodec.decode(PayloadCodec.magic + [0], as: Avatar.self) == nil)
+    expectEqual(PayloadCodec.encode(SharedEntry(payload: avatar, etag: nil, expires: 0, storedAt: 0)), nil)
+    expectTrue(PayloadCodec.decode(PayloadCodec.magic + [0], as: Avatar.self) == nil)
   }
 
   @Test func everyTruncationAndTrailingByteIsRejected() {
@@ -96,12 +96,12 @@ struct PayloadCodecTests {
         { (bytes: [UInt8]) in PayloadCodec.decode(bytes, as: StarHistory.self) != nil }
       ),
     ] {
-      #expect(!bytes.isEmpty)
-      #expect(decodes(bytes))
+      expectTrue(!bytes.isEmpty)
+      expectTrue(decodes(bytes))
       for length in 0..<bytes.count {
-        #expect(!decodes(Array(bytes.prefix(length))), "prefix \(length) accepted")
+        expectTrue(!decodes(Array(bytes.prefix(length))), "prefix \(length) accepted")
       }
-      #expect(!decodes(bytes + [0]))
+      expectTrue(!decodes(bytes + [0]))
     }
   }
 
@@ -114,8 +114,8 @@ struct PayloadCodecTests {
       PayloadCodec.magic + [3, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],
     ]
     for value in foreign {
-      #expect(PayloadCodec.decode(value, as: SearchPage.self) == nil)
-      #expect(PayloadCodec.decode(value, as: StarHistory.self) == nil)
+      expectTrue(PayloadCodec.decode(value, as: SearchPage.self) == nil)
+      expectTrue(PayloadCodec.decode(value, as: StarHistory.self) == nil)
     }
   }
 
@@ -124,15 +124,15 @@ struct PayloadCodecTests {
     var tooMany = Self.page
     tooMany.perPage = 5
     tooMany.items = Array(tooMany.items.prefix(6))
-    #expect(PayloadCodec.decode(Self.encoded(tooMany), as: SearchPage.self) == nil)
+    expectTrue(PayloadCodec.decode(Self.encoded(tooMany), as: SearchPage.self) == nil)
     // A week with six days.
     let sixDays = StarHistory(weeks: [StarWeek(weekStart: 0, total: 1, days: [1, 0, 0, 0, 0, 0])])
-    #expect(PayloadCodec.decode(Self.encoded(sixDays), as: StarHistory.self) == nil)
+    expectTrue(PayloadCodec.decode(Self.encoded(sixDays), as: StarHistory.self) == nil)
     // Invalid UTF-8 in the ETag.
     var bytes = Self.encoded(StarHistory(weeks: []), etag: "ab")
-    #expect(PayloadCodec.decode(bytes, as: StarHistory.self) != nil)
+    expectTrue(PayloadCodec.decode(bytes, as: StarHistory.self) != nil)
     if let index = bytes.lastIndex(of: UInt8(ascii: "a")) { bytes[index] = 0xC0 }
-    #expect(PayloadCodec.decode(bytes, as: StarHistory.self) == nil)
+    expectTrue(PayloadCodec.decode(bytes, as: StarHistory.self) == nil)
   }
 
   @Test func randomAndMutatedBytesNeverCrash() {
@@ -155,6 +155,6 @@ struct PayloadCodecTests {
       if PayloadCodec.decode(bytes, as: SearchPage.self) != nil { accepted += 1 }
     }
     // Mutations inside string bytes can still decode; random junk must not.
-    #expect(accepted < 1_000)
+    expectTrue(accepted < 1_000)
   }
 }

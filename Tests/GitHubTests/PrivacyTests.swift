@@ -110,8 +110,8 @@ struct PrivacyTests {
       "{\"total_count\":1,\"incomplete_results\":false,\"items\":["
       + Fixtures.repositoryJSON(id: 1, visibility: fields) + "]}"
     let page = try ResponseDecoding.searchPage(Array(body.utf8), headers: [:], page: 1, perPage: 100)
-    #expect(page.items.count == 1, "the item is kept whatever its visibility says")
-    #expect(page.items.first?.isPublic == isPublic)
+    expectEqual(page.items.count, 1, "the item is kept whatever its visibility says")
+    expectEqual(page.items.first?.isPublic, isPublic)
   }
 
   @Test func anonymousReadersNeverReceiveANonPublicItemTheServerTokenSaw() async throws {
@@ -119,45 +119,47 @@ struct PrivacyTests {
     let transport = FakeTransport { Self.seenBy($0) }
     let client = Self.client(transport) { line in lines.withLock { $0.append(line) } }
     let page = try await client.searchRepositories(Self.query, page: 1)
-    #expect(page.items.map(\.id) == [1])
-    #expect(page.totalCount == 1, "GitHub's count of 3 is lowered by what was left out")
+    expectEqual(page.items.map(\.id), [1])
+    expectEqual(page.totalCount, 1, "GitHub's count of 3 is lowered by what was left out")
     // From the cache, the same.
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(transport.callCount == 1)
-    #expect(await client.metrics().privateWithheld == 2)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    expectEqual(transport.callCount, 1)
+    await expectEqual(client.metrics().privateWithheld, 2)
     let logged = lines.withLock { $0 }
-    #expect(logged.count == 1, "one log line for the answer: \(logged)")
-    #expect(logged.first?.contains("left out 2 non-public") == true)
-    #expect(!logged.joined().contains("repo2") && !logged.joined().contains("repo3"), "no name in the log")
+    expectEqual(logged.count, 1, "one log line for the answer: \(logged)")
+    expectEqual(logged.first?.contains("left out 2 non-public"), true)
+    expectTrue(!logged.joined().contains("repo2") && !logged.joined().contains("repo3"), "no name in the log")
     // The server's token sees private data, and the client says so.
-    #expect(client.serverTokenMaySeePrivate)
+    expectTrue(client.serverTokenMaySeePrivate)
   }
 
   @Test func aReaderWhoMaySeePrivateDataGetsTheirItemsWhenAPublicAnswerIsCached() async throws {
     let transport = FakeTransport { Self.seenBy($0) }
     let client = Self.client(transport, token: nil)
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(
-      try await client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id) == [1, 2, 3])
-    #expect(transport.callCount == 2)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    try await expectEqual(
+      client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id), [1, 2, 3])
+    expectEqual(transport.callCount, 2)
     // Her answer is hers: anonymous and plain readers still get the public one, from the cache.
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.plain).items.map(\.id) == [1])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1, as: Self.plain).items.map(\.id), [1])
     // And hers is cached for her.
-    #expect(
-      try await client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id) == [1, 2, 3])
-    #expect(transport.callCount == 2)
-    #expect(await client.metrics().ownAnswers == 1)
-    #expect(client.owner(of: Self.app) == .reader(404) && client.owner(of: Self.plain) == .everyone)
+    try await expectEqual(
+      client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id), [1, 2, 3])
+    expectEqual(transport.callCount, 2)
+    await expectEqual(client.metrics().ownAnswers, 1)
+    expectTrue(client.owner(of: Self.app) == .reader(404) && client.owner(of: Self.plain) == .everyone)
   }
 
   @Test func aReaderWhoMaySeePrivateDataSharesAnAnswerThatTurnsOutPublic() async throws {
     let transport = FakeTransport { _ in Fixtures.search(ids: [1, 5]) }
     let client = Self.client(transport, token: nil)
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id) == [1, 5])
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1, 5])
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id) == [1, 5])
-    #expect(transport.callCount == 1)
+    try await expectEqual(
+      client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id), [1, 5])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1, 5])
+    try await expectEqual(
+      client.searchRepositories(Self.query, page: 1, as: Self.app).items.map(\.id), [1, 5])
+    expectEqual(transport.callCount, 1)
   }
 
   @Test func aPlainReadersAnswerWithAPrivateItemIsTheirsAndTheirsFromThenOn() async throws {
@@ -166,14 +168,14 @@ struct PrivacyTests {
       Fixtures.search(ids: [1, 2], privateIDs: [2], headers: [("X-OAuth-Scopes", "read:user")])
     }
     let client = Self.client(transport, token: nil)
-    #expect(
-      try await client.searchRepositories(Self.query, page: 1, as: Self.plain).items.map(\.id) == [1, 2])
-    #expect(client.owner(of: Self.plain) == .reader(505))
+    try await expectEqual(
+      client.searchRepositories(Self.query, page: 1, as: Self.plain).items.map(\.id), [1, 2])
+    expectEqual(client.owner(of: Self.plain), .reader(505))
     transport.respond { _ in Fixtures.search(ids: [1]) }
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(
-      try await client.searchRepositories(Self.query, page: 1, as: Self.plain).items.map(\.id) == [1, 2])
-    #expect(transport.callCount == 2)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    try await expectEqual(
+      client.searchRepositories(Self.query, page: 1, as: Self.plain).items.map(\.id), [1, 2])
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func aWaiterNeverTakesAnotherCallersPrivateAnswer() async throws {
@@ -191,9 +193,9 @@ struct PrivacyTests {
     async let anonymous = client.searchRepositories(Self.query, page: 1)
     try await SharedTierTests.until { await client.metrics().coalesced == 1 }
     await gate.open()
-    #expect(try await plain.items.map(\.id) == [1, 2])
-    #expect(try await anonymous.items.map(\.id) == [1], "the anonymous waiter loaded again as itself")
-    #expect(transport.callCount == 2)
+    try await expectEqual(plain.items.map(\.id), [1, 2])
+    try await expectEqual(anonymous.items.map(\.id), [1], "the anonymous waiter loaded again as itself")
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func ownAnswersNeverReachTheSharedStoreNorItsLocks() async throws {
@@ -205,14 +207,14 @@ struct PrivacyTests {
     // Her call read the URL's public entry (for its ETag) and counted on her ledger; it took no lock
     // and stored nothing.
     let afterReader = store.keys
-    #expect(afterReader.filter { $0.hasPrefix("lock ") || $0.hasPrefix("set ") }.isEmpty, "\(afterReader)")
+    expectTrue(afterReader.filter { $0.hasPrefix("lock ") || $0.hasPrefix("set ") }.isEmpty, "\(afterReader)")
     _ = try await client.searchRepositories(Self.query, page: 1)
     for value in store.values {
       let text = String(decoding: value, as: UTF8.self)
-      #expect(!text.contains("repo2") && !text.contains("repo3"), "a private name in the shared store")
+      expectTrue(!text.contains("repo2") && !text.contains("repo3"), "a private name in the shared store")
     }
-    #expect(store.values.count == 1, "the screened anonymous answer only")
-    #expect(store.keys.allSatisfy { !$0.contains(Self.app.login) && !$0.contains(Self.app.token) })
+    expectEqual(store.values.count, 1, "the screened anonymous answer only")
+    expectTrue(store.keys.allSatisfy { !$0.contains(Self.app.login) && !$0.contains(Self.app.token) })
   }
 
   @Test func sharedLocksNameNoQueryAndNoRepository() async throws {
@@ -225,9 +227,9 @@ struct PrivacyTests {
     _ = try await client.searchRepositories(Self.query, page: 1)
     _ = try await client.starHistory(owner: "owner", repo: "hidden-name")
     let locks = store.keys.filter { $0.hasPrefix("lock ") }
-    #expect(locks.count == 2, "\(store.keys)")
+    expectEqual(locks.count, 2, "\(store.keys)")
     for lock in locks {
-      #expect(!lock.contains("secret") && !lock.contains("hidden-name") && !lock.contains("/"), "\(lock)")
+      expectTrue(!lock.contains("secret") && !lock.contains("hidden-name") && !lock.contains("/"), "\(lock)")
     }
   }
 
@@ -237,19 +239,19 @@ struct PrivacyTests {
     }
     let client = Self.client(transport)
     _ = try await client.searchRepositories(Self.query, page: 1, as: Self.app)
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
     // repo2 is private, repo3 internal: the App user's own; an anonymous reader never gets them.
     for name in ["repo2", "repo3"] {
       _ = try await client.starHistory(owner: "owner", repo: name, as: Self.app)
       await #expect(throws: GitHubError.notFound) { try await client.starHistory(owner: "owner", repo: name) }
     }
-    #expect(transport.callCount == 3)
-    #expect(await client.metrics().privateWithheld == 2)
+    expectEqual(transport.callCount, 3)
+    await expectEqual(client.metrics().privateWithheld, 2)
     // repo1 is public: one shared history, whoever asks first.
     _ = try await client.starHistory(owner: "owner", repo: "repo1", as: Self.app)
     _ = try await client.starHistory(owner: "owner", repo: "repo1")
     _ = try await client.starHistory(owner: "owner", repo: "repo1", as: Self.plain)
-    #expect(transport.callCount == 4)
+    expectEqual(transport.callCount, 4)
   }
 
   @Test func theServerTokenAsksGitHubBeforeAnAnonymousHistoryOfAnUnknownRepository() async throws {
@@ -267,11 +269,11 @@ struct PrivacyTests {
     await #expect(throws: GitHubError.notFound) {
       try await client.starHistory(owner: "owner", repo: "hidden")
     }
-    #expect(transport.callCount == 1, "the answer is remembered; no history was fetched")
+    expectEqual(transport.callCount, 1, "the answer is remembered; no history was fetched")
     _ = try await client.starHistory(owner: "owner", repo: "open")
     _ = try await client.starHistory(owner: "owner", repo: "open")
-    #expect(transport.callCount == 3)
-    #expect(await client.metrics().privateWithheld == 2)
+    expectEqual(transport.callCount, 3)
+    await expectEqual(client.metrics().privateWithheld, 2)
   }
 
   static let serverScopes: [(String?, RepositoryAccess)] = [
@@ -288,15 +290,15 @@ struct PrivacyTests {
         headers: [("Content-Type", "application/json")] + (header.map { [("X-OAuth-Scopes", $0)] } ?? []))
     }
     let client = Self.client(transport)
-    #expect(client.serverTokenMaySeePrivate, "unchecked: may see private data")
-    #expect(await client.checkServerToken() == access)
-    #expect(client.serverTokenMaySeePrivate == access.maySeePrivate)
-    #expect(Self.bearer(try #require(transport.requests.first)) == Self.serverToken)
+    expectTrue(client.serverTokenMaySeePrivate, "unchecked: may see private data")
+    await expectEqual(client.checkServerToken(), access)
+    expectEqual(client.serverTokenMaySeePrivate, access.maySeePrivate)
+    expectEqual(Self.bearer(try #require(transport.requests.first)), Self.serverToken)
     // A token that sees public data only needs no visibility check before a history.
     _ = try await client.starHistory(owner: "o", repo: "r")
-    #expect(transport.callCount == (access.maySeePrivate ? 3 : 2))
-    #expect(
-      await Self.client(FakeTransport { _ in Fixtures.response("{}") }, token: nil).checkServerToken() == nil)
+    expectEqual(transport.callCount, (access.maySeePrivate ? 3 : 2))
+    await expectEqual(
+      Self.client(FakeTransport { _ in Fixtures.response("{}") }, token: nil).checkServerToken(), nil)
   }
 
   @Test func a304ToTheReadersOwnCallProvesTheirAnswerIsThePublicOne() async throws {
@@ -311,12 +313,12 @@ struct PrivacyTests {
     let client = Self.client(transport, token: nil)
     _ = try await client.starHistory(owner: "o", repo: "r")
     let history = try await client.starHistory(owner: "o", repo: "r", as: Self.app)
-    #expect(history.weeks.count == 2)
-    #expect(transport.requests.last?.headers["If-None-Match"] == "\"h1\"")
-    #expect(await client.metrics().revalidated == 1)
+    expectEqual(history.weeks.count, 2)
+    expectEqual(transport.requests.last?.headers["If-None-Match"], "\"h1\"")
+    await expectEqual(client.metrics().revalidated, 1)
     // Her copy is now hers, fresh: no further call.
     _ = try await client.starHistory(owner: "o", repo: "r", as: Self.app)
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func aSharedValueThatHoldsAPrivateItemIsRefused() async throws {
@@ -333,7 +335,7 @@ struct PrivacyTests {
     let client = Self.client(transport, token: nil, store: store, clock: clock)
     let url = try client.searchURL(Self.query, page: 1, perPage: 100)
     store.plant(bytes, for: url)
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(await client.metrics().sharedRejected >= 1)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    expectTrue(await client.metrics().sharedRejected >= 1)
   }
 }

@@ -29,15 +29,15 @@ struct RateLimitBoundsTests {
     let clock = ManualClock(epochSeconds: 10_000)
     let transport = FakeTransport { _ in Self.refusal(reset: reset) }
     let client = CachingTests.client(transport, clock: clock)
-    #expect(
-      await Self.search(client, "a") == .rateLimited(resource: .search, until: 10_060, secondary: false))
+    await expectEqual(
+      Self.search(client, "a"), .rateLimited(resource: .search, until: 10_060, secondary: false))
     clock.advance(59)
-    #expect(
-      await Self.search(client, "b") == .rateLimited(resource: .search, until: 10_060, secondary: false))
-    #expect(transport.callCount == 1)
+    await expectEqual(
+      Self.search(client, "b"), .rateLimited(resource: .search, until: 10_060, secondary: false))
+    expectEqual(transport.callCount, 1)
     clock.advance(1)
     transport.respond { _ in Fixtures.search(ids: [1]) }
-    #expect(await Self.search(client, "c") == nil)
+    await expectEqual(Self.search(client, "c"), nil)
   }
 
   @Test func aSuccessWithNothingRemainingAndAnAbsurdResetLocksForAMinuteOnly() async throws {
@@ -46,12 +46,12 @@ struct RateLimitBoundsTests {
       Fixtures.search(ids: [1], headers: RateLimitTests.limitHeaders(remaining: 0, reset: Int(1e17)))
     }
     let client = CachingTests.client(transport, clock: clock)
-    #expect(await Self.search(client, "a") == nil)
-    #expect(
-      await Self.search(client, "b") == .rateLimited(resource: .search, until: 10_060, secondary: false))
+    await expectEqual(Self.search(client, "a"), nil)
+    await expectEqual(
+      Self.search(client, "b"), .rateLimited(resource: .search, until: 10_060, secondary: false))
     clock.advance(60)
-    #expect(await Self.search(client, "c") == nil)
-    #expect(transport.callCount == 2)
+    await expectEqual(Self.search(client, "c"), nil)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test(arguments: [(30, 30), (900, 900), (901, 900), (999_999_999, 900)])
@@ -59,9 +59,8 @@ struct RateLimitBoundsTests {
     let clock = ManualClock(epochSeconds: 7_000)
     let transport = FakeTransport { _ in Self.refusal(reset: 9_000, remaining: 5, retryAfter: retryAfter) }
     let client = CachingTests.client(transport, clock: clock)
-    #expect(
-      await Self.search(client, "a") == .rateLimited(resource: .search, until: 7_000 + wait, secondary: true)
-    )
+    await expectEqual(
+      Self.search(client, "a"), .rateLimited(resource: .search, until: 7_000 + wait, secondary: true))
   }
 
   @Test func aResetInThePastBacksOffShortlyAndGrowsWhileItRepeats() async throws {
@@ -78,21 +77,21 @@ struct RateLimitBoundsTests {
       waits.append(until - now)
       // Asking before the back-off ends makes no call.
       clock.advance(Double(until - now) - 1)
-      #expect(await Self.search(client, "early\(attempt)") != nil)
+      expectTrue(await Self.search(client, "early\(attempt)") != nil)
       clock.advance(1)
     }
-    #expect(waits == [5, 10, 20, 40, 60, 60, 60])
-    #expect(transport.callCount == 7)
+    expectEqual(waits, [5, 10, 20, 40, 60, 60, 60])
+    expectEqual(transport.callCount, 7)
     // A success ends the streak: the next stale refusal starts again at 5 s.
     transport.respond { _ in
       Fixtures.search(ids: [1], headers: RateLimitTests.limitHeaders(remaining: 3, reset: 40_000))
     }
-    #expect(await Self.search(client, "ok") == nil)
+    await expectEqual(Self.search(client, "ok"), nil)
     transport.respond { _ in Self.refusal(reset: 40_000) }
     guard case .rateLimited(_, let until, _) = await Self.search(client, "again") else {
       Issue.record("not rate limited")
       return
     }
-    #expect(until - Int(clock.seconds) == 5)
+    expectEqual(until - Int(clock.seconds), 5)
   }
 }

@@ -28,22 +28,22 @@ struct RateLimitTests {
       }
       clock.advance(10)
     }
-    #expect(transport.callCount == 1)
-    #expect(await client.metrics().rateLimitedLocally == 5)
+    expectEqual(transport.callCount, 1)
+    await expectEqual(client.metrics().rateLimitedLocally, 5)
     // Another resource is unaffected.
     transport.respond { _ in Fixtures.response(Fixtures.historyJSON) }
-    #expect(try await client.starHistory(owner: "a", repo: "b").weeks.count == 2)
-    #expect(transport.callCount == 2)
+    try await expectEqual(client.starHistory(owner: "a", repo: "b").weeks.count, 2)
+    expectEqual(transport.callCount, 2)
     // After the reset, calls resume.
     clock.advance(60)
     transport.respond { _ in
       Fixtures.search(ids: [2], headers: RateLimitTests.limitHeaders(remaining: 29, reset: 10_160))
     }
     let page = try await client.searchRepositories(SearchQuery(text: "q9"), page: 1)
-    #expect(page.items.map(\.id) == [2])
-    #expect(transport.callCount == 3)
+    expectEqual(page.items.map(\.id), [2])
+    expectEqual(transport.callCount, 3)
     let search = await client.rateLimitSnapshots().first { $0.resource == .search }
-    #expect(search == RateLimitSnapshot(resource: .search, limit: 30, remaining: 29, reset: 10_160))
+    expectEqual(search, RateLimitSnapshot(resource: .search, limit: 30, remaining: 29, reset: 10_160))
   }
 
   @Test(arguments: [403, 429])
@@ -58,7 +58,7 @@ struct RateLimitTests {
     let expected = GitHubError.rateLimited(resource: .core, until: 5_300, secondary: false)
     await #expect(throws: expected) { _ = try await client.starHistory(owner: "a", repo: "b") }
     await #expect(throws: expected) { _ = try await client.starHistory(owner: "c", repo: "d") }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
   }
 
   @Test(arguments: [
@@ -82,11 +82,11 @@ struct RateLimitTests {
     await #expect(throws: expected) {
       _ = try await client.searchRepositories(SearchQuery(text: "b"), page: 1)
     }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
     clock.advance(1)
     transport.respond { _ in Fixtures.search(ids: [1]) }
     _ = try await client.searchRepositories(SearchQuery(text: "c"), page: 1)
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func inFlightRequestsAreReservedAgainstRemaining() async throws {
@@ -100,7 +100,7 @@ struct RateLimitTests {
     await #expect(throws: GitHubError.rateLimited(resource: .search, until: 1_000, secondary: false)) {
       _ = try await client.searchRepositories(SearchQuery(text: "c"), page: 1)
     }
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func otherStatusesMapToTypedErrors() async throws {
@@ -137,32 +137,32 @@ struct RateLimitTests {
       "X-RateLimit-Limit": " 5000 ", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": "1700000000",
       "x-ratelimit-used": "1", "X-RateLimit-Resource": "Core", "Retry-After": "30",
     ]
-    #expect(
-      RateLimitHeaders.parse(headers)
-        == RateLimitHeaders(
-          limit: 5000, remaining: 4999, reset: 1_700_000_000, used: 1, resource: .core, retryAfter: 30))
+    expectEqual(
+      RateLimitHeaders.parse(headers),
+      RateLimitHeaders(
+        limit: 5000, remaining: 4999, reset: 1_700_000_000, used: 1, resource: .core, retryAfter: 30))
     let hostile: HTTPHeaders = [
       "x-ratelimit-limit": "-1", "x-ratelimit-remaining": "99999999999999999999999",
       "x-ratelimit-reset": "1e9",
       "x-ratelimit-resource": "core<script>", "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT",
     ]
-    #expect(RateLimitHeaders.parse(hostile) == nil)
-    #expect(RateLimitHeaders.parse([:]) == nil)
-    #expect(RateLimitHeaders.parse(["x-ratelimit-remaining": "0"]) == RateLimitHeaders(remaining: 0))
+    expectEqual(RateLimitHeaders.parse(hostile), nil)
+    expectEqual(RateLimitHeaders.parse([:]), nil)
+    expectEqual(RateLimitHeaders.parse(["x-ratelimit-remaining": "0"]), RateLimitHeaders(remaining: 0))
   }
 
   @Test func aBucketThisClientDoesNotKnowIsKeptByName() {
     let parsed = RateLimitHeaders.parse(["x-ratelimit-remaining": "9", "x-ratelimit-resource": "Code_Search"])
-    #expect(parsed?.resource == .other("code_search"))
-    #expect(RateLimitResource(name: "search") == .search)
-    #expect(RateLimitResource(name: "core") == .core)
-    #expect(RateLimitResource.other("code_search").name == "code_search")
+    expectEqual(parsed?.resource, .other("code_search"))
+    expectEqual(RateLimitResource(name: "search"), .search)
+    expectEqual(RateLimitResource(name: "core"), .core)
+    expectEqual(RateLimitResource.other("code_search").name, "code_search")
     var ledger = RateLimitLedger()
     let unknown = RateLimitResource.other("code_search")
     _ = ledger.block(unknown, until: 2_000, secondary: false, now: 1_000)
-    #expect(
-      ledger.refusal(unknown, now: 1_000) == .rateLimited(resource: unknown, until: 2_000, secondary: false))
-    #expect(ledger.refusal(.search, now: 1_000) == nil)
-    #expect(ledger.snapshots.map(\.resource) == [unknown])
+    expectEqual(
+      ledger.refusal(unknown, now: 1_000), .rateLimited(resource: unknown, until: 2_000, secondary: false))
+    expectEqual(ledger.refusal(.search, now: 1_000), nil)
+    expectEqual(ledger.snapshots.map(\.resource), [unknown])
   }
 }

@@ -52,19 +52,19 @@ struct ReaderTests {
     let client = Self.client(transport)
     _ = try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
     _ = try await client.searchRepositories(Self.query, page: 2)
-    #expect(transport.requests.map(Self.bearer) == [Self.bob.token, Self.serverToken])
-    #expect(transport.requests.allSatisfy { $0.headers.values(for: "Authorization").count == 1 })
+    expectEqual(transport.requests.map(Self.bearer), [Self.bob.token, Self.serverToken])
+    expectTrue(transport.requests.allSatisfy { $0.headers.values(for: "Authorization").count == 1 })
   }
 
   @Test func aPrivateReadersAnswersServeNobodyElseAndNobodyElsesServeThem() async throws {
     let transport = FakeTransport { Self.byToken($0) }
     let client = Self.client(transport)
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id) == [2])
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.bob).items.map(\.id) == [1])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id), [2])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1, as: Self.bob).items.map(\.id), [1])
     // Alice's own answer is cached for her; the public one did not replace it.
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id) == [2])
-    #expect(transport.callCount == 2)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1, as: Self.alice).items.map(\.id), [2])
+    expectEqual(transport.callCount, 2)
     // Histories too: nothing has said whether o/r is public, so Alice's is her own, and the server's
     // token (not checked: it may see private data) asks GitHub about the repository first.
     transport.respond { request in
@@ -74,19 +74,19 @@ struct ReaderTests {
     }
     _ = try await client.starHistory(owner: "o", repo: "r", as: Self.alice)
     _ = try await client.starHistory(owner: "o", repo: "r")
-    #expect(
-      transport.requests.dropFirst(2).map { $0.url.split(separator: "/").suffix(2).joined(separator: "/") }
-        == [
-          "stargazers/history?per_page=30", "o/r", "stargazers/history?per_page=30",
-        ])
+    expectEqual(
+      transport.requests.dropFirst(2).map { $0.url.split(separator: "/").suffix(2).joined(separator: "/") },
+      [
+        "stargazers/history?per_page=30", "o/r", "stargazers/history?per_page=30",
+      ])
   }
 
   @Test func aPublicReadersAnswerIsSharedWithEveryone() async throws {
     let transport = FakeTransport { Self.byToken($0) }
     let client = Self.client(transport)
-    #expect(try await client.searchRepositories(Self.query, page: 1, as: Self.bob).items.map(\.id) == [3])
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [3])
-    #expect(transport.callCount == 1)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1, as: Self.bob).items.map(\.id), [3])
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [3])
+    expectEqual(transport.callCount, 1)
   }
 
   @Test func concurrentCallsCoalesceOnlyWhenTheAnswerIsPublic() async throws {
@@ -102,9 +102,9 @@ struct ReaderTests {
     try await SharedTierTests.until { await client.metrics().coalesced == 1 && transport.callCount == 2 }
     await gate.open()
     let ids = try await (a.items.map(\.id), b.items.map(\.id), anonymous.items.map(\.id))
-    #expect(ids.0 == [2])
-    #expect(ids.1 == ids.2)
-    #expect(transport.callCount == 2)
+    expectEqual(ids.0, [2])
+    expectEqual(ids.1, ids.2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func aWaiterDoesNotTakeAnotherCallersRevokedTokenAsItsOwn() async throws {
@@ -129,9 +129,9 @@ struct ReaderTests {
     async let anonymous = client.searchRepositories(Self.query, page: 1)
     try await SharedTierTests.until { await client.metrics().coalesced == 1 }
     await gate.open()
-    #expect(try await anonymous.items.map(\.id) == [1])
-    #expect(await bob.value == GitHubError.unauthorized)
-    #expect(transport.callCount == 2)
+    try await expectEqual(anonymous.items.map(\.id), [1])
+    await expectEqual(bob.value, GitHubError.unauthorized)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func a401ToAReaderIsUnauthorizedAndToTheServerForbidden() async throws {
@@ -157,8 +157,8 @@ struct ReaderTests {
       try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
     }
     transport.respond { _ in Fixtures.search(ids: [1]) }
-    #expect(try await client.searchRepositories(Self.query, page: 1).items.map(\.id) == [1])
-    #expect(await client.metrics().cacheEntries == 1)
+    try await expectEqual(client.searchRepositories(Self.query, page: 1).items.map(\.id), [1])
+    await expectEqual(client.metrics().cacheEntries, 1)
   }
 
   @Test func eachReaderHasTheirOwnLedgerLearntFromHeaders() async throws {
@@ -174,17 +174,17 @@ struct ReaderTests {
     await #expect(throws: GitHubError.rateLimited(resource: .search, until: 10_060, secondary: false)) {
       try await client.searchRepositories(SearchQuery(text: "b"), page: 1, as: Self.bob)
     }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
     // Neither Alice nor anonymous readers are held back by Bob's limit.
     _ = try await client.searchRepositories(SearchQuery(text: "c"), page: 1, as: Self.alice)
     _ = try await client.searchRepositories(SearchQuery(text: "d"), page: 1)
-    #expect(transport.callCount == 3)
-    #expect(await client.rateLimitSnapshots(for: Self.bob).first?.remaining == 0)
-    #expect(await client.rateLimitSnapshots(for: Self.alice).first?.remaining == 25)
-    #expect(await client.rateLimitSnapshots().first?.remaining == 25)
+    expectEqual(transport.callCount, 3)
+    await expectEqual(client.rateLimitSnapshots(for: Self.bob).first?.remaining, 0)
+    await expectEqual(client.rateLimitSnapshots(for: Self.alice).first?.remaining, 25)
+    await expectEqual(client.rateLimitSnapshots().first?.remaining, 25)
     // A reader nobody has heard of yet has no snapshot (nothing known, nothing refused).
     let carol = ReaderCredential(login: "carol", userID: 303, token: "gho_x", access: .publicOnly)
-    #expect(await client.rateLimitSnapshots(for: carol).isEmpty)
+    expectTrue(await client.rateLimitSnapshots(for: carol).isEmpty)
   }
 
   @Test func aServerLimitDoesNotStopReaders() async throws {
@@ -204,9 +204,10 @@ struct ReaderTests {
     await #expect(throws: GitHubError.self) {
       try await client.searchRepositories(SearchQuery(text: "b"), page: 1)
     }
-    #expect(transport.callCount == 1)
-    #expect(
-      try await client.searchRepositories(SearchQuery(text: "b"), page: 1, as: Self.bob).items.map(\.id) == [
+    expectEqual(transport.callCount, 1)
+    try await expectEqual(
+      client.searchRepositories(SearchQuery(text: "b"), page: 1, as: Self.bob).items.map(\.id),
+      [
         3
       ])
   }
@@ -220,8 +221,8 @@ struct ReaderTests {
     }
     let client = Self.client(transport)
     let page = try await client.searchRepositories(Self.query, page: 1, as: Self.bob)
-    #expect(page.items.first?.description?.contains(token) == false)
-    #expect(page.items.first?.description?.contains("[redacted]") == true)
+    expectEqual(page.items.first?.description?.contains(token), false)
+    expectEqual(page.items.first?.description?.contains("[redacted]"), true)
     transport.respond { _ in
       Fixtures.response("{\"message\":\"nope \(token) \(Self.serverToken)\"}", status: 403)
     }
@@ -229,7 +230,7 @@ struct ReaderTests {
       _ = try await client.searchRepositories(SearchQuery(text: "other"), page: 1, as: Self.bob)
       Issue.record("no error")
     } catch {
-      #expect(!error.description.contains(token) && !error.description.contains(Self.serverToken))
+      expectTrue(!error.description.contains(token) && !error.description.contains(Self.serverToken))
     }
   }
 
@@ -240,12 +241,13 @@ struct ReaderTests {
         var out = ""; dump(Self.alice, to: &out); return out
       }(),
     ]
-    #expect(text.allSatisfy { !$0.contains(Self.alice.token) && $0.contains("alice") })
+    expectTrue(text.allSatisfy { !$0.contains(Self.alice.token) && $0.contains("alice") })
   }
 
   @Test func aRedactorWithAReadersTokenRemovesBothTokens() {
     let redactor = Redactor(secret: "ghp_AB12").adding("gho_CD34")
-    #expect(redactor.redact("x ghp_AB12 y gho_CD34 z gho%5FCD34") == "x [redacted] y [redacted] z [redacted]")
-    #expect(Redactor(secret: nil).adding("").redact("gho_CD34") == "gho_CD34")
+    expectEqual(
+      redactor.redact("x ghp_AB12 y gho_CD34 z gho%5FCD34"), "x [redacted] y [redacted] z [redacted]")
+    expectEqual(Redactor(secret: nil).adding("").redact("gho_CD34"), "gho_CD34")
   }
 }

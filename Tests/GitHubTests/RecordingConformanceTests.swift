@@ -81,63 +81,63 @@ func replayClient(_ recording: Recording, clock: ManualClock = ManualClock(epoch
 struct RecordingConformanceTests {
   @Test func everyRecordedSearchResponseIsCovered() throws {
     let searches = try Recordings.files(containing: "get-search-repositories")
-    #expect(searches == searchExpectations.map(\.file))
+    expectEqual(searches, searchExpectations.map(\.file))
   }
 
   @Test(arguments: searchExpectations)
   func searchRecordingDecodes(_ expected: SearchExpectation) async throws {
     let recording = try Recordings.load(expected.file)
-    #expect(recording.status == 200)
+    expectEqual(recording.status, 200)
     let (client, transport) = replayClient(recording)
     let page = try await client.searchRepositories(SearchQuery(text: "recorded"), page: 1, perPage: 30)
-    #expect(transport.callCount == 1)
-    #expect(page.totalCount == expected.totalCount)
-    #expect(page.incompleteResults == expected.incomplete)
-    #expect(page.items.count == expected.itemCount)
-    #expect(page.isStale == false)
+    expectEqual(transport.callCount, 1)
+    expectEqual(page.totalCount, expected.totalCount)
+    expectEqual(page.incompleteResults, expected.incomplete)
+    expectEqual(page.items.count, expected.itemCount)
+    expectEqual(page.isStale, false)
     let first = try #require(page.items.first)
-    #expect(first.id == expected.id)
-    #expect(first.fullName == expected.fullName)
-    #expect(first.stargazersCount == expected.stars)
-    #expect(first.owner?.login == expected.ownerLogin)
-    #expect(first.owner?.id == expected.ownerID)
-    #expect(first.description == expected.description)
-    #expect(first.language == expected.language)
-    #expect(first.license == expected.license)
-    #expect(first.homepage == expected.homepage)
-    #expect(first.name == String(expected.fullName.split(separator: "/")[1]))
-    #expect(first.htmlURL == "https://github.com/\(expected.fullName)")
-    #expect(Set(page.links.keys) == Set(expected.rels))
+    expectEqual(first.id, expected.id)
+    expectEqual(first.fullName, expected.fullName)
+    expectEqual(first.stargazersCount, expected.stars)
+    expectEqual(first.owner?.login, expected.ownerLogin)
+    expectEqual(first.owner?.id, expected.ownerID)
+    expectEqual(first.description, expected.description)
+    expectEqual(first.language, expected.language)
+    expectEqual(first.license, expected.license)
+    expectEqual(first.homepage, expected.homepage)
+    expectEqual(first.name, String(expected.fullName.split(separator: "/")[1]))
+    expectEqual(first.htmlURL, "https://github.com/\(expected.fullName)")
+    expectEqual(Set(page.links.keys), Set(expected.rels))
     // Items are unique by id, which the paging layer relies on.
-    #expect(Set(page.items.map(\.id)).count == page.items.count)
+    expectEqual(Set(page.items.map(\.id)).count, page.items.count)
   }
 
   @Test func nullableFieldsAreHandled() async throws {
     // 077: item 4 has no language; item 2 has an MIT license; descriptions null.
     let (client077, _) = replayClient(try Recordings.load("077-get-search-repositories.json"))
     let page077 = try await client077.searchRepositories(SearchQuery(text: "x"), page: 1)
-    #expect(page077.items[4].id == 374_053_799)
-    #expect(page077.items[4].language == nil)
-    #expect(page077.items[2].license == "MIT")
-    #expect(page077.items[0].description == nil)
-    #expect(page077.items[0].topics.isEmpty)
+    expectEqual(page077.items[4].id, 374_053_799)
+    expectEqual(page077.items[4].language, nil)
+    expectEqual(page077.items[2].license, "MIT")
+    expectEqual(page077.items[0].description, nil)
+    expectTrue(page077.items[0].topics.isEmpty)
     // 057 (2014): no topics, no license key, no archived key, no incomplete_results.
     let (client057, _) = replayClient(try Recordings.load("057-get-search-repositories.json"))
     let page057 = try await client057.searchRepositories(SearchQuery(text: "x"), page: 1, perPage: 30)
-    #expect(page057.items.allSatisfy { $0.topics.isEmpty && $0.license == nil && !$0.archived })
-    #expect(page057.items[12].homepage == nil)
-    #expect(page057.items[0].createdAt == "2011-06-25T05:58:18Z")
-    #expect(page057.items[0].pushedAt == "2014-01-27T17:39:31Z")
-    #expect(page057.items[0].forksCount == 118)
-    #expect(page057.items[0].openIssuesCount == 56)
+    expectTrue(page057.items.allSatisfy { $0.topics.isEmpty && $0.license == nil && !$0.archived })
+    expectEqual(page057.items[12].homepage, nil)
+    expectEqual(page057.items[0].createdAt, "2011-06-25T05:58:18Z")
+    expectEqual(page057.items[0].pushedAt, "2014-01-27T17:39:31Z")
+    expectEqual(page057.items[0].forksCount, 118)
+    expectEqual(page057.items[0].openIssuesCount, 56)
     // 078: topics present but empty; item 13 licensed.
     let (client078, _) = replayClient(try Recordings.load("078-get-search-repositories.json"))
     let page078 = try await client078.searchRepositories(SearchQuery(text: "x"), page: 1, perPage: 30)
-    #expect(page078.items[13].license == "MIT")
-    #expect(
-      page078.items[1].description == "A test repository for testing the github-api project: github-api-test")
-    #expect(page078.items[1].homepage == "http://github-api.kohsuke.org/")
-    #expect(page078.items[0].owner?.type == "Organization")
+    expectEqual(page078.items[13].license, "MIT")
+    expectEqual(
+      page078.items[1].description, "A test repository for testing the github-api project: github-api-test")
+    expectEqual(page078.items[1].homepage, "http://github-api.kohsuke.org/")
+    expectEqual(page078.items[0].owner?.type, "Organization")
   }
 
   @Test func linksAreParsedByRelNotPosition() throws {
@@ -145,18 +145,19 @@ struct RecordingConformanceTests {
     let links = LinkHeader.parse(try #require(page2.headers["link"]))
     let base =
       "https://api.github.com/search/repositories?sort=stars&q=github+language%3APython&order=desc&page="
-    #expect(links == ["next": base + "3", "last": base + "34", "first": base + "1", "prev": base + "1"])
+    expectEqual(links, ["next": base + "3", "last": base + "34", "first": base + "1", "prev": base + "1"])
     let stargazers = try Recordings.load("071-get-repositories-stargazers.json")
     let starLinks = LinkHeader.parse(try #require(stargazers.headers["link"]))
     let starBase = "https://api.github.com/repositories/11439734/stargazers?per_page=100&page="
-    #expect(
-      starLinks == [
+    expectEqual(
+      starLinks,
+      [
         "prev": starBase + "1", "next": starBase + "3", "last": starBase + "5", "first": starBase + "1",
       ])
     let lastPage = try Recordings.load("074-get-repositories-stargazers.json")
     let lastLinks = LinkHeader.parse(try #require(lastPage.headers["link"]))
-    #expect(lastLinks["next"] == nil)
-    #expect(lastLinks["prev"] == starBase + "4")
+    expectEqual(lastLinks["next"], nil)
+    expectEqual(lastLinks["prev"], starBase + "4")
   }
 
   /// Replays the 403 recording `file` with the clock at `now`, and expects `request` to fail with
@@ -166,12 +167,12 @@ struct RecordingConformanceTests {
     _ request: (GitHubClient, String) async throws -> Void
   ) async throws -> GitHubClient {
     let recording = try Recordings.load(file)
-    #expect(recording.status == 403)
+    expectEqual(recording.status, 403)
     let (client, transport) = replayClient(recording, clock: ManualClock(epochSeconds: now))
     for name in names {
       await #expect(throws: limit, "\(name)") { try await request(client, name) }
     }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
     return client
   }
 
@@ -191,8 +192,8 @@ struct RecordingConformanceTests {
       _ = try await $0.starHistory(owner: "jacquev6", repo: $1)
     }
     let core = try #require(await client.rateLimitSnapshots().first { $0.resource == .core })
-    #expect(core.remaining == 0)
-    #expect(core.limit == 60)
+    expectEqual(core.remaining, 0)
+    expectEqual(core.limit, 60)
   }
 
   @Test func missingUserAgentRecordingIsForbidden() async throws {
@@ -208,7 +209,7 @@ struct RecordingConformanceTests {
 
   @Test func validationRecordingMapsTo422Message() async throws {
     let recording = try Recordings.load("002-post-repos-labels.json")
-    #expect(recording.status == 422)
+    expectEqual(recording.status, 422)
     let (client, _) = replayClient(recording)
     await #expect(throws: GitHubError.validation("Validation Failed")) {
       _ = try await client.searchRepositories(SearchQuery(text: "x"), page: 1)
@@ -218,11 +219,10 @@ struct RecordingConformanceTests {
   @Test func recordedRateLimitHeadersParse() throws {
     let recording = try Recordings.load("078-get-search-repositories.json")
     let limits = try #require(RateLimitHeaders.parse(recording.headers))
-    #expect(
-      limits
-        == RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: .search))
+    expectEqual(
+      limits, RateLimitHeaders(limit: 30, remaining: 29, reset: 1_644_903_625, used: 1, resource: .search))
     let abuse = try #require(RateLimitHeaders.parse(try Recordings.load("060-get-search-code.json").headers))
-    #expect(abuse == RateLimitHeaders(retryAfter: 60))
-    #expect(RateLimitHeaders.parse(try Recordings.load("061-get-user.json").headers) == nil)
+    expectEqual(abuse, RateLimitHeaders(retryAfter: 60))
+    expectEqual(RateLimitHeaders.parse(try Recordings.load("061-get-user.json").headers), nil)
   }
 }

@@ -1,4 +1,5 @@
 import Packing
+import TestSupport
 import Testing
 
 @_spi(PackedFields) @testable import GitHub
@@ -9,8 +10,8 @@ import Testing
 struct RepositoryTests {
   /// The flags' slot is a constant (every card's flags read it) and must follow the last `Number`.
   @Test func theFlagsFollowTheNumbers() {
-    #expect(Repository.flagsSlot == Repository.Number.allCases.count)
-    #expect(Repository.numberSlots == Repository.Number.allCases.count + 1)
+    expectEqual(Repository.flagsSlot, Repository.Number.allCases.count)
+    expectEqual(Repository.numberSlots, Repository.Number.allCases.count + 1)
   }
 
   /// A repository whose every field is given by the dictionaries (absent keys: 0, false, nil).
@@ -36,16 +37,17 @@ struct RepositoryTests {
 
   @Test func everyDeclaredFieldReadsBackWhatWasGiven() {
     let r = Self.everyField()
-    for field in Repository.Number.allCases { #expect(r[field] == field.rawValue * 7 - 3, "\(field)") }
+    for field in Repository.Number.allCases { expectEqual(r[field], field.rawValue * 7 - 3, "\(field)") }
     for field in Repository.Flag.allCases {
-      #expect(r[field] == field.rawValue.isMultiple(of: 2), "\(field)")
+      expectEqual(r[field], field.rawValue.isMultiple(of: 2), "\(field)")
     }
     for field in Repository.Text.allCases {
-      #expect(r[field] == "<\(field)> zoë 🚀 0", "\(field)")
-      #expect(r.withUTF8(field) { String(copying: $0) } == "<\(field)> zoë 🚀 0", "\(field) in place")
+      expectEqual(r[field], "<\(field)> zoë 🚀 0", "\(field)")
+      expectEqual(r.withUTF8(field) { String(copying: $0) }, "<\(field)> zoë 🚀 0", "\(field) in place")
     }
-    #expect(r.topics == ["cli", "日本語", ""])
-    #expect((0..<r.topicCount).map { i in r.withTopicUTF8(i) { String(copying: $0) } } == ["cli", "日本語", ""])
+    expectEqual(r.topics, ["cli", "日本語", ""])
+    expectEqual(
+      (0..<r.topicCount).map { i in r.withTopicUTF8(i) { String(copying: $0) } }, ["cli", "日本語", ""])
   }
 
   @Test func namedPropertiesReadTheDeclaredFields() {
@@ -58,15 +60,16 @@ struct RepositoryTests {
         .ownerLogin: "zoë", .ownerAvatarURL: "https://a/u/7", .ownerHTMLURL: "https://github.com/zo%C3%AB",
         .ownerType: "User",
       ], topics: ["cli"])
-    #expect(r.id == 42 && r.name == "r" && r.fullName == "zoë/r" && r.htmlURL == "https://github.com/zoë/r")
-    #expect(r.description == "<b>emoji 🚀</b>" && r.language == "Swift" && r.license == "")
-    #expect(r.stargazersCount == Int.max && r.forksCount == -1 && r.openIssuesCount == 0)
-    #expect(r.createdAt == "2020-01-01T00:00:00Z" && r.updatedAt == "2021-01-01T00:00:00Z")
-    #expect(r.pushedAt == nil && r.homepage == nil)
-    #expect(r.fork && !r.archived)
-    #expect(r.owner == Self.owner)
-    #expect(r.ownerLogin == "zoë" && r.ownerID == 7)
-    #expect(r.topics == ["cli"])
+    expectTrue(
+      r.id == 42 && r.name == "r" && r.fullName == "zoë/r" && r.htmlURL == "https://github.com/zoë/r")
+    expectTrue(r.description == "<b>emoji 🚀</b>" && r.language == "Swift" && r.license == "")
+    expectTrue(r.stargazersCount == Int.max && r.forksCount == -1 && r.openIssuesCount == 0)
+    expectTrue(r.createdAt == "2020-01-01T00:00:00Z" && r.updatedAt == "2021-01-01T00:00:00Z")
+    expectTrue(r.pushedAt == nil && r.homepage == nil)
+    expectTrue(r.fork && !r.archived)
+    expectEqual(r.owner, Self.owner)
+    expectTrue(r.ownerLogin == "zoë" && r.ownerID == 7)
+    expectEqual(r.topics, ["cli"])
   }
 
   /// The plain `init` gives every declared field (compared with the same fields given by case), and
@@ -89,30 +92,30 @@ struct RepositoryTests {
       .pushedAt: "2022-01-01T00:00:00Z", .homepage: "https://r.example", .ownerLogin: "zoë",
       .ownerAvatarURL: "https://a/u/7", .ownerHTMLURL: "https://github.com/zo%C3%AB", .ownerType: "User",
     ]
-    #expect(
+    expectTrue(
       Set(numbers.keys) == Set(Repository.Number.allCases) && Set(texts.keys) == Set(Repository.Text.allCases)
     )
-    #expect(
-      plain
-        == Self.make(
-          numbers: numbers, flags: Set(Repository.Flag.allCases), texts: texts, topics: ["cli", "日本語"]))
-    #expect(plain.createdSeconds == 1_577_836_801 && plain.isTemplate && plain.archived && plain.isPublic)
+    expectEqual(
+      plain,
+      Self.make(
+        numbers: numbers, flags: Set(Repository.Flag.allCases), texts: texts, topics: ["cli", "日本語"]))
+    expectTrue(plain.createdSeconds == 1_577_836_801 && plain.isTemplate && plain.archived && plain.isPublic)
     let bare = Repository(
       id: 1, name: "n", fullName: "o/n", owner: nil, htmlURL: "", createdAt: "not a time", updatedAt: "",
       homepage: "", isPublic: false)
-    #expect(bare.owner == nil && bare.ownerID == nil && bare.ownerLogin == nil && bare.createdSeconds == 0)
-    #expect(bare.homepage == nil, "an empty homepage is none")
-    #expect(
+    expectTrue(bare.owner == nil && bare.ownerID == nil && bare.ownerLogin == nil && bare.createdSeconds == 0)
+    expectEqual(bare.homepage, nil, "an empty homepage is none")
+    expectTrue(
       !bare.isPublic && !bare.isTemplate && !bare.fork && bare.description == nil && bare.topics.isEmpty)
   }
 
   @Test func absentIsNotEmpty() {
     let r = Self.make(texts: [.description: ""])
-    #expect(r.description == "")
-    #expect(r.withUTF8(.description) { $0.count } == 0)
-    #expect(r.language == nil && r.withUTF8(.language) { _ in true } == nil)
-    #expect(r.owner == nil && r.ownerLogin == nil && r.ownerID == nil)
-    #expect(r.topics.isEmpty && r.topicCount == 0)
+    expectEqual(r.description, "")
+    expectEqual(r.withUTF8(.description) { $0.count }, 0)
+    expectTrue(r.language == nil && r.withUTF8(.language) { _ in true } == nil)
+    expectTrue(r.owner == nil && r.ownerLogin == nil && r.ownerID == nil)
+    expectTrue(r.topics.isEmpty && r.topicCount == 0)
   }
 
   /// `RepositoryRows` (the renderer's reader) answers every field of every row as `Repository` does,
@@ -120,48 +123,47 @@ struct RepositoryTests {
   @Test func rowsReadEveryFieldOfEveryRepositoryAsTheRepositoryDoes() {
     let repositories = (0..<3).map { Self.everyField(seed: $0) } + [Self.make(texts: [.description: ""])]
     let rows = RepositoryRows(repositories)
-    #expect(rows.count == repositories.count)
+    expectEqual(rows.count, repositories.count)
     for (row, r) in repositories.enumerated() {
-      for field in Repository.Number.allCases { #expect(rows[row, field] == r[field], "\(row) \(field)") }
-      for field in Repository.Flag.allCases { #expect(rows[row, field] == r[field], "\(row) \(field)") }
+      for field in Repository.Number.allCases { expectEqual(rows[row, field], r[field], "\(row) \(field)") }
+      for field in Repository.Flag.allCases { expectEqual(rows[row, field], r[field], "\(row) \(field)") }
       for field in Repository.Text.allCases {
-        #expect(rows[row, field] == r[field], "\(row) \(field)")
-        #expect(rows.withUTF8(row, field) { String(copying: $0) } == r[field], "\(row) \(field) in place")
+        expectEqual(rows[row, field], r[field], "\(row) \(field)")
+        expectEqual(rows.withUTF8(row, field) { String(copying: $0) }, r[field], "\(row) \(field) in place")
       }
-      #expect(rows.topicCount(row) == r.topicCount)
-      #expect(
-        (0..<rows.topicCount(row)).map { i in rows.withTopicUTF8(row, i) { String(copying: $0) } } == r.topics
-      )
+      expectEqual(rows.topicCount(row), r.topicCount)
+      expectEqual(
+        (0..<rows.topicCount(row)).map { i in rows.withTopicUTF8(row, i) { String(copying: $0) } }, r.topics)
       rows.withRow(row) { repository in
         for field in Repository.Number.allCases {
-          #expect(repository[field] == r[field], "\(row) \(field) by row")
+          expectEqual(repository[field], r[field], "\(row) \(field) by row")
         }
         for field in Repository.Flag.allCases {
-          #expect(repository[field] == r[field], "\(row) \(field) by row")
+          expectEqual(repository[field], r[field], "\(row) \(field) by row")
         }
         for field in Repository.Text.allCases {
-          #expect(repository.withUTF8(field) { String(copying: $0) } == r[field], "\(row) \(field) by row")
+          expectEqual(repository.withUTF8(field) { String(copying: $0) }, r[field], "\(row) \(field) by row")
         }
-        #expect(
-          (0..<repository.topicCount).map { i in repository.withTopicUTF8(i) { String(copying: $0) } }
-            == r.topics)
+        expectEqual(
+          (0..<repository.topicCount).map { i in repository.withTopicUTF8(i) { String(copying: $0) } },
+          r.topics)
       }
     }
   }
 
   @Test func equalityAndHashingFollowTheFields() {
-    #expect(Self.everyField() == Self.everyField())
-    #expect(Set([Self.everyField(), Self.everyField()]).count == 1)
-    #expect(Self.everyField() != Self.everyField(seed: 1))
-    #expect(Self.make(texts: [.description: ""]) != Self.make(), "nil and empty differ")
-    #expect(Self.make(topics: ["ab"]) != Self.make(topics: ["a", "b"]), "topic boundaries count")
-    #expect(Self.make(flags: [.fork]) != Self.make())
+    expectEqual(Self.everyField(), Self.everyField())
+    expectEqual(Set([Self.everyField(), Self.everyField()]).count, 1)
+    expectTrue(Self.everyField() != Self.everyField(seed: 1))
+    expectTrue(Self.make(texts: [.description: ""]) != Self.make(), "nil and empty differ")
+    expectTrue(Self.make(topics: ["ab"]) != Self.make(topics: ["a", "b"]), "topic boundaries count")
+    expectTrue(Self.make(flags: [.fork]) != Self.make())
   }
 
   @Test func aRecordOfAnotherShapeIsNotARepository() {
-    #expect(Repository(record: Self.everyField().record) == Self.everyField())
+    expectEqual(Repository(record: Self.everyField().record), Self.everyField())
     let short = PackedRecord(numbers: [1, 2], texts: [nil], list: [])
-    #expect(Repository(record: short) == nil)
+    expectEqual(Repository(record: short), nil)
   }
 }
 

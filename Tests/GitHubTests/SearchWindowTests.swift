@@ -1,4 +1,5 @@
 import GitHub
+import TestSupport
 import Testing
 
 /// A window past GitHub's cap is the reader's query with the key's range and a creation slice
@@ -22,7 +23,7 @@ struct SearchWindowTests {
       ("forks:>3", QualifierBounds(upper: 7), "forks:>3 stars:<=7"),
     ])
   func keys(query: String, keys: QualifierBounds, expected: String) throws {
-    #expect(try text(query, SearchWindow(key: .stars, keys: keys)) == expected)
+    try expectEqual(text(query, SearchWindow(key: .stars, keys: keys)), expected)
   }
 
   @Test("every range operator of the reader's is understood, on forks and help-wanted issues too")
@@ -38,9 +39,9 @@ struct SearchWindowTests {
         let name = SearchWindow.qualifier(key) ?? ""
         let window = SearchWindow(key: key, keys: .all)
         let expected = SearchWindow(key: key, keys: bounds)
-        #expect(
-          try window.applied(to: SearchQuery(text: "go \(name):\(qualifier)", sort: key))
-            == expected.applied(to: SearchQuery(text: "go", sort: key)), "\(name):\(qualifier)")
+        try expectEqual(
+          window.applied(to: SearchQuery(text: "go \(name):\(qualifier)", sort: key)),
+          expected.applied(to: SearchQuery(text: "go", sort: key)), "\(name):\(qualifier)")
       }
     }
   }
@@ -50,32 +51,32 @@ struct SearchWindowTests {
     let slice = SearchWindow(
       key: .stars, keys: QualifierBounds(lower: 0, upper: 0),
       created: QualifierBounds(lower: 1_714_557_600, upper: 1_714_694_399))
-    #expect(
-      try text("stars:>=0", slice) == "stars:0 created:2024-05-01T10:00:00Z..2024-05-02T23:59:59Z")
+    try expectEqual(
+      text("stars:>=0", slice), "stars:0 created:2024-05-01T10:00:00Z..2024-05-02T23:59:59Z")
     // The reader's own dates: a whole day, a minute, an offset.
-    #expect(
-      try text("created:>=2024-05-02 stars:>=0", slice)
-        == "stars:0 created:2024-05-02T00:00:00Z..2024-05-02T23:59:59Z")
-    #expect(
-      try text("created:<2024-05-01T12:30+02:00", slice)
-        == "stars:0 created:2024-05-01T10:00:00Z..2024-05-01T10:29:59Z")
+    try expectEqual(
+      text("created:>=2024-05-02 stars:>=0", slice),
+      "stars:0 created:2024-05-02T00:00:00Z..2024-05-02T23:59:59Z")
+    try expectEqual(
+      text("created:<2024-05-01T12:30+02:00", slice),
+      "stars:0 created:2024-05-01T10:00:00Z..2024-05-01T10:29:59Z")
     let open = SearchWindow(
       key: .stars, keys: QualifierBounds(lower: 3, upper: 3), created: QualifierBounds(upper: 1_300_000_000))
-    #expect(try text("", open) == "stars:3 created:<=2011-03-13T07:06:40Z")
+    try expectEqual(text("", open), "stars:3 created:<=2011-03-13T07:06:40Z")
   }
 
   @Test("an empty intersection is no query at all; the order is the reader's, or descending for best match")
   func emptyAndOrder() throws {
-    #expect(try text("stars:<5", SearchWindow(key: .stars, keys: QualifierBounds(lower: 9))) == nil)
+    try expectEqual(text("stars:<5", SearchWindow(key: .stars, keys: QualifierBounds(lower: 9))), nil)
     let slice = SearchWindow(
       key: .stars, keys: QualifierBounds(lower: 1, upper: 1), created: QualifierBounds(lower: 1_800_000_000))
-    #expect(try text("created:<2020-01-01", slice) == nil)
+    try expectEqual(text("created:<2020-01-01", slice), nil)
     let ascending = try SearchWindow(key: .forks, keys: QualifierBounds(lower: 4))
       .applied(to: SearchQuery(text: "go", sort: .forks, order: .asc))
-    #expect(ascending?.sort == .forks && ascending?.order == .asc)
+    expectTrue(ascending?.sort == .forks && ascending?.order == .asc)
     let continuation = try SearchWindow(key: .stars, keys: .all).applied(
       to: SearchQuery(text: "go", sort: nil, order: .asc))
-    #expect(continuation?.sort == .stars && continuation?.order == .desc)
+    expectTrue(continuation?.sort == .stars && continuation?.order == .desc)
   }
 
   @Test(
@@ -97,16 +98,16 @@ struct SearchWindowTests {
       try SearchWindow(key: .stars, keys: QualifierBounds(lower: 1, upper: 123_456)).applied(
         to: SearchQuery(text: long, sort: .stars))
     }
-    #expect(
+    expectTrue(
       try text(String(repeating: "a", count: 200), SearchWindow(key: .stars, keys: QualifierBounds(upper: 9)))
         != nil)
   }
 
   @Test("a created: qualifier is left alone when the window has no slice, and updated has no window")
   func untouched() throws {
-    #expect(
-      try text("created:>2020-01-01 go", SearchWindow(key: .stars, keys: QualifierBounds(upper: 5)))
-        == "created:>2020-01-01 go stars:<=5")
+    try expectEqual(
+      text("created:>2020-01-01 go", SearchWindow(key: .stars, keys: QualifierBounds(upper: 5))),
+      "created:>2020-01-01 go stars:<=5")
     #expect(throws: SearchWindow.Problem.self) {
       try SearchWindow(key: .updated, keys: .all).applied(to: SearchQuery(text: "go", sort: .updated))
     }

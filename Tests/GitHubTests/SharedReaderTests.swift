@@ -39,26 +39,28 @@ struct SharedReaderTests {
       let transports = (0..<3).map { _ in FakeTransport { ReaderTests.byToken($0) } }
       let instances = transports.map { ReaderTests.client($0, store: store, clock: clock) }
       let query = ReaderTests.query
-      #expect(
-        try await instances[0].searchRepositories(query, page: 1, as: ReaderTests.alice).items.map(\.id) == [
+      try await expectEqual(
+        instances[0].searchRepositories(query, page: 1, as: ReaderTests.alice).items.map(\.id),
+        [
           2
         ])
       // Another instance: anonymous and Bob get the public answer from GitHub, not Alice's.
-      #expect(try await instances[1].searchRepositories(query, page: 1).items.map(\.id) == [1])
-      #expect(
-        try await instances[1].searchRepositories(query, page: 1, as: ReaderTests.bob).items.map(\.id) == [1])
-      #expect(transports[1].callCount == 1)
+      try await expectEqual(instances[1].searchRepositories(query, page: 1).items.map(\.id), [1])
+      try await expectEqual(
+        instances[1].searchRepositories(query, page: 1, as: ReaderTests.bob).items.map(\.id), [1])
+      expectEqual(transports[1].callCount, 1)
       // Alice on a third instance calls GitHub herself: her private answer never left the first
       // instance's memory.
-      #expect(
-        try await instances[2].searchRepositories(query, page: 1, as: ReaderTests.alice).items.map(\.id) == [
+      try await expectEqual(
+        instances[2].searchRepositories(query, page: 1, as: ReaderTests.alice).items.map(\.id),
+        [
           2
         ])
-      #expect(transports[2].callCount == 1)
+      expectEqual(transports[2].callCount, 1)
       if let memory = store as? MemoryStore {
         let keys = memory.keys
-        #expect(keys.count == 1, "the public answer only: \(keys)")
-        #expect(keys.allSatisfy { !$0.hasPrefix("reader:") && !$0.contains(ReaderTests.alice.token) })
+        expectEqual(keys.count, 1, "the public answer only: \(keys)")
+        expectTrue(keys.allSatisfy { !$0.hasPrefix("reader:") && !$0.contains(ReaderTests.alice.token) })
       }
     }
   }
@@ -79,10 +81,10 @@ struct SharedReaderTests {
       await #expect(throws: GitHubError.rateLimited(resource: .search, until: reset, secondary: false)) {
         try await instances[1].searchRepositories(SearchQuery(text: "b"), page: 1, as: ReaderTests.bob)
       }
-      #expect(transports[1].callCount == 0)
+      expectEqual(transports[1].callCount, 0)
       _ = try await instances[1].searchRepositories(SearchQuery(text: "b"), page: 1)
       _ = try await instances[1].searchRepositories(SearchQuery(text: "c"), page: 1, as: ReaderTests.alice)
-      #expect(transports[1].callCount == 2)
+      expectEqual(transports[1].callCount, 2)
     }
   }
 }

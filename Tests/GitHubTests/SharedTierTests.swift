@@ -46,11 +46,11 @@ struct SharedTierTests {
     let instances = fleet.clients(3, transport)
     for instance in instances {
       let page = try await instance.searchRepositories(SearchQuery(text: "swift"), page: 1)
-      #expect(page.items.map(\.id) == [1, 2, 3])
+      expectEqual(page.items.map(\.id), [1, 2, 3])
     }
-    #expect(transport.callCount == 1)
-    #expect(await instances[1].metrics().sharedHits == 1)
-    #expect(fleet.store.keys.count == 1)
+    expectEqual(transport.callCount, 1)
+    await expectEqual(instances[1].metrics().sharedHits, 1)
+    expectEqual(fleet.store.keys.count, 1)
 
     // Expired everywhere: one instance revalidates with the shared ETag, the others take its value.
     fleet.clock.advance(61)
@@ -58,10 +58,10 @@ struct SharedTierTests {
     let fresh = FakeTransport { _ in Fixtures.search(ids: [9]) }
     let newcomer = fleet.clients(1, fresh)[0]
     _ = try await instances[2].searchRepositories(SearchQuery(text: "swift"), page: 1)
-    #expect(transport.requests.last?.headers["If-None-Match"] == "\"p1\"")
-    #expect(
-      try await newcomer.searchRepositories(SearchQuery(text: "swift"), page: 1).items.map(\.id) == [1, 2, 3])
-    #expect(fresh.callCount == 0)
+    expectEqual(transport.requests.last?.headers["If-None-Match"], "\"p1\"")
+    try await expectEqual(
+      newcomer.searchRepositories(SearchQuery(text: "swift"), page: 1).items.map(\.id), [1, 2, 3])
+    expectEqual(fresh.callCount, 0)
   }
 
   @Test func concurrentIdenticalRequestsOnThreeInstancesMakeOneCall() async throws {
@@ -88,8 +88,8 @@ struct SharedTierTests {
       for try await ids in group { all.append(ids) }
       return all
     }
-    #expect(results.count == 51 && results.allSatisfy { $0 == [4, 5] })
-    #expect(transport.callCount == 1)
+    expectTrue(results.count == 51 && results.allSatisfy { $0 == [4, 5] })
+    expectEqual(transport.callCount, 1)
   }
 
   @Test func aRateLimitSeenByOneInstanceStopsTheOthers() async throws {
@@ -105,21 +105,21 @@ struct SharedTierTests {
     await #expect(throws: GitHubError.self) {
       try await instances[0].searchRepositories(SearchQuery(text: "a"), page: 1)
     }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
     for (index, instance) in instances.enumerated().dropFirst() {
       do {
         _ = try await instance.searchRepositories(SearchQuery(text: "q\(index)"), page: 1)
         Issue.record("served despite the shared block")
       } catch {
-        #expect(error == .rateLimited(resource: .search, until: 1060, secondary: false))
+        expectEqual(error, .rateLimited(resource: .search, until: 1060, secondary: false))
       }
     }
-    #expect(transport.callCount == 1)
+    expectEqual(transport.callCount, 1)
     // After the reset the resource is called again.
     fleet.clock.advance(61)
     transport.respond { _ in Fixtures.search(ids: [1]) }
     _ = try await instances[2].searchRepositories(SearchQuery(text: "later"), page: 1)
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func theSharedLedgerCountsEveryInstancesCalls() async throws {
@@ -137,7 +137,7 @@ struct SharedTierTests {
     await #expect(throws: GitHubError.self) {
       try await instances[1].searchRepositories(SearchQuery(text: "d"), page: 1)
     }
-    #expect(transport.callCount == 3)
+    expectEqual(transport.callCount, 3)
   }
 
   @Test func malformedAndForeignSharedValuesAreMisses() async throws {
@@ -157,10 +157,10 @@ struct SharedTierTests {
     for planted in [Array("not ours".utf8), [], history, Array(repeating: 0xFF, count: 4_096)] {
       fleet.store.plant(planted, for: url)
       let page = try await instance.searchRepositories(SearchQuery(text: "planted"), page: 1, reload: true)
-      #expect(page.items.map(\.id) == [7])
+      expectEqual(page.items.map(\.id), [7])
     }
-    #expect(transport.callCount == 4)
-    #expect(await instance.metrics().sharedRejected >= 4)
+    expectEqual(transport.callCount, 4)
+    expectTrue(await instance.metrics().sharedRejected >= 4)
   }
 
   @Test func anUnavailableStoreLeavesEachInstanceOnItsOwnCache() async throws {
@@ -171,12 +171,12 @@ struct SharedTierTests {
     for instance in instances + instances {
       _ = try await instance.searchRepositories(SearchQuery(text: "x"), page: 1)
     }
-    #expect(transport.callCount == 2)
+    expectEqual(transport.callCount, 2)
     fleet.store.setAvailable(true)
     let third = fleet.clients(1, transport)[0]
     _ = try await instances[0].searchRepositories(SearchQuery(text: "y"), page: 1)
     _ = try await third.searchRepositories(SearchQuery(text: "y"), page: 1)
-    #expect(transport.callCount == 3)
+    expectEqual(transport.callCount, 3)
   }
 
   @Test func aDeadLockHolderIsTakenOverAfterTheLockExpires() async throws {
@@ -191,7 +191,7 @@ struct SharedTierTests {
     async let page = instance.searchRepositories(SearchQuery(text: "orphan"), page: 1)
     try await Self.until { await instance.metrics().sharedWaits == 1 }
     fleet.clock.advance(6)
-    #expect(try await page.items.map(\.id) == [3])
+    try await expectEqual(page.items.map(\.id), [3])
   }
 
   @Test func aReloadRefetchesDespiteAFreshSharedValueAndShareTheNewOne() async throws {
@@ -201,11 +201,11 @@ struct SharedTierTests {
     _ = try await instances[0].searchRepositories(SearchQuery(text: "r"), page: 1)
     transport.respond { _ in Fixtures.search(ids: [2]) }
     let reloaded = try await instances[1].searchRepositories(SearchQuery(text: "r"), page: 1, reload: true)
-    #expect(reloaded.items.map(\.id) == [2])
-    #expect(transport.callCount == 2)
+    expectEqual(reloaded.items.map(\.id), [2])
+    expectEqual(transport.callCount, 2)
     let third = fleet.clients(1, transport)[0]
-    #expect(try await third.searchRepositories(SearchQuery(text: "r"), page: 1).items.map(\.id) == [2])
-    #expect(transport.callCount == 2)
+    try await expectEqual(third.searchRepositories(SearchQuery(text: "r"), page: 1).items.map(\.id), [2])
+    expectEqual(transport.callCount, 2)
   }
 
   @Test func anUpstreamFailureServesTheExpiredSharedValueStale() async throws {
@@ -217,6 +217,6 @@ struct SharedTierTests {
     transport.respond { _ in throw ClientError.timedOut }
     let other = fleet.clients(1, transport)[0]
     let page = try await other.searchRepositories(SearchQuery(text: "s"), page: 1)
-    #expect(page.items.map(\.id) == [5] && page.isStale)
+    expectTrue(page.items.map(\.id) == [5] && page.isStale)
   }
 }

@@ -23,8 +23,9 @@ import Testing
       duration: .microseconds(1_502_007))
     var buffer: [UInt8] = []
     entry.write(into: &buffer)
-    #expect(String(decoding: buffer, as: UTF8.self) == "ab-1 GET /x?q=a?[2J?forged 200 1234B 1502.007ms -\n")
-    #expect(entry.path == "/x")
+    expectEqual(
+      String(decoding: buffer, as: UTF8.self), "ab-1 GET /x?q=a?[2J?forged 200 1234B 1502.007ms -\n")
+    expectEqual(entry.path, "/x")
   }
 
   @Test func everyRequestIsWrittenInWholeLinesAndNoneIsLostAtShutdown() async throws {
@@ -42,13 +43,13 @@ import Testing
       }
     }
     let lines = batches.lines.filter { !$0.isEmpty }
-    #expect(batches.allEndInNewline)
-    #expect(lines.count == 27)
-    #expect(lines.filter { $0.contains(" GET /hello?n=") && $0.contains(" 200 6B ") }.count == 20)
-    #expect(lines.contains { $0.contains(" HEAD /hello 200 0B ") })
-    #expect(lines.contains { $0.contains(" GET /missing 404 ") })
-    #expect(lines.filter { $0.contains(" GET /hello?p 200 6B ") }.count == 5)
-    #expect(
+    expectTrue(batches.allEndInNewline)
+    expectEqual(lines.count, 27)
+    expectEqual(lines.filter { $0.contains(" GET /hello?n=") && $0.contains(" 200 6B ") }.count, 20)
+    expectTrue(lines.contains { $0.contains(" HEAD /hello 200 0B ") })
+    expectTrue(lines.contains { $0.contains(" GET /missing 404 ") })
+    expectEqual(lines.filter { $0.contains(" GET /hello?p 200 6B ") }.count, 5)
+    expectTrue(
       lines.allSatisfy {
         $0.firstMatch(of: #/^[0-9a-f]+-[0-9a-z]+ [A-Z]+ \S+ \d{3} \d+B \d+\.\d{3}ms 127\.0\.0\.1$/#) != nil
       })
@@ -62,8 +63,8 @@ import Testing
         let client = try RawSocketClient(port: live.port)
         for _ in 0..<3 { _ = try client.request("GET", "/hello") }
       }
-      #expect(batches.lines.filter { !$0.isEmpty }.count == 3, "written before shutdown")
+      expectEqual(batches.lines.filter { !$0.isEmpty }.count, 3, "written before shutdown")
     }
-    #expect(batches.batches.withLock { $0.count } == 3)
+    expectEqual(batches.batches.withLock { $0.count }, 3)
   }
 }

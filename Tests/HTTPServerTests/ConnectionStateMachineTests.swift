@@ -72,9 +72,9 @@ private func closed() -> Machine {
     _ reading: Reading, since: Int, timer: Machine.Timer, deadline: Int, action: Machine.TimerAction
   ) {
     var m = reading == .new ? fresh(now: since) : idle(now: since)
-    #expect(m.phase == .reading)
-    #expect(m.timer == timer)
-    #expect(m.deadline == deadline)
+    expectEqual(m.phase, .reading)
+    expectEqual(m.timer, timer)
+    expectEqual(m.deadline, deadline)
     expectStep(m.timerFired(now: deadline - 1), .none)
     expectStep(m.timerFired(now: deadline), action)
   }
@@ -85,7 +85,7 @@ private func closed() -> Machine {
       expectStep(m.received(buffered: t), .parse)
       expectStep(m.shouldParse(bufferEmpty: false, now: t), true)
       m.needMore(now: t)
-      #expect(m.deadline == 110)
+      expectEqual(m.deadline, 110)
     }
     expectStep(m.timerFired(now: 115), .requestTimeout)
   }
@@ -94,13 +94,13 @@ private func closed() -> Machine {
     var m = fresh(now: 0)
     expectStep(m.timerFired(now: 100), .requestTimeout)
     m.requestFailed()
-    #expect(m.phase == .handling)
-    #expect(!m.keepAlive)
-    #expect(m.deadline == 0)
+    expectEqual(m.phase, .handling)
+    expectTrue(!m.keepAlive)
+    expectEqual(m.deadline, 0)
     m.responseQueued()
     expectStep(m.flushed(draining: false, now: 120), .linger)
-    #expect(m.phase == .lingering)
-    #expect(m.deadline == 170)
+    expectEqual(m.phase, .lingering)
+    expectEqual(m.deadline, 170)
   }
 
   @Test func malformedRequestClosesAfterItsAnswer() {
@@ -116,7 +116,7 @@ private func closed() -> Machine {
   @Test func idleTimerIsNotPushedBackByRepeatedEmptyChecks() {
     var m = idle(now: 50)
     expectStep(m.shouldParse(bufferEmpty: true, now: 900), false)
-    #expect(m.deadline == 1050)
+    expectEqual(m.deadline, 1050)
   }
 
   @Test func firstBytesOfTheNextRequestSwitchToTheHeaderTimer() {
@@ -124,8 +124,8 @@ private func closed() -> Machine {
     expectStep(m.received(buffered: 3), .parse)
     expectStep(m.shouldParse(bufferEmpty: false, now: 700), true)
     m.needMore(now: 700)
-    #expect(m.timer == .header)
-    #expect(m.deadline == 800)
+    expectEqual(m.timer, .header)
+    expectEqual(m.deadline, 800)
     expectStep(m.timerFired(now: 1050), .requestTimeout)
   }
 
@@ -136,29 +136,29 @@ private func closed() -> Machine {
     expectStep(m.flushed(draining: false, now: 30), .nextRequest)
     expectStep(m.shouldParse(bufferEmpty: false, now: 30), true)
     m.requestParsed(keepAlive: true)
-    #expect(m.phase == .handling)
+    expectEqual(m.phase, .handling)
   }
 
   // MARK: Handling
 
   @Test func noTimerRunsWhileAHandlerRuns() {
     var m = handling(now: 10)
-    #expect(m.deadline == 0)
+    expectEqual(m.deadline, 0)
     expectStep(m.timerFired(now: Int.max), .none)
-    #expect(m.phase == .handling)
+    expectEqual(m.phase, .handling)
   }
 
   @Test func parsingWaitsWhileAHandlerRuns() {
     var m = handling()
     expectStep(m.shouldParse(bufferEmpty: false, now: 20), false)
     expectStep(m.shouldParse(bufferEmpty: true, now: 20), false)
-    #expect(m.deadline == 0)
+    expectEqual(m.deadline, 0)
   }
 
   @Test func streamedChunksFlushWithoutFinishing() {
     var m = handling()
     for t in 20..<30 { expectStep(m.flushed(draining: false, now: t), .none) }
-    #expect(m.phase == .handling)
+    expectEqual(m.phase, .handling)
     m.responseQueued()
     expectStep(m.flushed(draining: false, now: 40), .nextRequest)
   }
@@ -175,7 +175,7 @@ private func closed() -> Machine {
   @Test func closeAfterResponseOverridesKeepAlive() {
     var m = handling(keepAlive: true)
     m.closeAfterResponse()
-    #expect(!m.keepAlive)
+    expectTrue(!m.keepAlive)
     m.responseQueued()
     expectStep(m.flushed(draining: false, now: 20), .linger)
   }
@@ -184,7 +184,7 @@ private func closed() -> Machine {
     var m = idle()
     expectStep(m.shouldParse(bufferEmpty: false, now: 30), true)
     m.requestParsed(keepAlive: false)
-    #expect(!m.keepAlive)
+    expectTrue(!m.keepAlive)
   }
 
   // MARK: Pipelining limit
@@ -192,15 +192,15 @@ private func closed() -> Machine {
   @Test func pipelinedBytesUpToTheLimitKeepReading() {
     var m = handling()
     expectStep(m.received(buffered: limit), .wait)
-    #expect(m.wantsInput)
-    #expect(m.mayRead())
+    expectTrue(m.wantsInput)
+    expectTrue(m.mayRead())
   }
 
   @Test func pipelinedBytesPastTheLimitPauseReading() {
     var m = handling()
     expectStep(m.received(buffered: limit + 1), .wait)
-    #expect(!m.wantsInput)
-    #expect(!m.mayRead())
+    expectTrue(!m.wantsInput)
+    expectTrue(!m.mayRead())
   }
 
   @Test func pausedReadingResumesWithTheNextRequest() {
@@ -208,8 +208,8 @@ private func closed() -> Machine {
     _ = m.received(buffered: limit + 1)
     m.responseQueued()
     expectStep(m.flushed(draining: false, now: 20), .nextRequest)
-    #expect(m.wantsInput)
-    #expect(m.mayRead())
+    expectTrue(m.wantsInput)
+    expectTrue(m.mayRead())
   }
 
   @Test func pausedReadingEndsWhenLingering() {
@@ -217,7 +217,7 @@ private func closed() -> Machine {
     _ = m.received(buffered: limit + 1)
     m.responseQueued()
     expectStep(m.flushed(draining: false, now: 20), .linger)
-    #expect(m.wantsInput)
+    expectTrue(m.wantsInput)
   }
 
   // MARK: Writing and backpressure
@@ -225,9 +225,9 @@ private func closed() -> Machine {
   @Test func blockedWriteWantsOutputAndArmsTheWriteTimer() {
     var m = handling()
     m.writeWouldBlock(now: 100)
-    #expect(m.wantsOutput)
-    #expect(m.timer == .write)
-    #expect(m.deadline == 400)
+    expectTrue(m.wantsOutput)
+    expectEqual(m.timer, .write)
+    expectEqual(m.deadline, 400)
     expectStep(m.timerFired(now: 399), .none)
     expectStep(m.timerFired(now: 400), .close)
   }
@@ -236,30 +236,30 @@ private func closed() -> Machine {
     var m = handling()
     m.writeWouldBlock(now: 100)
     m.writeWouldBlock(now: 350)
-    #expect(m.deadline == 400)
+    expectEqual(m.deadline, 400)
   }
 
   @Test func progressGivesASlowReaderAFreshWriteTimeout() {
     var m = handling()
     m.writeWouldBlock(now: 100)
     m.wrote(now: 350)
-    #expect(m.deadline == 650)
+    expectEqual(m.deadline, 650)
     expectStep(m.timerFired(now: 500), .none)
   }
 
   @Test func writesThatNeverBlockArmNoTimer() {
     var m = handling()
     m.wrote(now: 50)
-    #expect(m.deadline == 0)
-    #expect(!m.wantsOutput)
+    expectEqual(m.deadline, 0)
+    expectTrue(!m.wantsOutput)
   }
 
   @Test func drainedQueueStopsWaitingForOutput() {
     var m = handling()
     m.writeWouldBlock(now: 100)
     expectStep(m.flushed(draining: false, now: 200), .none)
-    #expect(!m.wantsOutput)
-    #expect(m.deadline == 0)
+    expectTrue(!m.wantsOutput)
+    expectEqual(m.deadline, 0)
     expectStep(m.timerFired(now: 10_000), .none)
   }
 
@@ -268,13 +268,13 @@ private func closed() -> Machine {
     expectStep(m.shouldParse(bufferEmpty: false, now: 10), true)
     m.needMore(now: 10)
     m.writeWouldBlock(now: 20)
-    #expect(m.timer == .write)
+    expectEqual(m.timer, .write)
     expectStep(m.flushed(draining: false, now: 30), .none)
-    #expect(m.phase == .reading)
-    #expect(m.deadline == 0)
+    expectEqual(m.phase, .reading)
+    expectEqual(m.deadline, 0)
     m.needMore(now: 40)
-    #expect(m.timer == .header)
-    #expect(m.deadline == 140)
+    expectEqual(m.timer, .header)
+    expectEqual(m.deadline, 140)
   }
 
   // MARK: Lingering
@@ -282,7 +282,7 @@ private func closed() -> Machine {
   @Test func lingeringDiscardsInputThenCloses() {
     var m = lingering(now: 10)
     expectStep(m.received(buffered: 10_000), .discard)
-    #expect(m.wantsInput)
+    expectTrue(m.wantsInput)
     expectStep(m.shouldParse(bufferEmpty: false, now: 20), false)
     expectStep(m.timerFired(now: 59), .none)
     expectStep(m.timerFired(now: 60), .close)
@@ -292,11 +292,11 @@ private func closed() -> Machine {
 
   @Test(arguments: [true, false])
   func drainClosesOnlyIdleConnections(nothingUnread: Bool) {
-    #expect(idle().idleForDrain(nothingUnread: nothingUnread) == nothingUnread)
-    #expect(fresh().idleForDrain(nothingUnread: nothingUnread) == nothingUnread)
-    #expect(!handling().idleForDrain(nothingUnread: nothingUnread))
-    #expect(!lingering().idleForDrain(nothingUnread: nothingUnread))
-    #expect(!closed().idleForDrain(nothingUnread: nothingUnread))
+    expectEqual(idle().idleForDrain(nothingUnread: nothingUnread), nothingUnread)
+    expectEqual(fresh().idleForDrain(nothingUnread: nothingUnread), nothingUnread)
+    expectTrue(!handling().idleForDrain(nothingUnread: nothingUnread))
+    expectTrue(!lingering().idleForDrain(nothingUnread: nothingUnread))
+    expectTrue(!closed().idleForDrain(nothingUnread: nothingUnread))
   }
 
   // MARK: Closing
@@ -306,9 +306,9 @@ private func closed() -> Machine {
     m.writeWouldBlock(now: 20)
     expectStep(m.close(), true)
     expectStep(m.close(), false)
-    #expect(m.phase == .closed)
-    #expect(!m.wantsOutput)
-    #expect(m.deadline == 0)
+    expectEqual(m.phase, .closed)
+    expectTrue(!m.wantsOutput)
+    expectEqual(m.deadline, 0)
   }
 
   @Test func everyEventAfterCloseIsIgnored() {
@@ -323,28 +323,28 @@ private func closed() -> Machine {
     m.wrote(now: 20)
     expectStep(m.flushed(draining: false, now: 20), .none)
     expectStep(m.timerFired(now: Int.max), .none)
-    #expect(m.phase == .closed)
-    #expect(!m.wantsOutput)
+    expectEqual(m.phase, .closed)
+    expectTrue(!m.wantsOutput)
   }
 
   @Test func eventsOutOfPlaceChangeNothing() {
     var m = fresh(now: 0)
     m.responseQueued()
-    #expect(!m.responseComplete)
+    expectTrue(!m.responseComplete)
     expectStep(m.flushed(draining: false, now: 5), .none)
-    #expect(m.phase == .reading)
+    expectEqual(m.phase, .reading)
     var l = lingering()
     let before = l
     l.requestParsed(keepAlive: true)
     l.requestFailed()
     l.needMore(now: 30)
-    #expect(l.phase == before.phase)
-    #expect(l.deadline == before.deadline)
+    expectEqual(l.phase, before.phase)
+    expectEqual(l.deadline, before.deadline)
   }
 
   @Test func deadlinesSaturateInsteadOfOverflowing() {
     var m = fresh(now: Int.max - 5)
-    #expect(m.deadline == Int.max)
+    expectEqual(m.deadline, Int.max)
     expectStep(m.timerFired(now: Int.max), .requestTimeout)
   }
 
@@ -369,7 +369,7 @@ private func closed() -> Machine {
   @Test(arguments: 0..<5)
   func timersFireExactlyAtTheirDeadline(index: Int) {
     let (name, start, due) = Self.timerCases[index]
-    #expect(start.deadline > 0, "\(name)")
+    expectTrue(start.deadline > 0, "\(name)")
     var before = start
     expectStep(before.timerFired(now: start.deadline - 1), .none, "\(name)")
     var at = start
@@ -384,13 +384,13 @@ private func closed() -> Machine {
   private static func checkInvariants(_ m: Machine, _ trace: [String]) {
     let where_ = trace.suffix(6).joined(separator: " ")
     if m.phase == .closed {
-      #expect(m.deadline == 0 && !m.wantsOutput && !m.responseComplete, "\(where_)")
+      expectTrue(m.deadline == 0 && !m.wantsOutput && !m.responseComplete, "\(where_)")
     }
-    if m.readPaused { #expect(m.phase == .handling, "\(where_)") }
-    #expect(m.wantsOutput == m.writeBlocked, "\(where_)")
-    if m.phase == .handling && !m.writeBlocked { #expect(m.deadline == 0, "\(where_)") }
-    if m.phase == .lingering { #expect(m.timer == .linger && m.deadline != 0, "\(where_)") }
-    if m.writeBlocked { #expect(m.timer == .write && m.deadline != 0, "\(where_)") }
+    if m.readPaused { expectEqual(m.phase, .handling, "\(where_)") }
+    expectEqual(m.wantsOutput, m.writeBlocked, "\(where_)")
+    if m.phase == .handling && !m.writeBlocked { expectEqual(m.deadline, 0, "\(where_)") }
+    if m.phase == .lingering { expectTrue(m.timer == .linger && m.deadline != 0, "\(where_)") }
+    if m.writeBlocked { expectTrue(m.timer == .write && m.deadline != 0, "\(where_)") }
   }
 
   @Test(arguments: 0..<8)
@@ -423,7 +423,7 @@ private func closed() -> Machine {
       case 10: if Int.random(in: 0..<20, using: &random) == 0 { _ = m.close() }
       default: m.closeAfterResponse()
       }
-      if closedSeen { #expect(m.phase == .closed, "closed is final: \(trace.suffix(6))") }
+      if closedSeen { expectEqual(m.phase, .closed, "closed is final: \(trace.suffix(6))") }
       closedSeen = m.phase == .closed
       Self.checkInvariants(m, trace)
     }

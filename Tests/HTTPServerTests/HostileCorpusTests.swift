@@ -123,8 +123,8 @@ func fileDescriptors(under folder: String) throws -> Int {
 
 @Suite(.serialized, .timeLimit(.minutes(3))) struct HostileCorpusTests {
   @Test func corpusIsLargeWithUniqueNames() {
-    #expect(HostileCorpus.cases.count >= 60)
-    #expect(Set(HostileCorpus.cases.map(\.name)).count == HostileCorpus.cases.count)
+    expectTrue(HostileCorpus.cases.count >= 60)
+    expectEqual(Set(HostileCorpus.cases.map(\.name)).count, HostileCorpus.cases.count)
   }
 
   @Test(arguments: HostileCorpus.cases)
@@ -135,7 +135,7 @@ func fileDescriptors(under folder: String) throws -> Int {
     let outcome = try await HostileRunner.withServer(files: files) { port in
       HostileRunner.observe(hostile, on: try HostileRunner.open(hostile, port: port))
     }
-    #expect(outcome == .expected(for: hostile))
+    expectEqual(outcome, .expected(for: hostile))
   }
 
   /// All cases at once on one server: a keep-alive connection opened before keeps being served, and
@@ -180,6 +180,6 @@ func fileDescriptors(under folder: String) throws -> Int {
       if files != 0 { problems.append("\(files) descriptors left open on static files") }
       return problems
     }
-    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    expectTrue(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 }

@@ -67,36 +67,36 @@ final class Flag: Sendable {
     ) { port in
       let long = try RawSocketClient(port: port)
       try long.send("GET /" + String(repeating: "a", count: 150) + " HTTP/1.1\r\nHost: a\r\n\r\n")
-      #expect(try long.readResponse().status == 414)
-      #expect(long.closesConnection())
+      try expectEqual(long.readResponse().status, 414)
+      expectTrue(long.closesConnection())
 
       let endless = try RawSocketClient(port: port)
       try endless.send("GET /" + String(repeating: "a", count: 150))  // never ends its line
-      #expect(try endless.readResponse().status == 414)
+      try expectEqual(endless.readResponse().status, 414)
 
       let bigHeaders = try RawSocketClient(port: port)
       try bigHeaders.send(
         "GET /hello HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "b", count: 250) + "\r\n\r\n")
-      #expect(try bigHeaders.readResponse().status == 431)
+      try expectEqual(bigHeaders.readResponse().status, 431)
 
       let many = try RawSocketClient(port: port)
       try many.send("GET /hello HTTP/1.1\r\nHost: a\r\n" + String(repeating: "X: 1\r\n", count: 5) + "\r\n")
-      #expect(try many.readResponse().status == 431)
+      try expectEqual(many.readResponse().status, 431)
 
       let fine = try RawSocketClient(port: port)
-      #expect(try fine.request("GET", "/hello", headers: [("X", "1"), ("Y", "2")]).status == 200)
+      try expectEqual(fine.request("GET", "/hello", headers: [("X", "1"), ("Y", "2")]).status, 200)
     }
   }
 
   @Test func connectionCapAnswers503AndKeepsServedOnes() async throws {
     try await withServer({ $0.maxConnections = 3 }, handler: helloRouter()) { port in
       let served = try (0..<3).map { _ in try RawSocketClient(port: port) }
-      for client in served { #expect(try client.request("GET", "/hello").status == 200) }
+      for client in served { try expectEqual(client.request("GET", "/hello").status, 200) }
       let extra = try RawSocketClient(port: port)
       let refused = try extra.readResponse()
-      #expect(refused.status == 503)
-      #expect(extra.closesConnection())
-      for client in served { #expect(try client.request("GET", "/hello").status == 200) }
+      expectEqual(refused.status, 503)
+      expectTrue(extra.closesConnection())
+      for client in served { try expectEqual(client.request("GET", "/hello").status, 200) }
       served[0].close()
       // The freed slot is reused once the server has seen the close.
       var status = 0
@@ -105,7 +105,7 @@ final class Flag: Sendable {
         let later = try RawSocketClient(port: port)
         status = (try? later.request("GET", "/hello").status) ?? 0
       }
-      #expect(status == 200)
+      expectEqual(status, 200)
     }
   }
 
@@ -116,12 +116,12 @@ final class Flag: Sendable {
       try client.trickle("GET /hello HTTP/1.1\r\nHo", pieceSize: 4, pause: .milliseconds(60))
       // The read waits for the server's answer, which the header timeout sends.
       let response = try client.readResponse()
-      #expect(response.status == 408)
-      #expect(client.closesConnection())
+      expectEqual(response.status, 408)
+      expectTrue(client.closesConnection())
       // A silent new connection is closed too.
       let silent = try RawSocketClient(port: port)
       let bytes = try silent.readUntilClose()
-      #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
+      expectTrue(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
     }
   }
 
@@ -133,15 +133,15 @@ final class Flag: Sendable {
       }, handler: helloRouter()
     ) { port in
       let client = try RawSocketClient(port: port, timeout: .seconds(3))
-      #expect(try client.request("GET", "/hello").status == 200)
+      try expectEqual(client.request("GET", "/hello").status, 200)
       let start = ContinuousClock.now
-      #expect(try client.readUntilClose().isEmpty)
-      #expect(ContinuousClock.now - start < .seconds(3))
+      expectTrue(try client.readUntilClose().isEmpty)
+      expectTrue(ContinuousClock.now - start < .seconds(3))
       // Activity before the deadline keeps the connection (together longer than one idle period).
       let busy = try RawSocketClient(port: port)
       for _ in 0..<8 {
         sleepFor(.milliseconds(100))  // Real time: requests spread over more than one idle period.
-        #expect(try busy.request("GET", "/hello").status == 200)
+        try expectEqual(busy.request("GET", "/hello").status, 200)
       }
     }
   }
@@ -155,7 +155,7 @@ final class Flag: Sendable {
       // Real time: read nothing for longer than the write timeout, while the server's buffers fill.
       sleepFor(.milliseconds(1200))
       let received = try client.readUntilClose()
-      #expect(received.count < 16 << 20)
+      expectTrue(received.count < 16 << 20)
     }
   }
 
@@ -164,9 +164,9 @@ final class Flag: Sendable {
     try await withServer(handler: handler) { port in
       let client = try RawSocketClient(port: port)
       try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-      #expect(started.waitBlocking(timeout: .seconds(10)), "the handler started")
+      expectTrue(started.waitBlocking(timeout: .seconds(10)), "the handler started")
       client.close()
-      #expect(cancelled.waitBlocking(timeout: .seconds(10)), "the handler was cancelled")
+      expectTrue(cancelled.waitBlocking(timeout: .seconds(10)), "the handler was cancelled")
     }
   }
 
@@ -187,7 +187,7 @@ final class Flag: Sendable {
           let client = try RawSocketClient(port: port)
           try client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
           let response = try client.readResponse()
-          #expect(client.closesConnection())
+          expectTrue(client.closesConnection())
           return response
         }
       }
@@ -196,7 +196,7 @@ final class Flag: Sendable {
         _ = try c.request("GET", "/hello")
         return c
       }
-      #expect(await started.wait(timeout: .seconds(5)))
+      expectTrue(await started.wait(timeout: .seconds(5)))
       let start = ContinuousClock.now
       let shutdown = Task { await server.shutdown() }
       // While draining (the slow request still running), new connections are refused (or closed
@@ -216,17 +216,17 @@ final class Flag: Sendable {
         }
         return duringDrain != "answered"
       }
-      #expect(duringDrain == "refused" || duringDrain == "closed")
+      expectTrue(duringDrain == "refused" || duringDrain == "closed")
       finish.set()
       await shutdown.value
-      #expect(ContinuousClock.now - start < .seconds(5))
+      expectTrue(ContinuousClock.now - start < .seconds(5))
       let response = try await inFlight.value
-      #expect(response.status == 200)
-      #expect(response.text == "finished\n")
-      #expect(response.headers["Connection"] == "close")
-      #expect(try await onThread { idle.closesConnection() })
+      expectEqual(response.status, 200)
+      expectEqual(response.text, "finished\n")
+      expectEqual(response.headers["Connection"], "close")
+      expectTrue(try await onThread { idle.closesConnection() })
       let refused = try? await onThread { try RawSocketClient(port: port) }
-      #expect(refused == nil)
+      expectTrue(refused == nil)
     }
   }
 
@@ -240,12 +240,12 @@ final class Flag: Sendable {
         try c.send("GET /forever HTTP/1.1\r\nHost: a\r\n\r\n")
         return c
       }
-      #expect(await started.wait(timeout: .seconds(10)))
+      expectTrue(await started.wait(timeout: .seconds(10)))
       let start = ContinuousClock.now
       await live.server.shutdown()
-      #expect(ContinuousClock.now - start < .seconds(4))
-      #expect(cancelled.isSet)
-      #expect(try await onThread { client.closesConnection() })
+      expectTrue(ContinuousClock.now - start < .seconds(4))
+      expectTrue(cancelled.isSet)
+      expectTrue(try await onThread { client.closesConnection() })
     }
   }
 }

@@ -1,6 +1,7 @@
 import HTTP
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 
 /// Route names and the middleware pipeline: every answer (routes, 405, 404, a bad escape) goes
@@ -48,8 +49,8 @@ import Testing
     let handler = Self.router(seen: seen)
     let response = try await handler(
       HTTPRequest(method: method, target: target), RequestContext(requestID: "t"))
-    #expect(response.status.code == status)
-    #expect(response.headers["X-Route"] == name)
-    #expect(seen.all == ["inner " + name, "outer " + name], "the first step added is outermost")
+    expectEqual(response.status.code, status)
+    expectEqual(response.headers["X-Route"], name)
+    expectEqual(seen.all, ["inner " + name, "outer " + name], "the first step added is outermost")
   }
 }

@@ -40,18 +40,18 @@ struct StaticFixture {
     let fixture = try StaticFixture()
     let files = try StaticFiles(root: fixture.root, time: .system)
     let (css, body) = await fixture.get(files, "/css/app.css")
-    #expect(css.status == .ok)
-    #expect(body == "body{color:red}")
-    #expect(css.headers["Content-Type"] == "text/css; charset=utf-8")
-    #expect(css.headers["Cache-Control"] == "max-age=300")
-    #expect(css.headers["ETag"] != nil)
-    #expect(css.headers["Last-Modified"].flatMap(HTTPDate.parse) != nil)
-    #expect(await fixture.get(files, "/logo.png").0.headers["Content-Type"] == "image/png")
-    #expect(await fixture.get(files, "/").1 == "<h1>home</h1>")
-    #expect(await fixture.get(files, "/a%20b.txt").1 == "x")
-    #expect(await fixture.get(files, "/./css//app.css").1 == "body{color:red}")
-    #expect(await fixture.get(files, "/inside.css").0.status == .ok)
-    #expect(await fixture.get(files, "/css/app.css", method: .post).0.status == .methodNotAllowed)
+    expectEqual(css.status, .ok)
+    expectEqual(body, "body{color:red}")
+    expectEqual(css.headers["Content-Type"], "text/css; charset=utf-8")
+    expectEqual(css.headers["Cache-Control"], "max-age=300")
+    expectTrue(css.headers["ETag"] != nil)
+    expectTrue(css.headers["Last-Modified"].flatMap(HTTPDate.parse) != nil)
+    await expectEqual(fixture.get(files, "/logo.png").0.headers["Content-Type"], "image/png")
+    await expectEqual(fixture.get(files, "/").1, "<h1>home</h1>")
+    await expectEqual(fixture.get(files, "/a%20b.txt").1, "x")
+    await expectEqual(fixture.get(files, "/./css//app.css").1, "body{color:red}")
+    await expectEqual(fixture.get(files, "/inside.css").0.status, .ok)
+    await expectEqual(fixture.get(files, "/css/app.css", method: .post).0.status, .methodNotAllowed)
   }
 
   @Test func aRootThatIsNoFolderIsAConfigurationErrorNotAnAnswer() throws {
@@ -62,7 +62,7 @@ struct StaticFixture {
     #expect(throws: StaticFilesError.notAFolder(fixture.root + "/index.html")) {
       try StaticFiles(root: fixture.root + "/index.html", time: .system)
     }
-    #expect("\(StaticFilesError.missingRoot("/x"))" == "static root /x does not exist")
+    expectEqual("\(StaticFilesError.missingRoot("/x"))", "static root /x does not exist")
   }
 
   @Test func conditionalRequestsGet304() async throws {
@@ -71,23 +71,23 @@ struct StaticFixture {
     let (first, _) = await fixture.get(files, "/css/app.css")
     let etag = try #require(first.headers["ETag"])
     let modified = try #require(first.headers["Last-Modified"])
-    #expect(
-      await fixture.get(files, "/css/app.css", headers: ["If-None-Match": etag]).0.status == .notModified)
-    #expect(
-      await fixture.get(files, "/css/app.css", headers: ["If-None-Match": "\"x\", W/\(etag)"]).0.status
-        == .notModified)
-    #expect(await fixture.get(files, "/css/app.css", headers: ["If-None-Match": "\"other\""]).0.status == .ok)
-    #expect(
-      await fixture.get(files, "/css/app.css", headers: ["If-Modified-Since": modified]).0.status
-        == .notModified)
+    await expectEqual(
+      fixture.get(files, "/css/app.css", headers: ["If-None-Match": etag]).0.status, .notModified)
+    await expectEqual(
+      fixture.get(files, "/css/app.css", headers: ["If-None-Match": "\"x\", W/\(etag)"]).0.status,
+      .notModified)
+    await expectEqual(
+      fixture.get(files, "/css/app.css", headers: ["If-None-Match": "\"other\""]).0.status, .ok)
+    await expectEqual(
+      fixture.get(files, "/css/app.css", headers: ["If-Modified-Since": modified]).0.status, .notModified)
     let past = HTTPDate.format(epochSeconds: (HTTPDate.parse(modified) ?? 0) - 10)
-    #expect(await fixture.get(files, "/css/app.css", headers: ["If-Modified-Since": past]).0.status == .ok)
+    await expectEqual(fixture.get(files, "/css/app.css", headers: ["If-Modified-Since": past]).0.status, .ok)
     // If-None-Match wins over If-Modified-Since.
-    #expect(
-      await fixture.get(
+    await expectEqual(
+      fixture.get(
         files, "/css/app.css", headers: ["If-None-Match": "\"other\"", "If-Modified-Since": modified]
       )
-      .0.status == .ok)
+      .0.status, .ok)
   }
 
   static let escapes = [
@@ -101,40 +101,40 @@ struct StaticFixture {
     let fixture = try StaticFixture()
     let files = try StaticFiles(root: fixture.root, time: .system)
     let (response, body) = await fixture.get(files, target)
-    #expect(response.status == .notFound)
-    #expect(!body.contains("secret"))
+    expectEqual(response.status, .notFound)
+    expectTrue(!body.contains("secret"))
   }
 
   @Test func hashedNamesAreImmutable() async throws {
     let fixture = try StaticFixture()
     let files = try StaticFiles(root: fixture.root, time: .system)
     let hashed = try #require(files.hashedPath(for: "css/app.css", urlPrefix: "/static"))
-    #expect(hashed.hasPrefix("/static/css/app."))
-    #expect(hashed.hasSuffix(".css"))
+    expectTrue(hashed.hasPrefix("/static/css/app."))
+    expectTrue(hashed.hasSuffix(".css"))
     let (response, body) = await fixture.get(files, hashed.replacingOccurrences(of: "/static", with: ""))
-    #expect(response.status == .ok)
-    #expect(body == "body{color:red}")
-    #expect(response.headers["Cache-Control"] == "max-age=31536000, immutable")
+    expectEqual(response.status, .ok)
+    expectEqual(body, "body{color:red}")
+    expectEqual(response.headers["Cache-Control"], "max-age=31536000, immutable")
     let prefixed = await files.response(
       for: HTTPRequest(method: .get, target: hashed, headers: ["Host": "a"]), urlPrefix: "/static")
-    #expect(prefixed.status == .ok)
-    #expect(await fixture.get(files, "/css/app.00000000.css").0.status == .notFound)
-    #expect(files.hashedPath(for: "missing.css", urlPrefix: "/static") == nil)
-    #expect(files.hashedPath(for: "../secret.txt", urlPrefix: "/static") == nil)
+    expectEqual(prefixed.status, .ok)
+    await expectEqual(fixture.get(files, "/css/app.00000000.css").0.status, .notFound)
+    expectEqual(files.hashedPath(for: "missing.css", urlPrefix: "/static"), nil)
+    expectEqual(files.hashedPath(for: "../secret.txt", urlPrefix: "/static"), nil)
   }
 
   @Test func changedFilesAreReloaded() async throws {
     let fixture = try StaticFixture()
     let clock = ManualClock()
     let files = try StaticFiles(root: fixture.root, time: clock.time)
-    #expect(await fixture.get(files, "/css/app.css").1 == "body{color:red}")
+    await expectEqual(fixture.get(files, "/css/app.css").1, "body{color:red}")
     try "body{color:blue;margin:0}".write(
       toFile: fixture.root + "/css/app.css", atomically: true, encoding: .utf8)
     clock.advance(1)  // files are checked on disk again once a second
-    #expect(await fixture.get(files, "/css/app.css").1 == "body{color:blue;margin:0}")
+    await expectEqual(fixture.get(files, "/css/app.css").1, "body{color:blue;margin:0}")
     try FileManager.default.removeItem(atPath: fixture.root + "/css/app.css")
     clock.advance(1)
-    #expect(await fixture.get(files, "/css/app.css").0.status == .notFound)
+    await expectEqual(fixture.get(files, "/css/app.css").0.status, .notFound)
   }
 
   @Test func missingRootThrows() {
@@ -149,15 +149,15 @@ struct StaticFixture {
     try await withServer(handler: { request, _ in await files.response(for: request) }) { port in
       let client = try RawSocketClient(port: port)
       let full = try client.request("GET", "/css/app.css")
-      #expect(full.text == "body{color:red}")
+      expectEqual(full.text, "body{color:red}")
       let head = try client.request("HEAD", "/css/app.css")
-      #expect(head.headers["Content-Length"] == "15")
-      #expect(head.body.isEmpty)
+      expectEqual(head.headers["Content-Length"], "15")
+      expectTrue(head.body.isEmpty)
       let etag = full.headers["ETag"] ?? ""
       let cached = try client.request("GET", "/css/app.css", headers: [("If-None-Match", etag)])
-      #expect(cached.status == 304)
-      #expect(cached.body.isEmpty)
-      #expect(try client.request("GET", "/%2e%2e/secret.txt").status == 404)
+      expectEqual(cached.status, 304)
+      expectTrue(cached.body.isEmpty)
+      try expectEqual(client.request("GET", "/%2e%2e/secret.txt").status, 404)
     }
   }
 }
@@ -169,13 +169,13 @@ struct StaticFixture {
     try big.write(toFile: fixture.root + "/big.txt", atomically: true, encoding: .utf8)
     let files = try StaticFiles(root: fixture.root, memoryCacheMaxFileBytes: 1024, time: .system)
     let (first, body) = await fixture.get(files, "/big.txt")
-    #expect(first.status == .ok)
-    #expect(body == big)
+    expectEqual(first.status, .ok)
+    expectEqual(body, big)
     let (again, againBody) = await fixture.get(files, "/big.txt")
-    #expect(again.headers["ETag"] == first.headers["ETag"])
-    #expect(againBody == big)
+    expectEqual(again.headers["ETag"], first.headers["ETag"])
+    expectEqual(againBody, big)
     let (small, smallBody) = await fixture.get(files, "/css/app.css")
-    #expect(small.status == .ok)
-    #expect(smallBody == "body{color:red}")
+    expectEqual(small.status, .ok)
+    expectEqual(smallBody, "body{color:red}")
   }
 }

@@ -30,10 +30,10 @@ import Testing
       return port
     }
     let body = try runCurl(["-s", "http://127.0.0.1:\(port)/css/app.css"])
-    #expect(body == "body{color:red}")
+    expectEqual(body, "body{color:red}")
     process.terminate()  // SIGTERM
     try await onThread { process.waitUntilExit() }
-    #expect(process.terminationReason == .exit)
-    #expect(process.terminationStatus == 0)
+    expectEqual(process.terminationReason, .exit)
+    expectEqual(process.terminationStatus, 0)
   }
 }

@@ -26,7 +26,7 @@ import Testing
     for _ in 0..<2000 {
       let count = Int.random(in: 0...300, using: &rng)
       let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
-      #expect(Self.check(bytes, &rng))
+      expectTrue(Self.check(bytes, &rng))
     }
   }
 
@@ -47,7 +47,7 @@ import Testing
         }
         if bytes.isEmpty { break }
       }
-      #expect(Self.check(bytes, &rng), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+      expectTrue(Self.check(bytes, &rng), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
     }
   }
 }

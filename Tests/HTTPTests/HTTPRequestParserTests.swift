@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HTTP
@@ -78,23 +79,23 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
 
   @Test(arguments: cases)
   func statusForInput(_ input: String, _ expected: Int) {
-    #expect(outcome(input) == expected, "\(input.prefix(80).debugDescription)")
+    expectEqual(outcome(input), expected, "\(input.prefix(80).debugDescription)")
   }
 
   @Test func fieldsAreParsedAndTrimmed() throws {
     let (request, consumed) = try #require(
       parseOne("GET /p?q=1 HTTP/1.1\r\nHost: ex\r\nX-Y:\t  v a l \t\r\n\r\nrest"))
-    #expect(request.method == .get)
-    #expect(request.target == "/p?q=1")
-    #expect(request.version == .http11)
-    #expect(request.headers["x-y"] == "v a l")
-    #expect(consumed == "GET /p?q=1 HTTP/1.1\r\nHost: ex\r\nX-Y:\t  v a l \t\r\n\r\n".utf8.count)
+    expectEqual(request.method, .get)
+    expectEqual(request.target, "/p?q=1")
+    expectEqual(request.version, .http11)
+    expectEqual(request.headers["x-y"], "v a l")
+    expectEqual(consumed, "GET /p?q=1 HTTP/1.1\r\nHost: ex\r\nX-Y:\t  v a l \t\r\n\r\n".utf8.count)
   }
 
   @Test func absoluteFormKeepsOnlyThePath() throws {
-    #expect(
-      try #require(parseOne("GET http://h.example/a/b?c HTTP/1.1\r\nHost: h\r\n\r\n")).0.target == "/a/b?c")
-    #expect(try #require(parseOne("GET https://h.example HTTP/1.1\r\nHost: h\r\n\r\n")).0.target == "/")
+    try expectEqual(
+      #require(parseOne("GET http://h.example/a/b?c HTTP/1.1\r\nHost: h\r\n\r\n")).0.target, "/a/b?c")
+    try expectEqual(#require(parseOne("GET https://h.example HTTP/1.1\r\nHost: h\r\n\r\n")).0.target, "/")
   }
 
   @Test func bytewiseFeedingGivesTheSameRequest() {
@@ -110,8 +111,8 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
       Issue.record("not complete")
       return
     }
-    #expect(request.body == Array("hello".utf8))
-    #expect(consumed == text.count)
+    expectEqual(request.body, Array("hello".utf8))
+    expectEqual(consumed, text.count)
   }
 
   @Test func pipelinedRequestsAreSeparated() {
@@ -121,12 +122,12 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
       Issue.record("first")
       return
     }
-    #expect(first.target == "/1")
+    expectEqual(first.target, "/1")
     guard case .request(let second, _) = parser.parse(Array(text[consumed...])) else {
       Issue.record("second")
       return
     }
-    #expect(second.target == "/2")
+    expectEqual(second.target, "/2")
   }
 
   @Test func expectContinueIsReported() {
@@ -136,25 +137,25 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
       Issue.record("should wait for the body")
       return
     }
-    #expect(parser.expectsContinue)
+    expectTrue(parser.expectsContinue)
     parser.continueSent()
-    #expect(!parser.expectsContinue)
+    expectTrue(!parser.expectsContinue)
     guard case .request(let request, _) = parser.parse(Array((head + "ok").utf8)) else {
       Issue.record("body")
       return
     }
-    #expect(request.body == Array("ok".utf8))
+    expectEqual(request.body, Array("ok".utf8))
   }
 
   @Test func smallerLimitsApply() {
     let limits = HTTPParserLimits(
       maxRequestLineBytes: 20, maxHeaderBytes: 40, maxHeaderCount: 2, maxBodyBytes: 3)
-    #expect(outcome("GET /0123456789012345 HTTP/1.1\r\nHost: a\r\n\r\n", limits: limits) == 414)
-    #expect(outcome("GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\n\r\n", limits: limits) == 431)
-    #expect(
-      outcome("GET / HTTP/1.1\r\nHost: a\r\nA: \(String(repeating: "x", count: 40))\r\n\r\n", limits: limits)
-        == 431)
-    #expect(outcome("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd", limits: limits) == 413)
+    expectEqual(outcome("GET /0123456789012345 HTTP/1.1\r\nHost: a\r\n\r\n", limits: limits), 414)
+    expectEqual(outcome("GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\n\r\n", limits: limits), 431)
+    expectEqual(
+      outcome("GET / HTTP/1.1\r\nHost: a\r\nA: \(String(repeating: "x", count: 40))\r\n\r\n", limits: limits),
+      431)
+    expectEqual(outcome("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd", limits: limits), 413)
   }
 
   static let keepAliveCases: [(String, Bool)] = [
@@ -167,6 +168,6 @@ private func parseOne(_ text: String) -> (HTTPRequest, Int)? {
 
   @Test(arguments: keepAliveCases)
   func keepAliveRules(_ input: String, _ expected: Bool) throws {
-    #expect(try #require(parseOne(input)).0.keepAlive == expected)
+    try expectEqual(#require(parseOne(input)).0.keepAlive, expected)
   }
 }

@@ -63,9 +63,9 @@ struct HostileUpstreamTests {
         for problem in outcome.problems { Issue.record("\(outcome.name): \(problem)") }
       }
       let leaked = fixture.apps.contains { $0.transcript.contains(HostileFixture.token) }
-      #expect(!leaked, "the token reached the app's log")
+      expectTrue(!leaked, "the token reached the app's log")
       if let avatarStarvation {
-        #expect(
+        expectTrue(
           avatarStarvation < Self.starvationBound, "a fragment took \(avatarStarvation) while 40 avatars hung"
         )
       }
@@ -73,7 +73,7 @@ struct HostileUpstreamTests {
       Issue.record("suite stopped: \(error)")
     }
     Self.writeReport(outcomes, peak: fixture.memory().peak)
-    #expect(outcomes.count == Self.cases.count)
+    expectEqual(outcomes.count, Self.cases.count)
     await fixture.stop()
   }
 
@@ -83,9 +83,9 @@ struct HostileUpstreamTests {
     // Twice: the first fragment of a process also pays for its first connection to the API host.
     let first = await starvation(fixture: fixture, sample: sample, query: "stars:>7000")
     let second = await starvation(fixture: fixture, sample: sample, query: "stars:>6000")
-    #expect(
+    expectTrue(
       first < Self.starvationBound && second < Self.starvationBound, "fragments took \(first) and \(second)")
-    #expect(fixture.app.isRunning)
+    expectTrue(fixture.app.isRunning)
     await fixture.stop()
   }
 

@@ -43,22 +43,22 @@ private final class Boxes: MustacheRows {
 
   @Test func aSectionInsideAListSectionLeavesTheElementForWhatFollows() throws {
     // `{{#on}}` renders in line inside `{{#items}}`: the `.` after it is still the item.
-    #expect(try Self.render("{{#items}}({{#on}}+{{/on}}{{.}}){{/items}}") == "(+a)(+b);;(+c);")
-    #expect(
-      try Self.render("{{#items}}{{#label}}{{.}}{{/label}}/{{.}} {{/items}}")
-        == "L&lt;1&gt;/a L&lt;1&gt;/b ;;x/c ;")
+    try expectEqual(Self.render("{{#items}}({{#on}}+{{/on}}{{.}}){{/items}}"), "(+a)(+b);;(+c);")
+    try expectEqual(
+      Self.render("{{#items}}{{#label}}{{.}}{{/label}}/{{.}} {{/items}}"), "L&lt;1&gt;/a L&lt;1&gt;/b ;;x/c ;"
+    )
   }
 
   @Test func textEndingASectionStaysInsideIt() throws {
     let rendered = try Self.render("{{#on}}on:{{/on}}{{label}}|{{^on}}off:{{/on}}{{{label}}}")
-    #expect(rendered == "on:L&lt;1&gt;|L<1>;|off:;on:x|x;")
+    expectEqual(rendered, "on:L&lt;1&gt;|L<1>;|off:;on:x|x;")
   }
 
   @Test func stepsAreNotUsedForOtherValues() throws {
     let library = try TemplateLibrary(
       templates: ["card": "<b>{{label}}</b><i>{{{label}}}</i>{{#on}}!{{/on}}"],
       bindings: ["card": Boxes.schema])
-    #expect(try library.render("card", ["label": "a&b", "on": true]) == "<b>a&amp;b</b><i>a&b</i>!")
+    try expectEqual(library.render("card", ["label": "a&b", "on": true]), "<b>a&amp;b</b><i>a&b</i>!")
   }
 
   @Test func boundPartialsCallBoundPartialsWithIndentation() throws {
@@ -67,9 +67,9 @@ private final class Boxes: MustacheRows {
         "card": "<{{label}}>\n  {{> line}}\n", "line": "{{#items}}[{{.}}]{{/items}}\nend\n",
         "list": "{{#boxes}}\n  {{> card}}\n{{/boxes}}",
       ], bindings: ["card": Boxes.schema, "line": Boxes.schema])
-    #expect(
-      try library.render("list", ["boxes": .rows(Self.rows)])
-        == "  <L&lt;1&gt;>\n    [a][b]\n    end\n  <>\n    \n    end\n  <x>\n    [c]\n    end\n")
+    try expectEqual(
+      library.render("list", ["boxes": .rows(Self.rows)]),
+      "  <L&lt;1&gt;>\n    [a][b]\n    end\n  <>\n    \n    end\n  <x>\n    [c]\n    end\n")
   }
 
   @Test func boundParentsAndBlocksReadFieldsThroughTheGeneralWalk() throws {
@@ -78,9 +78,8 @@ private final class Boxes: MustacheRows {
         "card": "{{<frame}}{{$body}}<{{label}}>{{#items}}[{{.}}]{{/items}}{{/body}}{{/frame}}",
         "frame": "{{#on}}on {{/on}}{{$body}}default{{/body}}|", "list": "{{#boxes}}{{> card}};{{/boxes}}",
       ], bindings: ["card": Boxes.schema, "frame": Boxes.schema])
-    #expect(
-      try library.render("list", ["boxes": .rows(Self.rows)])
-        == "on <L&lt;1&gt;>[a][b]|;<>|;on <x>[c]|;")
+    try expectEqual(
+      library.render("list", ["boxes": .rows(Self.rows)]), "on <L&lt;1&gt;>[a][b]|;<>|;on <x>[c]|;")
   }
 
   /// A template of one library rendered with another's partials calls that one's by name.
@@ -88,9 +87,9 @@ private final class Boxes: MustacheRows {
     let first = try TemplateLibrary(templates: ["page": "({{> part}})", "part": "first"])
     let second = try TemplateLibrary(templates: ["part": "second"])
     let page = try #require(first.template(named: "page"))
-    #expect(page.render([:], partials: first) == "(first)")
-    #expect(page.render([:], partials: second) == "(second)")
-    #expect(page.render([:]) == "()")
+    expectEqual(page.render([:], partials: first), "(first)")
+    expectEqual(page.render([:], partials: second), "(second)")
+    expectEqual(page.render([:]), "()")
   }
 
   /// A template kept after its library is gone still renders, with another library's partials.
@@ -103,7 +102,7 @@ private final class Boxes: MustacheRows {
       page = first.template(named: "page")
     }
     let second = try TemplateLibrary(templates: ["part": "2", "frame": "g"])
-    #expect(try #require(page).render([:], partials: second) == "(2g)")
+    try expectEqual(#require(page).render([:], partials: second), "(2g)")
   }
 }
 
@@ -189,7 +188,7 @@ private final class Columns: MustacheRows {
       let unbound = try TemplateLibrary(templates: ["card": source, "list": list])
       let objects = rows.map { MustacheValue.object(Dictionary(uniqueKeysWithValues: zip(Self.names, $0))) }
       let expected = try unbound.render("list", ["rows": .list(objects)])
-      #expect(try bound.render("list", ["rows": .rows(Columns(rows))]) == expected, "template: \(source)")
+      try expectEqual(bound.render("list", ["rows": .rows(Columns(rows))]), expected, "template: \(source)")
     }
   }
 }

@@ -106,7 +106,7 @@ func referenceRender(_ pieces: [Piece], _ stack: [MustacheValue]) -> String {
     for _ in 0..<2000 {
       let text = PropertyTests.tagFreeText(&rng)
       let template = try Template(text)
-      #expect(template.render(["a": 1]) == text)
+      expectEqual(template.render(["a": 1]), text)
     }
   }
 
@@ -118,10 +118,10 @@ func referenceRender(_ pieces: [Piece], _ stack: [MustacheValue]) -> String {
     let html = try Template("{{h}}")
     for _ in 0..<2000 {
       let s = PropertyTests.randomText(&rng, maxLength: 60)
-      #expect(escaped.render(["v": .string(s)]) == referenceEscape(s))
-      #expect(raw.render(["v": .string(s)]) == s)
-      #expect(ampersand.render(["v": .string(s)]) == s)
-      #expect(html.render(["h": .html(s)]) == s)
+      expectEqual(escaped.render(["v": .string(s)]), referenceEscape(s))
+      expectEqual(raw.render(["v": .string(s)]), s)
+      expectEqual(ampersand.render(["v": .string(s)]), s)
+      expectEqual(html.render(["h": .html(s)]), s)
     }
   }
 
@@ -174,7 +174,7 @@ func referenceRender(_ pieces: [Piece], _ stack: [MustacheValue]) -> String {
       let template = try Template(source)
       let rendered = template.render(data)
       let expected = referenceRender(pieces, [data])
-      #expect(rendered == expected, "template: \(source)")
+      expectEqual(rendered, expected, "template: \(source)")
       if rendered != expected { break }
     }
   }
@@ -200,10 +200,10 @@ func referenceRender(_ pieces: [Piece], _ stack: [MustacheValue]) -> String {
         _ = try? library.render("main", data)
         parsed += 1
       } catch {
-        #expect(error.file == "g" || error.file == "p")
-        #expect(error.line >= 1 && error.column >= 1)
+        expectTrue(error.file == "g" || error.file == "p")
+        expectTrue(error.line >= 1 && error.column >= 1)
       }
     }
-    #expect(parsed > 50)
+    expectTrue(parsed > 50)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import TestSupport
 import Testing
 
 extension MustacheError {
@@ -19,22 +20,22 @@ extension MustacheError {
       "page": "<ul>{{#items}}{{> item}}{{/items}}</ul>", "item": "<li>{{name}}</li>",
     ])
     let html = try library.render("page", .object(["items": .list([.object(["name": .string("a<b")])])]))
-    #expect(html == "<ul><li>a&lt;b</li></ul>")
+    expectEqual(html, "<ul><li>a&lt;b</li></ul>")
   }
 
   @Test func escapesTheFiveCharactersAndEmitsHTMLRaw() throws {
     let t = try Template("{{s}}|{{{s}}}|{{&s}}|{{h}}")
     let out = t.render(["s": "<a href=\"x\">'&'</a>", "h": .html("<b>ok</b>")])
-    #expect(
-      out
-        == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;|<a href=\"x\">'&'</a>|<a href=\"x\">'&'</a>|<b>ok</b>"
+    expectEqual(
+      out,
+      "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;|<a href=\"x\">'&'</a>|<a href=\"x\">'&'</a>|<b>ok</b>"
     )
   }
 
   @Test func rendersNumbersBoolsAndEmptyValues() throws {
     let t = try Template("{{i}} {{n}} {{d}} {{w}} {{b}} [{{z}}] [{{l}}] [{{missing}}]")
     let out = t.render(["i": -42, "n": .int(Int.min), "d": 1.5, "w": 3.0, "b": true, "z": nil, "l": [1]])
-    #expect(out == "-42 \(Int.min) 1.5 3 true [] [] []")
+    expectEqual(out, "-42 \(Int.min) 1.5 3 true [] [] []")
   }
 
   @Test func truthiness() throws {
@@ -44,14 +45,14 @@ extension MustacheError {
       (true, "T"), (0, "T"), ("x", "T"), ([:], "T"), ([1, 2], "TT"),
     ]
     for (value, expected) in cases {
-      #expect(t.render(["v": value]) == expected, "\(value)")
+      expectEqual(t.render(["v": value]), expected, "\(value)")
     }
   }
 
   @Test func contextStackAndDottedNames() throws {
     let t = try Template("{{#repo}}{{name}} by {{owner.login}} in {{site}}{{/repo}} {{repo.owner.login}}")
     let out = t.render(["site": "GH", "repo": ["name": "r", "owner": ["login": "o"]]])
-    #expect(out == "r by o in GH o")
+    expectEqual(out, "r by o in GH o")
   }
 
   @Test func representableConversions() throws {
@@ -64,14 +65,14 @@ extension MustacheError {
     ]
     let t = try Template(
       "{{#topics}}<{{.}}>{{/topics}}{{^missing}}-{{/missing}}{{dict.n}}{{#flag}}!{{/flag}}{{x}}")
-    #expect(t.render(value) == "<a><b>-3!2.5")
+    expectEqual(t.render(value), "<a><b>-3!2.5")
   }
 
   @Test func rendersIntoAnExistingBuffer() throws {
     let t = try Template("b{{x}}")
     var buffer = Array("a".utf8)
     t.render(["x": "c"], into: &buffer)
-    #expect(String(decoding: buffer, as: UTF8.self) == "abc")
+    expectEqual(String(decoding: buffer, as: UTF8.self), "abc")
   }
 
   @Test(arguments: [
@@ -101,7 +102,7 @@ extension MustacheError {
   }
 
   @Test func missingPartialRendersEmptyWithoutLibrary() throws {
-    #expect(try Template("[{{>nope}}]").render([:]) == "[]")
+    try expectEqual(Template("[{{>nope}}]").render([:]), "[]")
   }
 }
 
@@ -122,8 +123,8 @@ extension MustacheError {
   @Test func unknownTemplateNameThrows() throws {
     let library = try TemplateLibrary(templates: ["a": "x"])
     #expect { try library.render("b", [:]) } throws: { ($0 as? MustacheError)?.kind == .missingTemplate }
-    #expect(library.template(named: "b") == nil)
-    #expect(try library.render("a", [:]) == "x")
+    expectTrue(library.template(named: "b") == nil)
+    try expectEqual(library.render("a", [:]), "x")
   }
 
   @Test func runawayRecursionStopsWithAnError() throws {
@@ -132,7 +133,7 @@ extension MustacheError {
     #expect { try library.render("b", [:]) } throws: { ($0 as? MustacheError)?.kind == .limitExceeded }
     // Without a library error path, a single render still ends.
     let text = library.template(named: "b")?.render([:], partials: library) ?? ""
-    #expect(text.hasPrefix("xxx"))
+    expectTrue(text.hasPrefix("xxx"))
   }
 
   @Test func recursivePartialsFollowData() throws {
@@ -140,7 +141,7 @@ extension MustacheError {
     let tree: MustacheValue = [
       "name": "a", "kids": [["name": "b", "kids": []], ["name": "c", "kids": []]],
     ]
-    #expect(try library.render("node", tree) == "a(b()c())")
+    try expectEqual(library.render("node", tree), "a(b()c())")
   }
 
   @Test func layoutWithBlocks() throws {
@@ -151,9 +152,9 @@ extension MustacheError {
         "{{<layout}}\n{{$title}}Search: {{q}}{{/title}}\n{{$body}}\n<ul>\n  <li>{{q}}</li>\n</ul>\n{{/body}}\n{{/layout}}\n",
     ])
     let out = try library.render("page", ["q": "<x>"])
-    #expect(
-      out
-        == "<html>\n  <title>Search: &lt;x&gt;</title>\n  <body>\n    <ul>\n      <li>&lt;x&gt;</li>\n    </ul>\n  </body>\n</html>\n"
+    expectEqual(
+      out,
+      "<html>\n  <title>Search: &lt;x&gt;</title>\n  <body>\n    <ul>\n      <li>&lt;x&gt;</li>\n    </ul>\n  </body>\n</html>\n"
     )
   }
 
@@ -170,8 +171,8 @@ extension MustacheError {
       to: root.appendingPathComponent("partials/deep/star.mustache"), atomically: true, encoding: .utf8)
     try "ignored {{".write(to: root.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
     let library = try TemplateLibrary(directory: root.path)
-    #expect(library.names == ["page", "partials/card", "partials/deep/star"])
-    #expect(try library.render("page", ["repos": [["name": "a&b"]]]) == "<main><p>a&amp;b</p>★</main>")
+    expectEqual(library.names, ["page", "partials/card", "partials/deep/star"])
+    try expectEqual(library.render("page", ["repos": [["name": "a&b"]]]), "<main><p>a&amp;b</p>★</main>")
 
     try "{{#open}}\nline".write(
       to: root.appendingPathComponent("partials/broken.mustache"), atomically: true, encoding: .utf8)
@@ -211,7 +212,7 @@ extension MustacheError {
       templates: ["page": "{{title}}:{{#items}}[{{label}}{{.}}]{{/items}}{{link.href}}"],
       vocabulary: { _ in Self.page })
     let value: MustacheValue = ["title": "T", "items": [["label": "a"], "b"], "link": ["href": "/x"]]
-    #expect(try library.render("page", value) == "T:[a][b]/x")
+    try expectEqual(library.render("page", value), "T:[a][b]/x")
   }
 
   @Test func aTemplateWithoutAVocabularyFailsAtLoad() {
@@ -229,6 +230,6 @@ extension MustacheError {
     let library = try TemplateLibrary(
       templates: ["page": "{{title}}", "row": "{{size}}"], bindings: ["row": rows],
       vocabulary: { _ in Self.page })
-    #expect(try library.render("page", ["title": "ok"]) == "ok")
+    try expectEqual(library.render("page", ["title": "ok"]), "ok")
   }
 }

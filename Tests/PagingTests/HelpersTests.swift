@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Paging
@@ -8,12 +9,12 @@ struct HelpersTests {
     "the trigger sits margin cards before the last",
     arguments: [(20, 5, 14), (20, 0, 19), (3, 5, 0), (1, 2, 0), (20, -1, 19)])
   func prefetch(batchCount: Int, margin: Int, expected: Int) {
-    #expect(prefetchIndex(batchCount: batchCount, margin: margin) == expected)
+    expectEqual(prefetchIndex(batchCount: batchCount, margin: margin), expected)
   }
 
   @Test("an empty batch has no trigger")
   func prefetchEmpty() {
-    #expect(prefetchIndex(batchCount: 0, margin: 5) == nil)
+    expectEqual(prefetchIndex(batchCount: 0, margin: 5), nil)
   }
 
   @Test(
@@ -24,14 +25,14 @@ struct HelpersTests {
       (80, 40, 100, nil), (80, 40, 101, 2), (20, 0, 1000, nil), (20, 250, 1000, 2),
     ] as [(Int, Int, Int, Int?)])
   func readAhead(nextCursor: Int, lead: Int, total: Int, expected: Int?) {
-    #expect(readAheadPage(nextCursor: nextCursor, lead: lead, pageSize: 100, total: total) == expected)
+    expectEqual(readAheadPage(nextCursor: nextCursor, lead: lead, pageSize: 100, total: total), expected)
   }
 
   @Test("no read-ahead after the list ended, for a zero cursor or at integer limits")
   func readAheadEdges() {
-    #expect(readAheadPage(nextCursor: nil, lead: 40, pageSize: 100, total: 1000) == nil)
-    #expect(readAheadPage(nextCursor: 0, lead: 40, pageSize: 100, total: 1000) == nil)
-    #expect(readAheadPage(nextCursor: Int.max - 10, lead: 40, pageSize: 100, total: Int.max) == nil)
-    #expect(readAheadPage(nextCursor: 60, lead: 40, pageSize: 0, total: 1000) == nil)
+    expectEqual(readAheadPage(nextCursor: nil, lead: 40, pageSize: 100, total: 1000), nil)
+    expectEqual(readAheadPage(nextCursor: 0, lead: 40, pageSize: 100, total: 1000), nil)
+    expectEqual(readAheadPage(nextCursor: Int.max - 10, lead: 40, pageSize: 100, total: Int.max), nil)
+    expectEqual(readAheadPage(nextCursor: 60, lead: 40, pageSize: 0, total: 1000), nil)
   }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Paging
@@ -44,19 +45,19 @@ struct KeysetListTests {
     let source = WindowRows(WindowRows.catalog(count: 6_000), descending: descending, keysVisible: visible)
     let expected = source.ordered
     let walked = try await Self.walk(source)
-    #expect(walked.rows.count == expected.count)
-    #expect(Set(walked.rows.map(\.item.id)) == Set(expected.map(\.id)))
-    #expect(walked.rows.map(\.position) == Array(1...expected.count))
-    #expect(Self.monotone(walked.rows, descending: descending))
-    #expect(walked.last == .end(.noMoreResults(expected.count)))
+    expectEqual(walked.rows.count, expected.count)
+    expectEqual(Set(walked.rows.map(\.item.id)), Set(expected.map(\.id)))
+    expectEqual(walked.rows.map(\.position), Array(1...expected.count))
+    expectTrue(Self.monotone(walked.rows, descending: descending))
+    expectEqual(walked.last, .end(.noMoreResults(expected.count)))
     // The 0 bucket (a third of the rows) was read in creation-time slices.
     let zeros = expected.filter { $0.key == 0 }.count
-    #expect(zeros > 1000)
+    expectTrue(zeros > 1000)
     let slices = source.reads.filter { $0.keys == .just(0) && $0.slice != nil }
-    #expect(slices.count >= zeros / 100, "slices of at most a page cover the bucket")
+    expectTrue(slices.count >= zeros / 100, "slices of at most a page cover the bucket")
     // One read per page of rows and a little more: ties re-read, probes, bucket edges.
     let upstream = source.reads.count
-    #expect(upstream <= expected.count / 100 * 2 + 40, "\(upstream) upstream reads, \(walked.reads)")
+    expectTrue(upstream <= expected.count / 100 * 2 + 40, "\(upstream) upstream reads, \(walked.reads)")
   }
 
   @Test("a cursor from a walk gives the same rows again, reading only its own windows")
@@ -73,13 +74,13 @@ struct KeysetListTests {
       guard let next = batch.next else { break }
       cursor = next
     }
-    #expect(cursors.count == 150)
+    expectEqual(cursors.count, 150)
     for index in [3, 60, 149] {
       let before = source.reads.count
       let again = await list.batch(at: cursors[index], memory: nil as ListedIDs<String, Int>?, key: "")
-      #expect(again.batch.items.map(\.item.id) == batches[index])
-      #expect(source.reads.count - before <= 3, "a deep batch reads its windows, not the list before it")
-      #expect(again.batch.items.first?.position == cursors[index].position + 1)
+      expectEqual(again.batch.items.map(\.item.id), batches[index])
+      expectTrue(source.reads.count - before <= 3, "a deep batch reads its windows, not the list before it")
+      expectEqual(again.batch.items.first?.position, cursors[index].position + 1)
     }
   }
 
@@ -93,8 +94,8 @@ struct KeysetListTests {
         at: WindowCursor(window: .first, skip: after, position: after),
         memory: nil as ListedIDs<String, Int>?,
         key: "")
-      #expect(batch.batch.items.map(\.item.id) == walked.rows[after..<(after + 20)].map(\.item.id))
-      #expect(batch.batch.items.first?.position == after + 1)
+      expectEqual(batch.batch.items.map(\.item.id), walked.rows[after..<(after + 20)].map(\.item.id))
+      expectEqual(batch.batch.items.first?.position, after + 1)
     }
   }
 
@@ -105,11 +106,11 @@ struct KeysetListTests {
       let all = Set(source.ordered.map(\.id))
       let walked = try await Self.walk(source, memory: ListedIDs())
       let ids = walked.rows.map(\.item.id)
-      #expect(Set(ids).count == ids.count, "no duplicate")
+      expectEqual(Set(ids).count, ids.count, "no duplicate")
       let unmoved = all.subtracting(source.moved)
-      #expect(source.moved.count > 500, "keys moved throughout the walk")
-      #expect(unmoved.subtracting(ids).isEmpty, "\(unmoved.subtracting(ids).count) unmoved rows missed")
-      #expect(walked.rows.map(\.position) == Array(1...ids.count))
+      expectTrue(source.moved.count > 500, "keys moved throughout the walk")
+      expectTrue(unmoved.subtracting(ids).isEmpty, "\(unmoved.subtracting(ids).count) unmoved rows missed")
+      expectEqual(walked.rows.map(\.position), Array(1...ids.count))
     }
   }
 
@@ -120,7 +121,7 @@ struct KeysetListTests {
     var seen: [Int: Int] = [:]
     for row in walked.rows { seen[row.item.id, default: 0] += 1 }
     let unmoved = Set(source.ordered.map(\.id)).subtracting(source.moved)
-    #expect(
+    expectTrue(
       unmoved.filter { seen[$0] != 1 }.isEmpty,
       "\(unmoved.filter { seen[$0] != 1 }.count) unmoved rows not once")
   }
@@ -132,9 +133,9 @@ struct KeysetListTests {
     rows += (0..<150).map { KeyedRow(id: 2_000 + $0, key: 0, created: 1_400_000_000 + $0 * 3600) }
     let source = WindowRows(rows, descending: true)
     let walked = try await Self.walk(source)
-    #expect(walked.rows.count == rows.count)
-    #expect(Set(walked.rows.map(\.item.id)).count == rows.count)
-    #expect(Self.monotone(walked.rows, descending: true))
+    expectEqual(walked.rows.count, rows.count)
+    expectEqual(Set(walked.rows.map(\.item.id)).count, rows.count)
+    expectTrue(Self.monotone(walked.rows, descending: true))
   }
 
   @Test("a continuation skips the rows listed before it and numbers on from them")
@@ -152,12 +153,12 @@ struct KeysetListTests {
       let batch = await list.batch(at: at, memory: nil as ListedIDs<String, Int>?, key: "")
       ids += batch.batch.items.map(\.item.id)
       positions += batch.batch.items.map(\.position)
-      #expect(batch.batch.items.isEmpty || batch.batch.total == 2_500 || batch.next == nil)
+      expectTrue(batch.batch.items.isEmpty || batch.batch.total == 2_500 || batch.next == nil)
       cursor = batch.next
     }
-    #expect(Set(ids) == Set(ordered.map(\.id)).subtracting(before))
-    #expect(ids.count == 2_200)
-    #expect(positions == Array(301...2_500))
+    expectEqual(Set(ids), Set(ordered.map(\.id)).subtracting(before))
+    expectEqual(ids.count, 2_200)
+    expectEqual(positions, Array(301...2_500))
   }
 
   @Test("an empty list is empty; a failure keeps the cursor for a retry")
@@ -165,14 +166,14 @@ struct KeysetListTests {
     let empty = WindowRows([], descending: true)
     let batch = await KeysetList(source: empty, batchSize: 20).batch(
       at: .start, memory: nil as ListedIDs<String, Int>?, key: "")
-    #expect(batch.batch.state == .empty)
-    #expect(batch.next == nil)
+    expectEqual(batch.batch.state, .empty)
+    expectEqual(batch.next, nil)
     let failing = KeysetList(source: Failing(), batchSize: 20)
     let cursor = WindowCursor(
       window: KeyWindow(keys: Interval(lower: nil, upper: 40)), skip: 3, position: 1_203)
     let failed = await failing.batch(at: cursor, memory: nil as ListedIDs<String, Int>?, key: "")
-    #expect(failed.next == nil)
-    #expect(failed.batch.cursor == 1_203)
+    expectEqual(failed.next, nil)
+    expectEqual(failed.batch.cursor, 1_203)
     guard case .error = failed.batch.state else {
       Issue.record("expected an error state")
       return
@@ -196,15 +197,15 @@ struct KeysetListTests {
     // A slice that held 400 rows is narrowed towards 80 and keeps its near end.
     let slice = Interval(lower: 1_600_000_000, upper: 1_600_086_399)
     let narrowed = time.narrowed(slice, rows: 400, seen: nil)
-    #expect(narrowed?.upper == slice.upper)
-    #expect((narrowed?.lower ?? 0) > slice.lower ?? 0)
+    expectEqual(narrowed?.upper, slice.upper)
+    expectTrue((narrowed?.lower ?? 0) > slice.lower ?? 0)
     // An empty slice widens the next one, just older.
     let next = time.next(after: slice, rows: 0, seen: nil)
-    #expect(next?.upper == 1_599_999_999)
+    expectEqual(next?.upper, 1_599_999_999)
     // Below GitHub's first repository the slice is open, and ends the bucket.
     let last = time.next(after: Interval(lower: 1_191_300_000, upper: 1_191_400_000), rows: 3, seen: nil)
-    #expect(last?.lower == nil)
-    #expect(time.next(after: Interval(lower: nil, upper: 1_191_400_000), rows: 3, seen: nil) == nil)
+    expectEqual(last?.lower, nil)
+    expectEqual(time.next(after: Interval(lower: nil, upper: 1_191_400_000), rows: 3, seen: nil), nil)
   }
 }
 

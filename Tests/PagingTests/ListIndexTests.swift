@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Paging
@@ -57,7 +58,7 @@ struct ListIndexTests {
     for cursor in cursors + cursors {
       let expected = await plain.batch(after: cursor)
       let got = await indexed.batch(after: cursor, index: index, key: "q")
-      #expect(Self.same(got, expected), "cursor \(cursor)")
+      expectTrue(Self.same(got, expected), "cursor \(cursor)")
     }
   }
 
@@ -71,13 +72,13 @@ struct ListIndexTests {
     await source.clearReads()
     for (cursor, page) in [(20, 1), (480, 5), (980, 10), (620, 7)] {
       let batch = await list.batch(after: cursor, index: index, key: "q")
-      #expect(batch.items.first?.position == cursor + 1)
-      #expect(await source.reads == [page], "after \(cursor)")
+      expectEqual(batch.items.first?.position, cursor + 1)
+      await expectEqual(source.reads, [page], "after \(cursor)")
       await source.clearReads()
     }
     let end = await list.batch(after: 1000, index: index, key: "q")
-    #expect(end.state == .end(.capReached(1000)) && end.items.isEmpty)
-    #expect(await source.reads == [10])
+    expectTrue(end.state == .end(.capReached(1000)) && end.items.isEmpty)
+    await expectEqual(source.reads, [10])
   }
 
   @Test("a reload, the index's lifetime and a changed page each send the next batch back to page 1")
@@ -91,16 +92,16 @@ struct ListIndexTests {
     await source.clearReads()
     _ = await list.batch(after: 40, index: index, key: "q")
     let reads = await source.reads
-    #expect(!reads.isEmpty && reads.first != 1 && reads.count <= 2)
+    expectTrue(!reads.isEmpty && reads.first != 1 && reads.count <= 2)
 
     await source.clearReads()
     _ = await list.batch(after: 40, reload: true, index: index, key: "q")
-    #expect(await source.reads.first == 1)
+    await expectEqual(source.reads.first, 1)
 
     clock.advance(by: 60)
     await source.clearReads()
     _ = await list.batch(after: 40, index: index, key: "q")
-    #expect(await source.reads.first == 1)
+    await expectEqual(source.reads.first, 1)
 
     // Page 1 now repeats ids that pages 2… held: rows move up, and the index must not hide it.
     let changed = pages[1].prefix(5) + pages[0].prefix(5)
@@ -109,7 +110,7 @@ struct ListIndexTests {
       source: CachingSource(pages: [Array(changed)] + pages.dropFirst(), pageSize: 10, totalCount: 60),
       batchSize: 5)
     for cursor in [0, 5, 40] {
-      #expect(
+      expectTrue(
         Self.same(await list.batch(after: cursor, index: index, key: "q"), await fresh.batch(after: cursor)))
     }
   }
@@ -122,8 +123,8 @@ struct ListIndexTests {
     _ = await list.batch(after: 0, index: index, key: "b")
     _ = await list.batch(after: 5, index: index, key: "a")
     _ = await list.batch(after: 0, index: index, key: "c")
-    #expect(index.count == 2)
-    #expect(index.plan("b", cursor: 0, batchSize: 5) == nil)
-    #expect(index.plan("a", cursor: 0, batchSize: 5) != nil)
+    expectEqual(index.count, 2)
+    expectTrue(index.plan("b", cursor: 0, batchSize: 5) == nil)
+    expectTrue(index.plan("a", cursor: 0, batchSize: 5) != nil)
   }
 }

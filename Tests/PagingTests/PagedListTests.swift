@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Paging
@@ -9,12 +10,12 @@ struct PagedListTests {
     let source = CachingSource(count: 1000, pageSize: 100, totalCount: 48_213, resultCap: 1000)
     let batches = await walk(PagedList(source: source))
     let ids = batches.flatMap { $0.items.map(\.item.id) }
-    #expect(ids == Array(1...1000))
-    #expect(batches.flatMap { $0.items.map(\.position) } == Array(1...1000))
-    #expect(batches.count == 50)
-    #expect(batches.last?.state == .end(.capReached(1000)))
-    #expect(batches.dropLast().allSatisfy { $0.state == .items && $0.total == 1000 })
-    #expect(await source.upstreamFetches == Array(1...10))
+    expectEqual(ids, Array(1...1000))
+    expectEqual(batches.flatMap { $0.items.map(\.position) }, Array(1...1000))
+    expectEqual(batches.count, 50)
+    expectEqual(batches.last?.state, .end(.capReached(1000)))
+    expectTrue(batches.dropLast().allSatisfy { $0.state == .items && $0.total == 1000 })
+    await expectEqual(source.upstreamFetches, Array(1...10))
   }
 
   @Test("ids repeated on later (shifting) pages are dropped and positions stay contiguous")
@@ -23,40 +24,40 @@ struct PagedListTests {
     let source = CachingSource(pages: pages, pageSize: 5, totalCount: 18)
     let batches = await walk(PagedList(source: source, batchSize: 4))
     let ids = batches.flatMap { $0.items.map(\.item.id) }
-    #expect(ids == Array(1...13))
-    #expect(batches.flatMap { $0.items.map(\.position) } == Array(1...13))
-    #expect(batches.last?.state == .end(.noMoreResults(13)))
-    #expect(batches.last?.total == 13)
-    #expect(await source.upstreamFetches == [1, 2, 3, 4])
+    expectEqual(ids, Array(1...13))
+    expectEqual(batches.flatMap { $0.items.map(\.position) }, Array(1...13))
+    expectEqual(batches.last?.state, .end(.noMoreResults(13)))
+    expectEqual(batches.last?.total, 13)
+    await expectEqual(source.upstreamFetches, [1, 2, 3, 4])
   }
 
   @Test("a batch only fetches the pages it needs and never past the total count")
   func totalCountEnd() async {
     let source = CachingSource(count: 45, pageSize: 100, totalCount: 45)
     let batches = await walk(PagedList(source: source))
-    #expect(batches.map(\.items.count) == [20, 20, 5])
-    #expect(batches.map(\.nextCursor) == [20, 40, nil])
-    #expect(batches.last?.state == .end(.noMoreResults(45)))
-    #expect(await source.upstreamFetches == [1])
+    expectEqual(batches.map(\.items.count), [20, 20, 5])
+    expectEqual(batches.map(\.nextCursor), [20, 40, nil])
+    expectEqual(batches.last?.state, .end(.noMoreResults(45)))
+    await expectEqual(source.upstreamFetches, [1])
   }
 
   @Test("a total that is an exact multiple of the page size ends without asking for an extra page")
   func exactMultiple() async {
     let source = CachingSource(count: 40, pageSize: 20, totalCount: 40)
     let batches = await walk(PagedList(source: source))
-    #expect(batches.map(\.items.count) == [20, 20])
-    #expect(batches.last?.state == .end(.noMoreResults(40)))
-    #expect(await source.upstreamFetches == [1, 2])
+    expectEqual(batches.map(\.items.count), [20, 20])
+    expectEqual(batches.last?.state, .end(.noMoreResults(40)))
+    await expectEqual(source.upstreamFetches, [1, 2])
   }
 
   @Test("no results is the empty state")
   func empty() async {
     let source = CachingSource(pages: [], pageSize: 100, totalCount: 0)
     let batch = await PagedList(source: source).batch(after: 0)
-    #expect(batch.state == .empty)
-    #expect(batch.items.isEmpty)
-    #expect(batch.nextCursor == nil)
-    #expect(await source.upstreamFetches == [1])
+    expectEqual(batch.state, .empty)
+    expectTrue(batch.items.isEmpty)
+    expectEqual(batch.nextCursor, nil)
+    await expectEqual(source.upstreamFetches, [1])
   }
 
   @Test("thrown errors go through the classifier, and a retry at the same cursor gives the same batch")
@@ -70,14 +71,14 @@ struct PagedListTests {
       return ListError(message: "broken", retryable: false)
     }
     let failed = await list.batch(after: 100)
-    #expect(
-      failed.state == .error(ListError(message: "rate limited", retryable: true, retryAfter: 1_700_000_000)))
-    #expect(failed.items.isEmpty && failed.nextCursor == nil && failed.cursor == 100)
+    expectEqual(
+      failed.state, .error(ListError(message: "rate limited", retryable: true, retryAfter: 1_700_000_000)))
+    expectTrue(failed.items.isEmpty && failed.nextCursor == nil && failed.cursor == 100)
     let retried = await list.batch(after: failed.cursor)
-    #expect(retried.state == .items)
-    #expect(retried.items.map(\.item.id) == Array(101...120))
-    #expect(retried.items.map(\.position) == Array(101...120))
-    #expect(retried.nextCursor == 120)
+    expectEqual(retried.state, .items)
+    expectEqual(retried.items.map(\.item.id), Array(101...120))
+    expectEqual(retried.items.map(\.position), Array(101...120))
+    expectEqual(retried.nextCursor, 120)
   }
 
   @Test("the default classifier keeps the error retryable")
@@ -89,9 +90,9 @@ struct PagedListTests {
       Issue.record("expected an error state, got \(batch.state)")
       return
     }
-    #expect(error.retryable)
-    #expect(error.retryAfter == nil)
-    #expect(error.message.contains("broken"))
+    expectTrue(error.retryable)
+    expectEqual(error.retryAfter, nil)
+    expectTrue(error.message.contains("broken"))
   }
 
   @Test("reload bypasses the cache only for pages that can contribute to the batch")
@@ -99,24 +100,24 @@ struct PagedListTests {
     let source = CachingSource(count: 300, pageSize: 100, totalCount: 300)
     _ = await PagedList(source: source).batch(after: 0, reload: true)
     _ = await PagedList(source: source).batch(after: 150, reload: true)
-    #expect(await source.reloads == [1, 2])
-    #expect(await source.upstreamFetches == [1, 2])
+    await expectEqual(source.reloads, [1, 2])
+    await expectEqual(source.upstreamFetches, [1, 2])
   }
 
   @Test("a batch straddling two pages joins them", arguments: [90, 95, 99])
   func straddle(cursor: Int) async {
     let source = CachingSource(count: 300, pageSize: 100, totalCount: 300)
     let batch = await PagedList(source: source).batch(after: cursor)
-    #expect(batch.items.map(\.item.id) == Array((cursor + 1)...(cursor + 20)))
-    #expect(await source.upstreamFetches == [1, 2])
+    expectEqual(batch.items.map(\.item.id), Array((cursor + 1)...(cursor + 20)))
+    await expectEqual(source.upstreamFetches, [1, 2])
   }
 
   @Test("a cursor past the end gives the end state without items")
   func pastEnd() async {
     let source = CachingSource(count: 30, pageSize: 100, totalCount: 30)
     let batch = await PagedList(source: source).batch(after: 500)
-    #expect(batch.items.isEmpty)
-    #expect(batch.state == .end(.noMoreResults(30)))
+    expectTrue(batch.items.isEmpty)
+    expectEqual(batch.state, .end(.noMoreResults(30)))
   }
 
   @Test("the same machinery pages a second, unrelated source")
@@ -124,8 +125,8 @@ struct PagedListTests {
     let words = (1...23).map { "w\($0)" } + ["w3", "w4"]
     let list = PagedList(source: WordSource(words: words), batchSize: 5)
     let batches = await walk(list)
-    #expect(batches.flatMap { $0.items.map(\.item.text) } == (1...23).map { "w\($0)" })
-    #expect(batches.last?.state == .end(.noMoreResults(23)))
+    expectEqual(batches.flatMap { $0.items.map(\.item.text) }, (1...23).map { "w\($0)" })
+    expectEqual(batches.last?.state, .end(.noMoreResults(23)))
   }
 }
 
@@ -157,10 +158,10 @@ struct ShortPageTests {
     ])
     let batches = await walk(PagedList(source: source, batchSize: 5))
     let ids = batches.flatMap { $0.items.map(\.item.id) }
-    #expect(ids == Array(1...3) + Array(11...20) + Array(21...27) + Array(31...40))
-    #expect(batches.last?.state == .end(.noMoreResults(30)))
-    #expect(batches.dropLast().allSatisfy { $0.total == 40 })
-    #expect(
+    expectEqual(ids, Array(1...3) + Array(11...20) + Array(21...27) + Array(31...40))
+    expectEqual(batches.last?.state, .end(.noMoreResults(30)))
+    expectTrue(batches.dropLast().allSatisfy { $0.total == 40 })
+    expectTrue(
       batches.allSatisfy { $0.incomplete }, "the first page was incomplete, so every later tail says so")
   }
 
@@ -168,10 +169,10 @@ struct ShortPageTests {
   func emptyPageEnds() async {
     let source = ScriptedPages(pages: [.init(ids: Array(1...4), total: 45), .init(ids: [], total: 45)])
     let batches = await walk(PagedList(source: source, batchSize: 3))
-    #expect(batches.flatMap { $0.items.map(\.item.id) } == [1, 2, 3, 4])
-    #expect(batches.last?.state == .end(.noMoreResults(4)))
-    #expect(batches.last?.total == 4, "the true end gives the exact count")
-    #expect(!batches.contains { $0.incomplete })
+    expectEqual(batches.flatMap { $0.items.map(\.item.id) }, [1, 2, 3, 4])
+    expectEqual(batches.last?.state, .end(.noMoreResults(4)))
+    expectEqual(batches.last?.total, 4, "the true end gives the exact count")
+    expectTrue(!batches.contains { $0.incomplete })
   }
 
   @Test("the set size never shrinks mid-list when a later page reports a smaller total")
@@ -183,16 +184,16 @@ struct ShortPageTests {
     ])
     let batches = await walk(PagedList(source: source, batchSize: 4))
     let sizes = batches.dropLast().map(\.total)
-    #expect(sizes.allSatisfy { $0 == 50 }, "capped at 50 from the first page: \(sizes)")
-    #expect(batches.last?.state == .end(.capReached(50)))
-    #expect(batches.map(\.incomplete) == batches.map { $0.cursor >= 8 })
+    expectTrue(sizes.allSatisfy { $0 == 50 }, "capped at 50 from the first page: \(sizes)")
+    expectEqual(batches.last?.state, .end(.capReached(50)))
+    expectEqual(batches.map(\.incomplete), batches.map { $0.cursor >= 8 })
   }
 
   @Test("pages of repeats still end through the barren-page guard")
   func barrenPagesEnd() async {
     let source = ScriptedPages(pages: Array(repeating: .init(ids: [1, 2], total: 50), count: 5))
     let batches = await walk(PagedList(source: source, batchSize: 10))
-    #expect(batches.count == 1)
-    #expect(batches[0].state == .end(.noMoreResults(2)))
+    expectEqual(batches.count, 1)
+    expectEqual(batches[0].state, .end(.noMoreResults(2)))
   }
 }

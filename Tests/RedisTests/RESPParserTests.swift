@@ -39,8 +39,8 @@ import Testing
   @Test func parsesEveryTypeWhetherFedAtOnceOrInPieces() {
     for chunk in [Int.max, 1, 2, 3, 7] {
       let (values, error) = Self.parse(Self.sample, chunk: chunk)
-      #expect(error == nil)
-      #expect(values == Self.sampleValues, "chunk \(chunk)")
+      expectEqual(error, nil)
+      expectEqual(values, Self.sampleValues, "chunk \(chunk)")
     }
   }
 
@@ -53,28 +53,28 @@ import Testing
       while let value = try? parser.next() { values.append(value) }
       parser.append(contentsOf: Self.sample[split...])
       while let value = try? parser.next() { values.append(value) }
-      #expect(values == Self.sampleValues, "split at \(split)")
-      #expect(!parser.isMidReply)
+      expectEqual(values, Self.sampleValues, "split at \(split)")
+      expectTrue(!parser.isMidReply)
     }
     // Random chunkings of a long pipeline of replies.
     let many = Array((0..<200).map { _ in Self.sample }.joined())
     let expected = Array((0..<200).map { _ in Self.sampleValues }.joined())
     for _ in 0..<5 {
-      #expect(Self.parse(many, chunk: Int.random(in: 1...97, using: &generator)).values == expected)
+      expectEqual(Self.parse(many, chunk: Int.random(in: 1...97, using: &generator)).values, expected)
     }
   }
 
   @Test func waitsForIncompleteRepliesWithoutConsumingThem() throws {
     var parser = RESPParser()
     parser.append(contentsOf: Self.bytes("*2\r\n:1\r\n$3\r\nab"))
-    #expect(try parser.next() == nil)
-    #expect(parser.isMidReply)
+    try expectEqual(parser.next(), nil)
+    expectTrue(parser.isMidReply)
     parser.append(contentsOf: Self.bytes("c\r"))
-    #expect(try parser.next() == nil)
+    try expectEqual(parser.next(), nil)
     parser.append(contentsOf: Self.bytes("\n"))
-    #expect(try parser.next() == .array([.integer(1), .bulkString(Self.bytes("abc"))]))
-    #expect(!parser.isMidReply)
-    #expect(parser.bufferedByteCount == 0)
+    try expectEqual(parser.next(), .array([.integer(1), .bulkString(Self.bytes("abc"))]))
+    expectTrue(!parser.isMidReply)
+    expectEqual(parser.bufferedByteCount, 0)
   }
 
   @Test func largeBulkStringArrivingInChunks() {
@@ -84,8 +84,8 @@ import Testing
     }
     let wire = Self.bytes("$\(payload.count)\r\n") + payload + Self.bytes("\r\n+after\r\n")
     let (values, error) = Self.parse(wire, chunk: 64 * 1024)
-    #expect(error == nil)
-    #expect(values == [.bulkString(payload), .simpleString("after")])
+    expectEqual(error, nil)
+    expectEqual(values, [.bulkString(payload), .simpleString("after")])
   }
 
   @Test func rejectsMalformedFraming() {
@@ -105,10 +105,11 @@ import Testing
       ("$+3\r\nabc\r\n", .badNumber),
     ]
     for (wire, expected) in cases {
-      #expect(Self.parse(Self.bytes(wire)).error == expected, "\(wire.debugDescription)")
-      #expect(Self.parse(Self.bytes(wire), chunk: 1).error == expected, "byte-wise \(wire.debugDescription)")
+      expectEqual(Self.parse(Self.bytes(wire)).error, expected, "\(wire.debugDescription)")
+      expectEqual(
+        Self.parse(Self.bytes(wire), chunk: 1).error, expected, "byte-wise \(wire.debugDescription)")
     }
-    #expect(Self.parse(Self.bytes(":9223372036854775807\r\n")).values == [.integer(.max)])
+    expectEqual(Self.parse(Self.bytes(":9223372036854775807\r\n")).values, [.integer(.max)])
   }
 
   @Test func enforcesEveryLimit() {
@@ -126,27 +127,27 @@ import Testing
       ("*4\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n", .replyTooLarge),
     ]
     for (wire, expected) in cases {
-      #expect(Self.parse(Self.bytes(wire), limits: small).error == expected, "\(wire.debugDescription)")
-      #expect(Self.parse(Self.bytes(wire), chunk: 1, limits: small).error == expected, "byte-wise")
+      expectEqual(Self.parse(Self.bytes(wire), limits: small).error, expected, "\(wire.debugDescription)")
+      expectEqual(Self.parse(Self.bytes(wire), chunk: 1, limits: small).error, expected, "byte-wise")
     }
     // A line with no CRLF is refused as soon as it passes the limit, before any end arrives.
-    #expect(
-      Self.parse(Self.bytes("+" + String(repeating: "a", count: 40)), limits: small).error
-        == .lineTooLong(limit: 16))
+    expectEqual(
+      Self.parse(Self.bytes("+" + String(repeating: "a", count: 40)), limits: small).error,
+      .lineTooLong(limit: 16))
     // Exactly at the limits is fine, and the budgets start again with each reply.
     let atLimit =
       "+" + String(repeating: "a", count: 16) + "\r\n$8\r\n12345678\r\n*4\r\n:1\r\n:2\r\n:3\r\n:4\r\n"
     let (values, error) = Self.parse(Self.bytes(atLimit + atLimit), limits: small)
-    #expect(error == nil)
-    #expect(values.count == 6)
+    expectEqual(error, nil)
+    expectEqual(values.count, 6)
   }
 
   @Test func announcedSizesAloneAllocateNothingLarge() {
     // A hostile length header costs nothing until the bytes really arrive.
     var parser = RESPParser()
     parser.append(contentsOf: Self.bytes("*1048576\r\n$67108864\r\n"))
-    #expect((try? parser.next()) == .some(nil))
-    #expect(parser.bufferedByteCount == 0)
+    expectEqual((try? parser.next()), .some(nil))
+    expectEqual(parser.bufferedByteCount, 0)
   }
 
   @Test func staysFailedAfterAnError() {
@@ -159,9 +160,10 @@ import Testing
   @Test func encodesCommandsAsArraysOfBulkStrings() {
     var out: [UInt8] = []
     RedisCommand("SET", "k", .bytes([0, 13, 10]), "PX", 500).encode(into: &out)
-    #expect(
-      out == Self.bytes("*5\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\n") + [0, 13, 10]
+    expectEqual(
+      out,
+      Self.bytes("*5\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\n") + [0, 13, 10]
         + Self.bytes("\r\n$2\r\nPX\r\n$3\r\n500\r\n"))
-    #expect(RedisCommand("auth", "secret").description == "AUTH")
+    expectEqual(RedisCommand("auth", "secret").description, "AUTH")
   }
 }

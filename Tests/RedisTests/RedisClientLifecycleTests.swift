@@ -15,8 +15,8 @@ import Testing
           RedisCommand("MULTI"), RedisCommand("INCR", "tx"), RedisCommand("INCR", "tx"), RedisCommand("EXEC"),
         ])
       }
-      #expect(replies.first == .simpleString("OK"))
-      #expect(replies.last == .array([.integer(1), .integer(2)]))
+      expectEqual(replies.first, .simpleString("OK"))
+      expectEqual(replies.last, .array([.integer(1), .integer(2)]))
     }
   }
 
@@ -35,7 +35,7 @@ import Testing
     }
     // The single connection went back to the pool rather than to the cancelled waiter.
     try await client.ping()
-    #expect(client.statistics == RedisClient.Statistics(open: 1, idle: 1, waiting: 0))
+    expectEqual(client.statistics, RedisClient.Statistics(open: 1, idle: 1, waiting: 0))
   }
 
   @Test(arguments: RedisTransport.allCases) func callsRacingShutdownAllFinish(_ transport: RedisTransport)

@@ -1,54 +1,56 @@
 import Redis
 import TLS
+import TestSupport
 import Testing
 
 /// `redis://` URLs.
 @Suite(.timeLimit(.minutes(3))) struct RedisConfigurationTests {
   @Test func parsesEveryPart() throws {
     let plain = try RedisConfiguration(url: "redis://cache.internal")
-    #expect(plain.host == "cache.internal")
-    #expect(plain.port == 6379)
-    #expect(plain.database == 0)
-    #expect(plain.password == nil && plain.username == nil)
+    expectEqual(plain.host, "cache.internal")
+    expectEqual(plain.port, 6379)
+    expectEqual(plain.database, 0)
+    expectTrue(plain.password == nil && plain.username == nil)
 
     let full = try RedisConfiguration(url: "REDIS://:p%40ss@10.0.0.5:6380/7")
-    #expect(full.host == "10.0.0.5")
-    #expect(full.port == 6380)
-    #expect(full.database == 7)
-    #expect(full.password == "p@ss")
-    #expect(full.username == nil)
+    expectEqual(full.host, "10.0.0.5")
+    expectEqual(full.port, 6380)
+    expectEqual(full.database, 7)
+    expectEqual(full.password, "p@ss")
+    expectEqual(full.username, nil)
 
     let acl = try RedisConfiguration(url: "redis://app:pw@[::1]:7000/")
-    #expect(acl.host == "::1")
-    #expect(acl.port == 7000)
-    #expect(acl.username == "app" && acl.password == "pw")
+    expectEqual(acl.host, "::1")
+    expectEqual(acl.port, 7000)
+    expectTrue(acl.username == "app" && acl.password == "pw")
 
     let ipv6 = try RedisConfiguration(url: "redis://[fe80::1]")
-    #expect(ipv6.host == "fe80::1" && ipv6.port == 6379)
-    #expect(plain.tls == nil)
+    expectTrue(ipv6.host == "fe80::1" && ipv6.port == 6379)
+    expectEqual(plain.tls, nil)
 
     // rediss:// is TLS, trusting the system store until a CA file is given.
     let tls = try RedisConfiguration(url: "rediss://app:pw@redis.internal:6380/2")
-    #expect(tls.tls == TLSClientConfiguration())
-    #expect(tls.host == "redis.internal" && tls.port == 6380 && tls.database == 2)
-    #expect(tls.username == "app" && tls.password == "pw")
-    #expect(tls.description == "rediss://app:***@redis.internal:6380/2")
+    expectEqual(tls.tls, TLSClientConfiguration())
+    expectTrue(tls.host == "redis.internal" && tls.port == 6380 && tls.database == 2)
+    expectTrue(tls.username == "app" && tls.password == "pw")
+    expectEqual(tls.description, "rediss://app:***@redis.internal:6380/2")
   }
 
   @Test func parsesSentinelLists() throws {
     let sentinel = try RedisSentinelConfiguration(
       sentinels: "10.0.0.5:26380, 10.0.0.6,[::1]:26381", masterName: "reposcroll")
-    #expect(
-      sentinel.sentinels == [
+    expectEqual(
+      sentinel.sentinels,
+      [
         RedisServerAddress(host: "10.0.0.5", port: 26380), RedisServerAddress(host: "10.0.0.6", port: 26379),
         RedisServerAddress(host: "::1", port: 26381),
       ])
-    #expect(sentinel.masterName == "reposcroll")
+    expectEqual(sentinel.masterName, "reposcroll")
     var configuration = try RedisConfiguration(url: "rediss://:secret@reposcroll/1")
     configuration.sentinel = sentinel
-    #expect(
-      configuration.description
-        == "rediss://:***@reposcroll/1 via sentinels 10.0.0.5:26380,10.0.0.6:26379,[::1]:26381")
+    expectEqual(
+      configuration.description,
+      "rediss://:***@reposcroll/1 via sentinels 10.0.0.5:26380,10.0.0.6:26379,[::1]:26381")
     #expect(throws: RedisURLError.missingHost) {
       try RedisSentinelConfiguration(sentinels: "", masterName: "m")
     }
@@ -92,9 +94,9 @@ import Testing
 
   @Test func descriptionsNeverShowThePassword() throws {
     let configuration = try RedisConfiguration(url: "redis://:hunter2@127.0.0.1:6379/2")
-    #expect(configuration.description == "redis://:***@127.0.0.1:6379/2")
-    #expect(!String(describing: configuration).contains("hunter2"))
-    #expect(
+    expectEqual(configuration.description, "redis://:***@127.0.0.1:6379/2")
+    expectTrue(!String(describing: configuration).contains("hunter2"))
+    expectTrue(
       !RedisError.authFailed("WRONGPASS invalid username-password pair").description.contains("hunter2"))
   }
 }

@@ -74,11 +74,11 @@ final class Peak: Sendable {
       await server.kill()
       await #expect(throws: RedisError.self) { try await client.ping() }
       try await server.restart()
-      #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
+      expectTrue(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
       // A fresh server: nothing was persisted, and the new connection works normally.
-      #expect(try await client.get("before") == nil)
+      try await expectEqual(client.get("before"), nil)
       try await client.set("after", [2])
-      #expect(try await client.get("after") == [2])
+      try await expectEqual(client.get("after"), [2])
     }
   }
 
@@ -91,7 +91,7 @@ final class Peak: Sendable {
       }
       // The timed-out connection was dropped; a new one is opened and answers once the server wakes.
       try await client.execute(["PING"], timeout: .seconds(10))
-      #expect(client.statistics.open == 1)
+      expectEqual(client.statistics.open, 1)
     }
   }
 
@@ -101,7 +101,7 @@ final class Peak: Sendable {
     try await Self.withServer(transport, { $0.commandTimeout = .milliseconds(50) }) {
       (_, client) async throws in
       // A blocking pop longer than the configured timeout, allowed for this call only.
-      #expect(try await client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)) == .null)
+      try await expectEqual(client.execute(["BLPOP", "empty", "0.2"], timeout: .seconds(5)), .null)
       await #expect(throws: RedisError.timeout(.command)) {
         try await client.execute(["BLPOP", "empty", "3"])
       }
@@ -129,7 +129,7 @@ final class Peak: Sendable {
               let replies = try await client.pipeline([
                 RedisCommand("SET", key, RedisArgument(round)), RedisCommand("GET", key),
               ])
-              #expect(replies == [.simpleString("OK"), .bulkString(Array(String(round).utf8))])
+              expectEqual(replies, [.simpleString("OK"), .bulkString(Array(String(round).utf8))])
               ok += 1
               tally.record(ok: true)
             } catch {
@@ -154,11 +154,11 @@ final class Peak: Sendable {
         $0.ok += $1.ok; $0.failed += $1.failed
       }
     }
-    #expect(outcomes.ok + outcomes.failed == 16 * 60)
-    #expect(outcomes.failed > 0)
-    #expect(client.statistics.open <= 4)
+    expectEqual(outcomes.ok + outcomes.failed, 16 * 60)
+    expectTrue(outcomes.failed > 0)
+    expectTrue(client.statistics.open <= 4)
     // Working again after the restart.
-    #expect(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
+    expectTrue(await eventually(poll: .milliseconds(20)) { (try? await client.ping()) != nil })
   }
 
   @Test(arguments: RedisTransport.allCases) func aHandshakeThatNeverAnswersTimesOutAsConnect(
@@ -188,7 +188,7 @@ final class Peak: Sendable {
       task.cancel()
       await #expect(throws: RedisError.cancelled) { try await task.value }
       // The late reply is discarded; the next command on the same connection gets its own reply.
-      #expect(try await client.execute(["ECHO", "mine"]) == .bulkString(Array("mine".utf8)))
+      try await expectEqual(client.execute(["ECHO", "mine"]), .bulkString(Array("mine".utf8)))
     }
   }
 
@@ -211,12 +211,12 @@ final class Peak: Sendable {
         }
         try await group.waitForAll()
       }
-      #expect(peak.value <= 3)
-      #expect(client.statistics.open <= 3)
+      expectTrue(peak.value <= 3)
+      expectTrue(client.statistics.open <= 3)
       // The server saw at most three client connections (plus this check's own).
       let clients = try await client.execute(["CLIENT", "LIST"]).string ?? ""
-      #expect(clients.split(separator: "\n").count <= 3)
-      #expect(try await client.execute(["DBSIZE"]) == .integer(60))
+      expectTrue(clients.split(separator: "\n").count <= 3)
+      try await expectEqual(client.execute(["DBSIZE"]), .integer(60))
     }
   }
 
@@ -233,7 +233,7 @@ final class Peak: Sendable {
     let busy = try await client.whileAConnectionSleeps("0.5") {
       await #expect(throws: RedisError.poolExhausted) { try await client.ping() }
     }
-    #expect(busy == .simpleString("OK"))
+    expectEqual(busy, .simpleString("OK"))
     try await client.ping()
   }
 }

@@ -24,7 +24,7 @@ import Testing
     await #expect(throws: RedisError.protocolViolation(.unknownType(UInt8(ascii: "H")))) {
       try await connection.ping()
     }
-    #expect(!connection.isOpen)
+    expectTrue(!connection.isOpen)
     // The connection stays failed with the same error.
     await #expect(throws: RedisError.protocolViolation(.unknownType(UInt8(ascii: "H")))) {
       try await connection.ping()
@@ -48,7 +48,7 @@ import Testing
     let connection = try await RedisConnection.connect(Self.configuration(server), time: .system)
     // The greeting arrives with nobody waiting for it.
     try await waitUntil("the connection closes", poll: .milliseconds(5)) { !connection.isOpen }
-    #expect(!connection.isOpen)
+    expectTrue(!connection.isOpen)
     await #expect(throws: RedisError.protocolViolation(.unsolicitedReply)) { try await connection.ping() }
   }
 
@@ -83,8 +83,8 @@ import Testing
       return outcome.withLock { $0 } != nil
     }
     await ping.value
-    #expect(failed)
-    #expect(outcome.withLock { $0 } == .timeout(.command))
+    expectTrue(failed)
+    expectEqual(outcome.withLock { $0 }, .timeout(.command))
   }
 
   @Test func aServerThatHangsUpMidReplyIsConnectionLost() async throws {
@@ -110,7 +110,7 @@ import Testing
     await #expect {
       try await client.ping()
     } throws: { RedisError.lostReason(of: $0)?.contains("refused") == true }
-    #expect(client.statistics.open == 0)
+    expectEqual(client.statistics.open, 0)
   }
 }
 

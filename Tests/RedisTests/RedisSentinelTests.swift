@@ -24,10 +24,10 @@ import Testing
     let client = try Self.client(topology)
     defer { client.shutdown() }
     try await client.set("before", [1])
-    #expect(client.telemetry.snapshot.role == .master)
-    #expect(client.telemetry.snapshot.server == "127.0.0.1:\(topology.master.port)")
+    expectEqual(client.telemetry.snapshot.role, .master)
+    expectEqual(client.telemetry.snapshot.server, "127.0.0.1:\(topology.master.port)")
     // Replication is asynchronous: WAIT is how a writer knows the replica has it.
-    #expect(try await client.execute(["WAIT", 1, 5000]) == .integer(1))
+    try await expectEqual(client.execute(["WAIT", 1, 5000]), .integer(1))
 
     await topology.master.kill()
     // Calls fail while the sentinels agree the master is down and promote the replica; then the
@@ -35,13 +35,13 @@ import Testing
     let followed = await eventually(poll: .milliseconds(50)) {
       (try? await client.set("after", [2])) != nil
     }
-    #expect(followed)
-    #expect(try await topology.masterPort() == topology.replica.port)
+    expectTrue(followed)
+    try await expectEqual(topology.masterPort(), topology.replica.port)
     let seen = client.telemetry.snapshot
-    #expect(seen.failovers == 1)
-    #expect(seen.server == "127.0.0.1:\(topology.replica.port)")
-    #expect(seen.role == .master)
-    #expect(try await client.get("before") == [1], "the replicated write survived the failover")
+    expectEqual(seen.failovers, 1)
+    expectEqual(seen.server, "127.0.0.1:\(topology.replica.port)")
+    expectEqual(seen.role, .master)
+    try await expectEqual(client.get("before"), [1], "the replicated write survived the failover")
     await topology.stop()
   }
 
@@ -64,7 +64,7 @@ import Testing
     let client = try RedisClient(configuration.pool(1), time: .system)
     defer { client.shutdown() }
     try await client.set("k", [1])
-    #expect(client.telemetry.snapshot.server == "127.0.0.1:\(first.port)")
+    expectEqual(client.telemetry.snapshot.server, "127.0.0.1:\(first.port)")
 
     // The operator's failover: the second server becomes the master, the first its replica.
     let admin = try RedisClient(try RedisConfiguration.relaxed(second), time: .system)
@@ -78,11 +78,11 @@ import Testing
     // The pooled connection to the first answers READONLY; the call is sent again to the master the
     // sentinel names now, and the caller sees only success.
     try await client.set("k", [2])
-    #expect(try await admin.get("k") == [2])
+    try await expectEqual(admin.get("k"), [2])
     let seen = client.telemetry.snapshot
-    #expect(seen.server == "127.0.0.1:\(second.port)")
-    #expect(seen.failovers == 1)
-    #expect(seen.role == .master)
+    expectEqual(seen.server, "127.0.0.1:\(second.port)")
+    expectEqual(seen.failovers, 1)
+    expectEqual(seen.role, .master)
     await first.stop()
     await second.stop()
   }
@@ -102,9 +102,9 @@ import Testing
     {
       client.telemetry.snapshot.failovers == 1
     }
-    #expect(client.telemetry.snapshot.server == "127.0.0.1:\(topology.replica.port)")
+    expectEqual(client.telemetry.snapshot.server, "127.0.0.1:\(topology.replica.port)")
     try await client.set("k", [2])
-    #expect(client.telemetry.snapshot.role == .master)
+    expectEqual(client.telemetry.snapshot.role, .master)
     await topology.stop()
   }
 

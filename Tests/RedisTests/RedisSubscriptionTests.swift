@@ -10,21 +10,21 @@ import Testing
     try await RedisClient.withServer(transport) { _, client in
       let subscription = try await client.subscribe(to: ["filled"])
       try await subscription.subscribe(patterns: ["lock.*"])
-      #expect(try await client.publish(Array("page:1".utf8), to: "filled") == 1)
-      #expect(try await client.publish(Array("x".utf8), to: "lock.7") == 1)
-      #expect(try await client.publish(Array("page:2".utf8), to: "filled") == 1)
-      #expect(try await client.publish(Array("ignored".utf8), to: "other") == 0)
+      try await expectEqual(client.publish(Array("page:1".utf8), to: "filled"), 1)
+      try await expectEqual(client.publish(Array("x".utf8), to: "lock.7"), 1)
+      try await expectEqual(client.publish(Array("page:2".utf8), to: "filled"), 1)
+      try await expectEqual(client.publish(Array("ignored".utf8), to: "other"), 0)
       var iterator = subscription.messages.makeAsyncIterator()
-      #expect(await iterator.next() == RedisMessage(channel: "filled", payload: Array("page:1".utf8)))
-      #expect(
-        await iterator.next() == RedisMessage(channel: "lock.7", pattern: "lock.*", payload: Array("x".utf8)))
-      #expect(await iterator.next() == RedisMessage(channel: "filled", payload: Array("page:2".utf8)))
+      await expectEqual(iterator.next(), RedisMessage(channel: "filled", payload: Array("page:1".utf8)))
+      await expectEqual(
+        iterator.next(), RedisMessage(channel: "lock.7", pattern: "lock.*", payload: Array("x".utf8)))
+      await expectEqual(iterator.next(), RedisMessage(channel: "filled", payload: Array("page:2".utf8)))
       // The subscriber connection is outside the pool, and the pool keeps working beside it.
-      #expect(client.statistics.open == 1)
+      expectEqual(client.statistics.open, 1)
       try await subscription.unsubscribe(["filled"])
-      #expect(try await client.publish([1], to: "filled") == 0)
+      try await expectEqual(client.publish([1], to: "filled"), 0)
       subscription.close()
-      #expect(await iterator.next() == nil)
+      await expectEqual(iterator.next(), nil)
     }
   }
 
@@ -35,7 +35,7 @@ import Testing
       let subscription = try await client.subscribe(to: ["filled"])
       await server.kill()
       var iterator = subscription.messages.makeAsyncIterator()
-      #expect(await iterator.next() == nil)
+      await expectEqual(iterator.next(), nil)
     }
   }
 }

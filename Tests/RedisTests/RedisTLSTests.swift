@@ -35,32 +35,32 @@ import Testing
     var configuration = try RedisConfiguration.relaxed(server)
     configuration.tls?.caFile = try await Self.certificates().otherCA
     let failure = await Self.tlsError(configuration)
-    #expect(failure?.kind == .verification)
+    expectEqual(failure?.kind, .verification)
     // Redis sends its CA along with its certificate, so OpenSSL sees a chain ending in a stranger.
     let message = failure?.message ?? "no error"
-    #expect(message.contains("self-signed") || message.contains("local issuer"), "\(message)")
+    expectTrue(message.contains("self-signed") || message.contains("local issuer"), "\(message)")
     // The system store does not know the test CA either.
     configuration.tls?.caFile = nil
-    #expect(await Self.tlsError(configuration)?.kind == .verification)
+    await expectEqual(Self.tlsError(configuration)?.kind, .verification)
   }
 
   @Test func anExpiredCertificateIsRefused() async throws {
     let server = try await Self.server(.expired)
     let failure = await Self.tlsError(try RedisConfiguration.relaxed(server))
-    #expect(failure?.kind == .verification)
-    #expect(failure?.message == "certificate has expired")
-    #expect(RedisError.tls(try #require(failure)).description.contains("server certificate refused"))
+    expectEqual(failure?.kind, .verification)
+    expectEqual(failure?.message, "certificate has expired")
+    expectTrue(RedisError.tls(try #require(failure)).description.contains("server certificate refused"))
   }
 
   @Test func aCertificateForAnotherHostIsRefusedByAddressAndByName() async throws {
     let server = try await Self.server(.wrongHost)
     var configuration = try RedisConfiguration.relaxed(server)
     let byAddress = await Self.tlsError(configuration)
-    #expect(byAddress?.kind == .verification)
-    #expect(byAddress?.message == "IP address mismatch")
+    expectEqual(byAddress?.kind, .verification)
+    expectEqual(byAddress?.message, "IP address mismatch")
     configuration.host = "localhost"
     let byName = await Self.tlsError(configuration)
-    #expect(byName?.message == "hostname mismatch")
+    expectEqual(byName?.message, "hostname mismatch")
     // The valid certificate names both, so both pass.
     let good = try await Self.server()
     var named = try RedisConfiguration.relaxed(good)
@@ -82,14 +82,14 @@ import Testing
       // Redis either answers the ClientHello as a garbled command (a TLS protocol failure) or waits
       // for the rest of its line (the handshake times out): both say what is wrong.
       switch error {
-      case .tls(let failure): #expect(failure.kind == .protocolFailure)
-      case .timeout(.handshake): #expect(error.description.contains("TLS"))
+      case .tls(let failure): expectEqual(failure.kind, .protocolFailure)
+      case .timeout(.handshake): expectTrue(error.description.contains("TLS"))
       default: Issue.record("unexpected \(error)")
       }
     }
     let check = try RedisClient(try RedisConfiguration.relaxed(plain), time: .system)
     defer { check.shutdown() }
-    #expect(try await check.get("leaked") == nil, "the command reached the server in plain text")
+    try await expectEqual(check.get("leaked"), nil, "the command reached the server in plain text")
   }
 
   @Test func aServerThatAcceptsButNeverAnswersTheHandshakeTimesOutAsTLS() async throws {
@@ -101,7 +101,7 @@ import Testing
     await #expect(throws: RedisError.timeout(.handshake)) {
       try await RedisConnection.connect(configuration, time: .system)
     }
-    #expect(RedisError.timeout(.handshake).description.contains("does the server speak TLS"))
+    expectTrue(RedisError.timeout(.handshake).description.contains("does the server speak TLS"))
   }
 
   @Test func aTLSServerOnAPlainURLIsALostConnectionNotAHang() async throws {
@@ -124,7 +124,7 @@ import Testing
     configuration.tls?.certificateFile = client.certificate
     configuration.tls?.keyFile = client.key
     let connection = try await RedisConnection.connect(configuration, time: .system)
-    #expect(try await connection.execute(["ECHO", "mutual"]) == .bulkString(Array("mutual".utf8)))
+    try await expectEqual(connection.execute(["ECHO", "mutual"]), .bulkString(Array("mutual".utf8)))
   }
 
   @Test func unusableFilesAreConfigurationErrorsAtStartup() async throws {
@@ -163,18 +163,18 @@ import Testing
       try await group.waitForAll()
     }
     let seen = client.telemetry.snapshot
-    #expect(seen.handshakeCount == client.statistics.open)
-    #expect(seen.handshakeCount >= 1 && seen.handshakeSeconds > 0)
-    #expect(seen.handshakeBuckets.reduce(0, +) <= seen.handshakeCount)
-    #expect(seen.role == .master)
-    #expect(seen.server == "127.0.0.1:\(server.port)")
-    #expect(seen.tlsFailures == 0)
+    expectEqual(seen.handshakeCount, client.statistics.open)
+    expectTrue(seen.handshakeCount >= 1 && seen.handshakeSeconds > 0)
+    expectTrue(seen.handshakeBuckets.reduce(0, +) <= seen.handshakeCount)
+    expectEqual(seen.role, .master)
+    expectEqual(seen.server, "127.0.0.1:\(server.port)")
+    expectEqual(seen.tlsFailures, 0)
     var refused = try RedisConfiguration.relaxed(server)
     refused.tls?.caFile = try await Self.certificates().otherCA
     let untrusting = try RedisClient(refused, time: .system)
     defer { untrusting.shutdown() }
     await #expect(throws: RedisError.self) { try await untrusting.ping() }
-    #expect(untrusting.telemetry.snapshot.tlsFailures == 1)
-    #expect(untrusting.telemetry.snapshot.handshakeCount == 0)
+    expectEqual(untrusting.telemetry.snapshot.tlsFailures, 1)
+    expectEqual(untrusting.telemetry.snapshot.handshakeCount, 0)
   }
 }

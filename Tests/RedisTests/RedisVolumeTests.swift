@@ -14,8 +14,8 @@ import Testing
         value[index] = UInt8(truncatingIfNeeded: index)
       }
       try await client.set("big", value)
-      #expect(try await client.get("big") == value)
-      #expect(try await client.execute(["STRLEN", "big"]) == .integer(Int64(value.count)))
+      try await expectEqual(client.get("big"), value)
+      try await expectEqual(client.execute(["STRLEN", "big"]), .integer(Int64(value.count)))
       // A reply over the client's bulk limit closes that connection with a typed error, nothing more.
       var limited = try RedisConfiguration.relaxed(server)
       limited.parserLimits.maxBulkLength = 1 << 20
@@ -37,11 +37,11 @@ import Testing
       let count = 5000
       let sets = (0..<count).map { RedisCommand("SET", RedisArgument("key:\($0)"), RedisArgument($0 * 7)) }
       let setReplies = try await client.pipeline(sets)
-      #expect(setReplies.count == count)
-      #expect(setReplies.allSatisfy { $0 == .simpleString("OK") })
+      expectEqual(setReplies.count, count)
+      expectTrue(setReplies.allSatisfy { $0 == .simpleString("OK") })
       let gets = (0..<count).map { RedisCommand("GET", RedisArgument("key:\($0)")) }
       let values = try await client.pipeline(gets)
-      #expect(values.map(\.integer) == (0..<count).map { Int64($0 * 7) })
+      expectEqual(values.map(\.integer), (0..<count).map { Int64($0 * 7) })
       // Concurrent pipelines on a shared connection each get their own replies.
       let connection = try await RedisConnection.connect(
         try RedisConfiguration.relaxed(server), time: .system)
@@ -51,7 +51,7 @@ import Testing
             let range = start..<(start + 500)
             let replies = try await connection.pipeline(
               range.map { RedisCommand("GET", RedisArgument("key:\($0)")) })
-            #expect(replies.map(\.integer) == range.map { Int64($0 * 7) })
+            expectEqual(replies.map(\.integer), range.map { Int64($0 * 7) })
           }
         }
         try await group.waitForAll()
@@ -65,13 +65,13 @@ import Testing
     try await RedisClient.withServer(transport) { _, client in
       let script = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1])")
       // The locally computed digest is the one Redis uses.
-      #expect(
-        try await client.execute(["SCRIPT", "LOAD", RedisArgument(script.source)]).string == script.sha1)
-      #expect(try await client.evaluate(script, keys: ["counter"], arguments: [5]) == .integer(5))
+      try await expectEqual(
+        client.execute(["SCRIPT", "LOAD", RedisArgument(script.source)]).string, script.sha1)
+      try await expectEqual(client.evaluate(script, keys: ["counter"], arguments: [5]), .integer(5))
       try await client.execute(["SCRIPT", "FLUSH"])
-      #expect(try await client.evaluate(script, keys: ["counter"], arguments: [2]) == .integer(7))
-      #expect(
-        try await client.execute(["SCRIPT", "EXISTS", RedisArgument(script.sha1)]) == .array([.integer(1)]))
+      try await expectEqual(client.evaluate(script, keys: ["counter"], arguments: [2]), .integer(7))
+      try await expectEqual(
+        client.execute(["SCRIPT", "EXISTS", RedisArgument(script.sha1)]), .array([.integer(1)]))
       await #expect {
         try await client.evaluate(RedisScript("return redis.error_reply('MINE custom failure')"))
       } throws: { RedisError.serverMessage(of: $0)?.hasPrefix("MINE") == true }
@@ -82,16 +82,16 @@ import Testing
     _ transport: RedisTransport
   ) async throws {
     try await RedisClient.withServer(transport) { _, client in
-      #expect(try await client.setIfAbsent("lock", [1], expiresIn: .seconds(5)))
-      #expect(try await !client.setIfAbsent("lock", [2], expiresIn: .seconds(5)))
+      expectTrue(try await client.setIfAbsent("lock", [1], expiresIn: .seconds(5)))
+      expectTrue(try await !client.setIfAbsent("lock", [2], expiresIn: .seconds(5)))
       let ttl = try await client.execute(["PTTL", "lock"]).integer ?? -1
-      #expect(ttl > 0 && ttl <= 5000)
-      #expect(try await client.delete(["lock", "absent"]) == 1)
-      #expect(try await client.setIfAbsent("lock", [3], expiresIn: .milliseconds(1)))
+      expectTrue(ttl > 0 && ttl <= 5000)
+      try await expectEqual(client.delete(["lock", "absent"]), 1)
+      expectTrue(try await client.setIfAbsent("lock", [3], expiresIn: .milliseconds(1)))
       try await client.set("ttl", [1], expiresIn: .seconds(60))
-      #expect(try await client.expire("ttl", after: .seconds(30)))
-      #expect(try await !client.expire("absent", after: .seconds(30)))
-      #expect(try await client.publish([1, 2], to: "nobody") == 0)
+      expectTrue(try await client.expire("ttl", after: .seconds(30)))
+      expectTrue(try await !client.expire("absent", after: .seconds(30)))
+      try await expectEqual(client.publish([1, 2], to: "nobody"), 0)
     }
   }
 }

@@ -46,12 +46,12 @@ struct RedisSessionStoreTests {
     let found = try? await waitForValue("the session", poll: .milliseconds(50)) { () async -> Session? in
       await second.lookup(cookieValue: session.id.cookieValue[...]).session
     }
-    #expect(found?.record.reader.login == "mona")
-    #expect(found?.record.reader.token == Self.token)
+    expectEqual(found?.record.reader.login, "mona")
+    expectEqual(found?.record.reader.token, Self.token)
     // Signing out through the first instance ends it for the second.
     try await first.end(session.id)
-    #expect(
-      await second.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended,
+    await expectEqual(
+      second.lookup(cookieValue: session.id.cookieValue[...]).outcome, .ended,
       "a signed-out session was still found")
     await server.stop()
   }
@@ -71,7 +71,7 @@ struct RedisSessionStoreTests {
     // Every key and value, as a reader of the live server sees them: 5 sessions, 5 accounts' indexes
     // and the index of all sessions.
     let keys = try await client.execute(["KEYS", "*"]).array?.compactMap { $0.bytes } ?? []
-    #expect(keys.count == 11)
+    expectEqual(keys.count, 11)
     var everything: [UInt8] = []
     for key in keys {
       everything += key
@@ -85,20 +85,20 @@ struct RedisSessionStoreTests {
       let ttl = try await client.execute(["TTL", .bytes(key)]).integer ?? -1
       let name = String(decoding: key, as: UTF8.self)
       if name.hasSuffix(":sessions") {
-        #expect(ttl == -1, "the index of all sessions is kept")
+        expectEqual(ttl, -1, "the index of all sessions is kept")
       } else {
-        #expect(ttl > 0 && ttl <= 37 * 86_400, "session and account keys expire")
+        expectTrue(ttl > 0 && ttl <= 37 * 86_400, "session and account keys expire")
       }
       // Accounts are keyed hashes, not user ids.
-      if name.contains("session-account:") { #expect(!(0..<5).contains { name.hasSuffix(":\($0)") }) }
+      if name.contains("session-account:") { expectTrue(!(0..<5).contains { name.hasSuffix(":\($0)") }) }
     }
     // And the files on disk: an RDB snapshot and the append-only file.
     let onDisk = try await client.persistedBytes()
-    #expect(onDisk.count > 100, "the dump files were read")
+    expectTrue(onDisk.count > 100, "the dump files were read")
     for blob in [everything, onDisk] {
-      #expect(!contains(blob, Array(Self.token.utf8)), "a token is in the dump")
-      #expect(!contains(blob, Array("reader1".utf8)), "a login is in the dump")
-      for id in ids { #expect(!contains(blob, Array(id.utf8)), "a session id is in the dump") }
+      expectTrue(!contains(blob, Array(Self.token.utf8)), "a token is in the dump")
+      expectTrue(!contains(blob, Array("reader1".utf8)), "a login is in the dump")
+      for id in ids { expectTrue(!contains(blob, Array(id.utf8)), "a session id is in the dump") }
     }
     await server.stop()
   }
@@ -114,12 +114,12 @@ struct RedisSessionStoreTests {
     let session = try await book.create(userID: 1, login: "a", token: Self.token, access: .publicOnly)
     await server.kill()
     for _ in 0..<3 {
-      #expect(
-        await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .unavailable,
+      await expectEqual(
+        book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .unavailable,
         "Redis down was not reported as unavailable")
     }
-    #expect(lines.withLock { $0.contains { $0.contains("sessions unavailable") } })
-    #expect(!lines.withLock { $0.joined() }.contains(Self.token))
+    expectTrue(lines.withLock { $0.contains { $0.contains("sessions unavailable") } })
+    expectTrue(!lines.withLock { $0.joined() }.contains(Self.token))
   }
 
   /// With a replica, a session write returns once the replica has it; with none answering, the
@@ -142,22 +142,22 @@ struct RedisSessionStoreTests {
     }
     let session = try await book.create(userID: 1, login: "a", token: Self.token, access: .publicOnly)
     // Read straight from the replica: the write was on it before `create` returned.
-    #expect(try await admin.get(store.redisKey(book.storeName(session.id))) != nil)
-    #expect(lines.withLock { $0.isEmpty })
+    expectTrue(try await admin.get(store.redisKey(book.storeName(session.id))) != nil)
+    expectTrue(lines.withLock { $0.isEmpty })
     // A sign-out is replicated the same way, so a failover cannot bring the session back.
     try await book.end(session.id)
-    #expect(try await admin.get(store.redisKey(book.storeName(session.id))) == nil)
+    try await expectEqual(admin.get(store.redisKey(book.storeName(session.id))), nil)
     // Both writes asked the master to wait for the replica (replication on loopback is fast enough to
     // look synchronous without it, so the command count is what proves the wait).
     let onMaster = try RedisClient(try master.configuration(), time: .system)
     defer { onMaster.shutdown() }
     let stats = try await onMaster.execute(["INFO", "commandstats"]).string ?? ""
-    #expect(stats.contains("cmdstat_wait:calls=2,"), "\(stats)")
+    expectTrue(stats.contains("cmdstat_wait:calls=2,"), "\(stats)")
 
     await replica.stop()
     let alone = try await book.create(userID: 2, login: "b", token: Self.token, access: .publicOnly)
-    #expect(await book.lookup(cookieValue: alone.id.cookieValue[...]).session != nil, "still signed in")
-    #expect(lines.withLock { $0.count == 1 && $0[0].contains("may be lost if the master fails") })
+    expectTrue(await book.lookup(cookieValue: alone.id.cookieValue[...]).session != nil, "still signed in")
+    expectTrue(lines.withLock { $0.count == 1 && $0[0].contains("may be lost if the master fails") })
     await master.stop()
   }
 }

@@ -34,22 +34,22 @@ struct RenewalTests {
     let policy = SessionPolicy()
     let reader = ReaderCredential(login: "a", userID: 1, token: "ghu_x", access: .publicOnly)
     var record = SessionRecord(reader: reader, created: 0, lastSeen: 0)
-    #expect(policy.tokenVerdict(record, now: 1_000_000) == .use)  // an OAuth app's token
+    expectEqual(policy.tokenVerdict(record, now: 1_000_000), .use)  // an OAuth app's token
     record.expiry = TokenExpiry(accessExpires: 28_800, refreshToken: "ghr_y", refreshExpires: 15_897_600)
-    #expect(policy.tokenVerdict(record, now: 28_499) == .use)
-    #expect(policy.tokenVerdict(record, now: 28_500) == .refresh)
-    #expect(policy.tokenVerdict(record, now: 40_000) == .refresh)
-    #expect(policy.tokenVerdict(record, now: 15_897_600) == .cannotRenew)
+    expectEqual(policy.tokenVerdict(record, now: 28_499), .use)
+    expectEqual(policy.tokenVerdict(record, now: 28_500), .refresh)
+    expectEqual(policy.tokenVerdict(record, now: 40_000), .refresh)
+    expectEqual(policy.tokenVerdict(record, now: 15_897_600), .cannotRenew)
     // No refresh token: used until it expires, then over.
     record.expiry?.refreshToken = nil
-    #expect(policy.tokenVerdict(record, now: 28_799) == .use)
-    #expect(policy.tokenVerdict(record, now: 28_800) == .cannotRenew)
+    expectEqual(policy.tokenVerdict(record, now: 28_799), .use)
+    expectEqual(policy.tokenVerdict(record, now: 28_800), .cannotRenew)
     // Outside numbers saturate rather than trap.
     record.expiry = TokenExpiry(accessExpires: .min, refreshToken: "ghr_y", refreshExpires: .max)
-    #expect(policy.tokenVerdict(record, now: 0) == .refresh)
-    #expect(
-      TokenExpiry(grantedAt: .max, expiresIn: .max, refreshToken: nil, refreshExpiresIn: .max).accessExpires
-        == .max)
+    expectEqual(policy.tokenVerdict(record, now: 0), .refresh)
+    expectEqual(
+      TokenExpiry(grantedAt: .max, expiresIn: .max, refreshToken: nil, refreshExpiresIn: .max).accessExpires,
+      .max)
   }
 
   @Test func aRenewalStoresTheRotatedPairAndTheNextLookupUsesIt() async throws {
@@ -58,23 +58,23 @@ struct RenewalTests {
     let (book, _, session) = try await Self.signedIn(clock, authority)
     clock.advance(28_600)
     let found = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
-    #expect(book.policy.tokenVerdict(found.record, now: clock.now) == .refresh)
+    expectEqual(book.policy.tokenVerdict(found.record, now: clock.now), .refresh)
     guard case .renewed(let renewed) = await book.renew(found, refused: nil, with: authority) else {
       Issue.record("not renewed")
       return
     }
-    #expect(renewed.record.reader.token == "ghu_access2")
-    #expect(renewed.record.expiry?.refreshToken == "ghr_refresh2")
-    #expect(renewed.record.expiry?.accessExpires == clock.now + 28_800)
-    #expect(await Self.token(book, session) == "ghu_access2")
-    #expect(authority.refreshes == 1 && authority.replays == 0)
+    expectEqual(renewed.record.reader.token, "ghu_access2")
+    expectEqual(renewed.record.expiry?.refreshToken, "ghr_refresh2")
+    expectEqual(renewed.record.expiry?.accessExpires, clock.now + 28_800)
+    await expectEqual(Self.token(book, session), "ghu_access2")
+    expectTrue(authority.refreshes == 1 && authority.replays == 0)
     // Renewing again right away finds nothing to do.
     let again = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
     guard case .renewed = await book.renew(again, refused: nil, with: authority) else {
       Issue.record("a fresh token was not left alone")
       return
     }
-    #expect(authority.refreshes == 1)
+    expectEqual(authority.refreshes, 1)
   }
 
   @Test func twentyRequestsOnThreeInstancesRefreshOnce() async throws {
@@ -99,10 +99,10 @@ struct RenewalTests {
       }
       return renewed.record.reader.token
     }
-    #expect(outcomes.count == 20)
-    #expect(outcomes.allSatisfy { $0 == "ghu_access2" }, "\(outcomes)")
-    #expect(authority.refreshes == 1 && authority.replays == 0)
-    #expect(await Self.token(books[2], session) == "ghu_access2")
+    expectEqual(outcomes.count, 20)
+    expectTrue(outcomes.allSatisfy { $0 == "ghu_access2" }, "\(outcomes)")
+    expectTrue(authority.refreshes == 1 && authority.replays == 0)
+    await expectEqual(Self.token(books[2], session), "ghu_access2")
   }
 
   @Test func aRefusedRefreshEndsTheSessionAndARenewedTokenIsNotRenewedTwice() async throws {
@@ -114,16 +114,16 @@ struct RenewalTests {
       Issue.record("a token renewed meanwhile was refreshed again")
       return
     }
-    #expect(authority.refreshes == 0)
+    expectEqual(authority.refreshes, 0)
     authority.failNext(.badRefreshToken)
     guard case .refused = await book.renew(session, refused: session.record.reader.token, with: authority)
     else {
       Issue.record("a refused refresh kept the session")
       return
     }
-    #expect(await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended)
+    await expectEqual(book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .ended)
     // GitHub refused that token already: nothing is revoked.
-    #expect(authority.revoked.isEmpty)
+    expectTrue(authority.revoked.isEmpty)
   }
 
   @Test func anExpiredRefreshTokenEndsTheSessionWithoutCallingGitHub() async throws {
@@ -143,13 +143,13 @@ struct RenewalTests {
         refreshExpiresIn: 15_897_600))
     clock.advance(15_897_600)
     let found = try #require(await patient.lookup(cookieValue: session.id.cookieValue[...]).session)
-    #expect(patient.policy.tokenVerdict(found.record, now: clock.now) == .cannotRenew)
+    expectEqual(patient.policy.tokenVerdict(found.record, now: clock.now), .cannotRenew)
     guard case .refused = await patient.renew(found, refused: nil, with: authority) else {
       Issue.record("an unrenewable session was kept")
       return
     }
-    #expect(authority.refreshes == 0)
-    #expect(await patient.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended)
+    expectEqual(authority.refreshes, 0)
+    await expectEqual(patient.lookup(cookieValue: session.id.cookieValue[...]).outcome, .ended)
   }
 
   @Test func gitHubUnreachableKeepsTheSessionAndItsToken() async throws {
@@ -162,7 +162,7 @@ struct RenewalTests {
       Issue.record("an outage was not reported as such")
       return
     }
-    #expect(await Self.token(book, session) == session.record.reader.token)
+    await expectEqual(Self.token(book, session), session.record.reader.token)
     // The store down is the same: nothing ends.
     store.setAvailable(false)
     guard case .unavailable = await book.renew(session, refused: nil, with: authority) else {
@@ -174,7 +174,7 @@ struct RenewalTests {
       Issue.record("not renewed once GitHub was back")
       return
     }
-    #expect(renewed.record.reader.token == "ghu_access2" && authority.replays == 0)
+    expectTrue(renewed.record.reader.token == "ghu_access2" && authority.replays == 0)
   }
 
   /// A reader signed in eight hours ago (their token due), with GitHub holding the next refresh.
@@ -191,14 +191,14 @@ struct RenewalTests {
     let (_, authority, book, session) = try await Self.dueWithRefreshHeld()
     async let outcome = book.renew(session, refused: nil, with: authority)
     await authority.untilHeld()
-    #expect(try await book.end(session.id))
+    expectTrue(try await book.end(session.id))
     authority.open()
     guard case .ended = await outcome else {
       Issue.record("a renewal after a sign-out did not see it")
       return
     }
-    #expect(await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended)
-    #expect(authority.revoked == ["ghu_access2"])
+    await expectEqual(book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .ended)
+    expectEqual(authority.revoked, ["ghu_access2"])
   }
 
   @Test func aTouchDuringARefreshKeepsTheRotatedToken() async throws {
@@ -206,16 +206,16 @@ struct RenewalTests {
     async let outcome = book.renew(session, refused: nil, with: authority)
     await authority.untilHeld()
     // A lookup an hour after the last touch rewrites the record while the refresh is out.
-    #expect(await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .found)
+    await expectEqual(book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .found)
     authority.open()
     guard case .renewed(let renewed) = await outcome else {
       Issue.record("not renewed")
       return
     }
-    #expect(renewed.record.lastSeen == clock.now)
+    expectEqual(renewed.record.lastSeen, clock.now)
     // The touch racing the refresh did not bring back the old token, nor lose the touch.
     let stored = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
-    #expect(stored.record.reader.token == "ghu_access2" && stored.record.lastSeen == clock.now)
+    expectTrue(stored.record.reader.token == "ghu_access2" && stored.record.lastSeen == clock.now)
   }
 
   @Test func anIdleExpiredSessionIsRevokedOnceWhenNoticed() async throws {
@@ -233,9 +233,9 @@ struct RenewalTests {
       if case .expired(let stale) = lookup { return stale }
       return nil
     }
-    #expect(expired.count == 1, "one lookup ends and revokes it")
-    #expect(expired.first?.token == session.record.reader.token)
-    #expect(!"\(expired)".contains(session.record.reader.token))
-    #expect(lookups.filter { $0.outcome == .ended }.count == 9)
+    expectEqual(expired.count, 1, "one lookup ends and revokes it")
+    expectEqual(expired.first?.token, session.record.reader.token)
+    expectTrue(!"\(expired)".contains(session.record.reader.token))
+    expectEqual(lookups.filter { $0.outcome == .ended }.count, 9)
   }
 }

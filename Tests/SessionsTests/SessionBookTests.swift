@@ -28,13 +28,13 @@ struct SessionBookTests {
     let (book, _) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, access: .repoScope)
     let found = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
-    #expect(found.record.reader.login == "octocat")
-    #expect(found.record.reader.token == Self.token)
-    #expect(found.record.reader.access == .repoScope)
-    #expect(found.csrfToken == session.csrfToken)
-    #expect(found.acceptsCSRF(session.csrfToken))
-    #expect(!found.acceptsCSRF(session.csrfToken + "x"))
-    #expect(!found.acceptsCSRF(""))
+    expectEqual(found.record.reader.login, "octocat")
+    expectEqual(found.record.reader.token, Self.token)
+    expectEqual(found.record.reader.access, .repoScope)
+    expectEqual(found.csrfToken, session.csrfToken)
+    expectTrue(found.acceptsCSRF(session.csrfToken))
+    expectTrue(!found.acceptsCSRF(session.csrfToken + "x"))
+    expectTrue(!found.acceptsCSRF(""))
   }
 
   @Test func idsAreFreshAnd256Bits() async throws {
@@ -43,10 +43,10 @@ struct SessionBookTests {
     var seen = Set<String>()
     for _ in 0..<50 {
       let session = try await book.create(userID: 1, login: "a", token: "t", access: .publicOnly)
-      #expect(session.id.cookieValue.utf8.count == 43)
+      expectEqual(session.id.cookieValue.utf8.count, 43)
       seen.insert(session.id.cookieValue)
     }
-    #expect(seen.count == 50)
+    expectEqual(seen.count, 50)
   }
 
   @Test func theStoreHoldsNeitherTokenNorIDNorLogin() async throws {
@@ -54,12 +54,12 @@ struct SessionBookTests {
     let (book, store) = book(clock)
     let session = try await book.create(userID: 42, login: "octocat", token: Self.token, access: .publicOnly)
     let dump = store.dump
-    #expect(dump.count == 1)
+    expectEqual(dump.count, 1)
     for (name, sealed) in dump {
-      #expect(name != session.id.cookieValue)
-      #expect(!name.contains(session.id.cookieValue))
+      expectTrue(name != session.id.cookieValue)
+      expectTrue(!name.contains(session.id.cookieValue))
       for secret in [Self.token, "octocat", session.id.cookieValue] {
-        #expect(!contains(sealed, Array(secret.utf8)), "\(secret.prefix(4))… found in the store")
+        expectTrue(!contains(sealed, Array(secret.utf8)), "\(secret.prefix(4))… found in the store")
       }
     }
   }
@@ -74,13 +74,13 @@ struct SessionBookTests {
       "%00" + good,
     ] {
       let outcome = await book.lookup(cookieValue: bad[...]).outcome
-      #expect(outcome == .invalid || bad == good, "malformed cookie accepted: \(bad.count) chars")
+      expectTrue(outcome == .invalid || bad == good, "malformed cookie accepted: \(bad.count) chars")
     }
     // A well-formed id that was never issued (one character changed) has no session.
     var flipped = Array(good.utf8)
     flipped[10] = flipped[10] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-    #expect(
-      await book.lookup(cookieValue: String(decoding: flipped, as: UTF8.self)[...]).outcome == .ended,
+    await expectEqual(
+      book.lookup(cookieValue: String(decoding: flipped, as: UTF8.self)[...]).outcome, .ended,
       "a tampered id was accepted")
   }
 
@@ -96,8 +96,8 @@ struct SessionBookTests {
     try await store.create(
       sealed, as: book.storeName(attacker.id), account: "attacker", keepFor: 3600,
       limits: SessionLimits(perAccount: 10, total: 100))
-    #expect(
-      await book.lookup(cookieValue: attacker.id.cookieValue[...]).outcome == .ended,
+    await expectEqual(
+      book.lookup(cookieValue: attacker.id.cookieValue[...]).outcome, .ended,
       "a record opened under another id")
   }
 
@@ -121,19 +121,19 @@ struct SessionBookTests {
     let cookie = session.id.cookieValue[...]
     for visit in 1...visits.visits {
       clock.advance(visits.interval * 86_400)
-      #expect(await book.lookup(cookieValue: cookie).outcome == .found, "ended at visit \(visit)")
+      await expectEqual(book.lookup(cookieValue: cookie).outcome, .found, "ended at visit \(visit)")
     }
     clock.advance(visits.gap * 86_400)
-    #expect(await book.lookup(cookieValue: cookie).outcome == .expired, "lived past the timeout")
-    #expect(await book.lookup(cookieValue: cookie).outcome == .ended, "an expired session came back")
+    await expectEqual(book.lookup(cookieValue: cookie).outcome, .expired, "lived past the timeout")
+    await expectEqual(book.lookup(cookieValue: cookie).outcome, .ended, "an expired session came back")
   }
 
   @Test func anEndedSessionIsGone() async throws {
     let clock = ManualClock()
     let (book, _, session) = try await bookWithASession(clock)
     try await book.end(session.id)
-    #expect(
-      await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended,
+    await expectEqual(
+      book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .ended,
       "a signed-out session was found")
   }
 
@@ -141,12 +141,12 @@ struct SessionBookTests {
     let clock = ManualClock()
     let (book, store, session) = try await bookWithASession(clock)
     store.setAvailable(false)
-    #expect(
-      await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .unavailable,
+    await expectEqual(
+      book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .unavailable,
       "an outage looked like a missing session")
     store.setAvailable(true)
-    #expect(
-      await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .found,
+    await expectEqual(
+      book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .found,
       "the session did not come back")
   }
 
@@ -155,16 +155,16 @@ struct SessionBookTests {
     let record = SessionRecord(
       reader: ReaderCredential(login: "a", userID: 1, token: "t", access: .publicOnly), created: 1000,
       lastSeen: 1000)
-    #expect(policy.verdict(record, now: 1000) == .valid(touch: false))
-    #expect(policy.verdict(record, now: 1000 + 3600) == .valid(touch: true))
-    #expect(policy.verdict(record, now: 1000 + 7 * 86_400) == .expired)
-    #expect(policy.verdict(record, now: 0) == .expired)  // from the future
+    expectEqual(policy.verdict(record, now: 1000), .valid(touch: false))
+    expectEqual(policy.verdict(record, now: 1000 + 3600), .valid(touch: true))
+    expectEqual(policy.verdict(record, now: 1000 + 7 * 86_400), .expired)
+    expectEqual(policy.verdict(record, now: 0), .expired)  // from the future
     var far = record
     far.lastSeen = Int.max
-    #expect(policy.verdict(far, now: 1000) == .expired)
+    expectEqual(policy.verdict(far, now: 1000), .expired)
     // Until the idle timeout, and a week more so that a returning reader has the token revoked.
-    #expect(policy.keepFor(record, now: 1000) == 14 * 86_400)
-    #expect(policy.keepFor(far, now: 1000) >= 1)
+    expectEqual(policy.keepFor(record, now: 1000), 14 * 86_400)
+    expectTrue(policy.keepFor(far, now: 1000) >= 1)
   }
 }
 

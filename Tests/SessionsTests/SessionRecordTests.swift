@@ -30,14 +30,14 @@ struct SessionRecordTests {
   @Test func aRecordWithExpiryRoundTripsAndHidesItsRefreshToken() {
     let expiry = TokenExpiry(accessExpires: 28_800, refreshToken: "ghr_secret", refreshExpires: 15_897_600)
     let record = SessionRecord(reader: Self.reader, created: 1, lastSeen: 2, expiry: expiry)
-    #expect(record.encoded.first == 2)
-    #expect(SessionRecord(encoded: record.encoded) == record)
+    expectEqual(record.encoded.first, 2)
+    expectEqual(SessionRecord(encoded: record.encoded), record)
     let plain = SessionRecord(reader: Self.reader, created: 1, lastSeen: 2)
-    #expect(SessionRecord(encoded: plain.encoded) == plain)
+    expectEqual(SessionRecord(encoded: plain.encoded), plain)
     var described = ""
     dump(record, to: &described)
     for text in ["\(record)", "\(expiry)", String(reflecting: expiry), described] {
-      #expect(!text.contains("ghr_secret"), "\(text)")
+      expectTrue(!text.contains("ghr_secret"), "\(text)")
     }
   }
 
@@ -52,10 +52,10 @@ struct SessionRecordTests {
       Self.version1(Self.reader, created: clock.now, lastSeen: clock.now), associated: session.id.bytes,
       key: book.key.records)
     let current = try #require(try await store.load(name))
-    #expect(try await store.replace(name, expected: current, with: old, keepFor: 3600))
+    expectTrue(try await store.replace(name, expected: current, with: old, keepFor: 3600))
     let found = try #require(await book.lookup(cookieValue: session.id.cookieValue[...]).session)
-    #expect(found.record.reader == Self.reader && found.record.expiry == nil)
-    #expect(book.policy.tokenVerdict(found.record, now: clock.now + 86_400) == .use)
+    expectTrue(found.record.reader == Self.reader && found.record.expiry == nil)
+    expectEqual(book.policy.tokenVerdict(found.record, now: clock.now + 86_400), .use)
   }
 
   @Test func otherVersionsTruncatedOrTrailingBytesDoNotOpen() {
@@ -66,14 +66,14 @@ struct SessionRecordTests {
     for version: UInt8 in [0, 3, 255] {
       var other = bytes
       other[0] = version
-      #expect(SessionRecord(encoded: other) == nil, "version \(version) opened")
+      expectEqual(SessionRecord(encoded: other), nil, "version \(version) opened")
     }
     for cut in [1, 10, bytes.count - 1] {
-      #expect(SessionRecord(encoded: Array(bytes.prefix(cut))) == nil, "cut at \(cut) opened")
+      expectEqual(SessionRecord(encoded: Array(bytes.prefix(cut))), nil, "cut at \(cut) opened")
     }
-    #expect(SessionRecord(encoded: bytes + [0]) == nil)
+    expectEqual(SessionRecord(encoded: bytes + [0]), nil)
     // Version 1 bytes with version 2's expiry appended are neither.
-    #expect(SessionRecord(encoded: Self.version1(Self.reader, created: 1, lastSeen: 2) + [1]) == nil)
+    expectEqual(SessionRecord(encoded: Self.version1(Self.reader, created: 1, lastSeen: 2) + [1]), nil)
   }
 
   @Test func aRecordForgedUnderAnotherKeyOrMovedToAnotherIDEndsNotOpens() async throws {
@@ -87,7 +87,7 @@ struct SessionRecordTests {
     let forged = Sodium.seal(
       SessionRecord(reader: Self.reader, created: clock.now, lastSeen: clock.now).encoded,
       associated: session.id.bytes, key: SessionKey.random().records)
-    #expect(try await store.replace(name, expected: current, with: forged, keepFor: 3600))
-    #expect(await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .ended)
+    expectTrue(try await store.replace(name, expected: current, with: forged, keepFor: 3600))
+    await expectEqual(book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .ended)
   }
 }

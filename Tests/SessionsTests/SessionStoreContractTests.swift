@@ -72,7 +72,7 @@ struct SessionStoreContractTests {
       }
       if await book.lookup(cookieValue: cookie[...]).outcome != .ended { survivors += 1 }
     }
-    #expect(survivors == 0, "\(survivors) signed-out sessions were brought back by a touch")
+    expectEqual(survivors, 0, "\(survivors) signed-out sessions were brought back by a touch")
     await stop()
   }
 
@@ -90,12 +90,12 @@ struct SessionStoreContractTests {
     for session in mine where await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .found {
       live += 1
     }
-    #expect(live == 10)
+    expectEqual(live, 10)
     // The ten kept are the newest.
     for session in mine.suffix(10) {
-      #expect(await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .found)
+      await expectEqual(book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .found)
     }
-    #expect(await book.lookup(cookieValue: other.id.cookieValue[...]).outcome == .found)
+    await expectEqual(book.lookup(cookieValue: other.id.cookieValue[...]).outcome, .found)
     await stop()
   }
 
@@ -111,13 +111,13 @@ struct SessionStoreContractTests {
     for id in 0..<20 { sessions.append(try await book.create(reader: Self.reader(id % 10))) }
     await #expect(throws: SessionStoreError.full) { try await book.create(reader: Self.reader(99)) }
     for session in sessions {
-      #expect(await book.lookup(cookieValue: session.id.cookieValue[...]).outcome == .found)
+      await expectEqual(book.lookup(cookieValue: session.id.cookieValue[...]).outcome, .found)
     }
     // An account at its own cap trades its oldest for the new one; the total stays.
     _ = try await book.create(reader: Self.reader(0))
     await #expect(throws: SessionStoreError.full) { try await book.create(reader: Self.reader(99)) }
-    #expect(await book.lookup(cookieValue: sessions[0].id.cookieValue[...]).outcome == .ended)
-    #expect(await book.lookup(cookieValue: sessions[1].id.cookieValue[...]).outcome == .found)
+    await expectEqual(book.lookup(cookieValue: sessions[0].id.cookieValue[...]).outcome, .ended)
+    await expectEqual(book.lookup(cookieValue: sessions[1].id.cookieValue[...]).outcome, .found)
     // A signed-out session makes room.
     try await book.end(sessions[1].id)
     _ = try await book.create(reader: Self.reader(99))
@@ -134,8 +134,8 @@ struct SessionStoreContractTests {
     await #expect(throws: SessionStoreError.full) { try await book.create(reader: Self.reader(5)) }
     clock.advance(policy.keepFor(SessionRecord(reader: Self.reader(0), created: 0, lastSeen: 0), now: 0))
     let fresh = try await book.create(reader: Self.reader(5))
-    #expect(await book.lookup(cookieValue: fresh.id.cookieValue[...]).outcome == .found)
-    #expect(store.count == 1)
+    await expectEqual(book.lookup(cookieValue: fresh.id.cookieValue[...]).outcome, .found)
+    expectEqual(store.count, 1)
   }
 
   @Test(arguments: Backend.allCases)
@@ -160,8 +160,8 @@ struct SessionStoreContractTests {
       else { return nil }
       return renewed.record.reader.token
     }
-    #expect(tokens.count == 20 && tokens.allSatisfy { $0 == "ghu_access2" }, "\(tokens)")
-    #expect(authority.refreshes == 1 && authority.replays == 0)
+    expectTrue(tokens.count == 20 && tokens.allSatisfy { $0 == "ghu_access2" }, "\(tokens)")
+    expectTrue(authority.refreshes == 1 && authority.replays == 0)
     await stop()
   }
 }

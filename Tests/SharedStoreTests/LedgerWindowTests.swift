@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import SharedStore
@@ -6,37 +7,37 @@ import Testing
 struct LedgerWindowTests {
   @Test func aSpentWindowRefusesUntilItsResetThenRefills() {
     var window = LedgerWindow(limit: 2, remaining: 1, reset: 100)
-    #expect(window.refusal(now: 10) == nil)
+    expectEqual(window.refusal(now: 10), nil)
     window.reserve(now: 10)
-    #expect(window.refusal(now: 10) == LedgerRefusal(until: 100, secondary: false))
+    expectEqual(window.refusal(now: 10), LedgerRefusal(until: 100, secondary: false))
     window.refund()
-    #expect(window.remaining == 1)
+    expectEqual(window.remaining, 1)
     window.refund()
-    #expect(window.remaining == 2, "a refund never exceeds the limit")
+    expectEqual(window.remaining, 2, "a refund never exceeds the limit")
     window.block(until: 100, secondary: false)
-    #expect(window.refusal(now: 100) == nil)
+    expectEqual(window.refusal(now: 100), nil)
     window.reserve(now: 100)
-    #expect(window.remaining == 1, "a new window starts from the limit")
+    expectEqual(window.remaining, 1, "a new window starts from the limit")
   }
 
   @Test func theLowerCountWinsWithinAWindowAndALaterWindowReplaces() {
     var window = LedgerWindow(limit: 30, remaining: 20, reset: 100)
     window.record(limit: 30, remaining: 25, reset: 100)
-    #expect(window.remaining == 20)
+    expectEqual(window.remaining, 20)
     window.record(limit: 30, remaining: 15, reset: 100)
-    #expect(window.remaining == 15)
+    expectEqual(window.remaining, 15)
     window.record(limit: 30, remaining: 29, reset: 50)
-    #expect(window.remaining == 15 && window.reset == 100)
+    expectTrue(window.remaining == 15 && window.reset == 100)
     window.record(limit: 60, remaining: 59, reset: 160)
-    #expect(window == LedgerWindow(limit: 60, remaining: 59, reset: 160))
+    expectEqual(window, LedgerWindow(limit: 60, remaining: 59, reset: 160))
   }
 
   @Test func aSecondaryBlockOnlyExtends() {
     var window = LedgerWindow(limit: 30, remaining: 30, reset: 100)
     window.block(until: 80, secondary: true)
     window.block(until: 60, secondary: true)
-    #expect(window.refusal(now: 70) == LedgerRefusal(until: 80, secondary: true))
-    #expect(window.refusal(now: 80) == nil)
-    #expect(window.remaining == 30)
+    expectEqual(window.refusal(now: 70), LedgerRefusal(until: 80, secondary: true))
+    expectEqual(window.refusal(now: 80), nil)
+    expectEqual(window.remaining, 30)
   }
 }

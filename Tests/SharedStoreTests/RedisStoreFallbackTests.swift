@@ -48,25 +48,25 @@ struct RedisStoreFallbackTests {
   ) async throws {
     try await Self.withStore(transport) { server, lines, store in
       await store.setValue([7], for: "k", keepFor: 60)
-      #expect(await store.value(for: "k") == [7])
+      await expectEqual(store.value(for: "k"), [7])
 
       await server.kill()
       for _ in 0..<50 {
-        #expect(await store.value(for: "k") == nil)
-        #expect(await store.lock("k", for: 1) == .unshared)
-        #expect(await store.reserve("search", now: 0) == nil)
+        await expectEqual(store.value(for: "k"), nil)
+        await expectEqual(store.lock("k", for: 1), .unshared)
+        await expectEqual(store.reserve("search", now: 0), nil)
       }
-      #expect(await store.status().available == false)
-      #expect(lines.all.count == 1 && lines.all.first?.hasPrefix("redis: unavailable") == true)
+      await expectEqual(store.status().available, false)
+      expectTrue(lines.all.count == 1 && lines.all.first?.hasPrefix("redis: unavailable") == true)
 
       try await server.restart()
       let recovered = await eventually(poll: .milliseconds(20)) {
         await store.setValue([8], for: "k", keepFor: 60)
         return await store.value(for: "k") == [8]
       }
-      #expect(recovered)
-      #expect(await store.status().available)
-      #expect(lines.all.count == 2 && lines.all.last?.hasPrefix("redis: available again") == true)
+      expectTrue(recovered)
+      expectTrue(await store.status().available)
+      expectTrue(lines.all.count == 2 && lines.all.last?.hasPrefix("redis: available again") == true)
       await server.stop()
     }
   }
@@ -78,12 +78,12 @@ struct RedisStoreFallbackTests {
       let pid = try #require(server.pid)
       kill(pid, SIGSTOP)
       // Two commands time out in a row: an outage.
-      #expect(await store.value(for: "k") == nil)
-      #expect(await store.value(for: "k") == nil)
-      #expect(await store.status().available == false)
-      #expect(lines.all.first?.contains("timeout") == true)
+      await expectEqual(store.value(for: "k"), nil)
+      await expectEqual(store.value(for: "k"), nil)
+      await expectEqual(store.status().available, false)
+      expectEqual(lines.all.first?.contains("timeout"), true)
       kill(pid, SIGCONT)
-      #expect(await eventually(poll: .milliseconds(20)) { await store.status().available })
+      expectTrue(await eventually(poll: .milliseconds(20)) { await store.status().available })
       await server.stop()
     }
   }
@@ -102,8 +102,8 @@ struct RedisStoreFallbackTests {
     unreachable.port = try ProcessRunner.freeLoopbackPort()
     let store = try await Self.store(unreachable, lines)
     defer { store.shutdown() }
-    #expect(await store.status().available == false)
-    #expect(lines.all.count == 1 && lines.all[0].contains("unavailable at startup"))
+    await expectEqual(store.status().available, false)
+    expectTrue(lines.all.count == 1 && lines.all[0].contains("unavailable at startup"))
     await server.stop()
   }
 
@@ -132,15 +132,15 @@ struct RedisStoreFallbackTests {
       let store = try await Self.store(configuration, lines)
       defer { store.shutdown() }
       await store.setValue([1], for: "k", keepFor: 60)
-      #expect(await store.value(for: "k") == nil)
-      #expect(await store.lock("k", for: 1) == .unshared)
+      await expectEqual(store.value(for: "k"), nil)
+      await expectEqual(store.lock("k", for: 1), .unshared)
       let status = await store.status()
-      #expect(status.available == false)
-      #expect(lines.all.first?.contains("unavailable at startup") == true)
-      #expect(lines.all.first?.contains(words) == true, "\(lines.all)")
+      expectEqual(status.available, false)
+      expectEqual(lines.all.first?.contains("unavailable at startup"), true)
+      expectEqual(lines.all.first?.contains(words), true, "\(lines.all)")
     }
     let check = try RedisClient(try plain.configuration(), time: .system)
     defer { check.shutdown() }
-    #expect(try await check.execute(["DBSIZE"]) == .integer(0), "nothing reached the plain server")
+    try await expectEqual(check.execute(["DBSIZE"]), .integer(0), "nothing reached the plain server")
   }
 }

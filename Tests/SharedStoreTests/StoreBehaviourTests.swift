@@ -36,11 +36,11 @@ struct StoreBehaviourTests {
 
   @Test(arguments: Kind.allCases) func valuesExpire(_ kind: Kind) async throws {
     try await Self.withStore(kind) { store, pass in
-      #expect(await store.value(for: "k") == nil)
+      await expectEqual(store.value(for: "k"), nil)
       await store.setValue([1, 2, 3], for: "k", keepFor: 0.2)
-      #expect(await store.value(for: "k") == [1, 2, 3])
+      await expectEqual(store.value(for: "k"), [1, 2, 3])
       try await pass(0.3)
-      #expect(await store.value(for: "k") == nil)
+      await expectEqual(store.value(for: "k"), nil)
     }
   }
 
@@ -50,10 +50,10 @@ struct StoreBehaviourTests {
         Issue.record("first lock not acquired")
         return
       }
-      #expect(await store.lock("page", for: 0.3) == .heldElsewhere)
+      await expectEqual(store.lock("page", for: 0.3), .heldElsewhere)
       // Someone else's token does not free it; the holder's does.
       await store.unlock(LockToken(key: "page", owner: "impostor"))
-      #expect(await store.lock("page", for: 0.3) == .heldElsewhere)
+      await expectEqual(store.lock("page", for: 0.3), .heldElsewhere)
       await store.unlock(token)
       guard case .acquired = await store.lock("page", for: 0.2) else {
         Issue.record("lock not free after unlock")
@@ -71,24 +71,24 @@ struct StoreBehaviourTests {
   @Test(arguments: Kind.allCases) func theLedgerCountsRefusesAndResets(_ kind: Kind) async throws {
     try await Self.withStore(kind) { store, pass in
       let now = 1_000.0
-      #expect(await store.reserve("search", now: now) == nil, "unknown resources are not refused")
+      await expectEqual(store.reserve("search", now: now), nil, "unknown resources are not refused")
       await store.record("search", limit: 30, remaining: 2, reset: 1_060)
-      #expect(await store.reserve("search", now: now) == nil)
-      #expect(await store.reserve("search", now: now) == nil)
-      #expect(await store.reserve("search", now: now) == LedgerRefusal(until: 1_060, secondary: false))
+      await expectEqual(store.reserve("search", now: now), nil)
+      await expectEqual(store.reserve("search", now: now), nil)
+      await expectEqual(store.reserve("search", now: now), LedgerRefusal(until: 1_060, secondary: false))
       await store.refund("search")
-      #expect(await store.reserve("search", now: now) == nil)
+      await expectEqual(store.reserve("search", now: now), nil)
       // A stale answer of the same window cannot raise the count; a later window replaces it.
       await store.record("search", limit: 30, remaining: 9, reset: 1_060)
-      #expect(await store.reserve("search", now: now) == LedgerRefusal(until: 1_060, secondary: false))
-      #expect(await store.reserve("search", now: 1_060) == nil, "a new window has begun")
+      await expectEqual(store.reserve("search", now: now), LedgerRefusal(until: 1_060, secondary: false))
+      await expectEqual(store.reserve("search", now: 1_060), nil, "a new window has begun")
       await store.record("search", limit: 30, remaining: 29, reset: 1_120)
-      #expect(await store.reserve("search", now: 1_061) == nil)
+      await expectEqual(store.reserve("search", now: 1_061), nil)
       await store.block("search", until: 1_200, secondary: false)
-      #expect(await store.reserve("search", now: 1_100) == LedgerRefusal(until: 1_200, secondary: false))
+      await expectEqual(store.reserve("search", now: 1_100), LedgerRefusal(until: 1_200, secondary: false))
       await store.block("core", until: 1_300, secondary: true)
-      #expect(await store.reserve("core", now: 1_299) == LedgerRefusal(until: 1_300, secondary: true))
-      #expect(await store.reserve("core", now: 1_300) == nil)
+      await expectEqual(store.reserve("core", now: 1_299), LedgerRefusal(until: 1_300, secondary: true))
+      await expectEqual(store.reserve("core", now: 1_300), nil)
     }
   }
 }

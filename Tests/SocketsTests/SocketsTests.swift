@@ -2,6 +2,7 @@ import Clocks
 import Glibc
 import Sockets
 import Synchronization
+import TestSupport
 import Testing
 
 /// Records readiness events for a descriptor.
@@ -35,8 +36,8 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
       }
       return 7
     }
-    #expect(value == 7)
-    #expect(calls == 3)
+    expectEqual(value, 7)
+    expectEqual(calls, 3)
     guard
       case .wouldBlock = try Syscall.run(
         "fake",
@@ -59,7 +60,7 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
   @Test func listenAcceptReadWrite() throws {
     let (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0)
     defer { Socket.close(listener) }
-    #expect(port > 0)
+    expectTrue(port > 0)
     guard case .wouldBlock = try Socket.accept(listener) else {
       Issue.record("nothing to accept yet")
       return
@@ -76,12 +77,12 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
         connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    #expect(rc == 0)
+    expectEqual(rc, 0)
     var accepted: (fd: Int32, peer: String)?
     if readable(listener), case .done(let a) = try Socket.accept(listener) { accepted = a }
     let server = try #require(accepted)
     defer { Socket.close(server.fd) }
-    #expect(server.peer == "127.0.0.1")
+    expectEqual(server.peer, "127.0.0.1")
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
     defer { buffer.deallocate() }
     guard case .wouldBlock = try Socket.read(server.fd, into: buffer) else {
@@ -89,12 +90,12 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
       return
     }
     _ = "ping".withCString { send(client, $0, 4, 0) }
-    #expect(readable(server.fd))
+    expectTrue(readable(server.fd))
     guard case .done(let n) = try Socket.read(server.fd, into: buffer) else {
       Issue.record("data expected")
       return
     }
-    #expect(n == 4)
+    expectEqual(n, 4)
     #expect(throws: SocketError.self) { try Socket.listen(host: "not-an-ip", port: 0) }
   }
 
@@ -112,14 +113,14 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
       await Task.yield()  // suspends, and must resume on the loop
       return first && loop.inLoop
     }.value
-    #expect(onLoop)
-    #expect(!loop.inLoop)
+    expectTrue(onLoop)
+    expectTrue(!loop.inLoop)
     let ran = await withCheckedContinuation { c in loop.execute { c.resume(returning: loop.inLoop) } }
-    #expect(ran)
+    expectTrue(ran)
 
     // Readiness of a registered descriptor reaches its handler.
     var fds: [Int32] = [0, 0]
-    #expect(pipe(&fds) == 0)
+    expectEqual(pipe(&fds), 0)
     let readEnd = fds[0]
     let recorder = Recorder()
     await withCheckedContinuation { c in
@@ -130,14 +131,14 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
     }
     _ = write(fds[1], "x", 1)
     for await _ in recorder.arrivals { break }
-    #expect(recorder.events.withLock { $0.first.map { $0 & EpollEvents.input != 0 } } == true)
+    expectEqual(recorder.events.withLock { $0.first.map { $0 & EpollEvents.input != 0 } }, true)
     loop.execute {
       loop.unregister(fd: readEnd)
       loop.stop()
     }
     var exited = false
     for await _ in exits { exited = true }
-    #expect(exited)
+    expectTrue(exited)
     close(fds[0])
     close(fds[1])
   }
@@ -148,17 +149,17 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
   /// the peer gone; the peek never takes a byte.
   @Test func aPeekSeesBytesNotReadYetWithoutTakingThem() throws {
     var fds: [Int32] = [0, 0]
-    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+    expectEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
     defer { close(fds[0]) }
-    #expect(!Socket.hasUnreadInput(fds[0]))
+    expectTrue(!Socket.hasUnreadInput(fds[0]))
     _ = write(fds[1], "GET", 3)
-    #expect(Socket.hasUnreadInput(fds[0]))
-    #expect(Socket.hasUnreadInput(fds[0]), "a peek leaves the bytes where they were")
+    expectTrue(Socket.hasUnreadInput(fds[0]))
+    expectTrue(Socket.hasUnreadInput(fds[0]), "a peek leaves the bytes where they were")
     var bytes = [UInt8](repeating: 0, count: 8)
-    #expect(read(fds[0], &bytes, 8) == 3)
-    #expect(!Socket.hasUnreadInput(fds[0]))
+    expectEqual(read(fds[0], &bytes, 8), 3)
+    expectTrue(!Socket.hasUnreadInput(fds[0]))
     close(fds[1])
-    #expect(!Socket.hasUnreadInput(fds[0]), "end of stream is not input")
+    expectTrue(!Socket.hasUnreadInput(fds[0]), "end of stream is not input")
   }
 }
 
@@ -172,6 +173,6 @@ func readable(_ fd: Int32, within milliseconds: Int32 = 10_000) -> Bool {
         c.resume(throwing: error)
       }
     }
-    #expect(other)
+    expectTrue(other)
   }
 }
