@@ -79,10 +79,11 @@ let package = Package(
     // MARK: Executables
     .executableTarget(
       name: "repo-scroll",
-      dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "RedisSharedStore"]),
-    .executableTarget(name: "github-double", dependencies: ["Clocks", "GitHubDouble", "CommandLineOptions"]),
+      dependencies: ["App", "Clocks", "CommandLineOptions", "GitHubDouble", "RedisSharedStore", "Sockets"]),
     .executableTarget(
-      name: "static-server", dependencies: ["Clocks", "HTTP", "HTTPServer", "CommandLineOptions"]),
+      name: "github-double", dependencies: ["Clocks", "GitHubDouble", "CommandLineOptions", "Sockets"]),
+    .executableTarget(
+      name: "static-server", dependencies: ["Clocks", "HTTP", "HTTPServer", "CommandLineOptions", "Sockets"]),
     .executableTarget(name: "redis-bench", dependencies: ["Clocks", "Redis", "TLS"], path: "Bench/redis"),
     .executableTarget(
       name: "session-bench", dependencies: ["Clocks", "Credentials", "GitHub", "Sessions", "Redis"],

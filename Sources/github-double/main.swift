@@ -1,8 +1,8 @@
 // Runs the GitHub double standalone: flags, then DOUBLE_* environment variables, then defaults.
 import Clocks
 import CommandLineOptions
-import Dispatch
 import GitHubDouble
+import Sockets
 
 #if canImport(Glibc)
   import Glibc
@@ -15,6 +15,15 @@ func printError(_ text: String) {
   var bytes = Array(text.utf8)
   bytes.append(10)
   _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // reads only the array's own bytes
+}
+
+// First: a SIGINT or SIGTERM from here on waits for the shutdown at the end, whenever it comes.
+let signals: AsyncStream<Int32>
+do {
+  signals = try TerminationSignals.install()
+} catch {
+  printError("github-double: cannot take signals: \(error)")
+  exit(1)
 }
 
 let launch = DoubleLaunch.table.settingsOrExit(DoubleLaunch())
@@ -33,23 +42,8 @@ do {
 print("github-double listening on http://\(host):\(bound)")
 fflush(nil)
 
-// Signals arrive on a dispatch queue; the main task waits for the first one, drains, and exits 0.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-/// Installs SIGINT/SIGTERM sources; defined outside top-level code so the handlers are not main-actor
-/// isolated (they run on a dispatch queue).
-func installSignalHandlers(_ continuation: AsyncStream<Int32>.Continuation) -> [any DispatchSourceSignal] {
-  [SIGINT, SIGTERM].map { sig in
-    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-    source.setEventHandler { continuation.yield(sig) }
-    source.resume()
-    return source
-  }
-}
-
-let (stream, continuation) = AsyncStream<Int32>.makeStream()
-let signalSources = installSignalHandlers(continuation)  // kept alive for the life of the process
-for await _ in stream { break }
+// The main task waits for the first signal, drains, and exits 0.
+for await _ in signals { break }
 await double.shutdown()
 print("github-double: stopped")
 exit(0)

@@ -5,12 +5,21 @@ import Dispatch
 import Foundation
 import GitHubDouble
 import RedisSharedStore
+import Sockets
 
 // Reads flags and environment, builds the app and serves until SIGINT or SIGTERM.
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("repo-scroll: \(message)\n".utf8))
   exit(2)
+}
+
+// First: a SIGINT or SIGTERM from here on waits for the drain at the end, whenever it comes.
+let signals: AsyncStream<Int32>
+do {
+  signals = try TerminationSignals.install()
+} catch {
+  fail("cannot take signals: \(error)")
 }
 
 // libcurl (with NOSIGNAL set) leaves SIGPIPE alone and documents corner cases where a closed peer can
@@ -101,18 +110,6 @@ do {
   fail("cannot listen on \(configuration.host):\(configuration.port): \(error)")
 }
 
-/// Installs SIGINT and SIGTERM sources that feed `continuation`; outside top-level code so the
-/// handlers are not main-actor isolated (they run on a dispatch queue). The sources must be kept alive.
-func installSignalHandlers(_ continuation: AsyncStream<Int32>.Continuation) -> [any DispatchSourceSignal] {
-  [SIGINT, SIGTERM].map { signalNumber in
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler { continuation.yield(signalNumber) }
-    source.resume()
-    return source
-  }
-}
-
 /// Starts the watchdog on draining: the server gives up on in-flight requests at the drain timeout
 /// and on handlers that ignore cancellation 2 s later; whatever still holds the process then is not
 /// worth waiting for, because a supervisor (systemd's TimeoutStopSec, a rolling restart) is waiting.
@@ -125,8 +122,6 @@ func startDrainWatchdog(_ settled: AppConfiguration, time: TimeSource) {
   }
 }
 
-let (signals, signalContinuation) = AsyncStream<Int32>.makeStream()
-let signalSources = installSignalHandlers(signalContinuation)  // kept alive for the life of the process
 let stopDemo = double
 // What the server's token may see: one warning line when it may see private repositories. It runs
 // beside the wait for a signal, and a signal does not wait for it.

@@ -3,17 +3,19 @@ import CommandLineOptions
 import Glibc
 import HTTP
 import HTTPServer
+import Sockets
 
 // A minimal static file server for benchmarks (see --help).
 // SIGINT/SIGTERM drain gracefully and exit 0.
 
-// Block the signals in every thread (loop threads inherit the mask); the main thread waits for them
-// in `sigwait`, then drains the server.
-var signals = sigset_t()
-sigemptyset(&signals)
-sigaddset(&signals, SIGINT)
-sigaddset(&signals, SIGTERM)
-pthread_sigmask(SIG_BLOCK, &signals, nil)
+// The signals are taken from here on; the main task waits for the first, then drains the server.
+let signals: AsyncStream<Int32>
+do {
+  signals = try TerminationSignals.install()
+} catch {
+  say("static-server: cannot take signals: \(error)")
+  exit(1)
+}
 
 /// What static-server is started with.
 struct Settings: Sendable {
@@ -63,7 +65,10 @@ do {
 say("static-server listening on \(configuration.host):\(port), root \(root)")
 
 var received: Int32 = 0
-sigwait(&signals, &received)
+for await number in signals {
+  received = number
+  break
+}
 say("static-server: signal \(received), draining")
 // The main thread has nothing else to do while the server drains.
 await server.shutdown()

@@ -34,6 +34,37 @@ struct DrainTests {
     expectEqual(status, .exited(0))
   }
 
+  /// A SIGTERM sent the moment the server listens, before it has even said so, is neither lost nor
+  /// fatal: the server drains (nothing is in flight) and exits 0. Before, the signal was ignored
+  /// until a dispatch source took it over, registered later on a dispatch thread: sent in between, it
+  /// was lost and the server went on serving; sent before, it killed the process undrained.
+  @Test func aSigtermTheMomentItListensDrainsAndExits() async throws {
+    let root = try ProcessRunner.packageRoot()
+    for attempt in 1...3 {
+      let port = try ProcessRunner.freeLoopbackPort()
+      let app = try ProcessRunner(
+        executable: try ProcessRunner.builtProduct("repo-scroll"),
+        arguments: [
+          "--demo", "--port", "\(port)", "--drain-timeout", "2", "--templates", root + "/Templates",
+          "--public", root + "/Public",
+        ], name: "repo-scroll")
+      let pid = app.pid
+      // The signal goes on the first accepted connection, not on the "listening" line, which comes
+      // later (and is read by polling).
+      try await onThread {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while (try? RawSocketClient(port: port, timeout: .seconds(1))) == nil {
+          guard ContinuousClock.now < deadline else { throw RawClientError("port \(port) never accepted") }
+          sleepFor(.microseconds(200))  // Polls: a listening socket is only seen by trying.
+        }
+        kill(pid, SIGTERM)
+      }
+      let status = try await app.waitForExit(timeout: .seconds(10))
+      expectEqual(status, .exited(0), "attempt \(attempt)\n\(app.transcript)")
+      expectTrue(app.transcript.contains("draining connections"), "attempt \(attempt): it drained")
+    }
+  }
+
   /// The client's side, on a thread (blocking sockets): a half-sent probe and a streamed page, then
   /// SIGTERM. A failure names its step, since a read's timeout alone does not say which read it was.
   private static func drain(port: Int, pid: pid_t) throws -> (
