@@ -132,7 +132,7 @@ public final class BrowserSession: Sendable {
   /// A config folder whose GTK settings turn animations off, which WebKitGTK reports as
   /// `prefers-reduced-motion: reduce`.
   private static func gtkSettingsWithoutAnimations() throws -> String {
-    let folder = NSTemporaryDirectory() + "reposcroll-gtk-\(UUID().uuidString.prefix(8))"
+    let folder = try ScratchFolder.make("gtk")
     try FileManager.default.createDirectory(atPath: folder + "/gtk-3.0", withIntermediateDirectories: true)
     try Data("[Settings]\ngtk-enable-animations=0\n".utf8).write(
       to: URL(fileURLWithPath: folder + "/gtk-3.0/settings.ini"))
