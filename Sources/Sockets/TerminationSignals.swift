@@ -26,7 +26,7 @@ public enum TerminationSignals {
   public static func install() throws(SocketError) -> AsyncStream<Int32> {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw SocketError("pipe", code: errno) }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // children (nginx, browsers) never get it
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // a process this one starts never holds it
     // A handler never blocks: with the pipe full (a storm of signals), the number is dropped, and
     // the ones already in the pipe say the same.
     _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
@@ -45,10 +45,13 @@ public enum TerminationSignals {
       }
     }
     for number in numbers {
-      // Async-signal-safe: one write(2) of one byte to a descriptor set before the handler exists.
+      // Async-signal-safe: one write(2) of one byte to a descriptor set before the handler exists,
+      // and the interrupted thread's errno given back.
       signal(number) { received in
+        let saved = errno
         var byte = UInt8(truncatingIfNeeded: received)
         _ = write(TerminationSignals.writeEnd, &byte, 1)
+        errno = saved
       }
     }
     return stream
