@@ -12,7 +12,7 @@ import Glibc
 /// hold here: dispatch starts threads that leave SIGTERM unblocked.
 ///
 /// ```swift
-/// let signals = try TerminationSignals.install()   // the first statement of main.swift
+/// let signals = TerminationSignals.installOrExit("my-server")  // main.swift's first statement
 /// …                                                // build, listen, print "listening"
 /// for await _ in signals { break }
 /// await server.shutdown()
@@ -55,6 +55,18 @@ public enum TerminationSignals {
       }
     }
     return stream
+  }
+
+  /// `install()`, or, if it fails, "`program`: cannot take signals: …" on standard error and exit 1:
+  /// a server that cannot be stopped cleanly does not start.
+  public static func installOrExit(_ program: String) -> AsyncStream<Int32> {
+    do {
+      return try install()
+    } catch {
+      let line = Array("\(program): cannot take signals: \(error)\n".utf8)
+      _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }  // reads only the array's bytes
+      exit(1)
+    }
   }
 
   /// The pipe's write end, set once in `install()` before any handler that reads it is installed

@@ -18,13 +18,7 @@ func printError(_ text: String) {
 }
 
 // First: a SIGINT or SIGTERM from here on waits for the shutdown at the end, whenever it comes.
-let signals: AsyncStream<Int32>
-do {
-  signals = try TerminationSignals.install()
-} catch {
-  printError("github-double: cannot take signals: \(error)")
-  exit(1)
-}
+let signals = TerminationSignals.installOrExit("github-double")
 
 let launch = DoubleLaunch.table.settingsOrExit(DoubleLaunch())
 let host = launch.host

@@ -15,12 +15,7 @@ func fail(_ message: String) -> Never {
 }
 
 // First: a SIGINT or SIGTERM from here on waits for the drain at the end, whenever it comes.
-let signals: AsyncStream<Int32>
-do {
-  signals = try TerminationSignals.install()
-} catch {
-  fail("cannot take signals: \(error)")
-}
+let signals = TerminationSignals.installOrExit("repo-scroll")
 
 // libcurl (with NOSIGNAL set) leaves SIGPIPE alone and documents corner cases where a closed peer can
 // still raise it; the process, not a library, decides to ignore it.

@@ -9,13 +9,7 @@ import Sockets
 // SIGINT/SIGTERM drain gracefully and exit 0.
 
 // The signals are taken from here on; the main task waits for the first, then drains the server.
-let signals: AsyncStream<Int32>
-do {
-  signals = try TerminationSignals.install()
-} catch {
-  say("static-server: cannot take signals: \(error)")
-  exit(1)
-}
+let signals = TerminationSignals.installOrExit("static-server")
 
 /// What static-server is started with.
 struct Settings: Sendable {
