@@ -66,7 +66,9 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 wait_listening() {
   local port=""
   for _ in $(seq 1 100); do
-    port=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$1" 2>/dev/null | head -1)
+    # The output file may not exist yet (the child opens it after the fork): sed's exit 2 then
+    # would end a `set -eo pipefail` caller silently (script/test-release once, at load 15).
+    port=$({ sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$1" 2>/dev/null || true; } | head -1)
     [ -n "$port" ] && { echo "$port"; return; }
     sleep 0.1
   done
