@@ -19,34 +19,39 @@ import Glibc
 /// ```
 public enum TerminationSignals {
   /// The signals that ask a server to drain and exit.
-  public static let numbers: [Int32] = [SIGINT, SIGTERM]
+  private static let numbers: [Int32] = [SIGINT, SIGTERM]
 
   /// Installs the handlers and starts the thread that reads what they write. Throws if the pipe or
   /// the thread cannot be made; call it once.
   public static func install() throws(SocketError) -> AsyncStream<Int32> {
     var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw SocketError("pipe", code: errno) }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // a process this one starts never holds it
-    // A handler never blocks: with the pipe full (a storm of signals), the number is dropped, and
-    // the ones already in the pipe say the same.
-    _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-    let readEnd = ends[0]
-    writeEnd = ends[1]
+    _ = try Syscall.check("pipe") { pipe(&ends) }
+    let (readEnd, sendEnd) = (ends[0], ends[1])
+    do {
+      // Close-on-exec: a process this one starts never holds the pipe.
+      _ = try Syscall.check("fcntl") { fcntl(readEnd, F_SETFD, FD_CLOEXEC) }
+      _ = try Syscall.check("fcntl") { fcntl(sendEnd, F_SETFD, FD_CLOEXEC) }
+      // A handler never blocks: with the pipe full (a storm of signals), the number is dropped, and
+      // the ones already in the pipe say the same.
+      _ = try Syscall.check("fcntl") { fcntl(sendEnd, F_SETFL, O_NONBLOCK) }
+    } catch {
+      close(readEnd)
+      close(sendEnd)
+      throw error
+    }
+    writeEnd = sendEnd
     let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    // Reads until the stream ends (`main` stopped waiting) or the pipe fails, which it cannot while
+    // this process holds both ends.
     try DetachedThread.start {
       var number: UInt8 = 0
-      while true {
-        let n = read(readEnd, &number, 1)
-        if n == 1 {
-          if case .terminated = continuation.yield(Int32(number)) { return }
-        } else if n == 0 || errno != EINTR {
-          return
-        }
+      while (try? Syscall.check("read", { read(readEnd, &number, 1) })) == 1 {
+        if case .terminated = continuation.yield(Int32(number)) { return }
       }
     }
     for number in numbers {
-      // Async-signal-safe: one write(2) of one byte to a descriptor set before the handler exists,
-      // and the interrupted thread's errno given back.
+      // Async-signal-safe: one raw write(2) of one byte (not `Syscall`, which may throw and allocate)
+      // to a descriptor set before the handler exists, and the interrupted thread's errno given back.
       signal(number) { received in
         let saved = errno
         var byte = UInt8(truncatingIfNeeded: received)
