@@ -5,11 +5,12 @@ import Glibc
 ///
 /// `install()` runs first in `main`. From then on, whichever thread a signal lands on, a handler
 /// writes its number into a pipe, and a thread of its own reads the pipe into the returned stream,
-/// which keeps the signals until `main` waits for them. Before, the signals were ignored (`SIG_IGN`)
-/// until a dispatch source took them over, which it registers later, on a dispatch thread: a SIGTERM
-/// sent just after the "listening" line was lost so (2 of 60 tries at load 4 here), or, sent before
-/// `SIG_IGN`, killed the process without a drain (11 of 60). Blocking the signals instead does not
-/// hold here: dispatch starts threads that leave SIGTERM unblocked.
+/// which keeps the first signal until `main` waits for it (later ones, until then, are dropped).
+/// Before, the signals were ignored (`SIG_IGN`) until a dispatch source took them over, which it
+/// registers later, on a dispatch thread: a SIGTERM sent just after the "listening" line was lost so
+/// (2 of 60 tries at load 4 here), or, sent before `SIG_IGN`, killed the process without a drain
+/// (11 of 60). Blocking the signals instead does not hold here: dispatch starts threads that leave
+/// SIGTERM unblocked.
 ///
 /// ```swift
 /// let signals = TerminationSignals.installOrExit("my-server")  // main.swift's first statement
@@ -40,7 +41,9 @@ public enum TerminationSignals {
       throw error
     }
     writeEnd = sendEnd
-    let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    // Only the first signal matters to a caller: keeping one bounds what a storm of signals, sent
+    // before `main` waits, can hold in memory.
+    let (stream, continuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingOldest(1))
     // Reads until the stream ends (`main` stopped waiting) or the pipe fails, which it cannot while
     // this process holds both ends.
     try DetachedThread.start {
