@@ -69,14 +69,16 @@ func letters(_ count: Int, seed: Int = 0) -> [UInt8] {
 }
 
 /// Established TCP connections of this process whose remote end is `port` (the client side of
-/// connections to a test server). /proc/net/tcp lists every process's sockets: only the ones whose
-/// inode is among this process's descriptors count, so another test process connecting to a port it
-/// believed free (and this server took) does not. (A full run once counted 33 for a pool of 32.)
-func establishedConnections(toPort port: Int) -> Int {
+/// connections to a test server), as socket inode → local port. /proc/net/tcp lists every process's
+/// sockets: only the ones whose inode is among this process's descriptors count, so another test
+/// process connecting to a port it believed free (and this server took) does not. (A full run once
+/// counted 33 for a pool of 32.) Keyed by inode, so a socket listed twice while the table changes
+/// under the read counts once.
+func establishedConnections(toPort port: Int) -> [Int: Int] {
   let mine = socketInodes()
-  guard let file = fopen("/proc/net/tcp", "r") else { return -1 }
+  guard let file = fopen("/proc/net/tcp", "r") else { return [:] }
   defer { fclose(file) }
-  var count = 0
+  var found: [Int: Int] = [:]
   var line = [CChar](repeating: 0, count: 512)
   while fgets(&line, Int32(line.count), file) != nil {
     let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -85,11 +87,12 @@ func establishedConnections(toPort port: Int) -> Int {
     // retransmits, uid, timeout, inode, ...
     guard fields.count > 9, let colon = fields[2].lastIndex(of: ":"),
       Int(fields[2][fields[2].index(after: colon)...], radix: 16) == port, fields[3] == "01",
-      let inode = Int(fields[9]), mine.contains(inode)
+      let inode = Int(fields[9]), mine.contains(inode), let localColon = fields[1].lastIndex(of: ":"),
+      let localPort = Int(fields[1][fields[1].index(after: localColon)...], radix: 16)
     else { continue }
-    count += 1
+    found[inode] = localPort
   }
-  return count
+  return found
 }
 
 /// The inodes of this process's sockets, from the "socket:[inode]" links in /proc/self/fd.
