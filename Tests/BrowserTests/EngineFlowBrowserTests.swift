@@ -220,14 +220,17 @@ extension BrowserSuites {
       try await session.navigate(to: pool.processes.baseURL + "/")
       let field = try #require(try await session.findElement(css: "#q"))
       try await session.sendKeys("language:swift" + WebDriverKey.enter, to: field)
+      // Each wait includes the page's modules (`html.js`): a sort chosen before they run changes only
+      // the menu (the reader presses Search, as without JavaScript). The likely cause of a full run's
+      // failure, where Firefox at load 12 waited 15 s for results sorted by forks.
       try await session.waitForScript(
-        "location.search.includes('q=language%3Aswift') && \(Reader.cardCount) > 0",
+        "location.search.includes('q=language%3Aswift') && \(Reader.cardCount) > 0 && \(Reader.modulesRun)",
         description: "\(engine): results for language:swift", timeout: .seconds(15))
       // Choosing another sort reloads the results at once: no button press.
       let forks = try #require(try await session.findElement(css: "#sort option[value=forks]"))
       try await session.click(forks)
       try await session.waitForScript(
-        "location.search.includes('sort=forks') && \(Reader.cardCount) > 0",
+        "location.search.includes('sort=forks') && \(Reader.cardCount) > 0 && \(Reader.modulesRun)",
         description: "\(engine): results sorted by forks after choosing it", timeout: .seconds(15))
       let ascending = try #require(try await session.findElement(css: "#order option[value=asc]"))
       try await session.click(ascending)

@@ -67,6 +67,8 @@ enum Reader {
 
   /// Cards in the document: only the ones near the reader (the page keeps at most `cap`).
   static let cardCount = "document.querySelectorAll('[role=feed] article[data-repo-id]').length"
+  /// True once the page's modules have run (feed.js marks the document `html.js` as it wires the page).
+  static let modulesRun = "document.documentElement.classList.contains('js')"
   /// Rows in the list, in the document or not (the page's own count, `#results[data-rows]`; the cards
   /// in the document on a page from before it kept one, as script/bench-paint's base may be).
   static let rowCount =
@@ -207,7 +209,7 @@ enum Reader {
   static func openSearch(_ session: BrowserSession, _ p: AppProcesses) async throws {
     try await session.navigate(to: p.baseURL + "/?" + query)
     try await session.waitForScript(
-      "\(cardCount) >= \(batchSize) && document.documentElement.classList.contains('js')",
+      "\(cardCount) >= \(batchSize) && \(modulesRun)",
       description: "\(session.engine): the first batch, with the page's modules running",
       timeout: .seconds(15))
   }
