@@ -10,7 +10,7 @@ import Testing
 
 /// A window source reads a page's keys and creation times in one call (`keys(of:)`,
 /// `createdTimes(of:)`): they must be the rows' own, in order, or windows would list the wrong rows.
-@Suite(.timeLimit(.minutes(1))) struct GitHubWindowSourceTests {
+@Suite(.timeLimit(.minutes(6))) struct GitHubWindowSourceTests {
   @Test(arguments: [SearchSort.stars, .forks])
   func pageKeysAreTheRowsKeys(key: SearchSort) throws {
     let transport = CurlHTTPClient()

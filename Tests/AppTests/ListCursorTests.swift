@@ -5,7 +5,7 @@ import Testing
 @testable import App
 
 /// A window's range is read as GitHub writes it, the `..` found in the UTF-8.
-@Suite(.timeLimit(.minutes(1))) struct ListCursorTests {
+@Suite(.timeLimit(.minutes(6))) struct ListCursorTests {
   @Test func rangesAreRead() {
     let number = { (text: Substring) in ListCursor.number(text, upTo: ListCursor.maxKey) }
     expectEqual(ListCursor.interval("3..9", parse: number), Interval(lower: 3, upper: 9))

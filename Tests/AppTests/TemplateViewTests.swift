@@ -7,7 +7,7 @@ import Testing
 
 /// Each template under `Templates/` is checked against the vocabulary of the one view that claims it,
 /// and the views' lists name only templates that exist.
-@Suite("Template views: every template belongs to exactly one view", .timeLimit(.minutes(2)))
+@Suite("Template views: every template belongs to exactly one view", .timeLimit(.minutes(6)))
 struct TemplateViewTests {
   /// Every template's name: its path under `Templates/` without `.mustache`.
   static func templateNames() throws -> Set<String> {
