@@ -38,7 +38,7 @@ extension BrowserSuites {
       case .end, .cap: return "document.querySelector('#feed-tail .state-end')"
       case .noScript:
         return
-          "document.querySelector('[role=feed] article .avatar img') && !document.documentElement.classList.contains('js')"
+          "document.querySelector('[role=feed] article .avatar img') && !\(Reader.modulesRun)"
       }
     }
 

@@ -31,7 +31,7 @@ extension BrowserSuites.DeepScrollBrowserTests {
     try await withBrowserSession(options: options) { session in
       try await session.navigate(to: p.baseURL + href)
       try await session.waitForScript(
-        "document.querySelector('[role=feed] article[aria-posinset=\"20001\"]') && document.documentElement.classList.contains('js')",
+        "document.querySelector('[role=feed] article[aria-posinset=\"20001\"]') && \(Reader.modulesRun)",
         description: "\(engine): row 20,001 first", timeout: .seconds(20))
       // Two batches further on, a screen at a time (a jump to the end would pull batches on until the
       // first ones are parked), then card 20,030 at the top, below the header.

@@ -230,7 +230,7 @@ extension BrowserSuites {
       let engine = session.engine
       try await session.navigate(to: pool.processes.baseURL + "/?q=stars%3A%3E%3D0&page=40")
       try await session.waitForScript(
-        "\(Reader.cardCount) >= 20 && document.documentElement.classList.contains('js')",
+        "\(Reader.cardCount) >= 20 && \(Reader.modulesRun)",
         timeout: .seconds(15))
       // Found, read and centred in one script: the wait scrolls to the end, so between two scripts the
       // page goes on loading and may park rows (in a full run at load 10 the divider was found, and

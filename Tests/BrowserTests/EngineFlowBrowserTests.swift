@@ -23,7 +23,7 @@ extension BrowserSuites {
       expectEqual(cards.count, Reader.batchSize)
       let page = try await session.executeScript(
         """
-        return { js: document.documentElement.classList.contains('js'),
+        return { js: \(Reader.modulesRun),
                  count: (document.querySelector('.result-count') || {}).textContent || '',
                  busy: document.getElementById('feed').getAttribute('aria-busy') };
         """)
